@@ -1,0 +1,1 @@
+export { openApi as GET } from "@/lib/partner-api";

@@ -1,0 +1,3 @@
+import { handler } from "@/lib/partner-api/server";
+
+export const DELETE = handler("deleteWebhookEndpoint");

@@ -1,0 +1,275 @@
+// The one database schema (PGlite and PostgreSQL). Migrations in ./migrations are generated from
+// it with `npm run db:generate`; never edit a landed migration.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+export const MODES = ["test", "live"] as const;
+export type Mode = (typeof MODES)[number];
+
+export const partners = pgTable("partners", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+export const ROLES = ["owner", "member", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  // null for operators (role admin) who belong to no partner.
+  partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: ROLES }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const invitations = pgTable("invitations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  partnerId: uuid("partner_id")
+    .notNull()
+    .references(() => partners.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  email: text("email"),
+  createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+  expiresAt: ts("expires_at").notNull(),
+  acceptedAt: ts("accepted_at"),
+});
+
+// Failed sign-in attempts per key (email or client address), for brute-force throttling.
+export const signInFailures = pgTable(
+  "sign_in_failures",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    key: text("key").notNull(),
+    at: createdAt(),
+  },
+  (t) => [index("sign_in_failures_key_at").on(t.key, t.at)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull().unique(),
+    visibleStart: text("visible_start").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("api_keys_partner").on(t.partnerId, t.mode)],
+);
+
+export const PROPERTY_STATUSES = ["enriching", "enriched", "partially_enriched", "not_found"] as const;
+export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
+export const ITE_STATUSES = ["pending", "found", "not_found", "not_required", "unsupported", "failed"] as const;
+export type IteStatus = (typeof ITE_STATUSES)[number];
+
+export type EnergyCertificate = {
+  rating: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+  source: "registry" | "estimated";
+  registry?: string;
+  certificate_id?: string;
+  issued_on?: string;
+  [extra: string]: unknown;
+};
+
+export const properties = pgTable(
+  "properties",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    cadastralReference: text("cadastral_reference").notNull(),
+    status: text("status", { enum: PROPERTY_STATUSES }).notNull().default("enriching"),
+    address: text("address"),
+    municipality: text("municipality"),
+    province: text("province"),
+    ccaa: text("ccaa"),
+    yearBuilt: integer("year_built"),
+    climateZone: text("climate_zone"),
+    energyCertificate: jsonb("energy_certificate").$type<EnergyCertificate>(),
+    iteFetchStatus: text("ite_fetch_status", { enum: ITE_STATUSES }).notNull().default("pending"),
+    // Facts the cadastre gives that the Property does not expose but later steps need.
+    facts: jsonb("facts").$type<Record<string, unknown>>().notNull().default({}),
+    // Number of the durable enrichment run that may act on this property; a job carrying another
+    // number is stale (a crashed run's retry after its successor was scheduled) and does nothing.
+    enrichmentRun: integer("enrichment_run").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    enrichedAt: ts("enriched_at"),
+  },
+  (t) => [
+    uniqueIndex("properties_partner_mode_ref").on(t.partnerId, t.mode, t.cadastralReference),
+    index("properties_partner_mode_created").on(t.partnerId, t.mode, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const SOURCES = ["cadastre", "energy_certificate", "ite"] as const;
+export type SourceName = (typeof SOURCES)[number];
+// pending: not answered yet, retried; completed: data or a definite answer; failed: retries exhausted.
+export const SOURCE_STATUSES = ["pending", "completed", "failed"] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+export const enrichmentSources = pgTable(
+  "enrichment_sources",
+  {
+    propertyId: uuid("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    source: text("source", { enum: SOURCES }).notNull(),
+    status: text("status", { enum: SOURCE_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    lastDurationMs: integer("last_duration_ms"),
+    // A short summary of the register's answer, for operators and the portal timeline.
+    summary: jsonb("summary").$type<Record<string, unknown>>(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.propertyId, t.source] })],
+);
+
+export const enrichmentAttempts = pgTable(
+  "enrichment_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    propertyId: uuid("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    source: text("source", { enum: SOURCES }).notNull(),
+    attempt: integer("attempt").notNull(),
+    // inline (during the create request) or job (durable retry)
+    trigger: text("trigger", { enum: ["inline", "job"] }).notNull(),
+    outcome: text("outcome", { enum: ["completed", "not_found", "error", "timeout"] }).notNull(),
+    error: text("error"),
+    startedAt: ts("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [index("enrichment_attempts_property").on(t.propertyId, t.id)],
+);
+
+// Events recorded for partners (the outbox of webhook deliveries).
+export const events = pgTable(
+  "events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    type: text("type").notNull(),
+    propertyId: uuid("property_id").references(() => properties.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("events_partner_created").on(t.partnerId, t.mode, t.createdAt),
+    // One property.enriched per property, whatever races happen.
+    uniqueIndex("events_one_enriched_per_property")
+      .on(t.propertyId, t.type)
+      .where(sql`type = 'property.enriched'`),
+  ],
+);
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    url: text("url").notNull(),
+    description: text("description"),
+    secret: text("secret").notNull(),
+    // Previous secret, still signed with until previousSecretExpiresAt (rotation).
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    enabled: boolean("enabled").notNull().default(true),
+    disabledReason: text("disabled_reason"),
+    // Start of the current run of failures (null while healthy), to disable after 5 days.
+    failingSince: ts("failing_since"),
+    createdAt: createdAt(),
+    deletedAt: ts("deleted_at"),
+  },
+  (t) => [index("webhook_endpoints_partner").on(t.partnerId, t.mode)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    // The Standard Webhooks `webhook-id`: stable across retries and replays.
+    messageId: text("message_id").notNull(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at"),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    deliveredAt: ts("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_endpoint_created").on(t.endpointId, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  "webhook_attempts",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    trigger: text("trigger", { enum: ["scheduled", "manual_replay", "test"] }).notNull(),
+    startedAt: ts("started_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    responseBody: text("response_body"),
+    errorClass: text("error_class"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_delivery").on(t.deliveryId, t.id)],
+);
+
+// Sliding-window log per bucket (partner + mode): timestamps (ms, database clock) of the
+// writes counted in the last window. One row per bucket keeps the check one atomic statement.
+export const rateLimitWindows = pgTable("rate_limit_windows", {
+  bucket: text("bucket").primaryKey(),
+  hits: bigint("hits", { mode: "number" }).array().notNull(),
+});

@@ -1,0 +1,95 @@
+// API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { schema, type DbOrTx } from "@/lib/db";
+import type { Mode } from "@/drizzle/schema";
+import { generateApiKey, hashApiKey, parseApiKey, visibleStart } from "./format";
+
+export { generateApiKey, parseApiKey, hashApiKey, visibleStart };
+
+const { apiKeys } = schema;
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ApiKeySummary = Omit<ApiKeyRow, "keyHash">;
+
+const summaryColumns = {
+  id: apiKeys.id,
+  partnerId: apiKeys.partnerId,
+  mode: apiKeys.mode,
+  name: apiKeys.name,
+  visibleStart: apiKeys.visibleStart,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+/** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
+export async function createApiKey(
+  db: DbOrTx,
+  input: { partnerId: string; mode: Mode; name: string; key?: string },
+): Promise<{ key: string; apiKey: ApiKeySummary }> {
+  const key = input.key ?? generateApiKey(input.mode);
+  const [apiKey] = await db
+    .insert(apiKeys)
+    .values({
+      partnerId: input.partnerId,
+      mode: input.mode,
+      name: input.name,
+      keyHash: hashApiKey(key),
+      visibleStart: visibleStart(key),
+    })
+    .returning(summaryColumns);
+  return { key, apiKey: apiKey! };
+}
+
+export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; lastUsedAt: Date | null };
+
+/** The active key's owner, or null for anything malformed, unknown or revoked. */
+export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Principal | null> {
+  const parsed = parseApiKey(key);
+  if (!parsed) return null;
+  const [row] = await db
+    .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, lastUsedAt: apiKeys.lastUsedAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashApiKey(parsed.key)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/** Records use at most once a minute per key, so the hot path rarely writes. */
+export async function touchApiKey(db: DbOrTx, principal: Principal, now = new Date()): Promise<void> {
+  if (principal.lastUsedAt && now.getTime() - principal.lastUsedAt.getTime() < LAST_USED_GRANULARITY_MS) return;
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(apiKeys.id, principal.apiKeyId),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_GRANULARITY_MS))),
+      ),
+    );
+}
+
+export async function listApiKeys(db: DbOrTx, filter: { partnerId?: string; mode?: Mode; search?: string } = {}) {
+  const conditions = [
+    filter.partnerId ? eq(apiKeys.partnerId, filter.partnerId) : undefined,
+    filter.mode ? eq(apiKeys.mode, filter.mode) : undefined,
+    filter.search ? sql`${apiKeys.visibleStart} ilike ${"%" + filter.search.replace(/[%_\\]/g, "\\$&") + "%"}` : undefined,
+  ].filter(Boolean);
+  return db
+    .select(summaryColumns)
+    .from(apiKeys)
+    .where(and(...conditions))
+    .orderBy(desc(apiKeys.createdAt));
+}
+
+/** Revokes a key; scoped to a partner unless called by an operator (partnerId omitted). */
+export async function revokeApiKey(db: DbOrTx, id: string, partnerId?: string): Promise<ApiKeySummary | null> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), partnerId ? eq(apiKeys.partnerId, partnerId) : undefined))
+    .returning(summaryColumns);
+  return row ?? null;
+}

@@ -1,0 +1,29 @@
+// Operator bootstrap from the environment: a seed partner and key, and an admin user (idempotent).
+import { schema, type Db } from "@/lib/db";
+import { hashApiKey, parseApiKey, visibleStart } from "@/lib/api-keys";
+import { ensurePartner } from "@/lib/partners";
+import { ensureAdmin } from "@/lib/auth/users";
+
+export const SEED_PARTNER = "Seed Partner";
+
+export async function bootstrap(db: Db, env: Record<string, string | undefined>): Promise<void> {
+  if (env.FINCA_SEED_API_KEY) await ensureSeedKey(db, env.FINCA_SEED_API_KEY);
+  if (env.FINCA_ADMIN_EMAIL || env.FINCA_ADMIN_PASSWORD) {
+    if (!env.FINCA_ADMIN_EMAIL || !env.FINCA_ADMIN_PASSWORD) {
+      throw new Error("FINCA_ADMIN_EMAIL and FINCA_ADMIN_PASSWORD must be set together.");
+    }
+    await ensureAdmin(db, env.FINCA_ADMIN_EMAIL, env.FINCA_ADMIN_PASSWORD);
+  }
+}
+
+/** "Seed Partner" owns exactly this key, active, whatever state an earlier start left. */
+async function ensureSeedKey(db: Db, key: string): Promise<void> {
+  const parsed = parseApiKey(key.trim());
+  if (!parsed) throw new Error("FINCA_SEED_API_KEY is not a well-formed Finca key (finca_live_… or finca_test_… with a valid checksum).");
+  const partner = await ensurePartner(db, SEED_PARTNER);
+  const { apiKeys } = schema;
+  await db
+    .insert(apiKeys)
+    .values({ partnerId: partner.id, mode: parsed.mode, name: "Seed key", keyHash: hashApiKey(parsed.key), visibleStart: visibleStart(parsed.key) })
+    .onConflictDoUpdate({ target: apiKeys.keyHash, set: { partnerId: partner.id, mode: parsed.mode, revokedAt: null } });
+}

@@ -1,0 +1,75 @@
+// The composition root: configuration, database, queue, rate limiter, registers and workers, wired
+// once per process (or per test). Everything else receives these as arguments.
+import { loadConfig, type Config } from "@/lib/config";
+import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
+import { startQueue } from "@/lib/queue";
+import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
+import { createSources } from "@/lib/enrichment/sources";
+import type { Sources } from "@/lib/enrichment/sources/types";
+import type { EnrichmentDeps } from "@/lib/enrichment/pipeline";
+import type { Mode } from "@/drizzle/schema";
+import { registerEnrichWorker } from "@/jobs/enrich";
+import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
+import { bootstrap } from "./bootstrap";
+
+export interface App extends EnrichmentDeps {
+  database: Database;
+  rateLimiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+export interface AppOptions {
+  config?: Config;
+  database?: Database;
+  sources?: Record<Mode, Sources>;
+  /** Run pg-boss workers in this process (default: config FINCA_WORKERS). */
+  workers?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+export async function createApp(options: AppOptions = {}): Promise<App> {
+  const env = options.env ?? process.env;
+  const config = options.config ?? loadConfig(env);
+  const database = options.database ?? (await openDatabase(defaultDatabaseOptions(env)));
+  const queue = await startQueue(database, config);
+  const rateLimiter =
+    config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
+      ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
+      : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
+  const sources = options.sources ?? createSources(config);
+  const app: App = {
+    config,
+    database,
+    db: database.db,
+    queue,
+    rateLimiter,
+    sourcesFor: (mode) => sources[mode],
+    async close() {
+      await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
+      await database.close();
+    },
+  };
+  await bootstrap(app.db, env);
+  // Embedded PGlite has one connection in one process: workers must live here.
+  if (options.workers ?? (config.FINCA_WORKERS || database.kind === "pglite")) {
+    await registerEnrichWorker(queue, app);
+    await registerDeliverWebhookWorker(queue, app);
+  }
+  return app;
+}
+
+const KEY = Symbol.for("finca.app");
+type Holder = { [KEY]?: Promise<App> };
+
+/**
+ * The process's App. Kept on globalThis because Next.js may load this module in several bundles
+ * (instrumentation, route handlers, pages): there must still be one PGlite and one queue.
+ */
+export function getApp(): Promise<App> {
+  const holder = globalThis as Holder;
+  holder[KEY] ??= createApp().catch((error) => {
+    delete holder[KEY];
+    throw error;
+  });
+  return holder[KEY];
+}

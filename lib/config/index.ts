@@ -1,0 +1,55 @@
+// Every tunable of the service, read once from the environment with documented defaults (README).
+import { z } from "zod";
+
+const seconds = z
+  .string()
+  .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated seconds")
+  .transform((s) => s.split(",").map(Number));
+
+const flag = z
+  .enum(["0", "1", "true", "false"])
+  .transform((v) => v === "1" || v === "true");
+
+const EnvSchema = z.object({
+  ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
+  /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
+  ENRICHMENT_RETRY_SCHEDULE: seconds.default([10, 60, 300, 1800, 7200, 21600]),
+  /** The same for test-mode (sandbox) properties: compressed so scenarios finish within seconds. */
+  ENRICHMENT_RETRY_SCHEDULE_TEST: seconds.default([1, 2, 4, 8]),
+  /** Fraction of each delay added or removed at random, so retries of many properties spread out. */
+  ENRICHMENT_RETRY_JITTER: z.coerce.number().min(0).max(1).default(0.2),
+  /** Standard Webhooks retry schedule (s) after a failed attempt, per the contract. */
+  WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
+  WEBHOOK_RETRY_SCHEDULE_TEST: seconds.default([1, 2, 4, 8, 16, 32, 64]),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
+  /** Run the pg-boss workers in this process (always true in embedded PGlite mode). */
+  FINCA_WORKERS: flag.default(true),
+  /** Seconds after which a job whose worker died is handed to another worker. */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
+  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+  RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  UPSTASH_REDIS_REST_URL: z.string().url().optional(),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  CATASTRO_BASE_URL: z.string().url().optional(),
+  CEE_CATALONIA_BASE_URL: z.string().url().optional(),
+  CEE_VALENCIA_BASE_URL: z.string().url().optional(),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
+  SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),
+});
+
+export type Config = z.infer<typeof EnvSchema>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty variables mean "unset", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  return parsed.data;
+}

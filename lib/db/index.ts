@@ -1,0 +1,146 @@
+// One Drizzle database over embedded PGlite (default, a data folder) or PostgreSQL (DATABASE_URL).
+// Both expose the same pg-core API; only opening, migrating and raw SQL differ.
+import path from "node:path";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { sql, type SQL } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "@/drizzle/schema";
+
+export { schema };
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database or an open transaction: domain functions accept either. */
+export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query">;
+
+export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
+
+export interface Database {
+  kind: "pglite" | "postgres";
+  db: Db;
+  /** Raw SQL on the shared connection(s), for pg-boss. */
+  executor: SqlExecutor;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent, embedded PGlite is used. */
+  url?: string;
+  /** PGlite data folder, or "memory://" for a throw-away database. */
+  dataDir?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
+// Any constant works; it only has to be the same in every instance that may migrate at once.
+const MIGRATION_LOCK = 7_270_315_001;
+
+export function defaultDatabaseOptions(env = process.env): DatabaseOptions {
+  return {
+    url: env.DATABASE_URL || undefined,
+    dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
+    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+  };
+}
+
+/** Rewrites `$1`-style placeholders into a Drizzle SQL object bound to `values`. */
+export function toSql(text: string, values: unknown[] = []): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  // sql.param keeps arrays as one parameter (a bare interpolated array would expand to a list).
+  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
+  return sql.join(chunks);
+}
+
+/** pg-boss's executor bound to a transaction, so a job is enqueued atomically with our rows. */
+export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      const result = await tx.execute(toSql(text, values));
+      return { rows: (result as unknown as { rows: any[] }).rows };
+    },
+  };
+}
+
+/** Rows of a `db.execute` result, whichever driver produced it. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir ?? "memory://");
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: pg } = await import("pg");
+  const { drizzle } = await import("drizzle-orm/node-postgres");
+  const { migrate } = await import("drizzle-orm/node-postgres/migrator");
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client dying (server restart) must not crash the process; queries report errors.
+  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  const client = await pool.connect();
+  try {
+    // Several instances may start together: one migrates, the others wait and find nothing to do.
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+  } finally {
+    await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    client.release();
+  }
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return {
+    kind: "postgres",
+    db,
+    executor: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const release = dataDir.startsWith("memory://") ? async () => {} : await lockDataDir(dataDir);
+  const client = await PGlite.create(dataDir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder: MIGRATIONS });
+  return {
+    kind: "pglite",
+    db: db as unknown as Db,
+    executor: {
+      async executeSql(text, values) {
+        if (values && values.length) return client.query(text, values);
+        // Parameterless calls may hold several statements (pg-boss migrations): only exec takes them.
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    },
+    close: async () => {
+      await client.close();
+      await release();
+    },
+  };
+}
+
+/**
+ * PGlite is one process per data folder: a second process would silently lose writes. A pid file
+ * makes the second opener (a CLI while the server runs, say) fail loudly instead.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true });
+  const lock = path.join(dataDir, "finca.pid");
+  const holder = Number(await readFile(lock, "utf8").catch(() => ""));
+  if (holder && holder !== process.pid && isAlive(holder)) {
+    throw new Error(`The data folder ${dataDir} is in use by process ${holder}. Stop it first, or use DATABASE_URL.`);
+  }
+  await writeFile(lock, String(process.pid));
+  return () => rm(lock, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

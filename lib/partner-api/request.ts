@@ -1,0 +1,60 @@
+// Request plumbing shared by every partner-API handler: request ids, bodies, JSON answers.
+import { randomUUID } from "node:crypto";
+import { ApiError, type FieldError } from "./errors";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+export function requestIdOf(req: Request): string {
+  const incoming = req.headers.get("x-request-id");
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll("-", "")}`;
+}
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) =>
+  new ApiError(422, "validation_error", detail, { errors });
+
+/** Reads a JSON body: content type, size cap and syntax are all 422s (the contract's validation_error). */
+export async function readJsonBody(req: Request): Promise<unknown> {
+  const type = req.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
+    throw invalid("Content-Type must be application/json.", [{ pointer: "", detail: `unsupported Content-Type: ${type || "(none)"}` }]);
+  }
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > MAX_BODY_BYTES) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
+  const bytes = await readCapped(req, MAX_BODY_BYTES);
+  if (bytes === null) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw invalid("The body is not valid UTF-8.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid("The body is not valid JSON.");
+  }
+}
+
+async function readCapped(req: Request, max: number): Promise<Uint8Array | null> {
+  if (!req.body) return new Uint8Array();
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+}

@@ -1,0 +1,43 @@
+// zod issues → the contract's 422 (JSON Pointers into the body, or query parameter names).
+import type { z } from "zod";
+import { ApiError, type FieldError } from "./errors";
+
+const pointer = (path: PropertyKey[]) => path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+
+function describe(issue: z.core.$ZodIssue): FieldError[] {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => ({ pointer: pointer([...issue.path, key]), detail: "unknown field" }));
+  }
+  if (issue.code === "invalid_type" && issue.input === undefined) {
+    return [{ pointer: pointer(issue.path), detail: "required" }];
+  }
+  return [{ pointer: pointer(issue.path), detail: issue.message }];
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiError(422, "validation_error", "The body must be a JSON object.", { errors: [{ pointer: "", detail: "expected an object" }] });
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const errors = result.error.issues.flatMap(describe);
+  throw new ApiError(422, "validation_error", "The request body is invalid.", { errors });
+}
+
+export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
+  const raw: Record<string, string> = {};
+  const errors: FieldError[] = [];
+  for (const [key, value] of url.searchParams) {
+    if (key in raw) errors.push({ parameter: key, detail: "given more than once" });
+    raw[key] = value;
+  }
+  const result = schema.safeParse(raw);
+  if (result.success && !errors.length) return result.data;
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      if (issue.code === "unrecognized_keys") issue.keys.forEach((k) => errors.push({ parameter: k, detail: "unknown parameter" }));
+      else errors.push({ parameter: String(issue.path[0] ?? ""), detail: issue.message });
+    }
+  }
+  throw new ApiError(422, "validation_error", "The query parameters are invalid.", { errors });
+}

@@ -1,0 +1,48 @@
+// Durable jobs on pg-boss, in the same database as the data (PGlite or PostgreSQL).
+import PgBoss from "pg-boss";
+import { executorFor, type Database, type DbOrTx } from "@/lib/db";
+import type { Config } from "@/lib/config";
+
+export const QUEUES = {
+  /** Retries the unfinished enrichment sources of one property. */
+  enrich: "enrich",
+  /** Sends one webhook delivery (event × endpoint). */
+  deliverWebhook: "deliver-webhook",
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export type Queue = PgBoss;
+
+export async function startQueue(database: Database, config: Config): Promise<Queue> {
+  const boss = new PgBoss({
+    // Our own connection(s): PGlite allows one client, and on PostgreSQL one pool is enough.
+    db: database.executor as PgBoss.Db,
+    // A worker that dies mid-job: its job expires and is retried after this long.
+    expireInSeconds: config.JOB_EXPIRE_SECONDS,
+    maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
+    // Crash retries only; our own schedules live in the job data.
+    retryLimit: 20,
+    retryDelay: 1,
+    retryBackoff: true,
+    schedule: false,
+  });
+  boss.on("error", (error) => console.error("[queue]", error.message));
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    await boss.createQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+  }
+  return boss;
+}
+
+export interface EnqueueOptions {
+  /** Run no earlier than this many seconds from now. */
+  delaySeconds?: number;
+}
+
+/** Enqueues inside `tx`, so the job exists if and only if the transaction commits. */
+export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: object, options: EnqueueOptions = {}) {
+  return queue.send(name, data, {
+    db: executorFor(tx) as PgBoss.Db,
+    ...(options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {}),
+  });
+}

@@ -1,0 +1,122 @@
+// Operator CLI on the configured database (PGlite folder while the server is stopped, or DATABASE_URL).
+//   npm run --silent finca -- keys create --partner "Acme" --mode test   → prints the key as the last line
+import { parseArgs } from "node:util";
+import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
+import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
+import { createUser } from "@/lib/auth/users";
+import { MODES, ROLES, type Mode, type Role } from "@/drizzle/schema";
+
+const HELP = `Usage: npm run --silent finca -- <command> [options]
+
+Commands:
+  partners list                                   List partners with their users, keys and properties
+  partners create --name <name>                   Create a partner (no-op if it exists)
+  keys create --partner <name> --mode test|live [--name <label>]
+                                                  Create an API key (creates the partner if missing);
+                                                  the key is printed once, alone, as the last line
+  keys list [--partner <name>] [--mode test|live] List keys (visible start only)
+  keys revoke <key id>                            Revoke a key
+  users create --email <e> --password <p> --role owner|member|admin [--partner <name>]
+                                                  Create a portal user (admins belong to no partner)
+
+The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
+not be in use by a running server.`;
+
+class UsageError extends Error {}
+
+const usage = (message: string): never => {
+  throw new UsageError(message);
+};
+
+function option(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  return typeof value === "string" && value.trim() ? value.trim() : usage(`--${name} is required`);
+}
+
+function mode(value: string): Mode {
+  return (MODES as readonly string[]).includes(value) ? (value as Mode) : usage(`--mode must be one of ${MODES.join(", ")}`);
+}
+
+async function run(database: Database, argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      partner: { type: "string" },
+      mode: { type: "string" },
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string" },
+    },
+  });
+  const [resource, action, arg] = positionals;
+  const db = database.db;
+  switch (`${resource} ${action}`) {
+    case "partners list":
+      console.table(await listPartners(db));
+      return;
+    case "partners create": {
+      const partner = await ensurePartner(db, option(values, "name"));
+      console.log(partner.id);
+      return;
+    }
+    case "keys create": {
+      const partner = await ensurePartner(db, option(values, "partner"));
+      const keyMode = mode(option(values, "mode"));
+      const { key, apiKey } = await createApiKey(db, {
+        partnerId: partner.id,
+        mode: keyMode,
+        name: typeof values.name === "string" ? values.name : `${keyMode} key`,
+      });
+      console.error(`Created ${keyMode} key ${apiKey.id} for "${partner.name}". Store it now: it is not shown again.`);
+      console.log(key);
+      return;
+    }
+    case "keys list": {
+      const partner = typeof values.partner === "string" ? await findPartnerByName(db, values.partner) : null;
+      if (typeof values.partner === "string" && !partner) usage(`no partner named "${values.partner}"`);
+      const keys = await listApiKeys(db, { partnerId: partner?.id, mode: values.mode ? mode(String(values.mode)) : undefined });
+      console.table(keys.map((k) => ({ id: k.id, start: k.visibleStart, mode: k.mode, name: k.name, created: k.createdAt.toISOString(), last_used: k.lastUsedAt?.toISOString() ?? "", revoked: k.revokedAt?.toISOString() ?? "" })));
+      return;
+    }
+    case "keys revoke": {
+      if (!arg) usage("keys revoke needs the key id (see keys list)");
+      const revoked = await revokeApiKey(db, arg!);
+      if (!revoked) usage(`no active key with id ${arg}`);
+      console.log(`Revoked ${revoked!.visibleStart}…`);
+      return;
+    }
+    case "users create": {
+      const role = option(values, "role");
+      if (!(ROLES as readonly string[]).includes(role)) usage(`--role must be one of ${ROLES.join(", ")}`);
+      const partner = role === "admin" ? null : await ensurePartner(db, option(values, "partner"));
+      const user = await createUser(db, { email: option(values, "email"), password: option(values, "password"), role: role as Role, partnerId: partner?.id ?? null });
+      console.log(user.id);
+      return;
+    }
+    default:
+      usage(`unknown command: ${positionals.join(" ") || "(none)"}`);
+  }
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  if (!argv.length || argv.includes("--help") || argv.includes("-h")) {
+    console.log(HELP);
+    return;
+  }
+  let database: Database | undefined;
+  try {
+    database = await openDatabase(defaultDatabaseOptions());
+    await run(database, argv);
+  } catch (error) {
+    console.error(error instanceof UsageError ? `finca: ${error.message}\n\n${HELP}` : `finca: ${(error as Error).message}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  } finally {
+    await database?.close();
+  }
+}
+
+await main();

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db";
+import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
+import { fakeSources } from "../support/fake-sources";
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources() });
+  ({ key } = await newPartnerKey(t.app));
+});
+afterAll(() => t.close());
+
+describe("POST /properties → 201", () => {
+  it("creates the property, normalised, with Location and the contract's fields", async () => {
+    const res = await t.api.createProperty(post("/properties", { cadastral_reference: " 2749704-yj0624n 0001di " }, { "X-API-Key": key }));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = await res.json();
+    expect(res.headers.get("location")).toBe(`/api/v1/partner-api/properties/${body.property_id}`);
+    expect(body.property_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.cadastral_reference).toBe("2749704YJ0624N0001DI");
+    expect(Object.keys(body).sort()).toEqual(
+      [
+        "property_id", "cadastral_reference", "status", "address", "municipality", "province", "ccaa", "year_built",
+        "climate_zone", "energy_certificate", "ite_fetch_status", "enrichment", "created_at", "updated_at", "enriched_at",
+      ].sort(),
+    );
+    expect(Object.keys(body.enrichment).sort()).toEqual(["cadastre", "energy_certificate", "ite"]);
+    for (const field of ["created_at", "updated_at"]) expect(new Date(body[field]).toISOString()).toBe(body[field]);
+  });
+
+  it("answers with the enrichment that finished inline (instant registers → enriched)", async () => {
+    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "9398516VK3799G0001AY" }, { "X-API-Key": key }));
+    const body = await res.json();
+    expect(body).toMatchObject({
+      status: "enriched",
+      municipality: "Madrid",
+      province: "Madrid",
+      ccaa: "Comunidad de Madrid",
+      year_built: 1975,
+      climate_zone: "D3",
+      energy_certificate: { rating: "E", source: "registry" },
+      ite_fetch_status: "unsupported",
+      enrichment: { cadastre: { status: "completed", attempts: 1, error: null } },
+    });
+    expect(body.enriched_at).not.toBeNull();
+  });
+
+  it("writes the durable enrichment job in the same transaction as the property", async () => {
+    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "6344205CF7664S0001GP" }, { "X-API-Key": key }));
+    const { property_id } = await res.json();
+    const jobs = rowsOf<{ data: { propertyId: string; run: number } }>(
+      await t.app.db.execute(sql`select data from pgboss.job where name = 'enrich' and data->>'propertyId' = ${property_id}`),
+    );
+    expect(jobs).toEqual([{ data: { propertyId: property_id, run: 1 } }]);
+  });
+
+  it("accepts a 14-character parcel reference and a Content-Type with charset", async () => {
+    const res = await t.api.createProperty(
+      post("/properties", { cadastral_reference: "9398516VK3799G" }, { "X-API-Key": key, "Content-Type": "application/json; charset=utf-8" }),
+    );
+    expect(res.status).toBe(201);
+    expect((await res.json()).cadastral_reference).toBe("9398516VK3799G");
+  });
+
+  it("sets X-Request-Id, echoing a sane one and replacing an insane one", async () => {
+    const echoed = await t.api.createProperty(post("/properties", { cadastral_reference: "7506313DF2870F0001MD" }, { "X-API-Key": key, "X-Request-Id": "abc-123" }));
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123");
+    const replaced = await t.api.createProperty(post("/properties", { cadastral_reference: "7506313DF2870F0003WG" }, { "X-API-Key": key, "X-Request-Id": "bad id <script>" }));
+    expect(replaced.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it("carries the rate-limit headers", async () => {
+    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "7506313DF2870F0015AQ" }, { "X-API-Key": key }));
+    expect(res.headers.get("ratelimit-policy")).toBe('"writes";q=100;w=60');
+    expect(res.headers.get("ratelimit")).toMatch(/^"writes";r=\d+;t=\d+$/);
+  });
+});

@@ -1,0 +1,72 @@
+// An App on a fresh test database, with its partner API handlers and helpers to call them.
+import { createApp, type App } from "@/lib/app";
+import { loadConfig } from "@/lib/config";
+import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
+import { createApiKey } from "@/lib/api-keys";
+import { createPartner } from "@/lib/partners";
+import type { Mode } from "@/drizzle/schema";
+import type { Sources } from "@/lib/enrichment/sources/types";
+import { createTestDatabase, type TestDatabase } from "./database";
+
+export interface TestApp {
+  app: App;
+  api: PartnerApi;
+  testDb: TestDatabase;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { env?: Record<string, string>; sources?: Record<Mode, Sources>; workers?: boolean; testDb?: TestDatabase } = {},
+): Promise<TestApp> {
+  const testDb = options.testDb ?? (await createTestDatabase());
+  const env = { ENRICHMENT_DEADLINE_MS: "1500", JOB_POLL_SECONDS: "0.5", ...options.env };
+  const app = await createApp({
+    config: loadConfig(env),
+    database: testDb.database,
+    sources: options.sources,
+    workers: options.workers ?? false,
+    env,
+  });
+  return {
+    app,
+    api: createPartnerApi(app),
+    testDb,
+    async close() {
+      await app.queue.stop({ graceful: false, wait: true, timeout: 2000 }).catch(() => {});
+      if (!options.testDb) await testDb.drop();
+    },
+  };
+}
+
+let partnerCounter = 0;
+
+export async function newPartnerKey(app: App, mode: Mode = "test") {
+  const partner = await createPartner(app.db, `Partner ${process.pid}-${++partnerCounter}-${Math.random().toString(36).slice(2, 8)}`);
+  const { key, apiKey } = await createApiKey(app.db, { partnerId: partner.id, mode, name: "test key" });
+  return { partner, key, apiKey };
+}
+
+export const BASE = "http://finca.test/api/v1/partner-api";
+
+export function post(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(BASE + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export function get(path: string, headers: Record<string, string> = {}): Request {
+  return new Request(BASE + path, { headers });
+}
+
+export async function problemOf(res: Response) {
+  expectProblem(res);
+  return (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: { pointer?: string; parameter?: string; detail: string }[] };
+}
+
+function expectProblem(res: Response) {
+  if (!res.headers.get("content-type")?.startsWith("application/problem+json")) {
+    throw new Error(`expected problem+json, got ${res.headers.get("content-type")} (${res.status})`);
+  }
+}
