@@ -2,7 +2,6 @@
 // Both expose the same pg-core API; only opening, migrating and raw SQL differ.
 import path from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "@/drizzle/schema";
 
@@ -42,23 +41,15 @@ export function defaultDatabaseOptions(env = process.env): DatabaseOptions {
   };
 }
 
-/** Rewrites `$1`-style placeholders into a Drizzle SQL object bound to `values`. */
-export function toSql(text: string, values: unknown[] = []): SQL {
-  const parts = text.split(/\$(\d+)/);
-  const chunks: SQL[] = [];
-  // sql.param keeps arrays as one parameter (a bare interpolated array would expand to a list).
-  parts.forEach((part, i) => chunks.push(i % 2 === 0 ? sql.raw(part) : sql`${sql.param(values[Number(part) - 1])}`));
-  return sql.join(chunks);
-}
-
-/** pg-boss's executor bound to a transaction, so a job is enqueued atomically with our rows. */
+/**
+ * pg-boss's executor bound to a transaction, so a job is enqueued atomically with our rows. It runs
+ * on the transaction's own client (pg's PoolClient or PGlite's Transaction, both `query(text, values)`):
+ * pg-boss reuses `$n` placeholders with different inferred types, which only the raw client keeps intact.
+ */
 export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
-  return {
-    async executeSql(text, values) {
-      const result = await tx.execute(toSql(text, values));
-      return { rows: (result as unknown as { rows: any[] }).rows };
-    },
-  };
+  const client = (tx as unknown as { session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: any[] }> } } }).session?.client;
+  if (!client) throw new Error("executorFor needs a Drizzle transaction of the pglite or node-postgres driver");
+  return { executeSql: (text, values) => client.query(text, values) };
 }
 
 /** Rows of a `db.execute` result, whichever driver produced it. */

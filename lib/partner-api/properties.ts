@@ -3,7 +3,7 @@ import { checkReference } from "@/lib/cadastral-reference";
 import { getPropertyJson, listProperties } from "@/lib/properties";
 import { registerProperty } from "@/lib/properties/register";
 import { ApiError } from "./errors";
-import { json, readJsonBody } from "./request";
+import { idFromPath, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
 import { CreatePropertyBody, ListPropertiesQuery } from "./schemas";
 import type { HandlerContext } from "./route";
@@ -26,11 +26,9 @@ export async function createProperty({ app, req, principal, startedAt }: Handler
     : json(property, 200);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function getProperty({ app, req, principal }: HandlerContext): Promise<Response> {
-  const id = decodeURIComponent(new URL(req.url).pathname.split("/").at(-1) ?? "");
-  const property = UUID.test(id) ? await getPropertyJson(app.db, principal, id.toLowerCase()) : null;
+  const id = idFromPath(req);
+  const property = id ? await getPropertyJson(app.db, principal, id) : null;
   if (!property) throw new ApiError(404, "not_found", "No property with this id for this API key's partner and mode.");
   return json(property);
 }

@@ -58,3 +58,11 @@ async function readCapped(req: Request, max: number): Promise<Uint8Array | null>
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The resource id at the end of the path, or null when it cannot be an id (then: 404). */
+export function idFromPath(req: Request): string | null {
+  const id = decodeURIComponent(new URL(req.url).pathname.replace(/\/$/, "").split("/").at(-1) ?? "");
+  return UUID.test(id) ? id.toLowerCase() : null;
+}

@@ -4,11 +4,20 @@ import { ApiError, type FieldError } from "./errors";
 
 const pointer = (path: PropertyKey[]) => path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 
-function describe(issue: z.core.$ZodIssue): FieldError[] {
+function present(body: unknown, path: PropertyKey[]): boolean {
+  let node: any = body;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || !(key in node)) return false;
+    node = node[key];
+  }
+  return true;
+}
+
+function describe(issue: z.core.$ZodIssue, body: unknown): FieldError[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({ pointer: pointer([...issue.path, key]), detail: "unknown field" }));
   }
-  if (issue.code === "invalid_type" && issue.input === undefined) {
+  if (issue.code === "invalid_type" && !present(body, issue.path)) {
     return [{ pointer: pointer(issue.path), detail: "required" }];
   }
   return [{ pointer: pointer(issue.path), detail: issue.message }];
@@ -20,7 +29,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const errors = result.error.issues.flatMap(describe);
+  const errors = result.error.issues.flatMap((issue) => describe(issue, body));
   throw new ApiError(422, "validation_error", "The request body is invalid.", { errors });
 }
 
