@@ -119,6 +119,15 @@ async function runSteps(deps: EnrichmentDeps, state: RunState): Promise<void> {
   }
 }
 
+const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
+
+function aborted<T>(signal: AbortSignal): Promise<SourceOutcome<T>> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(TIMEOUT);
+    else signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true });
+  });
+}
+
 type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal }) => Promise<SourceOutcome<T>>;
 
 /** One attempt of one source: call it, then record the outcome, the attempt and its effects in one transaction. */
@@ -134,10 +143,14 @@ async function attempt<T>(
   const startedAt = new Date();
   let outcome: SourceOutcome<T>;
   try {
-    outcome = await lookup({ reference: state.property.cadastralReference, mode: state.property.mode, attempt: number, signal: state.signal });
+    // A register that ignores the abort must not hold the run: at the deadline the attempt is a timeout.
+    outcome = await Promise.race([
+      lookup({ reference: state.property.cadastralReference, mode: state.property.mode, attempt: number, signal: state.signal }),
+      aborted<T>(state.signal),
+    ]);
   } catch (error) {
     outcome = state.signal.aborted
-      ? { kind: "error", code: "timeout", message: "deadline reached" }
+      ? TIMEOUT
       : { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
   }
   const durationMs = Date.now() - startedAt.getTime();

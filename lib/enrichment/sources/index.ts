@@ -1,0 +1,30 @@
+// The registers per mode: test keys get the deterministic sandbox, live keys the real registers.
+import type { Config } from "@/lib/config";
+import type { Mode } from "@/drizzle/schema";
+import type { Sources } from "./types";
+import { createSandboxCadastre } from "./cadastre/sandbox";
+import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";
+import { createSandboxIte } from "./ite/sandbox";
+import { createLiveCadastre } from "./cadastre/live";
+import { createLiveEnergyCertificate } from "./energy-certificate/live";
+import { createLiveIte } from "./ite/live";
+import { memoryCache } from "./http";
+
+export function createSources(config: Config): Record<Mode, Sources> {
+  const latencyMs = config.SANDBOX_LATENCY_MS;
+  // One cache per process for all live registers (keys are prefixed per register).
+  const cache = memoryCache(50_000);
+  return {
+    test: {
+      // Scenario 9100 answers after the create deadline (+1 s), so its first attempt always misses it.
+      cadastre: createSandboxCadastre({ latencyMs, slowMs: config.SANDBOX_SLOW_MS ?? config.ENRICHMENT_DEADLINE_MS + 1000 }),
+      energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
+      ite: createSandboxIte({ latencyMs }),
+    },
+    live: {
+      cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache }),
+      energyCertificate: createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, cache }),
+      ite: createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, cache }),
+    },
+  };
+}
