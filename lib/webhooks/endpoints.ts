@@ -1,0 +1,86 @@
+// Webhook endpoints of a partner in one mode. Every function is scoped by partner and mode, so one
+// partner can never reach another's endpoints.
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { schema, type DbOrTx } from "@/lib/db";
+import type { Mode } from "@/drizzle/schema";
+import { generateSecret } from "./secrets";
+import { urlProblem } from "./ssrf";
+
+const { webhookEndpoints } = schema;
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type Scope = { partnerId: string; mode: Mode };
+
+/** How long a rotated-out secret keeps signing (receivers switch over within this). */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export class EndpointUrlError extends Error {}
+
+export function toEndpointJson(e: EndpointRow) {
+  return {
+    id: e.id,
+    url: e.url,
+    description: e.description,
+    enabled: e.enabled,
+    disabled_reason: e.disabledReason,
+    created_at: e.createdAt.toISOString(),
+  };
+}
+
+const active = (scope: Scope) => and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode), isNull(webhookEndpoints.deletedAt));
+
+export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: string; description?: string | null }, allowPrivate: boolean) {
+  const url = input.url.trim();
+  const problem = urlProblem(url, scope.mode, allowPrivate);
+  if (problem) throw new EndpointUrlError(`The URL ${problem}.`);
+  const secret = generateSecret();
+  const [endpoint] = await db
+    .insert(webhookEndpoints)
+    .values({ partnerId: scope.partnerId, mode: scope.mode, url, description: input.description?.trim() || null, secret })
+    .returning();
+  return { endpoint: endpoint!, secret };
+}
+
+export async function listEndpoints(db: DbOrTx, scope: Scope): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(active(scope)).orderBy(desc(webhookEndpoints.createdAt));
+}
+
+export async function getEndpoint(db: DbOrTx, scope: Scope, id: string): Promise<EndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), active(scope)));
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: DbOrTx, scope: Scope, id: string): Promise<boolean> {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ deletedAt: new Date(), enabled: false, disabledReason: "deleted" })
+    .where(and(eq(webhookEndpoints.id, id), active(scope)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+/** New secret now; the old one keeps signing for 24 h so receivers can switch without losing events. */
+export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = new Date()): Promise<string | null> {
+  const endpoint = await getEndpoint(db, scope, id);
+  if (!endpoint) return null;
+  const secret = generateSecret();
+  await db
+    .update(webhookEndpoints)
+    .set({ secret, previousSecret: endpoint.secret, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS) })
+    .where(eq(webhookEndpoints.id, id));
+  return secret;
+}
+
+/** Secrets that sign now: the current one, and the previous one while its overlap lasts. */
+export function signingSecrets(e: EndpointRow, now = new Date()): string[] {
+  return e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now ? [e.secret, e.previousSecret] : [e.secret];
+}
+
+/** Enable (clearing the failure streak) or disable with a reason. Partner-scoped, or any endpoint for operators. */
+export async function setEnabled(db: DbOrTx, id: string, enabled: boolean, reason: string | null, scope?: Scope): Promise<boolean> {
+  const rows = await db
+    .update(webhookEndpoints)
+    .set(enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: reason })
+    .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), scope ? active(scope) : undefined))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,107 @@
+// One webhook POST: guarded DNS, no redirects, a hard time limit, at most 1 KiB of the answer kept.
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { guardedLookup, isBlockedAddress, SsrfBlockedError, type Resolver } from "./ssrf";
+
+export type ErrorClass = "timeout" | "dns" | "refused" | "tls" | "ssrf_blocked" | "network" | "http_status";
+
+export interface SendResult {
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  /** First KiB of the response body. */
+  responseBody: string | null;
+  errorClass: ErrorClass | null;
+  error: string | null;
+  /** Seconds from a Retry-After header (delta or HTTP date), when the receiver sent one. */
+  retryAfterSeconds: number | null;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  resolver?: Resolver;
+}
+
+const KEEP_BYTES = 1024;
+
+function classify(error: NodeJS.ErrnoException): ErrorClass {
+  if (error instanceof SsrfBlockedError) return "ssrf_blocked";
+  const code = error.code ?? "";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "dns";
+  if (code === "ECONNREFUSED") return "refused";
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /SSL|TLS|certificate/i.test(error.message)) return "tls";
+  return "network";
+}
+
+function retryAfter(value: string | undefined): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, Math.round((date - Date.now()) / 1000));
+}
+
+export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const done = (r: Omit<SendResult, "durationMs" | "ok">): SendResult => ({
+    ...r,
+    ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
+    durationMs: Math.round(performance.now() - started),
+  });
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, "");
+  // IP literals never reach `lookup`: check them here.
+  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate) {
+    return Promise.resolve(done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error: `${host} is a private or reserved address`, retryAfterSeconds: null }));
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (r: Omit<SendResult, "durationMs" | "ok">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(done(r));
+    };
+    const client = target.protocol === "https:" ? https : http;
+    const req = client.request(
+      target,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(options.resolver, options.allowPrivate) as unknown as net.LookupFunction,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        const complete = () => {
+          const status = res.statusCode ?? 0;
+          finish({
+            statusCode: status,
+            responseBody: Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString("utf8"),
+            errorClass: status >= 200 && status < 300 ? null : "http_status",
+            error: status >= 200 && status < 300 ? null : `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
+            retryAfterSeconds: retryAfter(res.headers["retry-after"]),
+          });
+          res.destroy();
+        };
+        res.on("data", (chunk: Buffer) => {
+          if (kept < KEEP_BYTES) chunks.push(chunk);
+          kept += chunk.length;
+          if (kept >= KEEP_BYTES) complete(); // the rest of a large answer is of no use
+        });
+        res.on("end", complete);
+        res.on("error", complete);
+      },
+    );
+    const timer = setTimeout(() => {
+      finish({ statusCode: null, responseBody: null, errorClass: "timeout", error: `no complete answer within ${options.timeoutMs} ms`, retryAfterSeconds: null });
+      req.destroy();
+    }, options.timeoutMs);
+    req.on("error", (error: NodeJS.ErrnoException) =>
+      finish({ statusCode: null, responseBody: null, errorClass: classify(error), error: error.message, retryAfterSeconds: null }),
+    );
+    req.end(body);
+  });
+}

@@ -1,0 +1,17 @@
+// Standard Webhooks signatures: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the
+// secret's bytes, several space-separated while a rotated secret is still valid.
+import { Webhook } from "standardwebhooks";
+
+export function signatureHeader(secrets: string[], messageId: string, timestamp: Date, body: string): string {
+  return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(" ");
+}
+
+export function webhookHeaders(secrets: string[], messageId: string, timestamp: Date, body: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "Finca-Webhooks/1.0",
+    "webhook-id": messageId,
+    "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+    "webhook-signature": signatureHeader(secrets, messageId, timestamp, body),
+  };
+}
