@@ -33,7 +33,7 @@ const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
 // Any constant works; it only has to be the same in every instance that may migrate at once.
 const MIGRATION_LOCK = 7_270_315_001;
 
-export function defaultDatabaseOptions(env = process.env): DatabaseOptions {
+export function defaultDatabaseOptions(env: Record<string, string | undefined> = process.env): DatabaseOptions {
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
