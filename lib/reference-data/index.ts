@@ -18,7 +18,7 @@ export interface Municipality {
   ine: string;
   name: string;
   provinceCode: string;
-  /** Altitude of the municipal capital (IGN), metres */
+  /** Altitude of the municipal capital (IGN), metres; the CTE zone is read from it */
   altitudeM: number;
   population: number;
   /** 5-digit Catastro code (delegation + DGC municipality), null outside the DGC */
@@ -66,4 +66,18 @@ export function municipalityByCatastroCode(code: string | number): Municipality 
 
 export function allMunicipalities(): readonly Municipality[] {
   return MUNICIPALITIES;
+}
+
+/** Smallest population of a sandbox town: big enough that partners recognise the names. */
+export const SANDBOX_MIN_POPULATION = 5000;
+
+// Towns the DGC cadastre covers (a Catastro code, outside the foral provinces), so sandbox
+// answers look like the national cadastre's; ~1,200 towns across 48 provinces and Ceuta/Melilla.
+const SANDBOX = MUNICIPALITIES.filter(
+  (m) => m.catastroCode !== null && m.population >= SANDBOX_MIN_POPULATION && PROVINCES[m.provinceCode]?.catastro,
+);
+
+/** The municipalities the sandbox cadastre places its synthetic properties in (stable order). */
+export function sandboxMunicipalities(): readonly Municipality[] {
+  return SANDBOX;
 }

@@ -16,7 +16,7 @@ afterAll(async () => {
   for (const fn of cleanup.reverse()) await fn();
 });
 
-it("a property created just before the process dies keeps its enrichment job, which then completes", async () => {
+it("a property created just before the process dies keeps its job; a worker killed mid-job loses nothing", async () => {
   let target: string;
   let reopen: () => Promise<TestDatabase>;
   if (onPostgres) {
@@ -34,15 +34,21 @@ it("a property created just before the process dies keeps its enrichment job, wh
     };
   }
 
-  const child = await run("npx", ["tsx", path.join(__dirname, "../support/crash-child.ts"), target], { cwd: process.cwd() }).catch((e) => e);
-  // Killed: by signal, or 137 (128 + 9) as reported through the npx wrapper.
-  expect(child.signal === "SIGKILL" || child.code === 137).toBe(true);
-  const created = JSON.parse(String(child.stdout).trim().split("\n").at(-1)!);
+  const crash = async (mode: string) => {
+    const child = await run("npx", ["tsx", path.join(__dirname, "../support/crash-child.ts"), mode, target], { cwd: process.cwd(), timeout: 60_000 }).catch((e) => e);
+    // Killed: by signal, or 137 (128 + 9) as reported through the npx wrapper.
+    expect(child.signal === "SIGKILL" || child.code === 137).toBe(true);
+    return String(child.stdout).trim().split("\n").at(-1)!;
+  };
+  const created = JSON.parse(await crash("create"));
   expect(created).toMatchObject({ status: 201, state: "enriching" });
+  // A worker takes the job and dies in the middle of it.
+  expect(await crash("worker")).toBe("mid-job");
 
-  // A new process (this one) finds the job and finishes the enrichment.
+  // A new process (this one) gets the expired job again and finishes the enrichment.
   const testDb = await reopen();
-  const t = await createTestApp({ testDb, workers: true, sources: fakeSources(), env: { ENRICHMENT_DEADLINE_MS: "200", JOB_POLL_SECONDS: "0.5" } });
+  const env = { ENRICHMENT_DEADLINE_MS: "200", JOB_POLL_SECONDS: "0.5", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1" };
+  const t = await createTestApp({ testDb, workers: true, sources: fakeSources(), env });
   cleanup.push(async () => {
     await t.close();
     await testDb.drop();

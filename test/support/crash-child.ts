@@ -1,5 +1,6 @@
-// Child process for the durability test: registers one property whose cadastre is slower than the
-// deadline, prints its id, then dies with SIGKILL (no cleanup, like a crashed server).
+// Child process for the durability tests; it always dies by SIGKILL (no cleanup, like a crash).
+//   create <db>: registers one property whose cadastre hangs past the deadline, prints it, dies.
+//   worker <db>: runs the workers; the first register call of a job kills the process mid-job.
 import { createApp } from "@/lib/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
@@ -8,22 +9,27 @@ import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import { fakeSources } from "./fake-sources";
 
-const [target] = process.argv.slice(2);
+const [mode, target] = process.argv.slice(2);
 const database = await openDatabase(target!.startsWith("postgres") ? { url: target } : { dataDir: target });
 const sources = fakeSources();
-const hang = { lookup: () => new Promise<never>(() => {}) };
-const env = { ENRICHMENT_DEADLINE_MS: "200" };
-const app = await createApp({ config: loadConfig(env), database, workers: false, env, sources: { test: { ...sources.test, cadastre: hang }, live: sources.live } });
-const partner = await createPartner(app.db, "Crash Partner");
-const { key } = await createApiKey(app.db, { partnerId: partner.id, mode: "test", name: "k" });
-const res = await createPartnerApi(app).createProperty(
-  new Request("http://finca.test/api/v1/partner-api/properties", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "X-API-Key": key },
-    body: JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }),
-  }),
-);
-const body = await res.json();
-process.stdout.write(JSON.stringify({ status: res.status, id: body.property_id, state: body.status }) + "\n", () => {
-  process.kill(process.pid, "SIGKILL");
-});
+const die = () => process.kill(process.pid, "SIGKILL");
+const env = { ENRICHMENT_DEADLINE_MS: "200", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1", JOB_POLL_SECONDS: "0.5" };
+
+if (mode === "create") {
+  const hang = { lookup: () => new Promise<never>(() => {}) };
+  const app = await createApp({ config: loadConfig(env), database, workers: false, env, sources: { test: { ...sources.test, cadastre: hang }, live: sources.live } });
+  const partner = await createPartner(app.db, "Crash Partner");
+  const { key } = await createApiKey(app.db, { partnerId: partner.id, mode: "test", name: "k" });
+  const res = await createPartnerApi(app).createProperty(
+    new Request("http://finca.test/api/v1/partner-api/properties", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-API-Key": key },
+      body: JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }),
+    }),
+  );
+  const body = await res.json();
+  process.stdout.write(JSON.stringify({ status: res.status, id: body.property_id, state: body.status }) + "\n", die);
+} else {
+  const killer = { lookup: () => (process.stdout.write("mid-job\n", die), new Promise<never>(() => {})) };
+  await createApp({ config: loadConfig(env), database, workers: true, env, sources: { test: { ...sources.test, cadastre: killer }, live: sources.live } });
+}

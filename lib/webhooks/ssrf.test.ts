@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { guardedLookup, isBlockedAddress, SsrfBlockedError, urlProblem, type Resolver } from "./ssrf";
+
+describe("isBlockedAddress", () => {
+  it.each([
+    "127.0.0.1", "127.255.255.254", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "10.0.0.1", "10.255.255.255",
+    "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "100.127.255.255", "0.0.0.0",
+    "fc00::1", "fd12:3456::1", "fe80::1", "febf::1", "ff02::1", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255",
+    "192.0.2.10", "198.51.100.1", "203.0.113.5", "198.18.0.1", "::ffff:10.1.2.3", "::ffff:192.168.0.1", "64:ff9b::a00:1", "2002:c0a8:101::1",
+    "::", "not-an-ip",
+  ])("blocks %s", (ip) => expect(isBlockedAddress(ip)).toBe(true));
+
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:93.184.216.34"])("allows %s", (ip) =>
+    expect(isBlockedAddress(ip)).toBe(false),
+  );
+});
+
+const resolver = (table: Record<string, string[]>): Resolver => async (host) => (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+const lookup = (fn: ReturnType<typeof guardedLookup>, host: string, all = false) =>
+  new Promise<{ error: Error | null; address: unknown }>((resolve) => fn(host, { all }, (error, address) => resolve({ error, address })));
+
+describe("guardedLookup (checked when the socket connects)", () => {
+  const table = { "public.example": ["93.184.216.34"], "rebind.example": ["93.184.216.34", "10.0.0.7"], "private.example": ["192.168.0.10"] };
+
+  it("refuses a hostname resolving to a private address, even among public ones (DNS rebinding)", async () => {
+    for (const host of ["private.example", "rebind.example"]) {
+      const { error } = await lookup(guardedLookup(resolver(table)), host);
+      expect(error).toBeInstanceOf(SsrfBlockedError);
+    }
+  });
+
+  it("passes a public address, in both lookup forms", async () => {
+    expect(await lookup(guardedLookup(resolver(table)), "public.example")).toEqual({ error: null, address: "93.184.216.34" });
+    expect(await lookup(guardedLookup(resolver(table)), "public.example", true)).toEqual({ error: null, address: [{ address: "93.184.216.34", family: 4 }] });
+  });
+
+  it("allow-private lifts the check (development and tests only)", async () => {
+    expect((await lookup(guardedLookup(resolver(table), true), "private.example")).error).toBeNull();
+  });
+});
+
+describe("urlProblem (endpoint creation)", () => {
+  it("requires https in live mode", () => {
+    expect(urlProblem("http://example.com/hook", "live", false)).toMatch(/https/);
+    expect(urlProblem("https://example.com/hook", "live", false)).toBeNull();
+    expect(urlProblem("http://example.com/hook", "test", false)).toBeNull();
+  });
+  it("refuses literal private addresses, local names, credentials and other schemes", () => {
+    expect(urlProblem("https://127.0.0.1/x", "test", false)).toMatch(/private/);
+    expect(urlProblem("https://[::1]/x", "test", false)).toMatch(/private/);
+    expect(urlProblem("https://[::ffff:169.254.169.254]/x", "test", false)).toMatch(/private/);
+    expect(urlProblem("https://localhost/x", "test", false)).toMatch(/local/);
+    expect(urlProblem("https://user:pw@example.com/x", "test", false)).toMatch(/credentials/);
+    expect(urlProblem("ftp://example.com/x", "test", false)).toMatch(/https/);
+    expect(urlProblem("not a url", "test", false)).toMatch(/absolute/);
+    expect(urlProblem("https://127.0.0.1/x", "test", true)).toBeNull();
+  });
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, get, newPartnerKey, problemOf, post, BASE, type TestApp } from "../support/app";
+import { fakeSources } from "../support/fake-sources";
+import { createApiKey } from "@/lib/api-keys";
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources() });
+  ({ key } = await newPartnerKey(t.app));
+});
+afterAll(() => t.close());
+
+const del = (id: string, k = key) => t.api.deleteWebhookEndpoint(new Request(`${BASE}/webhook-endpoints/${id}`, { method: "DELETE", headers: { "X-API-Key": k } }));
+
+describe("/webhook-endpoints", () => {
+  it("creates (201, secret shown once), lists without secrets, deletes (204)", async () => {
+    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/finca", description: "prod" }, { "X-API-Key": key }));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("ratelimit")).toMatch(/^"writes"/);
+    const created = await res.json();
+    expect(created).toMatchObject({ url: "https://hooks.example.com/finca", description: "prod", enabled: true, disabled_reason: null });
+    expect(created.secret).toMatch(/^whsec_/);
+    expect(res.headers.get("location")).toBe(`/api/v1/partner-api/webhook-endpoints/${created.id}`);
+
+    const list = await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json();
+    expect(list.data.map((e: { id: string }) => e.id)).toEqual([created.id]);
+    expect(JSON.stringify(list)).not.toContain("whsec_");
+
+    expect((await del(created.id)).status).toBe(204);
+    expect((await del(created.id)).status).toBe(404);
+    expect((await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json()).data).toEqual([]);
+  });
+
+  it.each([
+    ["a private address", "https://10.0.0.1/hook", /private/],
+    ["the metadata service", "http://169.254.169.254/latest", /private/],
+    ["localhost", "https://localhost:8443/x", /local/],
+    ["not a URL", "hooks", /absolute/],
+  ])("refuses %s with 422 on /url", async (_, url, detail) => {
+    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url }, { "X-API-Key": key }));
+    const problem = await problemOf(res);
+    expect(problem.status).toBe(422);
+    expect(problem.errors).toEqual([{ pointer: "/url", detail: expect.stringMatching(detail) }]);
+  });
+
+  it("live mode requires https", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
+    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "http://hooks.example.com/x" }, { "X-API-Key": live.key }));
+    expect((await problemOf(res)).errors?.[0]?.detail).toMatch(/https in live mode/);
+  });
+
+  it("another partner's endpoint is 404 and stays", async () => {
+    const created = await (await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://a.example.com/x" }, { "X-API-Key": key }))).json();
+    const other = await newPartnerKey(t.app);
+    expect((await del(created.id, other.key)).status).toBe(404);
+    expect((await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": other.key }))).json()).data).toEqual([]);
+    expect((await del("not-a-uuid")).status).toBe(404);
+  });
+
+  it("unknown paths under the API answer problem+json 404", async () => {
+    const { notFound } = await import("@/lib/partner-api");
+    const res = await notFound(new Request(`${BASE}/nothing-here`));
+    expect((await problemOf(res)).code).toBe("not_found");
+  });
+});
