@@ -72,7 +72,7 @@ export function allMunicipalities(): readonly Municipality[] {
 export const SANDBOX_MIN_POPULATION = 5000;
 
 // Towns the DGC cadastre covers (a Catastro code, outside the foral provinces), so sandbox
-// answers look like the national cadastre's; ~1,200 towns across 48 provinces and Ceuta/Melilla.
+// answers look like the national cadastre's; ~1,200 towns in 46 provinces plus Ceuta and Melilla.
 const SANDBOX = MUNICIPALITIES.filter(
   (m) => m.catastroCode !== null && m.population >= SANDBOX_MIN_POPULATION && PROVINCES[m.provinceCode]?.catastro,
 );

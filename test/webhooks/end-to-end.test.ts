@@ -62,13 +62,13 @@ describe("end to end", () => {
   });
 
   it("every sandbox scenario reaches its final state", async () => {
-    const expected: Record<string, object> = {
+    const expected: Record<"9200" | "9300" | "9404", object> = {
       "9200": { status: "enriched", enrichment: { energy_certificate: { status: "completed", attempts: 3 } } },
       "9300": { status: "partially_enriched", ite_fetch_status: "failed", enrichment: { ite: { status: "failed", attempts: 4 } } },
       "9404": { status: "not_found" },
     };
     const ids = await Promise.all(
-      Object.keys(expected).map(async (unit) => {
+      (Object.keys(expected) as (keyof typeof expected)[]).map(async (unit) => {
         const res = await t.api.createProperty(post("/properties", { cadastral_reference: scenarioReference(unit) }, { "X-API-Key": key }));
         return [unit, (await res.json()).property_id] as const;
       }),

@@ -11,7 +11,7 @@ const input = (reference: string, attempt = 1, signal = new AbortController().si
 
 describe("sandbox registers", () => {
   it("scenario references are valid references", () => {
-    for (const unit of ["9100", "9200", "9300", "9404"]) expect(checkReference(scenarioReference(unit)).ok).toBe(true);
+    for (const unit of ["9100", "9200", "9300", "9404"] as const) expect(checkReference(scenarioReference(unit)).ok).toBe(true);
   });
 
   it("are deterministic and drawn from real reference data", () => {

@@ -1,53 +1,86 @@
-// Sandbox cadastre: deterministic facts from real reference data (a real municipality, so a real
-// province, community and climate zone), and the contract's scenarios 9100 and 9404.
-import { allMunicipalities, municipalityByCatastroCode, provinceByCode, type Municipality } from "@/lib/reference-data";
+// Sandbox cadastre (test mode): deterministic facts placed in a real municipality, so the pipeline
+// derives a real province, community and climate zone; and the contract's scenarios 9100 and 9404.
+// Building facts (town, street, year, main use) hang on the 14-character parcel, unit facts
+// (floor, door, surface) on the whole reference: units of one parcel share their building.
+import { municipalityByCatastroCode, provinceByCode, sandboxMunicipalities } from "@/lib/reference-data";
 import type { CadastreFacts, CadastreSource } from "../types";
-import { delay, draw, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
+import { between, delay, draw, pick, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
 
-const STREETS = ["CL MAYOR", "CL REAL", "AV CONSTITUCION", "CL IGLESIA", "CL SAN JUAN", "PZ ESPAÑA", "CL NUEVA", "AV ANDALUCIA", "CL SOL", "CL MOLINO", "PS MARITIMO", "CL RAMBLA"];
-const USES = ["Residencial", "Residencial", "Residencial", "Residencial", "Residencial", "Residencial", "Comercial", "Oficinas", "Industrial", "Almacen-Estacionamiento"];
+const STREETS = [
+  "CL MAYOR", "CL REAL", "AV CONSTITUCION", "CL IGLESIA", "CL SAN JUAN", "PZ ESPAÑA", "CL NUEVA", "AV ANDALUCIA",
+  "CL SOL", "CL MOLINO", "PS MARITIMO", "CL RAMBLA", "CL CERVANTES", "AV LIBERTAD", "CL ERAS", "CL FUENTE",
+];
+// Catastro main uses (`luso`), weighted like a mostly residential stock.
+const BUILDING_USES = [...Array<string>(16).fill("Residencial"), "Comercial", "Oficinas", "Industrial", "Ocio y Hostelería"];
+/** What the other units of a residential building typically are. */
+const ANCILLARY_USES = ["Almacen-Estacionamiento", "Almacen-Estacionamiento", "Comercial"];
 
-// Towns the DGC cadastre covers, of some size, so sandbox addresses look like real ones.
-const TOWNS: Municipality[] = allMunicipalities().filter((m) => m.catastroCode && m.population >= 5000 && provinceByCode(m.provinceCode)?.catastro);
+const RUSTIC = /^\d{5}[A-Z]\d{8}/;
+const FIRST_YEAR = 1900;
+const LAST_YEAR = 2024;
 
 export interface SandboxCadastreOptions extends SandboxOptions {
-  /** How long scenario 9100's first attempt takes (longer than the create deadline). */
+  /** How long scenario 9100's first attempt takes; longer than the create deadline. Default 3000. */
   slowMs?: number;
 }
 
+/** The facts the sandbox cadastre answers for a (valid, non-9404) reference. */
 export function sandboxFacts(reference: string): CadastreFacts {
-  const next = draw(reference, "cadastre");
-  // Rustic references start with the Catastro delegation and municipality: honour them when real.
-  const rustic = /^\d{5}[A-Z]\d{8}/.test(reference) ? municipalityByCatastroCode(reference.slice(0, 5)) : null;
-  const town = rustic ?? TOWNS[Math.floor(next() * TOWNS.length)]!;
+  const parcel = reference.slice(0, 14);
+  const building = draw(`cadastre:parcel:${parcel}`);
+  const rustic = RUSTIC.test(parcel);
+  // A rustic reference starts with the Catastro delegation + municipality: honour a real one.
+  const town = (rustic ? municipalityByCatastroCode(parcel.slice(0, 5)) : null) ?? pick(building, sandboxMunicipalities());
   const province = provinceByCode(town.provinceCode)!;
-  const units = reference.length === 14 ? 1 + Math.floor(next() * 30) : undefined;
-  const floor = 1 + Math.floor(next() * 8);
-  const door = "ABCD"[Math.floor(next() * 4)];
-  const street = `${STREETS[Math.floor(next() * STREETS.length)]} ${1 + Math.floor(next() * 120)}`;
-  return {
+  const place = `${town.name.toUpperCase()} (${province.name.toUpperCase()})`;
+  const common = {
     reference,
-    kind: rustic ? "rustic" : "urban",
-    address: `${street}${units === undefined && !rustic ? ` Pl:${String(floor).padStart(2, "0")} Pt:${door}` : ""} ${town.name.toUpperCase()} (${province.name.toUpperCase()})`,
     municipality: town.name.toUpperCase(),
     province: province.name.toUpperCase(),
     provinceCode: town.provinceCode,
     municipalityCode: town.ine,
-    use: rustic ? "Agrario" : USES[Math.floor(next() * USES.length)]!,
-    surfaceM2: 40 + Math.floor(next() * 210),
-    yearBuilt: 1900 + Math.floor(next() * 125),
-    ...(units === undefined ? {} : { units }),
+  };
+  if (rustic) {
+    // Farmland without constructions: no year or built surface, as Catastro answers for most of it.
+    const address = `Polígono ${Number(parcel.slice(6, 9))} Parcela ${Number(parcel.slice(9, 14))} ${place}`;
+    return { ...common, kind: "rustic", address, use: "Agrario", surfaceM2: null, yearBuilt: null, ...(reference.length === 14 ? { units: 1 } : {}) };
+  }
+  const street = `${pick(building, STREETS)} ${between(building, 1, 120)}`;
+  const yearBuilt = between(building, FIRST_YEAR, LAST_YEAR);
+  const buildingUse = pick(building, BUILDING_USES);
+  const floors = between(building, 1, 8);
+  if (reference.length === 14) {
+    const units = between(building, 1, 4 * floors);
+    return { ...common, kind: "urban", address: `${street} ${place}`, use: buildingUse, surfaceM2: units * between(building, 50, 120), yearBuilt, units };
+  }
+  const unit = draw(`cadastre:unit:${reference}`);
+  const use = buildingUse === "Residencial" && unit() < 0.15 ? pick(unit, ANCILLARY_USES) : buildingUse;
+  const floor = String(between(unit, 0, floors - 1)).padStart(2, "0");
+  const door = pick(unit, ["A", "B", "C", "D"]);
+  return {
+    ...common,
+    kind: "urban",
+    address: `${street} Es:1 Pl:${floor} Pt:${door} ${place}`,
+    use,
+    surfaceM2: use === "Almacen-Estacionamiento" ? between(unit, 8, 30) : between(unit, 40, 250),
+    yearBuilt,
   };
 }
 
 export function createSandboxCadastre(options: SandboxCadastreOptions = {}): CadastreSource {
+  const slowMs = options.slowMs ?? 3000;
   return {
     async lookup({ reference, attempt, signal }) {
       const scenario = scenarioOf(reference);
-      const wait = scenario === SCENARIOS.slowCadastre && attempt === 1 ? (options.slowMs ?? 3000) : 0;
+      const wait = scenario === SCENARIOS.slowCadastre && attempt === 1 ? slowMs : 0;
       if (!(await delay((options.latencyMs ?? 0) + wait, signal))) return TIMEOUT;
-      if (scenario === SCENARIOS.unknownReference) return { kind: "not_found", summary: { register: "sandbox", cod: 5 } };
-      return { kind: "found", data: sandboxFacts(reference), summary: { register: "sandbox" } };
+      if (scenario === SCENARIOS.unknownReference) return { kind: "not_found", summary: { register: "sandbox", scenario } };
+      const facts = sandboxFacts(reference);
+      return {
+        kind: "found",
+        data: facts,
+        summary: { register: "sandbox", province: facts.provinceCode, municipality: facts.municipalityCode, ...(scenario ? { scenario } : {}) },
+      };
     },
   };
 }

@@ -1,10 +1,16 @@
 // When a building needs its first technical inspection (ITE/IEE), per autonomous community.
-// Since STC 143/2017 each region sets the age; only thresholds confirmed by two sources in the
-// research notes are used, so `not_required` is never claimed on a guess:
+// Since STC 143/2017 annulled the state rule, each region (and some cities) sets the age. Only the
+// thresholds the project research marks as confirmed are used, so `not_required` is never claimed
+// on a guess:
 //   Comunidad de Madrid 30 (Ley 9/2001 art. 169; Decreto 103/2016), Cataluña 45 (Decreto 67/2015),
-//   Comunitat Valenciana 50 (Decreto 53/2018), País Vasco 50 (Decreto 241/2012), Principado de
-//   Asturias 50 (2017 decree), Galicia 50 (2021 decree).
-// Castilla y León (40), Canarias and the cities with own ordinances are unconfirmed: "unknown".
+//   Comunitat Valenciana 50 (Decreto 53/2018, IEE.CV), País Vasco 50 (Decreto 241/2012),
+//   Principado de Asturias 50 (2017 decree), Galicia 50 (2021 decree).
+// Castilla y León (40, one source), Canarias ("80", doubtful), the city ordinances (Sevilla,
+// Málaga, Granada) and the other regions are unconfirmed: "unknown".
+// Age is counted in calendar years (current year − year built); a building reaching the threshold
+// this year is due. Scope limits (Cataluña and Asturias: multi-dwelling residential only) are not
+// applied: the cadastre facts do not tell single-family houses apart, and over-reporting "required"
+// only costs a registry lookup, whereas a wrong "not_required" would hide a due inspection.
 export const FIRST_INSPECTION_AGE: Readonly<Record<string, number>> = {
   "Comunidad de Madrid": 30,
   "Cataluña": 45,
@@ -16,8 +22,15 @@ export const FIRST_INSPECTION_AGE: Readonly<Record<string, number>> = {
 
 export type IteRequirement = "not_required" | "required" | "unknown";
 
+/** The confirmed first-inspection age of a community (its name as in the reference data), or null. */
+export function firstInspectionAge(ccaa: string | null): number | null {
+  // hasOwn: a name such as "toString" must not find an inherited property.
+  if (ccaa === null || !Object.hasOwn(FIRST_INSPECTION_AGE, ccaa)) return null;
+  return FIRST_INSPECTION_AGE[ccaa]!;
+}
+
 export function iteRequirement({ ccaa, yearBuilt, now = new Date() }: { ccaa: string | null; yearBuilt: number | null; now?: Date }): IteRequirement {
-  const threshold = ccaa ? FIRST_INSPECTION_AGE[ccaa] : undefined;
-  if (threshold === undefined || !yearBuilt) return "unknown";
+  const threshold = firstInspectionAge(ccaa);
+  if (threshold === null || yearBuilt === null || !Number.isInteger(yearBuilt) || yearBuilt <= 0) return "unknown";
   return now.getUTCFullYear() - yearBuilt < threshold ? "not_required" : "required";
 }

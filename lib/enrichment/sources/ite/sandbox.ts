@@ -1,27 +1,53 @@
-// Sandbox ITE registry: the real first-inspection rules, then a deterministic record where an
-// inspection is due; scenario 9300 always fails.
+// Sandbox ITE registry (test mode): the real first-inspection rules decide `not_required` and
+// `unsupported` (no confirmed rule); where an inspection is due, a deterministic record per building
+// (the 14-character parcel) is found or not. Scenario 9300 always fails.
 import { ccaaForProvince } from "@/lib/reference-data";
 import type { IteSource } from "../types";
-import { delay, draw, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
-import { iteRequirement } from "./rules";
+import { between, delay, draw, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
+import { firstInspectionAge, iteRequirement } from "./rules";
 
-export function createSandboxIte(options: SandboxOptions & { now?: () => Date } = {}): IteSource {
+/** Share of buildings due an inspection that have one on record. */
+const INSPECTED_SHARE = 0.6;
+const FAVORABLE_SHARE = 0.8;
+/** Inspections are renewed every 10 years in every confirmed region. */
+const PERIOD_YEARS = 10;
+
+export interface SandboxIteOptions extends SandboxOptions {
+  /** The date building ages are counted at (tests); default now. */
+  now?: () => Date;
+}
+
+export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
   return {
-    async lookup({ reference, facts, signal }) {
+    async lookup({ reference, signal, facts }) {
       if (!(await delay(options.latencyMs ?? 0, signal))) return TIMEOUT;
       if (scenarioOf(reference) === SCENARIOS.failingIte) {
-        return { kind: "error", code: "registry_unavailable", message: "sandbox scenario 9300: ITE registry always fails" };
+        return { kind: "error", code: "registry_unavailable", message: "sandbox scenario 9300: the ITE registry always fails" };
       }
+      const now = options.now?.() ?? new Date();
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
-      const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now: options.now?.() });
-      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" } };
-      if (requirement === "unknown") return { kind: "found", data: { status: "unsupported" } };
-      const next = draw(reference, "ite");
-      if (next() < 0.4) return { kind: "not_found", summary: { register: "sandbox" } };
-      const year = Math.max(facts.yearBuilt ?? 1950, 2012) + Math.floor(next() * 12);
+      const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now });
+      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, summary: { register: "sandbox", ccaa } };
+      if (requirement === "unknown") return { kind: "found", data: { status: "unsupported" }, summary: { register: "sandbox", ccaa } };
+
+      const next = draw(`ite:${reference.slice(0, 14)}`);
+      const year = now.getUTCFullYear();
+      // Due since `yearBuilt + threshold`; the record on file is the latest one, within a period.
+      const firstDue = facts.yearBuilt! + firstInspectionAge(ccaa)!;
+      const earliest = Math.max(firstDue, year - PERIOD_YEARS);
+      if (next() >= INSPECTED_SHARE || earliest >= year) return { kind: "not_found", summary: { register: "sandbox", ccaa } };
+      const inspectedOn = new Date(Date.UTC(between(next, earliest, year - 1), between(next, 0, 11), between(next, 1, 28)));
       return {
         kind: "found",
-        data: { status: "found", details: { registry: "sandbox", inspected_on: `${Math.min(year, 2025)}-06-01`, result: next() < 0.8 ? "favorable" : "unfavorable" } },
+        data: {
+          status: "found",
+          details: {
+            registry: "sandbox",
+            inspected_on: inspectedOn.toISOString().slice(0, 10),
+            result: next() < FAVORABLE_SHARE ? "favorable" : "unfavorable",
+          },
+        },
+        summary: { register: "sandbox", ccaa },
       };
     },
   };
