@@ -1,6 +1,6 @@
 // Webhook endpoints of a partner in one mode. Every function is scoped by partner and mode, so one
 // partner can never reach another's endpoints.
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/drizzle/schema";
 import { generateSecret } from "./secrets";
@@ -60,14 +60,15 @@ export async function deleteEndpoint(db: DbOrTx, scope: Scope, id: string): Prom
 
 /** New secret now; the old one keeps signing for 24 h so receivers can switch without losing events. */
 export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = new Date()): Promise<string | null> {
-  const endpoint = await getEndpoint(db, scope, id);
-  if (!endpoint) return null;
   const secret = generateSecret();
-  await db
+  // One statement: the right-hand side reads the row as it was, so two rotations racing each
+  // other still leave a previous secret that was really in use.
+  const rows = await db
     .update(webhookEndpoints)
-    .set({ secret, previousSecret: endpoint.secret, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS) })
-    .where(eq(webhookEndpoints.id, id));
-  return secret;
+    .set({ secret, previousSecret: sql`${webhookEndpoints.secret}`, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS) })
+    .where(and(eq(webhookEndpoints.id, id), active(scope)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length ? secret : null;
 }
 
 /** Secrets that sign now: the current one, and the previous one while its overlap lasts. */

@@ -20,7 +20,10 @@ export interface SendResult {
 
 export interface SendOptions {
   timeoutMs: number;
+  /** Lifts the address check (FINCA_WEBHOOKS_ALLOW_PRIVATE): development and tests only. */
   allowPrivate: boolean;
+  /** Live endpoints: plain http is refused even if such a URL got into the database. */
+  requireHttps: boolean;
   resolver?: Resolver;
 }
 
@@ -29,7 +32,7 @@ const KEEP_BYTES = 1024;
 function classify(error: NodeJS.ErrnoException): ErrorClass {
   if (error instanceof SsrfBlockedError) return "ssrf_blocked";
   const code = error.code ?? "";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "dns";
+  if (["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "ENODATA", "ESERVFAIL"].includes(code)) return "dns";
   if (code === "ECONNREFUSED") return "refused";
   if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /SSL|TLS|certificate/i.test(error.message)) return "tls";
   return "network";
@@ -42,6 +45,11 @@ function retryAfter(value: string | undefined): number | null {
   return Number.isNaN(date) ? null : Math.max(0, Math.round((date - Date.now()) / 1000));
 }
 
+/** The kept prefix as text PostgreSQL can store (a NUL byte would make the attempt log fail). */
+function bodyText(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
+}
+
 export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
   const started = performance.now();
   const done = (r: Omit<SendResult, "durationMs" | "ok">): SendResult => ({
@@ -49,12 +57,13 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
     ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
     durationMs: Math.round(performance.now() - started),
   });
+  const blocked = (error: string) => Promise.resolve(done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error, retryAfterSeconds: null }));
   const target = new URL(url);
+  if (options.requireHttps && target.protocol !== "https:") return blocked("live endpoints must use https");
   const host = target.hostname.replace(/^\[|\]$/g, "");
   // IP literals never reach `lookup`: check them here.
-  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate) {
-    return Promise.resolve(done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error: `${host} is a private or reserved address`, retryAfterSeconds: null }));
-  }
+  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate) return blocked(`${host} is a private or reserved address`);
+
   return new Promise((resolve) => {
     let settled = false;
     const finish = (r: Omit<SendResult, "durationMs" | "ok">) => {
@@ -70,6 +79,7 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
         lookup: guardedLookup(options.resolver, options.allowPrivate) as unknown as net.LookupFunction,
+        // A fresh connection per attempt: a pooled socket would skip the connect-time check.
         agent: false,
       },
       (res) => {
@@ -77,11 +87,12 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
         let kept = 0;
         const complete = () => {
           const status = res.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
           finish({
             statusCode: status,
-            responseBody: Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString("utf8"),
-            errorClass: status >= 200 && status < 300 ? null : "http_status",
-            error: status >= 200 && status < 300 ? null : `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
+            responseBody: bodyText(chunks),
+            errorClass: ok ? null : "http_status",
+            error: ok ? null : `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
             retryAfterSeconds: retryAfter(res.headers["retry-after"]),
           });
           res.destroy();
@@ -91,8 +102,10 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
           kept += chunk.length;
           if (kept >= KEEP_BYTES) complete(); // the rest of a large answer is of no use
         });
+        // The status is known once headers arrived; a body cut short does not change the outcome.
         res.on("end", complete);
         res.on("error", complete);
+        res.on("close", complete);
       },
     );
     const timer = setTimeout(() => {

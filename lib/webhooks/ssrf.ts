@@ -8,22 +8,27 @@ export class SsrfBlockedError extends Error {
   readonly code = "ERR_SSRF_BLOCKED";
 }
 
-const V4 = new net.BlockList();
+const V4_BLOCKED = new net.BlockList();
 for (const [prefix, bits] of [
   ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
   ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
   ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) V4.addSubnet(prefix, bits, "ipv4");
+] as const) V4_BLOCKED.addSubnet(prefix, bits, "ipv4");
 
-const V6 = new net.BlockList();
-for (const [prefix, bits] of [
-  ["::", 128], ["::1", 128], ["64:ff9b::", 96], ["64:ff9b:1::", 48], ["100::", 64], ["2001::", 23], ["2001:db8::", 32],
-  ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8],
-] as const) V6.addSubnet(prefix, bits, "ipv6");
+// IPv6 is an allow-list: only global unicast (2000::/3) can be a partner's server. That alone
+// excludes ::/8 (unspecified, loopback, IPv4-compatible), fc00::/7, fe80::/10, fec0::/10, ff00::/8.
+const V6_GLOBAL = new net.BlockList();
+V6_GLOBAL.addSubnet("2000::", 3, "ipv6");
+// Special-purpose blocks inside 2000::/3: IETF protocol assignments (Teredo included),
+// documentation, 6to4 (tunnels to arbitrary IPv4), SRv6 segment ids.
+const V6_BLOCKED = new net.BlockList();
+for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["3fff::", 20], ["5f00::", 16]] as const) {
+  V6_BLOCKED.addSubnet(prefix, bits, "ipv6");
+}
 
-/** The 8 16-bit groups of an IPv6 address (with or without an embedded dotted IPv4 tail). */
+/** The 8 16-bit groups of a valid IPv6 address (with or without an embedded dotted IPv4 tail). */
 function groups(ip: string): number[] {
-  let address = ip.split("%")[0]!.toLowerCase();
+  let address = ip.toLowerCase();
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (v4) {
     const [a, b, c, d] = v4[1]!.split(".").map(Number) as [number, number, number, number];
@@ -32,26 +37,35 @@ function groups(ip: string): number[] {
   const [head, tail] = address.split("::") as [string, string | undefined];
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill("0");
+  const fill = tail === undefined ? [] : Array<string>(8 - h.length - t.length).fill("0");
   return [...h, ...fill, ...t].map((g) => parseInt(g, 16));
 }
 
-/** An IPv4 address hidden in an IPv6 one: mapped (::ffff:a.b.c.d) or compatible (::a.b.c.d). */
+/**
+ * The IPv4 address a packet to this IPv6 address reaches: IPv4-mapped (::ffff:a.b.c.d, which the
+ * kernel dials as IPv4) and NAT64 well-known prefix (64:ff9b::a.b.c.d, translated by a gateway).
+ */
 function embeddedV4(ip: string): string | null {
   const g = groups(ip);
-  const zeros = g.slice(0, 5).every((x) => x === 0);
-  if (!zeros || !(g[5] === 0xffff || (g[5] === 0 && (g[6] ?? 0) !== 0))) return null;
+  const mapped = g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff;
+  const nat64 = g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0);
+  if (!mapped && !nat64) return null;
   return [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join(".");
 }
 
 export function isBlockedAddress(ip: string): boolean {
-  const family = net.isIP(ip);
-  if (family === 4) return V4.check(ip, "ipv4");
-  if (family === 6) {
-    const v4 = embeddedV4(ip);
-    return v4 ? V4.check(v4, "ipv4") : V6.check(ip.split("%")[0]!, "ipv6");
+  const address = ip.split("%")[0]!; // a zone id (fe80::1%eth0) is not part of the address
+  switch (net.isIP(address)) {
+    case 4:
+      return V4_BLOCKED.check(address, "ipv4");
+    case 6: {
+      const v4 = embeddedV4(address);
+      if (v4 !== null) return V4_BLOCKED.check(v4, "ipv4");
+      return !V6_GLOBAL.check(address, "ipv6") || V6_BLOCKED.check(address, "ipv6");
+    }
+    default:
+      return true; // not an address at all: refuse rather than guess
   }
-  return true; // not an address at all: refuse rather than guess
 }
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
@@ -60,21 +74,30 @@ export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostna
 
 type LookupCallback = (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-/** A `lookup` for http(s).request that refuses blocked addresses at connect time. */
+const notFound = (hostname: string) => Object.assign(new Error(`no usable address for ${hostname}`), { code: "ENOTFOUND" });
+
+/**
+ * A `lookup` for http(s).request: the socket connects only to the addresses returned here, so
+ * checking them (every one, not just the first) is checking what is dialled.
+ */
 export function guardedLookup(resolver: Resolver = systemResolver, allowPrivate = false) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     resolver(hostname)
       .then((addresses) => {
-        if (!addresses.length) throw Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" });
         const blocked = addresses.find((a) => isBlockedAddress(a.address));
         if (blocked && !allowPrivate) throw new SsrfBlockedError(`${hostname} resolves to ${blocked.address}, a private or reserved address`);
         const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
+        const first = usable[0];
+        if (!first) throw notFound(hostname);
         if (options.all) callback(null, usable);
-        else callback(null, usable[0]!.address, usable[0]!.family);
+        else callback(null, first.address, first.family);
       })
-      .catch((error) => callback(error, ""));
+      .catch((error: Error) => callback(error, ""));
   };
 }
+
+/** Host names that only mean something inside the operator's network. */
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
 /** Why a webhook URL is refused at creation, or null when it is acceptable. */
 export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boolean): string | null {
@@ -87,11 +110,12 @@ export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boo
   if (url.protocol !== "https:" && url.protocol !== "http:") return "must use https (or http in test mode)";
   if (mode === "live" && url.protocol !== "https:") return "must use https in live mode";
   if (url.username || url.password) return "must not contain credentials";
-  if (!url.hostname) return "must have a host";
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  // The URL parser has already turned 2130706433, 0x7f.1 and the like into dotted IPv4.
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (!host) return "must have a host";
   if (!allowPrivate) {
     if (net.isIP(host) && isBlockedAddress(host)) return "points to a private, loopback or reserved address";
-    if (/^(localhost|.*\.localhost|.*\.local|.*\.internal)$/i.test(host)) return "points to a local host name";
+    if (LOCAL_NAME.test(host)) return "points to a local host name";
   }
   return null;
 }

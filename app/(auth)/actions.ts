@@ -1,0 +1,48 @@
+"use server";
+
+import { AuthError } from "next-auth";
+import { signIn } from "@/auth";
+import { getApp } from "@/lib/app";
+import { acceptInvitation, AccountError, signUp } from "@/lib/auth/accounts";
+
+export type FormState = { error?: string } | undefined;
+
+const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+
+async function signInWith(email: string, password: string, redirectTo: string): Promise<FormState> {
+  try {
+    await signIn("credentials", { email, password, redirectTo });
+  } catch (error) {
+    if (error instanceof AuthError) {
+      const code = (error as AuthError & { code?: string }).code;
+      return { error: code === "throttled" ? "Too many failed attempts. Wait 15 minutes and try again." : "Wrong email or password." };
+    }
+    throw error; // the redirect after a successful sign-in
+  }
+}
+
+export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
+  const next = field(form, "next");
+  return signInWith(field(form, "email"), field(form, "password"), next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard");
+}
+
+export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
+  try {
+    await signUp((await getApp()).db, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
+  } catch (error) {
+    if (error instanceof AccountError) return { error: error.message };
+    throw error;
+  }
+  return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
+}
+
+export async function acceptInviteAction(_: FormState, form: FormData): Promise<FormState> {
+  try {
+    await acceptInvitation((await getApp()).db, field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
+  } catch (error) {
+    if (error instanceof AccountError) return { error: error.message };
+    throw error;
+  }
+  return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
+}
+

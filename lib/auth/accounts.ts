@@ -1,0 +1,94 @@
+// Sign-up, credential checks and invitations.
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { schema, type Db } from "@/lib/db";
+import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
+import { verifyPassword } from "./password";
+import { clearFailures, isThrottled, recordFailure } from "./throttle";
+
+export class AccountError extends Error {}
+
+export const MIN_PASSWORD = 10;
+
+function checkPassword(password: string) {
+  if (password.length < MIN_PASSWORD) throw new AccountError(`The password needs at least ${MIN_PASSWORD} characters.`);
+}
+
+function checkEmail(email: string) {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountError("Enter a valid email address.");
+}
+
+/** A new partner organisation with the user as its owner. */
+export async function signUp(db: Db, input: { organisation: string; name?: string; email: string; password: string }): Promise<User> {
+  const organisation = input.organisation.trim();
+  if (organisation.length < 2) throw new AccountError("Enter your organisation's name.");
+  checkEmail(input.email.trim());
+  checkPassword(input.password);
+  if (await findUserByEmail(db, input.email)) throw new AccountError("An account with this email already exists. Sign in instead.");
+  return db.transaction(async (tx) => {
+    const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();
+    if (!partner) throw new AccountError("An organisation with this name already exists. Ask its owner for an invitation.");
+    return createUser(tx, { email: input.email, password: input.password, role: "owner", partnerId: partner.id, name: input.name?.trim() || undefined });
+  });
+}
+
+export type CredentialCheck = { ok: true; user: User } | { ok: false; reason: "throttled" | "invalid" };
+
+/** Email + password, throttled per email and per client address. */
+export async function checkCredentials(db: Db, email: string, password: string, address: string | null): Promise<CredentialCheck> {
+  const normalized = normalizeEmail(email);
+  if (await isThrottled(db, normalized, address)) return { ok: false, reason: "throttled" };
+  const user = await findUserByEmail(db, normalized);
+  // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
+  const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
+  if (!user || !valid) {
+    await recordFailure(db, normalized, address);
+    return { ok: false, reason: "invalid" };
+  }
+  await clearFailures(db, normalized);
+  return { ok: true, user };
+}
+
+const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$jhE1hFv6MKcQMGZsZ2RQLA$RmmR2HcXHgYarT2FF2EXFAuM+3JGaw1l9vjvMj5mtCU";
+
+const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A one-time invitation link token (only its hash is stored). */
+export async function createInvitation(db: Db, partnerId: string, createdBy: string, email?: string): Promise<string> {
+  const token = randomBytes(24).toString("base64url");
+  await db.insert(schema.invitations).values({
+    partnerId,
+    createdBy,
+    email: email ? normalizeEmail(email) : null,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+  });
+  return token;
+}
+
+export async function findInvitation(db: Db, token: string) {
+  const [row] = await db
+    .select({ invitation: schema.invitations, partnerName: schema.partners.name })
+    .from(schema.invitations)
+    .innerJoin(schema.partners, eq(schema.partners.id, schema.invitations.partnerId))
+    .where(and(eq(schema.invitations.tokenHash, hashToken(token)), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())));
+  return row ?? null;
+}
+
+/** Uses the invitation once: a member of the inviting partner. */
+export async function acceptInvitation(db: Db, token: string, input: { email: string; password: string; name?: string }): Promise<User> {
+  checkEmail(input.email.trim());
+  checkPassword(input.password);
+  return db.transaction(async (tx) => {
+    const [invitation] = await tx
+      .update(schema.invitations)
+      .set({ acceptedAt: new Date() })
+      .where(and(eq(schema.invitations.tokenHash, hashToken(token)), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())))
+      .returning();
+    if (!invitation) throw new AccountError("This invitation link is invalid, expired or already used.");
+    if (invitation.email && invitation.email !== normalizeEmail(input.email)) throw new AccountError("This invitation is for another email address.");
+    if (await findUserByEmail(tx as unknown as Db, input.email)) throw new AccountError("An account with this email already exists.");
+    return createUser(tx, { email: input.email, password: input.password, role: "member", partnerId: invitation.partnerId, name: input.name });
+  });
+}

@@ -1,0 +1,45 @@
+// Server-side guards for pages and actions: the session is re-checked against the database, so a
+// deleted user or a changed role takes effect at once.
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { eq } from "drizzle-orm";
+import { auth } from "@/auth";
+import { getApp, type App } from "@/lib/app";
+import { schema } from "@/lib/db";
+import type { Mode } from "@/drizzle/schema";
+
+export const MODE_COOKIE = "finca_mode";
+
+export interface PortalContext {
+  app: App;
+  user: typeof schema.users.$inferSelect;
+}
+
+export async function requireUser(): Promise<PortalContext> {
+  const session = await auth();
+  if (!session?.user?.id) redirect("/sign-in");
+  const app = await getApp();
+  const [user] = await app.db.select().from(schema.users).where(eq(schema.users.id, session.user.id));
+  if (!user) redirect("/sign-in");
+  return { app, user };
+}
+
+/** A partner's owner or member, with the portal's current mode (test unless switched). */
+export async function requirePartner(): Promise<PortalContext & { partnerId: string; mode: Mode; scope: { partnerId: string; mode: Mode } }> {
+  const ctx = await requireUser();
+  if (!ctx.user.partnerId) redirect("/admin");
+  const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === "live" ? "live" : "test";
+  return { ...ctx, partnerId: ctx.user.partnerId, mode, scope: { partnerId: ctx.user.partnerId, mode } };
+}
+
+export async function requireOwner() {
+  const ctx = await requirePartner();
+  if (ctx.user.role !== "owner") redirect("/dashboard");
+  return ctx;
+}
+
+export async function requireAdmin(): Promise<PortalContext> {
+  const ctx = await requireUser();
+  if (ctx.user.role !== "admin") redirect("/dashboard");
+  return ctx;
+}

@@ -1,0 +1,50 @@
+// The server the Playwright tests run against: the real `npm start`, on a fresh embedded PGlite
+// folder, or on a fresh database of the PostgreSQL server in DATABASE_URL; removed on exit.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+const env = {
+  ...process.env,
+  AUTH_SECRET: "e2e-secret-not-for-production-0123456789",
+  AUTH_TRUST_HOST: "true",
+  FINCA_ADMIN_EMAIL: "admin@finca.test",
+  FINCA_ADMIN_PASSWORD: "admin-password-e2e",
+  FINCA_WEBHOOKS_ALLOW_PRIVATE: "1",
+  ENRICHMENT_RETRY_SCHEDULE_TEST: "3,2,4",
+  WEBHOOK_RETRY_SCHEDULE_TEST: "1,1",
+  JOB_POLL_SECONDS: "0.5",
+};
+
+let cleanup = () => {};
+if (process.env.DATABASE_URL) {
+  const name = `finca_e2e_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  env.DATABASE_URL = url.toString();
+  cleanup = async () => {
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await c.connect();
+    await c.query(`drop database if exists ${name} with (force)`);
+    await c.end();
+  };
+} else {
+  const dir = mkdtempSync(path.join(tmpdir(), "finca-e2e-"));
+  env.FINCA_DATA_DIR = dir;
+  cleanup = async () => rmSync(dir, { recursive: true, force: true });
+}
+
+const server = spawn("node", ["scripts/start.mjs"], { stdio: "inherit", env });
+const stop = (signal) => server.kill(signal);
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));
+server.on("exit", async (code) => {
+  await cleanup().catch(() => {});
+  process.exit(code ?? 0);
+});
