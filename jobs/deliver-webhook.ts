@@ -7,9 +7,13 @@ export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryD
   return queue.work<DeliverJob>(
     QUEUES.deliverWebhook,
     { batchSize: options.batchSize ?? 16, pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS },
-    // A throw fails the batch and pg-boss retries it; jobs whose attempt was logged are then skipped.
     async (jobs) => {
-      await Promise.all(jobs.map((job) => deliverOnce(deps, job.data)));
+      // Wait for every send before failing the batch: a retry handed out while a sibling is still
+      // in flight would find its attempt not yet logged and send it a second time.
+      const results = await Promise.allSettled(jobs.map((job) => deliverOnce(deps, job.data)));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      // pg-boss then retries the batch; jobs whose attempt was logged are skipped.
+      if (failure) throw failure.reason;
     },
   );
 }

@@ -30,6 +30,9 @@ export interface AppOptions {
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
+  if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
+    console.warn("[finca] FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
+  }
   const database = options.database ?? (await openDatabase(defaultDatabaseOptions(env)));
   const queue = await startQueue(database, config);
   const rateLimiter =

@@ -28,9 +28,9 @@ export function deliverySchedule(config: Config, mode: Mode): number[] {
   return mode === "test" ? config.WEBHOOK_RETRY_SCHEDULE_TEST : config.WEBHOOK_RETRY_SCHEDULE;
 }
 
-/** Seconds until the next try after failed attempt `attempt` (1-based), or null when retries are exhausted. */
-export function nextDelaySeconds(schedule: number[], attempt: number, result: Pick<SendResult, "statusCode" | "retryAfterSeconds">): number | null {
-  const scheduled = schedule[attempt - 1];
+/** Seconds until the next try after a failed attempt at schedule position `step`, or null when retries are exhausted. */
+export function nextDelaySeconds(schedule: number[], step: number, result: Pick<SendResult, "statusCode" | "retryAfterSeconds">): number | null {
+  const scheduled = schedule[step];
   if (scheduled === undefined) return null;
   // A receiver's Retry-After (429/503) is honoured up to the next scheduled delay, never beyond it.
   if ((result.statusCode === 429 || result.statusCode === 503) && result.retryAfterSeconds !== null) {
@@ -41,6 +41,12 @@ export function nextDelaySeconds(schedule: number[], attempt: number, result: Pi
 
 export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped";
 
+/**
+ * Runs the attempt a job stands for. Idempotent per job: a job whose attempt count no longer
+ * matches the delivery (already logged by an earlier run, or superseded by a replay) sends nothing.
+ * Manual replays and test events reach a disabled endpoint (a person asked for them); scheduled
+ * attempts do not, and no endpoint that was deleted is ever called.
+ */
 export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<DeliveryOutcome> {
   const now = deps.now ?? (() => new Date());
   const [row] = await deps.db
@@ -49,47 +55,62 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.id, job.deliveryId));
-  // Stale job (its attempt was already logged) or a delivery replayed/finished meanwhile.
   if (!row || row.delivery.attempts !== job.attempt || row.delivery.status !== "pending") return "skipped";
   const { delivery, endpoint, event } = row;
-  if (!endpoint.enabled || endpoint.deletedAt) {
-    await deps.db
-      .update(webhookDeliveries)
-      .set({ status: "failed", lastError: `endpoint ${endpoint.deletedAt ? "deleted" : "disabled"}`, nextAttemptAt: null, updatedAt: now() })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, job.attempt)));
+  const current = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, job.attempt), eq(webhookDeliveries.status, "pending"));
+  if (endpoint.deletedAt || (!endpoint.enabled && job.trigger === "scheduled")) {
+    const why = endpoint.deletedAt ? "endpoint deleted" : `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
+    await deps.db.update(webhookDeliveries).set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now() }).where(current);
     return "skipped";
   }
-  if (endpoint.mode === "live" && !endpoint.url.startsWith("https:")) throw new Error("live endpoint without https"); // refused at creation; never sent
 
   const body = wirePayload(event);
   const startedAt = now();
-  const result = await sendWebhook(endpoint.url, webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body), body, {
+  const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);
+  const result = await sendWebhook(endpoint.url, headers, body, {
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+    requireHttps: endpoint.mode === "live",
     resolver: deps.resolver,
   });
   const attempt = delivery.attempts + 1;
-  const failingSince = result.ok ? null : (endpoint.failingSince ?? startedAt);
-  const gone = result.statusCode === 410;
-  const failingTooLong = !result.ok && failingSince !== null && now().getTime() - failingSince.getTime() >= FAILING_DISABLE_MS;
-  const delay = result.ok || gone || failingTooLong ? null : nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), attempt, result);
-  const outcome: DeliveryOutcome = result.ok ? "succeeded" : delay === null ? "failed" : "retry";
+  const step = job.step ?? job.attempt;
 
-  await deps.db.transaction(async (tx) => {
-    const [updated] = await tx
+  return deps.db.transaction(async (tx) => {
+    // The row lock makes this the only run that logs this attempt (a job handed out twice sends twice
+    // at worst, which at-least-once allows, but is counted and scheduled once).
+    const [claimed] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(current).for("update");
+    if (!claimed) return "skipped";
+
+    // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
+    // the same endpoint run concurrently, and a success in between must not be overwritten.
+    const [state] = await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
+      .where(eq(webhookEndpoints.id, endpoint.id))
+      .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
+    const gone = result.statusCode === 410;
+    const failingTooLong = !result.ok && state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
+    const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
+    if (disableReason) {
+      await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: disableReason }).where(eq(webhookEndpoints.id, endpoint.id));
+    }
+    const retriable = !result.ok && !gone && state!.enabled && !disableReason;
+    const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;
+    const outcome: DeliveryOutcome = result.ok ? "succeeded" : delay === null ? "failed" : "retry";
+
+    await tx
       .update(webhookDeliveries)
       .set({
         status: outcome === "retry" ? "pending" : outcome,
         attempts: attempt,
         lastStatusCode: result.statusCode,
-        lastError: result.error,
+        lastError: result.error?.slice(0, 500) ?? null,
         nextAttemptAt: delay === null ? null : new Date(now().getTime() + delay * 1000),
         updatedAt: now(),
         ...(result.ok ? { deliveredAt: now() } : {}),
       })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, job.attempt)))
-      .returning({ id: webhookDeliveries.id });
-    if (!updated) return; // another worker logged this attempt first
+      .where(eq(webhookDeliveries.id, delivery.id));
     await tx.insert(webhookAttempts).values({
       deliveryId: delivery.id,
       trigger: job.trigger,
@@ -100,27 +121,10 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
       errorClass: result.errorClass,
       error: result.error?.slice(0, 500) ?? null,
     });
-    await tx
-      .update(webhookEndpoints)
-      .set({
-        failingSince,
-        ...(gone ? { enabled: false, disabledReason: "gone_410" } : failingTooLong ? { enabled: false, disabledReason: "failing_5_days" } : {}),
-      })
-      .where(eq(webhookEndpoints.id, endpoint.id));
     if (delay !== null) {
-      await enqueue(deps.queue, tx, QUEUES.deliverWebhook, { deliveryId: delivery.id, attempt, trigger: "scheduled" } satisfies DeliverJob, { delaySeconds: delay });
+      const next: DeliverJob = { deliveryId: delivery.id, attempt, step: step + 1, trigger: "scheduled" };
+      await enqueue(deps.queue, tx, QUEUES.deliverWebhook, next, { delaySeconds: delay });
     }
+    return outcome;
   });
-  return outcome;
-}
-
-/** Counts for dashboards: deliveries by status for one partner and mode. */
-export async function deliveryCounts(db: Db, partnerId: string, mode: Mode) {
-  const rows = await db
-    .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookEndpoints.partnerId, partnerId), eq(webhookEndpoints.mode, mode)))
-    .groupBy(webhookDeliveries.status);
-  return Object.fromEntries(rows.map((r) => [r.status, r.n])) as Partial<Record<"pending" | "succeeded" | "failed", number>>;
 }

@@ -15,6 +15,10 @@ export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
 export class EndpointUrlError extends Error {}
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids come from paths and forms: anything else is "not found", not a database cast error. */
+export const isUuid = (id: string) => UUID.test(id);
+
 export function toEndpointJson(e: EndpointRow) {
   return {
     id: e.id,
@@ -45,11 +49,13 @@ export async function listEndpoints(db: DbOrTx, scope: Scope): Promise<EndpointR
 }
 
 export async function getEndpoint(db: DbOrTx, scope: Scope, id: string): Promise<EndpointRow | null> {
+  if (!isUuid(id)) return null;
   const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), active(scope)));
   return row ?? null;
 }
 
 export async function deleteEndpoint(db: DbOrTx, scope: Scope, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
   const rows = await db
     .update(webhookEndpoints)
     .set({ deletedAt: new Date(), enabled: false, disabledReason: "deleted" })
@@ -60,6 +66,7 @@ export async function deleteEndpoint(db: DbOrTx, scope: Scope, id: string): Prom
 
 /** New secret now; the old one keeps signing for 24 h so receivers can switch without losing events. */
 export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = new Date()): Promise<string | null> {
+  if (!isUuid(id)) return null;
   const secret = generateSecret();
   // One statement: the right-hand side reads the row as it was, so two rotations racing each
   // other still leave a previous secret that was really in use.
@@ -78,6 +85,7 @@ export function signingSecrets(e: EndpointRow, now = new Date()): string[] {
 
 /** Enable (clearing the failure streak) or disable with a reason. Partner-scoped, or any endpoint for operators. */
 export async function setEnabled(db: DbOrTx, id: string, enabled: boolean, reason: string | null, scope?: Scope): Promise<boolean> {
+  if (!isUuid(id)) return false;
   const rows = await db
     .update(webhookEndpoints)
     .set(enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: reason })

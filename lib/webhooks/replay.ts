@@ -1,63 +1,79 @@
 // Operator and partner actions on deliveries: a test event, replaying one delivery, replaying the
 // failed ones since a time. Replays keep the `webhook-id`, so receivers can deduplicate.
-import { and, eq, gte } from "drizzle-orm";
-import { schema, type Db } from "@/lib/db";
+import { and, eq, gte, inArray, isNull } from "drizzle-orm";
+import { schema, type Db, type DbOrTx } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
-import { recordEvent, type DeliverJob } from "./events";
-import type { EndpointRow } from "./endpoints";
+import { scheduleDeliveries, type DeliverJob, type EventRow } from "./events";
+import { isUuid, type EndpointRow } from "./endpoints";
 
-const { webhookDeliveries, webhookEndpoints } = schema;
+const { events, webhookDeliveries, webhookEndpoints } = schema;
 
-export async function sendTestEvent(deps: { db: Db; queue: Queue }, endpoint: EndpointRow) {
-  return deps.db.transaction((tx) =>
-    recordEvent(
-      tx,
-      deps.queue,
-      {
+type Deps = { db: Db; queue: Queue };
+
+/**
+ * A `webhook.test` event to this one endpoint, sent now even if the endpoint is disabled (checking
+ * it before enabling it again is the point). The caller has checked the endpoint is the partner's.
+ */
+export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<EventRow> {
+  return deps.db.transaction(async (tx) => {
+    const [event] = await tx
+      .insert(events)
+      .values({
         partnerId: endpoint.partnerId,
         mode: endpoint.mode,
         type: "webhook.test",
         propertyId: null,
-        payload: { message: "Test event from Finca: your endpoint is reachable and verifies signatures." },
-      },
-      { endpointId: endpoint.id, trigger: "test" },
-    ),
-  );
-}
-
-/** Queues a manual attempt now. `partnerId` scopes it to a partner (omitted for operators). */
-export async function replayDelivery(deps: { db: Db; queue: Queue }, deliveryId: string, partnerId?: string): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(and(eq(webhookDeliveries.id, deliveryId), partnerId ? eq(webhookEndpoints.partnerId, partnerId) : undefined))
-      .for("update");
-    if (!row) return false;
-    // A retry already scheduled carries the same attempt count: whichever runs first sends, the
-    // other finds the count moved on and does nothing.
-    await tx.update(webhookDeliveries).set({ status: "pending", nextAttemptAt: new Date(), updatedAt: new Date() }).where(eq(webhookDeliveries.id, row.id));
-    await enqueue(deps.queue, tx, QUEUES.deliverWebhook, { deliveryId: row.id, attempt: row.attempts, trigger: "manual_replay" } satisfies DeliverJob);
-    return true;
+        payload: { endpoint_id: endpoint.id, message: "Test event from Finca: your endpoint is reachable and verifies signatures." },
+      })
+      .returning();
+    await scheduleDeliveries(tx, deps.queue, event!, [endpoint.id], "test");
+    return event!;
   });
 }
 
-export async function replayFailedSince(deps: { db: Db; queue: Queue }, endpointId: string, since: Date, partnerId?: string): Promise<number> {
-  const failed = await deps.db
-    .select({ id: webhookDeliveries.id })
+/**
+ * Queues a manual attempt now, with the retry schedule starting over. `partnerId` scopes it to a
+ * partner (omitted for operators). Deliveries to deleted endpoints are not replayed.
+ */
+export async function replayDelivery(deps: Deps, deliveryId: string, partnerId?: string): Promise<boolean> {
+  return deps.db.transaction(async (tx) => (await replayInTx(tx, deps.queue, { deliveryId, partnerId })) > 0);
+}
+
+/** Replays every failed delivery to the endpoint created at or after `since`; returns how many. */
+export async function replayFailedSince(deps: Deps, endpointId: string, since: Date, partnerId?: string): Promise<number> {
+  return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, partnerId }));
+}
+
+async function replayInTx(
+  tx: DbOrTx,
+  queue: Queue,
+  filter: { deliveryId: string; partnerId?: string } | { endpointId: string; since: Date; partnerId?: string },
+): Promise<number> {
+  if (!isUuid("deliveryId" in filter ? filter.deliveryId : filter.endpointId)) return 0;
+  const rows = await tx
+    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(
       and(
-        eq(webhookDeliveries.endpointId, endpointId),
-        eq(webhookDeliveries.status, "failed"),
-        gte(webhookDeliveries.createdAt, since),
-        partnerId ? eq(webhookEndpoints.partnerId, partnerId) : undefined,
+        isNull(webhookEndpoints.deletedAt),
+        filter.partnerId ? eq(webhookEndpoints.partnerId, filter.partnerId) : undefined,
+        "deliveryId" in filter
+          ? eq(webhookDeliveries.id, filter.deliveryId)
+          : and(eq(webhookDeliveries.endpointId, filter.endpointId), eq(webhookDeliveries.status, "failed"), gte(webhookDeliveries.createdAt, filter.since)),
       ),
-    );
-  let count = 0;
-  for (const { id } of failed) if (await replayDelivery(deps, id, partnerId)) count++;
-  return count;
+    )
+    .for("update", { of: webhookDeliveries });
+  if (!rows.length) return 0;
+  const now = new Date();
+  await tx
+    .update(webhookDeliveries)
+    .set({ status: "pending", nextAttemptAt: now, updatedAt: now })
+    .where(inArray(webhookDeliveries.id, rows.map((r) => r.id)));
+  // The job carries the current attempt count: a retry already queued carries the same one, so
+  // whichever runs first sends and the other finds the count moved on and does nothing.
+  for (const row of rows) {
+    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId: row.id, attempt: row.attempts, step: 0, trigger: "manual_replay" } satisfies DeliverJob);
+  }
+  return rows.length;
 }
-

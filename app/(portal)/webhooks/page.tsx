@@ -16,7 +16,7 @@ export default async function Webhooks() {
   const logs = await Promise.all(endpoints.map((e) => deliveries(app.db, { endpointId: e.id, limit: 20 })));
   return (
     <>
-      <PageHeader title="Webhooks" description={<>Finca sends <code>property.enriched</code> (Standard Webhooks) to your {mode} endpoints, retrying for up to 40 hours.</>} />
+      <PageHeader title="Webhooks" description={<>Finca sends <code>property.enriched</code> (Standard Webhooks) to your {mode} endpoints, retrying for about 28 hours.</>} />
       <Card title="Add an endpoint" className="mb-6">
         <CreateEndpointForm mode={mode} />
       </Card>

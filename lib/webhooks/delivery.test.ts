@@ -1,0 +1,367 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
+import { loadConfig, type Config } from "@/lib/config";
+import { startQueue, type Queue } from "@/lib/queue";
+import type { Mode } from "@/drizzle/schema";
+import { startReceiver, type Receiver } from "@/test/support/receiver";
+import { createEndpoint, deleteEndpoint, EndpointUrlError, getEndpoint, listEndpoints, rotateSecret, setEnabled, type Scope } from "./endpoints";
+import { recordEvent, type DeliverJob } from "./events";
+import { deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
+import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
+import type { Resolver } from "./ssrf";
+
+const { partners, webhookDeliveries, webhookAttempts, webhookEndpoints, events } = schema;
+
+let database: Database;
+let queue: Queue;
+let config: Config;
+let deps: DeliveryDeps;
+let receiver: Receiver;
+beforeAll(async () => {
+  config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1", WEBHOOK_TIMEOUT_MS: "300" });
+  database = await openDatabase({ dataDir: "memory://" });
+  queue = await startQueue(database, config);
+  deps = { db: database.db, queue, config };
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await queue.stop({ graceful: false, wait: true, timeout: 2000 });
+  await database.close();
+});
+beforeEach(() => {
+  receiver.received.length = 0;
+  receiver.script();
+});
+
+let partnerCount = 0;
+async function newScope(mode: Mode = "test"): Promise<Scope> {
+  const [partner] = await database.db.insert(partners).values({ name: `Partner ${++partnerCount}` }).returning();
+  return { partnerId: partner!.id, mode };
+}
+
+async function newEndpoint(scope?: Scope, url = receiver.url) {
+  const s = scope ?? (await newScope());
+  return { scope: s, ...(await createEndpoint(database.db, s, { url, description: "test" }, true)) };
+}
+
+async function emit(scope: Scope, payload: Record<string, unknown> = { property_id: "p1", status: "enriched" }) {
+  const event = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload }));
+  const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+  return { event, deliveries };
+}
+
+type QueuedJob = { data: DeliverJob; delaySeconds: number };
+/** The delivery's jobs as pg-boss holds them, oldest first. */
+async function jobsOf(deliveryId: string): Promise<QueuedJob[]> {
+  const rows = rowsOf<{ data: DeliverJob; delay: number }>(
+    await database.db.execute(
+      sql`select data, extract(epoch from start_after - created_on)::float as delay from pgboss.job
+          where name = 'deliver-webhook' and data->>'deliveryId' = ${deliveryId} order by created_on, id`,
+    ),
+  );
+  return rows.map((r) => ({ data: r.data, delaySeconds: r.delay }));
+}
+
+/** Runs the delivery's newest queued job, as the worker would. */
+async function runNext(deliveryId: string, d: DeliveryDeps = deps) {
+  const job = (await jobsOf(deliveryId)).at(-1)!;
+  return deliverOnce(d, job.data);
+}
+
+const deliveryOf = async (id: string) => (await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!;
+const endpointOf = async (id: string) => (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0]!;
+const attemptsOf = (deliveryId: string) => database.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+const headersOf = (i: number) => receiver.received[i]!.headers as Record<string, string>;
+
+describe("recording an event", () => {
+  it("creates the event, one delivery and one job per enabled endpoint, atomically with the caller's transaction", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    const other = await newEndpoint(scope);
+    await setEnabled(database.db, other.endpoint.id, false, "disabled_by_partner", scope);
+    const { event, deliveries } = await emit(scope);
+    expect(deliveries.map((d) => d.endpointId)).toEqual([endpoint.id]);
+    expect(deliveries[0]!.messageId).toBe(`msg_${event.id.replaceAll("-", "")}`);
+    expect((await jobsOf(deliveries[0]!.id)).map((j) => j.data)).toEqual([{ deliveryId: deliveries[0]!.id, attempt: 0, step: 0, trigger: "scheduled" }]);
+
+    const rolledBack = database.db.transaction(async (tx) => {
+      await recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 2 } });
+      throw new Error("caller fails after recording");
+    });
+    await expect(rolledBack).rejects.toThrow("caller fails");
+    expect(await database.db.select().from(events).where(eq(events.partnerId, scope.partnerId))).toHaveLength(1);
+    const jobs = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pgboss.job where data->>'deliveryId' not in (select id::text from webhook_deliveries)`));
+    expect(jobs[0]!.n).toBe(0);
+  });
+});
+
+describe("delivery against a real receiver", () => {
+  it("signs per Standard Webhooks: the reference verifier accepts the raw body", async () => {
+    const { scope, secret } = await newEndpoint();
+    const { event, deliveries } = await emit(scope);
+    expect(await runNext(deliveries[0]!.id)).toBe("succeeded");
+    const hit = receiver.received[0]!;
+    expect(new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>)).toEqual({
+      type: "property.enriched",
+      timestamp: event.createdAt.toISOString(),
+      data: { property_id: "p1", status: "enriched" },
+    });
+    expect(() => new Webhook(secret).verify(hit.body.replace("p1", "p2"), hit.headers as Record<string, string>)).toThrow();
+    expect(hit.headers["webhook-id"]).toBe(deliveries[0]!.messageId);
+    expect(Math.abs(Number(hit.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(5);
+    expect(await deliveryOf(deliveries[0]!.id)).toMatchObject({ status: "succeeded", attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
+    expect((await deliveryOf(deliveries[0]!.id)).deliveredAt).not.toBeNull();
+  });
+
+  it("retries after 500s and a timeout on the schedule, then succeeds; the webhook-id never changes", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    receiver.script({ status: 500, body: "x".repeat(5000) }, { hangMs: 1000 }, { status: 500 });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(id)).toBe("retry");
+    const failingSince = (await endpointOf(endpoint.id)).failingSince;
+    expect(failingSince).not.toBeNull();
+    expect(await runNext(id)).toBe("retry");
+    expect(await runNext(id)).toBe("retry");
+    expect((await endpointOf(endpoint.id)).failingSince).toEqual(failingSince); // the streak's start is kept
+    expect(await runNext(id)).toBe("succeeded");
+    expect((await endpointOf(endpoint.id)).failingSince).toBeNull();
+
+    const log = await attemptsOf(id);
+    expect(log.map((a) => [a.statusCode, a.errorClass, a.trigger])).toEqual([
+      [500, "http_status", "scheduled"],
+      [null, "timeout", "scheduled"],
+      [500, "http_status", "scheduled"],
+      [200, null, "scheduled"],
+    ]);
+    expect(log[0]!.responseBody).toBe("x".repeat(1024));
+    expect(log[1]!.durationMs).toBeGreaterThanOrEqual(290);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    // Each retry is its own delayed job, queued with the schedule's delay.
+    const jobs = await jobsOf(id);
+    expect(jobs.map((j) => [j.data.attempt, j.data.step])).toEqual([[0, 0], [1, 1], [2, 2], [3, 3]]);
+    for (const j of jobs.slice(1)) expect(j.delaySeconds).toBeCloseTo(1, 0);
+  });
+
+  it("a job whose attempt was already logged sends nothing", async () => {
+    const { scope } = await newEndpoint();
+    const id = (await emit(scope)).deliveries[0]!.id;
+    const [first] = await jobsOf(id);
+    expect(await deliverOnce(deps, first!.data)).toBe("succeeded");
+    expect(await deliverOnce(deps, first!.data)).toBe("skipped");
+    expect(receiver.received).toHaveLength(1);
+    expect(await attemptsOf(id)).toHaveLength(1);
+  });
+
+  it("gives up after the last scheduled delay", async () => {
+    const { scope } = await newEndpoint();
+    receiver.script({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    for (const expected of ["retry", "retry", "retry", "failed"]) expect(await runNext(id)).toBe(expected);
+    expect(await deliveryOf(id)).toMatchObject({ status: "failed", attempts: 4, lastStatusCode: 500, nextAttemptAt: null });
+    expect(await jobsOf(id)).toHaveLength(4);
+  });
+
+  it("410 disables the endpoint; its other pending deliveries are then not sent", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    receiver.script({ status: 410 });
+    const first = (await emit(scope)).deliveries[0]!.id;
+    const second = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(first)).toBe("failed");
+    expect(await endpointOf(endpoint.id)).toMatchObject({ enabled: false, disabledReason: "gone_410" });
+    expect(await runNext(second)).toBe("skipped");
+    expect(await deliveryOf(second)).toMatchObject({ status: "failed", lastError: "endpoint disabled (gone_410)" });
+    expect(receiver.received).toHaveLength(1);
+    expect((await emit(scope)).deliveries).toHaveLength(0);
+  });
+
+  it("3xx is a failure and is not followed", async () => {
+    const { scope } = await newEndpoint();
+    receiver.script({ status: 301, headers: { Location: "http://169.254.169.254/latest/meta-data" } });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(id)).toBe("retry");
+    expect((await attemptsOf(id))[0]).toMatchObject({ statusCode: 301, errorClass: "http_status" });
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("honours Retry-After on 429/503 up to the next scheduled delay", async () => {
+    expect(deliverySchedule(loadConfig({}), "live")).toEqual([5, 300, 1800, 7200, 18000, 36000, 36000]);
+    expect(nextDelaySeconds([5, 300], 1, { statusCode: 429, retryAfterSeconds: 60 })).toBe(60);
+    expect(nextDelaySeconds([5, 300], 1, { statusCode: 503, retryAfterSeconds: 3600 })).toBe(300);
+    expect(nextDelaySeconds([5, 300], 1, { statusCode: 500, retryAfterSeconds: 60 })).toBe(300); // only 429 and 503
+    expect(nextDelaySeconds([5, 300], 2, { statusCode: 429, retryAfterSeconds: 1 })).toBeNull();
+
+    const slow = { ...deps, config: { ...config, WEBHOOK_RETRY_SCHEDULE_TEST: [60, 60] } };
+    const { scope } = await newEndpoint();
+    receiver.script({ status: 503, headers: { "Retry-After": "7" } }, { status: 429, headers: { "Retry-After": "3600" } });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    for (const expected of [7, 60]) {
+      const before = Date.now();
+      expect(await runNext(id, slow)).toBe("retry");
+      expect(((await deliveryOf(id)).nextAttemptAt!.getTime() - before) / 1000).toBeCloseTo(expected, 0);
+      expect((await jobsOf(id)).at(-1)!.delaySeconds).toBeCloseTo(expected, 0);
+    }
+  });
+
+  it("disables an endpoint that has failed continuously for 5 days; a success resets the streak", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    receiver.script({ status: 500 }, { status: 500 }, { status: 500 });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(id)).toBe("retry");
+    const start = (await endpointOf(endpoint.id)).failingSince!;
+    const at = (ms: number) => ({ ...deps, now: () => new Date(start.getTime() + ms) });
+    expect(await runNext(id, at(FAILING_DISABLE_MS - 60_000))).toBe("retry");
+    expect((await endpointOf(endpoint.id)).enabled).toBe(true);
+    expect(await runNext(id, at(FAILING_DISABLE_MS + 1000))).toBe("failed");
+    expect(await endpointOf(endpoint.id)).toMatchObject({ enabled: false, disabledReason: "failing_5_days" });
+
+    // Re-enabling clears the streak, so the next failure starts a new one.
+    await setEnabled(database.db, endpoint.id, true, null, scope);
+    expect(await endpointOf(endpoint.id)).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
+  });
+
+  it("a private target is refused at connect time and logged as ssrf_blocked, not thrown", async () => {
+    const strict = { ...deps, config: { ...config, FINCA_WEBHOOKS_ALLOW_PRIVATE: false }, resolver: (async () => [{ address: "127.0.0.1", family: 4 }]) satisfies Resolver };
+    const scope = await newScope();
+    const { endpoint } = await createEndpoint(database.db, scope, { url: `http://hooks.example:${new URL(receiver.url).port}/hooks` }, false);
+    const id = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(id, strict)).toBe("retry");
+    expect((await attemptsOf(id))[0]).toMatchObject({ errorClass: "ssrf_blocked", statusCode: null });
+    expect(receiver.received).toHaveLength(0);
+    expect(endpoint.enabled).toBe(true);
+
+    // A live endpoint with plain http (it cannot be created; say, edited in the database) is refused too.
+    const live = await newScope("live");
+    await database.db.insert(webhookEndpoints).values({ ...live, url: receiver.url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
+    const liveId = (await emit(live)).deliveries[0]!.id;
+    expect(await runNext(liveId)).toBe("retry");
+    expect((await attemptsOf(liveId))[0]).toMatchObject({ errorClass: "ssrf_blocked", error: "live endpoints must use https" });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("logs a response body with NUL bytes (PostgreSQL text cannot hold them)", async () => {
+    const { scope } = await newEndpoint();
+    receiver.script({ status: 500, body: "\u0000\u0001binary" });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(id)).toBe("retry");
+    expect((await attemptsOf(id))[0]!.responseBody).toBe("\uFFFD\u0001binary");
+  });
+});
+
+describe("replays and test events", () => {
+  it("replay keeps the webhook-id, logs a manual attempt and starts the schedule over", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    receiver.script({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const id = (await emit(scope)).deliveries[0]!.id;
+    for (let i = 0; i < 4; i++) await runNext(id);
+    expect((await deliveryOf(id)).status).toBe("failed");
+
+    expect(await replayDelivery(deps, id, "00000000-0000-4000-8000-000000000000")).toBe(false); // another partner
+    expect(await replayDelivery(deps, "not-a-uuid", scope.partnerId)).toBe(false);
+    expect(await replayDelivery(deps, id, scope.partnerId)).toBe(true);
+    expect((await jobsOf(id)).at(-1)!.data).toEqual({ deliveryId: id, attempt: 4, step: 0, trigger: "manual_replay" });
+    // The replay fails too, and is retried on the schedule from its start (3 more tries here).
+    expect(await runNext(id)).toBe("retry");
+    expect(await runNext(id)).toBe("succeeded");
+
+    const log = await attemptsOf(id);
+    expect(log.map((a) => a.trigger)).toEqual(["scheduled", "scheduled", "scheduled", "scheduled", "manual_replay", "scheduled"]);
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([(await deliveryOf(id)).messageId]));
+    expect(await deliveryOf(id)).toMatchObject({ status: "succeeded", attempts: 6 });
+    expect((await endpointOf(endpoint.id)).failingSince).toBeNull();
+  });
+
+  it("replays every failed delivery of an endpoint since a time, and nothing of a deleted endpoint", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    receiver.script(...Array.from({ length: 8 }, () => ({ status: 500 })));
+    const ids = [(await emit(scope)).deliveries[0]!.id, (await emit(scope)).deliveries[0]!.id];
+    for (const id of ids) for (let i = 0; i < 4; i++) await runNext(id);
+    const succeeded = (await emit(scope)).deliveries[0]!.id;
+    expect(await runNext(succeeded)).toBe("succeeded");
+
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() + 60_000), scope.partnerId)).toBe(0);
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), "00000000-0000-4000-8000-000000000000")).toBe(0);
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId)).toBe(2);
+    for (const id of ids) {
+      expect(await runNext(id)).toBe("succeeded");
+      expect((await attemptsOf(id)).at(-1)!.trigger).toBe("manual_replay");
+    }
+    expect((await deliveryOf(succeeded)).attempts).toBe(1);
+
+    await deleteEndpoint(database.db, scope, endpoint.id);
+    expect(await replayDelivery(deps, ids[0]!, scope.partnerId)).toBe(false);
+  });
+
+  it("a test event goes to the chosen endpoint only, even while disabled; scheduled events skip disabled endpoints", async () => {
+    const { scope, endpoint, secret } = await newEndpoint();
+    const other = await newEndpoint(scope);
+    await setEnabled(database.db, endpoint.id, false, "disabled_by_partner", scope);
+    const event = await sendTestEvent(deps, endpoint);
+    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+    expect(deliveries.map((d) => d.endpointId)).toEqual([endpoint.id]);
+    expect(await runNext(deliveries[0]!.id)).toBe("succeeded");
+    const payload = new Webhook(secret).verify(receiver.received[0]!.body, headersOf(0)) as { type: string; data: Record<string, unknown> };
+    expect(payload).toMatchObject({ type: "webhook.test", data: { endpoint_id: endpoint.id } });
+    expect((await attemptsOf(deliveries[0]!.id))[0]!.trigger).toBe("test");
+    expect((await emit(scope)).deliveries.map((d) => d.endpointId)).toEqual([other.endpoint.id]);
+  });
+});
+
+describe("endpoints", () => {
+  it("are scoped by partner and mode; deletion is soft and stops deliveries", async () => {
+    const { scope, endpoint, secret } = await newEndpoint();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(endpoint.secret).toBe(secret);
+    const stranger = await newScope();
+    const otherMode: Scope = { ...scope, mode: "live" };
+    for (const s of [stranger, otherMode]) {
+      expect(await getEndpoint(database.db, s, endpoint.id)).toBeNull();
+      expect(await listEndpoints(database.db, s)).toEqual([]);
+      expect(await rotateSecret(database.db, s, endpoint.id)).toBeNull();
+      expect(await setEnabled(database.db, endpoint.id, false, "x", s)).toBe(false);
+      expect(await deleteEndpoint(database.db, s, endpoint.id)).toBe(false);
+    }
+    expect(await getEndpoint(database.db, scope, "not-a-uuid")).toBeNull();
+    expect((await listEndpoints(database.db, scope)).map((e) => e.id)).toEqual([endpoint.id]);
+
+    const pending = (await emit(scope)).deliveries[0]!.id;
+    expect(await deleteEndpoint(database.db, scope, endpoint.id)).toBe(true);
+    expect(await listEndpoints(database.db, scope)).toEqual([]);
+    expect((await endpointOf(endpoint.id)).deletedAt).not.toBeNull();
+    expect(await runNext(pending)).toBe("skipped");
+    expect(await deliveryOf(pending)).toMatchObject({ status: "failed", lastError: "endpoint deleted" });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it("refuses unacceptable URLs at creation", async () => {
+    const live = await newScope("live");
+    const test = await newScope("test");
+    const create = (scope: Scope, url: string) => createEndpoint(database.db, scope, { url }, false);
+    await expect(create(live, "http://example.com/hook")).rejects.toThrow(new EndpointUrlError("The URL must use https in live mode."));
+    await expect(create(test, "https://10.0.0.8/hook")).rejects.toThrow(EndpointUrlError);
+    await expect(create(test, "https://user:pw@example.com/hook")).rejects.toThrow(/credentials/);
+    await expect(create(live, "https://example.com/hook")).resolves.toMatchObject({ endpoint: { url: "https://example.com/hook", enabled: true } });
+  });
+
+  it("a rotated secret keeps signing alongside the new one for 24 hours, then stops", async () => {
+    const { scope, endpoint, secret: oldSecret } = await newEndpoint();
+    const before = Date.now();
+    const newSecret = (await rotateSecret(database.db, scope, endpoint.id))!;
+    const rotated = await endpointOf(endpoint.id);
+    expect(rotated).toMatchObject({ secret: newSecret, previousSecret: oldSecret });
+    expect(rotated.previousSecretExpiresAt!.getTime() - before).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
+    expect(rotated.previousSecretExpiresAt!.getTime() - before).toBeLessThanOrEqual(24 * 3600_000 + 1000);
+
+    await runNext((await emit(scope)).deliveries[0]!.id);
+    expect(headersOf(0)["webhook-signature"]!.split(" ")).toHaveLength(2);
+    for (const s of [oldSecret, newSecret]) expect(() => new Webhook(s).verify(receiver.received[0]!.body, headersOf(0))).not.toThrow();
+
+    await database.db.update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await runNext((await emit(scope)).deliveries[0]!.id);
+    expect(headersOf(1)["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(() => new Webhook(newSecret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();
+    expect(() => new Webhook(oldSecret).verify(receiver.received[1]!.body, headersOf(1))).toThrow();
+  });
+});
