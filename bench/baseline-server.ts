@@ -9,6 +9,7 @@ const partnerId = process.env.BENCH_PARTNER_ID!;
 
 http
   .createServer(async (req, res) => {
+    if (req.method !== "POST") return void res.writeHead(204).end();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     try {

@@ -38,8 +38,10 @@ export default async function Dashboard() {
               {data.last7.map((d) => {
                 const max = Math.max(1, ...data.last7.map((x) => x.n));
                 return (
-                  <div key={d.day} className="flex flex-1 flex-col items-center gap-1">
-                    <div className="w-full rounded-t bg-brand-600" style={{ height: `${(d.n / max) * 100}%`, minHeight: d.n ? 4 : 0 }} />
+                  <div key={d.day} className="flex h-full flex-1 flex-col items-center gap-1">
+                    <div className="flex w-full flex-1 items-end">
+                      <div className="w-full rounded-t bg-brand-600" style={{ height: `${(d.n / max) * 100}%`, minHeight: d.n ? 4 : 0 }} />
+                    </div>
                     <span className="text-[10px] text-slate-500">{d.day.slice(5)}</span>
                   </div>
                 );
