@@ -1,28 +1,19 @@
 // Durable enrichment runs (pg-boss). Thin: the pipeline in lib/enrichment does the work.
-import type { Queue } from "@/lib/queue";
-import { QUEUES } from "@/lib/queue";
-import { enrichProperty, type EnrichmentDeps } from "@/lib/enrichment/pipeline";
+import { QUEUES, type Queue } from "@/lib/queue";
+import { runEnrichmentJob, type EnrichmentDeps } from "@/lib/enrichment/pipeline";
 
 export type EnrichJob = { propertyId: string; run: number };
-
-/** A run's own time limit; well under the queue's expiry so a live worker is never presumed dead. */
-const RUN_DEADLINE_MS = 30_000;
 
 export async function registerEnrichWorker(queue: Queue, deps: EnrichmentDeps, options: { batchSize?: number } = {}) {
   return queue.work<EnrichJob>(
     QUEUES.enrich,
     { batchSize: options.batchSize ?? 8, pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS },
-    // Jobs of a batch run side by side; a throw fails only the batch's job set, and pg-boss retries them.
+    // Every job of the batch runs to its end before a failure is reported (so pg-boss never
+    // re-hands out a job still running); stale retries of finished runs do nothing.
     async (jobs) => {
-      await Promise.all(
-        jobs.map((job) =>
-          enrichProperty(deps, job.data.propertyId, {
-            trigger: "job",
-            run: job.data.run,
-            deadlineAt: Date.now() + Math.min(RUN_DEADLINE_MS, (deps.config.JOB_EXPIRE_SECONDS * 1000) / 2),
-          }),
-        ),
-      );
+      const results = await Promise.allSettled(jobs.map((job) => runEnrichmentJob(deps, job.data.propertyId, job.data.run)));
+      const failed = results.find((r) => r.status === "rejected");
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     },
   );
 }

@@ -1,10 +1,15 @@
-// The enrichment pipeline: cadastre → (energy certificate ∥ ITE) → derived fields, run inline under
-// the create deadline and then by durable jobs until every source is final.
-import { and, eq, sql } from "drizzle-orm";
-import { schema, type Db, type DbOrTx } from "@/lib/db";
+// The enrichment pipeline: cadastre → (energy certificate ∥ ITE) → derived fields.
+//
+// A run works on an in-memory draft of the property and writes it in one transaction at its end:
+// inline, the draft becomes the INSERT of the new property (with its durable job, if anything is
+// left); in a durable job run, one UPDATE guarded by the run number, with the final status and the
+// `property.enriched` event, or the next run. Few round trips, and a run that dies writes nothing
+// (its job is retried).
+import { and, eq } from "drizzle-orm";
+import { schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
-import type { IteStatus, Mode, PropertyStatus, SourceName, SourceStatus } from "@/drizzle/schema";
+import { SOURCES, type EnergyCertificate, type IteStatus, type Mode, type PropertyStatus, type SourceName, type SourceStatus } from "@/drizzle/schema";
 import { toPropertyJson, type PropertyRow, type SourceRow } from "@/lib/properties";
 import { recordEvent } from "@/lib/webhooks/events";
 import { ccaaForProvince, climateZoneForMunicipality } from "./derive";
@@ -38,276 +43,279 @@ export function firstRunDelaySeconds(config: Config, mode: Mode): number {
   return config.ENRICHMENT_DEADLINE_MS / 1000 + withJitter(retrySchedule(config, mode)[0] ?? 1, config.ENRICHMENT_RETRY_JITTER);
 }
 
-interface RunState {
-  property: PropertyRow;
+type Fields = Pick<PropertyRow, "address" | "municipality" | "province" | "ccaa" | "yearBuilt" | "climateZone" | "energyCertificate" | "iteFetchStatus" | "facts">;
+type SourceState = Pick<SourceRow, "status" | "attempts" | "lastError" | "lastDurationMs" | "summary" | "updatedAt">;
+type AttemptRow = Omit<typeof enrichmentAttempts.$inferInsert, "propertyId" | "id">;
+
+/** A property being enriched, in memory. */
+export interface Draft {
+  reference: string;
+  mode: Mode;
+  fields: Fields;
+  sources: Record<SourceName, SourceState>;
+  attempts: AttemptRow[];
+  /** Sources whose lookup is under way (start time), so a deadline can close them as timeouts. */
+  inFlight: Map<SourceName, Date>;
+  /** Set when the draft is written: outcomes arriving later are ignored. */
+  closed: boolean;
+}
+
+const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
+
+export function newDraft(reference: string, mode: Mode, now = new Date()): Draft {
+  const pending = (): SourceState => ({ status: "pending", attempts: 0, lastError: null, lastDurationMs: null, summary: null, updatedAt: now });
+  return {
+    reference,
+    mode,
+    fields: { address: null, municipality: null, province: null, ccaa: null, yearBuilt: null, climateZone: null, energyCertificate: null, iteFetchStatus: "pending", facts: {} },
+    sources: { cadastre: pending(), energy_certificate: pending(), ite: pending() },
+    attempts: [],
+    inFlight: new Map(),
+    closed: false,
+  };
+}
+
+function draftOf(property: PropertyRow, rows: SourceRow[]): Draft {
+  const draft = newDraft(property.cadastralReference, property.mode);
+  const { address, municipality, province, ccaa, yearBuilt, climateZone, energyCertificate, iteFetchStatus, facts } = property;
+  draft.fields = { address, municipality, province, ccaa, yearBuilt, climateZone, energyCertificate, iteFetchStatus, facts };
+  for (const r of rows) draft.sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, summary: r.summary, updatedAt: r.updatedAt };
+  return draft;
+}
+
+const factsOf = (draft: Draft) => (draft.fields.facts as { cadastre?: CadastreFacts }).cadastre;
+
+// ---- effects of outcomes on the draft (pure) ----
+
+/** Names from our reference tables (proper case, official) when the INE codes are known. */
+function applyCadastre(draft: Draft, facts: CadastreFacts) {
+  const province = facts.provinceCode ? provinceByCode(facts.provinceCode) : null;
+  const municipality = facts.municipalityCode ? municipalityByIne(facts.municipalityCode) : null;
+  Object.assign(draft.fields, {
+    address: facts.address,
+    municipality: municipality?.name ?? facts.municipality,
+    province: province?.name ?? facts.province,
+    ccaa: facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null,
+    climateZone: facts.municipalityCode ? climateZoneForMunicipality(facts.municipalityCode) : null,
+    yearBuilt: facts.yearBuilt,
+    facts: { ...draft.fields.facts, cadastre: facts },
+  });
+}
+
+function applyEstimate(draft: Draft) {
+  const facts = factsOf(draft);
+  if (facts) draft.fields.energyCertificate = estimateEnergyRating({ yearBuilt: facts.yearBuilt, climateZone: draft.fields.climateZone, use: facts.use });
+}
+
+/** Without a cadastre answer the other sources cannot run: they end with the cadastre. */
+function settleWithoutCadastre(draft: Draft, status: SourceStatus, reason: string, ite: IteStatus, now: Date) {
+  for (const name of ["energy_certificate", "ite"] as const) {
+    const s = draft.sources[name];
+    if (s.status !== "pending") continue;
+    draft.sources[name] = { ...s, status, lastError: status === "failed" ? reason : null, summary: { skipped: reason }, updatedAt: now };
+  }
+  draft.fields.iteFetchStatus = ite;
+}
+
+/** Effects of a source that exhausted its retries. */
+function giveUp(draft: Draft, source: SourceName, now: Date) {
+  if (source === "cadastre") settleWithoutCadastre(draft, "failed", "cadastre_unavailable", "failed", now);
+  if (source === "ite") draft.fields.iteFetchStatus = "failed";
+  // The registry never answered, but an estimate is still better than nothing; the source stays failed.
+  if (source === "energy_certificate") applyEstimate(draft);
+}
+
+function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>, now: Date) {
+  if (source === "cadastre") {
+    if (outcome.kind === "found") applyCadastre(draft, outcome.data as CadastreFacts);
+    else settleWithoutCadastre(draft, "completed", "reference_not_found", "not_found", now);
+  } else if (source === "energy_certificate") {
+    if (outcome.kind === "found") draft.fields.energyCertificate = outcome.data as EnergyCertificate;
+    else applyEstimate(draft);
+  } else {
+    draft.fields.iteFetchStatus = outcome.kind === "found" ? (outcome.data as { status: IteStatus }).status : "not_found";
+  }
+}
+
+/** Records one attempt's outcome in the draft (status, attempt log, effects). */
+function record(draft: Draft, source: SourceName, outcome: SourceOutcome<unknown>, startedAt: Date, trigger: Trigger, maxAttempts: number) {
+  if (draft.closed) return;
+  draft.inFlight.delete(source);
+  const now = new Date();
+  const prev = draft.sources[source];
+  const number = prev.attempts + 1;
+  const durationMs = now.getTime() - startedAt.getTime();
+  const failedForGood = outcome.kind === "error" && number >= maxAttempts;
+  draft.sources[source] = {
+    status: outcome.kind === "error" ? (failedForGood ? "failed" : "pending") : "completed",
+    attempts: number,
+    lastError: outcome.kind === "error" ? outcome.code : null,
+    lastDurationMs: durationMs,
+    summary: outcome.kind === "error" ? { message: outcome.message.slice(0, 300) } : { outcome: outcome.kind, ...outcome.summary },
+    updatedAt: now,
+  };
+  draft.attempts.push({
+    source,
+    attempt: number,
+    trigger,
+    outcome: outcome.kind === "error" ? (outcome.code === "timeout" ? "timeout" : "error") : outcome.kind === "found" ? "completed" : "not_found",
+    error: outcome.kind === "error" ? outcome.code : null,
+    startedAt,
+    durationMs,
+  });
+  if (outcome.kind !== "error") effects(draft, source, outcome, now);
+  else if (failedForGood) giveUp(draft, source, now);
+}
+
+// ---- running the steps ----
+
+interface RunOptions {
   sources: Sources;
   trigger: Trigger;
   signal: AbortSignal;
   maxAttempts: number;
 }
 
-const isFinal = (s: SourceStatus) => s !== "pending";
-
-async function loadSources(db: DbOrTx, propertyId: string): Promise<Map<SourceName, SourceRow>> {
-  const rows = await db.select().from(enrichmentSources).where(eq(enrichmentSources.propertyId, propertyId));
-  return new Map(rows.map((r) => [r.source, r]));
-}
-
-/**
- * Runs the unfinished sources of one property. Inline: stops waiting at `deadlineAt` (what is done is
- * saved); job: `run` must match the property's current run or the job is stale and does nothing.
- */
-export async function enrichProperty(
-  deps: EnrichmentDeps,
-  propertyId: string,
-  options: { trigger: Trigger; deadlineAt: number; run?: number },
-): Promise<void> {
-  const [property] = await deps.db.select().from(properties).where(eq(properties.id, propertyId)).limit(1);
-  if (!property || property.status !== "enriching") return;
-  if (options.trigger === "job" && property.enrichmentRun !== options.run) return;
-
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), Math.max(0, options.deadlineAt - Date.now()));
-  const state: RunState = {
-    property,
-    sources: deps.sourcesFor(property.mode),
-    trigger: options.trigger,
-    signal: controller.signal,
-    maxAttempts: retrySchedule(deps.config, property.mode).length + 1,
-  };
-  const steps = runSteps(deps, state).finally(() => clearTimeout(timer));
-  if (options.trigger === "inline") {
-    // The response never waits past the deadline; late steps see the abort and record a timeout.
-    // An inline failure must not fail the create: the property and its job are already committed.
-    const deadline = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
-    await Promise.race([steps.catch((error) => console.error(`[enrich] inline ${propertyId}:`, error)), deadline]);
-    return;
-  }
-  await steps;
-  await finishRun(deps, state, options.run ?? 1);
-}
-
-async function runSteps(deps: EnrichmentDeps, state: RunState): Promise<void> {
-  const { db } = deps;
-  const id = state.property.id;
-  let rows = await loadSources(db, id);
-  let facts = (state.property.facts as { cadastre?: CadastreFacts }).cadastre;
-
-  if (rows.get("cadastre")?.status === "pending") {
-    const outcome = await attempt(deps, state, rows.get("cadastre")!, (input) => state.sources.cadastre.lookup(input), async (tx, o) => {
-      if (o.kind === "found") await applyCadastre(tx, id, o.data);
-      if (o.kind === "not_found") await settleWithoutCadastre(tx, id, "completed", "reference_not_found", "not_found");
-    });
-    if (outcome?.kind === "found") facts = outcome.data;
-  }
-  if (state.signal.aborted && state.trigger === "inline") return;
-  rows = await loadSources(db, id);
-
-  if (facts) {
-    await Promise.all([
-      rows.get("energy_certificate")?.status === "pending" &&
-        attempt(deps, state, rows.get("energy_certificate")!, (input) => state.sources.energyCertificate.lookup({ ...input, facts }), async (tx, o) => {
-          if (o.kind === "found") await tx.update(properties).set({ energyCertificate: o.data, updatedAt: new Date() }).where(eq(properties.id, id));
-          if (o.kind === "not_found") await applyEstimate(tx, id, facts);
-        }),
-      rows.get("ite")?.status === "pending" &&
-        attempt(deps, state, rows.get("ite")!, (input) => state.sources.ite.lookup({ ...input, facts }), async (tx, o) => {
-          if (o.kind === "found") await setIte(tx, id, o.data.status);
-          if (o.kind === "not_found") await setIte(tx, id, "not_found");
-        }),
-    ]);
-  }
-}
-
-const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
-
-function aborted<T>(signal: AbortSignal): Promise<SourceOutcome<T>> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(TIMEOUT);
-    else signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true });
-  });
-}
-
-type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal }) => Promise<SourceOutcome<T>>;
-
-/** One attempt of one source: call it, then record the outcome, the attempt and its effects in one transaction. */
-async function attempt<T>(
-  deps: EnrichmentDeps,
-  state: RunState,
-  row: SourceRow,
-  lookup: Lookup<T>,
-  apply: (tx: DbOrTx, outcome: Exclude<SourceOutcome<T>, { kind: "error" }>) => Promise<void>,
-): Promise<SourceOutcome<T> | null> {
-  if (state.signal.aborted) return null;
-  const number = row.attempts + 1;
+async function attempt<T>(draft: Draft, source: SourceName, options: RunOptions, lookup: (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal }) => Promise<SourceOutcome<T>>) {
+  if (options.signal.aborted || draft.sources[source].status !== "pending") return;
   const startedAt = new Date();
+  draft.inFlight.set(source, startedAt);
   let outcome: SourceOutcome<T>;
   try {
     // A register that ignores the abort must not hold the run: at the deadline the attempt is a timeout.
     outcome = await Promise.race([
-      lookup({ reference: state.property.cadastralReference, mode: state.property.mode, attempt: number, signal: state.signal }),
-      aborted<T>(state.signal),
+      lookup({ reference: draft.reference, mode: draft.mode, attempt: draft.sources[source].attempts + 1, signal: options.signal }),
+      new Promise<SourceOutcome<T>>((resolve) => options.signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true })),
     ]);
   } catch (error) {
-    outcome = state.signal.aborted
-      ? TIMEOUT
-      : { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
+    outcome = options.signal.aborted ? TIMEOUT : { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
   }
-  const durationMs = Date.now() - startedAt.getTime();
-  const failedForGood = outcome.kind === "error" && number >= state.maxAttempts;
-  const status: SourceStatus = outcome.kind === "error" ? (failedForGood ? "failed" : "pending") : "completed";
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(enrichmentSources)
-      .set({
-        status,
-        attempts: number,
-        lastError: outcome.kind === "error" ? outcome.code : null,
-        lastDurationMs: durationMs,
-        summary: outcome.kind === "error" ? { message: outcome.message.slice(0, 300) } : { outcome: outcome.kind, ...outcome.summary },
-        updatedAt: new Date(),
-      })
-      .where(and(eq(enrichmentSources.propertyId, row.propertyId), eq(enrichmentSources.source, row.source)));
-    await tx.insert(enrichmentAttempts).values({
-      propertyId: row.propertyId,
-      source: row.source,
-      attempt: number,
-      trigger: state.trigger,
-      outcome: outcome.kind === "error" ? (outcome.code === "timeout" ? "timeout" : "error") : outcome.kind === "found" ? "completed" : "not_found",
-      error: outcome.kind === "error" ? outcome.code : null,
-      startedAt,
-      durationMs,
-    });
-    if (outcome.kind !== "error") await apply(tx, outcome);
-    else if (failedForGood) await giveUp(tx, row.propertyId, row.source);
-  });
-  return outcome;
+  record(draft, source, outcome, startedAt, options.trigger, options.maxAttempts);
 }
 
-/** Names from our reference tables (proper case, official) when the INE codes are known. */
-async function applyCadastre(tx: DbOrTx, id: string, facts: CadastreFacts) {
-  const province = facts.provinceCode ? provinceByCode(facts.provinceCode) : null;
-  const municipality = facts.municipalityCode ? municipalityByIne(facts.municipalityCode) : null;
-  await tx
-    .update(properties)
-    .set({
-      address: facts.address,
-      municipality: municipality?.name ?? facts.municipality,
-      province: province?.name ?? facts.province,
-      ccaa: facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null,
-      climateZone: facts.municipalityCode ? climateZoneForMunicipality(facts.municipalityCode) : null,
-      yearBuilt: facts.yearBuilt,
-      facts: sql`${properties.facts} || ${JSON.stringify({ cadastre: facts })}::jsonb`,
-      updatedAt: new Date(),
-    })
-    .where(eq(properties.id, id));
+async function runSteps(draft: Draft, options: RunOptions): Promise<void> {
+  await attempt(draft, "cadastre", options, (input) => options.sources.cadastre.lookup(input));
+  const facts = factsOf(draft);
+  if (!facts || options.signal.aborted) return;
+  await Promise.all([
+    attempt(draft, "energy_certificate", options, (input) => options.sources.energyCertificate.lookup({ ...input, facts })),
+    attempt(draft, "ite", options, (input) => options.sources.ite.lookup({ ...input, facts })),
+  ]);
 }
 
-async function applyEstimate(tx: DbOrTx, id: string, facts: CadastreFacts) {
-  const [row] = await tx.select({ climateZone: properties.climateZone }).from(properties).where(eq(properties.id, id));
-  const estimate = estimateEnergyRating({ yearBuilt: facts.yearBuilt, climateZone: row?.climateZone ?? null, use: facts.use });
-  await tx.update(properties).set({ energyCertificate: estimate, updatedAt: new Date() }).where(eq(properties.id, id));
+/** Runs the pending sources until done or `deadlineAt`; what is still in flight then is a timeout. */
+export async function runUntil(draft: Draft, options: Omit<RunOptions, "signal">, deadlineAt: number): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), Math.max(0, deadlineAt - Date.now()));
+  const steps = runSteps(draft, { ...options, signal: controller.signal }).catch((error) => console.error("[enrich]", draft.reference, error));
+  const deadline = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
+  await Promise.race([steps, deadline]);
+  clearTimeout(timer);
+  for (const [source, startedAt] of [...draft.inFlight]) record(draft, source, TIMEOUT, startedAt, options.trigger, options.maxAttempts);
+  draft.closed = true;
 }
 
-async function setIte(tx: DbOrTx, id: string, status: IteStatus) {
-  await tx.update(properties).set({ iteFetchStatus: status, updatedAt: new Date() }).where(eq(properties.id, id));
+export function finalStatus(draft: Pick<Draft, "sources">): PropertyStatus | null {
+  const states = Object.values(draft.sources);
+  if (!states.every((s) => s.status !== "pending")) return null;
+  const cadastre = draft.sources.cadastre;
+  if (cadastre.status === "completed" && (cadastre.summary as { outcome?: string } | null)?.outcome === "not_found") return "not_found";
+  return states.some((s) => s.status === "failed") ? "partially_enriched" : "enriched";
 }
 
-/** Without a cadastre answer the other sources cannot run: they end with the cadastre. */
-async function settleWithoutCadastre(tx: DbOrTx, id: string, status: SourceStatus, reason: string, ite: IteStatus) {
-  await tx
-    .update(enrichmentSources)
-    .set({ status, lastError: status === "failed" ? reason : null, summary: { skipped: reason }, updatedAt: new Date() })
-    .where(and(eq(enrichmentSources.propertyId, id), sql`${enrichmentSources.source} <> 'cadastre'`, eq(enrichmentSources.status, "pending")));
-  await setIte(tx, id, ite);
-}
+const maxAttemptsFor = (config: Config, mode: Mode) => retrySchedule(config, mode).length + 1;
 
-/** Effects of a source that exhausted its retries. */
-async function giveUp(tx: DbOrTx, id: string, source: SourceName) {
-  if (source === "cadastre") await settleWithoutCadastre(tx, id, "failed", "cadastre_unavailable", "failed");
-  if (source === "ite") await setIte(tx, id, "failed");
-  if (source === "energy_certificate") {
-    // The registry never answered, but an estimate is still better than nothing; the source stays failed.
-    const [row] = await tx.select({ facts: properties.facts }).from(properties).where(eq(properties.id, id));
-    const facts = (row?.facts as { cadastre?: CadastreFacts } | undefined)?.cadastre;
-    if (facts) await applyEstimate(tx, id, facts);
-  }
-}
-
-function finalStatus(rows: SourceRow[]): PropertyStatus | null {
-  if (!rows.every((r) => isFinal(r.status))) return null;
-  const cadastre = rows.find((r) => r.source === "cadastre");
-  if (cadastre?.status === "completed" && (cadastre.summary as { outcome?: string } | null)?.outcome === "not_found") return "not_found";
-  return rows.some((r) => r.status === "failed") ? "partially_enriched" : "enriched";
-}
+// ---- inline (create) ----
 
 /**
- * When every source is final: the final status, and the `property.enriched` event if the create
- * response went out before (one transaction; the status guard makes it happen once).
+ * Enriches a new property until `deadlineAt`, then writes it, its source rows, its attempts and (if
+ * anything is left) its durable job in one transaction. Null when the reference was registered
+ * meanwhile by a concurrent request (the caller returns the existing property).
  */
-export async function finalizeIfDone(deps: EnrichmentDeps, propertyId: string, announce: boolean): Promise<boolean> {
+export async function createEnriched(deps: EnrichmentDeps, scope: { partnerId: string; mode: Mode }, reference: string, deadlineAt: number) {
+  const draft = newDraft(reference, scope.mode);
+  await runUntil(draft, { sources: deps.sourcesFor(scope.mode), trigger: "inline", maxAttempts: maxAttemptsFor(deps.config, scope.mode) }, deadlineAt);
+  const status = finalStatus(draft);
   return deps.db.transaction(async (tx) => {
-    const rows = [...(await loadSources(tx, propertyId)).values()];
-    const status = finalStatus(rows);
-    if (!status) return false;
     const now = new Date();
-    const [done] = await tx
-      .update(properties)
-      .set({ status, enrichedAt: now, updatedAt: now })
-      .where(and(eq(properties.id, propertyId), eq(properties.status, "enriching")))
+    const [property] = await tx
+      .insert(properties)
+      .values({ partnerId: scope.partnerId, mode: scope.mode, cadastralReference: reference, ...draft.fields, status: status ?? "enriching", enrichedAt: status ? now : null })
+      .onConflictDoNothing()
       .returning();
-    if (done && announce) {
-      await recordEvent(tx, deps.queue, {
-        partnerId: done.partnerId,
-        mode: done.mode,
-        type: "property.enriched",
-        propertyId: done.id,
-        payload: toPropertyJson(done, rows),
-      });
-    }
-    return true;
+    if (!property) return null;
+    const sources = await tx
+      .insert(enrichmentSources)
+      .values(SOURCES.map((source) => ({ propertyId: property.id, source, ...draft.sources[source] })))
+      .returning();
+    if (draft.attempts.length) await tx.insert(enrichmentAttempts).values(draft.attempts.map((a) => ({ ...a, propertyId: property.id })));
+    // Finished inline: final at the response, nothing to announce. Otherwise the durable job
+    // (committed with the row) retries what is left and announces the end.
+    if (!status) await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: property.id, run: 1 }, { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) });
+    return toPropertyJson(property, sources);
   });
 }
 
-/** End of a durable run: finalize, or give up after the last run, or schedule the next run. */
-async function finishRun(deps: EnrichmentDeps, state: RunState, run: number): Promise<void> {
-  const id = state.property.id;
-  if (await finalizeIfDone(deps, id, true)) return;
-  const schedule = retrySchedule(deps.config, state.property.mode);
-  if (run >= schedule.length) {
-    // Last run and still pending (a source skipped by a crash or the job deadline): give up on it.
+// ---- durable runs ----
+
+/** A run's own time limit; well under the queue's expiry so a live worker is never presumed dead. */
+export const RUN_DEADLINE_MS = 30_000;
+
+class StaleRun extends Error {}
+
+/**
+ * One durable run (job `run` of a property): retries the pending sources, then in one transaction
+ * writes the results and either finishes (final status + `property.enriched`) or schedules the next
+ * run. A job whose run number is not the property's current one is stale and does nothing.
+ */
+export async function runEnrichmentJob(deps: EnrichmentDeps, propertyId: string, run: number): Promise<void> {
+  const [property] = await deps.db.select().from(properties).where(eq(properties.id, propertyId)).limit(1);
+  if (!property || property.status !== "enriching" || property.enrichmentRun !== run) return;
+  const rows = await deps.db.select().from(enrichmentSources).where(eq(enrichmentSources.propertyId, propertyId));
+  const draft = draftOf(property, rows);
+  const schedule = retrySchedule(deps.config, property.mode);
+  const deadline = Date.now() + Math.min(RUN_DEADLINE_MS, (deps.config.JOB_EXPIRE_SECONDS * 1000) / 2);
+  await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: schedule.length + 1 }, deadline);
+
+  let status = finalStatus(draft);
+  if (!status && run >= schedule.length) {
+    // Last run and still pending (a source skipped by a crash or the run's deadline): give up on it.
+    const now = new Date();
+    for (const source of SOURCES) {
+      if (draft.sources[source].status !== "pending") continue;
+      draft.sources[source] = { ...draft.sources[source], status: "failed", lastError: draft.sources[source].lastError ?? "retries_exhausted", updatedAt: now };
+      giveUp(draft, source, now);
+    }
+    status = finalStatus(draft);
+  }
+
+  try {
     await deps.db.transaction(async (tx) => {
-      const pending = [...(await loadSources(tx, id)).values()].filter((r) => r.status === "pending");
-      for (const row of pending) {
-        await tx
+      const now = new Date();
+      const [updated] = await tx
+        .update(properties)
+        .set({ ...draft.fields, updatedAt: now, ...(status ? { status, enrichedAt: now } : { enrichmentRun: run + 1 }) })
+        .where(and(eq(properties.id, propertyId), eq(properties.status, "enriching"), eq(properties.enrichmentRun, run)))
+        .returning();
+      if (!updated) throw new StaleRun();
+      const sources: SourceRow[] = [];
+      for (const source of SOURCES) {
+        const [row] = await tx
           .update(enrichmentSources)
-          .set({ status: "failed", lastError: row.lastError ?? "retries_exhausted", updatedAt: new Date() })
-          .where(and(eq(enrichmentSources.propertyId, id), eq(enrichmentSources.source, row.source), eq(enrichmentSources.status, "pending")));
-        await giveUp(tx, id, row.source);
+          .set(draft.sources[source])
+          .where(and(eq(enrichmentSources.propertyId, propertyId), eq(enrichmentSources.source, source)))
+          .returning();
+        sources.push(row!);
+      }
+      if (draft.attempts.length) await tx.insert(enrichmentAttempts).values(draft.attempts.map((a) => ({ ...a, propertyId })));
+      if (status) {
+        await recordEvent(tx, deps.queue, { partnerId: updated.partnerId, mode: updated.mode, type: "property.enriched", propertyId, payload: toPropertyJson(updated, sources) });
+      } else {
+        await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId, run: run + 1 }, { delaySeconds: withJitter(schedule[run]!, deps.config.ENRICHMENT_RETRY_JITTER) });
       }
     });
-    await finalizeIfDone(deps, id, true);
-    return;
+  } catch (error) {
+    if (!(error instanceof StaleRun)) throw error;
   }
-  await deps.db.transaction(async (tx) => {
-    const [advanced] = await tx
-      .update(properties)
-      .set({ enrichmentRun: run + 1 })
-      .where(and(eq(properties.id, id), eq(properties.enrichmentRun, run)))
-      .returning({ id: properties.id });
-    if (advanced) {
-      await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: id, run: run + 1 }, {
-        delaySeconds: withJitter(schedule[run]!, deps.config.ENRICHMENT_RETRY_JITTER),
-      });
-    }
-  });
 }
 
-/**
- * Inline enrichment of a new property. Finished before the deadline: final at the response, no event.
- * Otherwise the first durable run finalizes it and announces `property.enriched`.
- */
-export async function enrichInline(deps: EnrichmentDeps, propertyId: string, deadlineAt: number): Promise<void> {
-  await enrichProperty(deps, propertyId, { trigger: "inline", deadlineAt });
-  if (Date.now() < deadlineAt) await finalizeIfDone(deps, propertyId, false);
-}

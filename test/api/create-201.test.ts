@@ -48,13 +48,23 @@ describe("POST /properties → 201", () => {
     expect(body.enriched_at).not.toBeNull();
   });
 
-  it("writes the durable enrichment job in the same transaction as the property", async () => {
-    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "6344205CF7664S0001GP" }, { "X-API-Key": key }));
-    const { property_id } = await res.json();
+  it("writes the durable enrichment job in the same transaction as the property when work is left", async () => {
+    const slow = await createTestApp({ testDb: t.testDb, sources: { test: { ...fakeSources().test, cadastre: { lookup: () => new Promise(() => {}) } }, live: fakeSources().live }, env: { ENRICHMENT_DEADLINE_MS: "100" } });
+    const res = await slow.api.createProperty(post("/properties", { cadastral_reference: "6344205CF7664S0001GP" }, { "X-API-Key": key }));
+    const { property_id, status } = await res.json();
+    expect(status).toBe("enriching");
     const jobs = rowsOf<{ data: { propertyId: string; run: number } }>(
       await t.app.db.execute(sql`select data from pgboss.job where name = 'enrich' and data->>'propertyId' = ${property_id}`),
     );
     expect(jobs).toEqual([{ data: { propertyId: property_id, run: 1 } }]);
+    await slow.app.queue.stop({ graceful: false, wait: true, timeout: 2000 });
+  });
+
+  it("queues no job for a property finished inline (nothing is left to retry)", async () => {
+    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "8897006XH8189N0001IU" }, { "X-API-Key": key }));
+    const { property_id, status } = await res.json();
+    expect(status).toBe("enriched");
+    expect(rowsOf(await t.app.db.execute(sql`select 1 from pgboss.job where data->>'propertyId' = ${property_id}`))).toEqual([]);
   });
 
   it("accepts a 14-character parcel reference and a Content-Type with charset", async () => {
