@@ -10,6 +10,8 @@ process.chdir(root);
 const env = { ...process.env };
 env.FINCA_DATA_DIR ??= path.join(root, ".data");
 env.AUTH_TRUST_HOST ??= "true";
+// No network here for telemetry; do not try.
+env.NEXT_TELEMETRY_DISABLED ??= "1";
 
 // Sessions need a secret; generate one per data folder so restarts keep users signed in.
 if (!env.AUTH_SECRET) {

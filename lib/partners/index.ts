@@ -32,9 +32,10 @@ export async function listPartners(db: DbOrTx) {
       id: partners.id,
       name: partners.name,
       createdAt: partners.createdAt,
-      users: sql<number>`(select count(*)::int from users u where u.partner_id = ${partners.id})`,
-      activeKeys: sql<number>`(select count(*)::int from api_keys k where k.partner_id = ${partners.id} and k.revoked_at is null)`,
-      properties: sql<number>`(select count(*)::int from properties p where p.partner_id = ${partners.id})`,
+      // Qualified by hand: Drizzle renders a bare column here, which the subquery would take as its own.
+      users: sql<number>`(select count(*)::int from users u where u.partner_id = partners.id)`,
+      activeKeys: sql<number>`(select count(*)::int from api_keys k where k.partner_id = partners.id and k.revoked_at is null)`,
+      properties: sql<number>`(select count(*)::int from properties p where p.partner_id = partners.id)`,
     })
     .from(partners)
     .orderBy(asc(partners.name));
