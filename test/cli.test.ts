@@ -13,7 +13,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const finca = async (...args: string[]) => {
   const env = { ...process.env, FINCA_DATA_DIR: dir };
-  delete env.DATABASE_URL;
+  delete (env as Record<string, string | undefined>).DATABASE_URL;
   return run("npm", ["run", "--silent", "finca", "--", ...args], { env, timeout: 60_000 }).catch((e) => e);
 };
 

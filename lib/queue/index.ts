@@ -46,3 +46,25 @@ export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: o
     ...(options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {}),
   });
 }
+
+/**
+ * Registers `workers` pg-boss workers for a queue, each taking up to `batchSize` jobs per poll and
+ * running them side by side. (A pg-boss worker waits a polling interval after every batch, so
+ * throughput is workers × batchSize per interval.) Every job of a batch runs to its end before a
+ * failure is reported, so pg-boss never hands out again a job that is still running; the handler
+ * must make a retried job that already finished do nothing.
+ */
+export async function workInParallel<T extends object>(
+  queue: Queue,
+  name: QueueName,
+  options: { workers: number; batchSize: number; pollSeconds: number },
+  handle: (data: T) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < options.workers; i++) {
+    await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
+      const results = await Promise.allSettled(jobs.map((job) => handle(job.data)));
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failure) throw failure.reason;
+    });
+  }
+}

@@ -1,6 +1,6 @@
 // One delivery attempt: sign, send, log the attempt, then succeed, schedule the next try per the
 // contract's schedule, or give up — the log, the state and the next job in one transaction.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
@@ -84,11 +84,18 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
 
     // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
     // the same endpoint run concurrently, and a success in between must not be overwritten.
-    const [state] = await tx
-      .update(webhookEndpoints)
-      .set({ failingSince: result.ok ? null : sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
-      .where(eq(webhookEndpoints.id, endpoint.id))
-      .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
+    // A success touches the endpoint only to end a failure streak, so deliveries to a healthy
+    // endpoint do not queue up behind each other on its row lock.
+    const [state] = result.ok
+      ? [{ enabled: endpoint.enabled, failingSince: null }]
+      : await tx
+          .update(webhookEndpoints)
+          .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
+          .where(eq(webhookEndpoints.id, endpoint.id))
+          .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
+    if (result.ok) {
+      await tx.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
+    }
     const gone = result.statusCode === 410;
     const failingTooLong = !result.ok && state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
     const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
