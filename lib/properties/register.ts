@@ -21,12 +21,19 @@ async function existing(deps: EnrichmentDeps, scope: Scope, reference: string): 
   return row ? getPropertyJson(deps.db, scope, row.id) : null;
 }
 
+/**
+ * The enrichment stops this long before the response deadline, leaving time to write the property
+ * (one transaction) so the response itself meets the deadline under load.
+ */
+export const writeReserveMs = (deadlineMs: number) => Math.min(150, Math.floor(deadlineMs / 10));
+
 /** `startedAt` is when the request arrived, so the deadline bounds the whole response. */
 export async function registerProperty(deps: EnrichmentDeps, scope: Scope, reference: string, startedAt = Date.now()): Promise<Registration> {
   // A repeat asks no register at all.
   const known = await existing(deps, scope, reference);
   if (known) return { created: false, property: known };
-  const created = await createEnriched(deps, scope, reference, startedAt + deps.config.ENRICHMENT_DEADLINE_MS);
+  const deadline = deps.config.ENRICHMENT_DEADLINE_MS;
+  const created = await createEnriched(deps, scope, reference, startedAt + deadline - writeReserveMs(deadline));
   if (created) return { created: true, property: created };
   // Registered by a concurrent request while this one was enriching.
   return { created: false, property: (await existing(deps, scope, reference))! };
