@@ -43,7 +43,8 @@ export async function freePort(): Promise<number> {
 
 /** Starts a child and waits until `readyUrl` answers, or (no URL) until it prints "ready". */
 export async function startServer(command: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // Its own process group, so stopping it also stops what npx/tsx started under it.
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
@@ -64,9 +65,14 @@ export async function startServer(command: string, args: string[], env: Record<s
 export async function stopServer(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
+  const group = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {}
+  };
+  group("SIGTERM");
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) child.kill("SIGKILL");
+  group("SIGKILL");
 }
 
 /** Resident set size (MiB) of a process and its descendants (next start forks a server child). */

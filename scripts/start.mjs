@@ -3,6 +3,7 @@
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -28,14 +29,16 @@ function newestMtime(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
 }
 
+// Next's own binary under this very node (not through npx), so signals reach the server itself.
+const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const buildId = path.join(root, ".next", "BUILD_ID");
 const sources = ["app", "lib", "jobs", "drizzle", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
 if (!existsSync(buildId) || Math.max(...sources.map(newestMtime)) > statSync(buildId).mtimeMs) {
   console.log("[finca] building (first start or sources changed)…");
-  const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env });
+  const build = spawnSync(process.execPath, [next, "build"], { stdio: "inherit", env });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn("npx", ["next", "start", "-p", env.PORT ?? "3000"], { stdio: "inherit", env });
+const server = spawn(process.execPath, [next, "start", "-p", env.PORT ?? "3000"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));
