@@ -6,56 +6,32 @@ import type { Mode } from "@/drizzle/schema";
 const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
 type Scope = { partnerId: string; mode: Mode };
 
-/** The partner's figures in one mode: status split, per-source outcomes, deliveries, timing, activity. */
 export async function overview(db: Db, scope: Scope) {
-  const inScope = and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
-  const endpointInScope = and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode));
-  const [byStatus, bySource, deliveries, timing, daily] = await Promise.all([
-    db.select({ status: properties.status, n: sql<number>`count(*)::int` }).from(properties).where(inScope).groupBy(properties.status),
-    db
-      .select({ source: enrichmentSources.source, status: enrichmentSources.status, n: sql<number>`count(*)::int` })
-      .from(enrichmentSources)
-      .innerJoin(properties, eq(properties.id, enrichmentSources.propertyId))
-      .where(inScope)
-      .groupBy(enrichmentSources.source, enrichmentSources.status),
-    db
-      .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(endpointInScope)
-      .groupBy(webhookDeliveries.status),
-    // Time from registration to the final state, for properties that needed the durable retries
-    // or finished inline alike (enriched_at is set for both).
-    db
-      .select({
-        p50: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
-        p95: sql<number | null>`percentile_cont(0.95) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
-        finished: sql<number>`count(*)::int`,
-      })
-      .from(properties)
-      .where(and(inScope, isNotNull(properties.enrichedAt))),
-    db.execute(sql`
-      select to_char(d, 'YYYY-MM-DD') as day,
-             (select count(*)::int from properties p
-               where p.partner_id = ${scope.partnerId} and p.mode = ${scope.mode}
-                 and p.created_at >= d and p.created_at < d + interval '1 day') as registered,
-             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
-               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'succeeded'
-                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as delivered,
-             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
-               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'failed'
-                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as failed
-      from generate_series(date_trunc('day', now()) - interval '13 days', date_trunc('day', now()), interval '1 day') d
-      order by d`),
-  ]);
-  const t = timing[0];
-  return {
-    byStatus,
-    bySource,
-    deliveries,
-    timing: { p50: t?.p50 == null ? null : Number(t.p50), p95: t?.p95 == null ? null : Number(t.p95), finished: t?.finished ?? 0 },
-    daily: rowsOf<{ day: string; registered: number; delivered: number; failed: number }>(daily),
-  };
+  const byStatus = await db
+    .select({ status: properties.status, n: sql<number>`count(*)::int` })
+    .from(properties)
+    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode)))
+    .groupBy(properties.status);
+  const bySource = await db
+    .select({ source: enrichmentSources.source, status: enrichmentSources.status, n: sql<number>`count(*)::int` })
+    .from(enrichmentSources)
+    .innerJoin(properties, eq(properties.id, enrichmentSources.propertyId))
+    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode)))
+    .groupBy(enrichmentSources.source, enrichmentSources.status);
+  const deliveries = await db
+    .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode)))
+    .groupBy(webhookDeliveries.status);
+  const last7 = rowsOf<{ day: string; n: number }>(
+    await db.execute(sql`
+      select to_char(d, 'YYYY-MM-DD') as day, count(p.id)::int as n
+      from generate_series(date_trunc('day', now()) - interval '6 days', date_trunc('day', now()), interval '1 day') d
+      left join properties p on date_trunc('day', p.created_at) = d and p.partner_id = ${scope.partnerId} and p.mode = ${scope.mode}
+      group by d order by d`),
+  );
+  return { byStatus, bySource, deliveries, last7 };
 }
 
 export async function timeline(db: Db, propertyId: string) {
@@ -76,16 +52,6 @@ export async function deliveries(db: Db, filter: { propertyId?: string; endpoint
     ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.delivery.id))).orderBy(webhookAttempts.id)
     : [];
   return rows.map((r) => ({ ...r, attempts: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
-}
-
-/** Delivery counts per endpoint and status over the last `days` days. */
-export async function endpointStats(db: Db, endpointIds: string[], days = 7) {
-  if (!endpointIds.length) return [];
-  return db
-    .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
-    .from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.endpointId, endpointIds), gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`)))
-    .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
 }
 
 export async function teamOf(db: Db, partnerId: string) {
