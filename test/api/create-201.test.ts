@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db";
-import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
+import { createTestApp, useTestApp, post, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
 let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ sources: fakeSources() });
-  ({ key } = await newPartnerKey(t.app));
-});
-afterAll(() => t.close());
+useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 describe("POST /properties → 201", () => {
   it("creates the property, normalised, with Location and the contract's fields", async () => {

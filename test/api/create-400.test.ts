@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { countOf } from "../support/database";
-import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
+import { useTestApp, post, problemOf, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
 let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ sources: fakeSources() });
-  ({ key } = await newPartnerKey(t.app));
-});
-afterAll(() => t.close());
+useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 const create = (reference: string) => t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
 

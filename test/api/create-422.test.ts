@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, newPartnerKey, post, problemOf, type TestApp, BASE } from "../support/app";
+import { describe, expect, it } from "vitest";
+import { useTestApp, post, problemOf, type TestApp, BASE } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
 let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ sources: fakeSources() });
-  ({ key } = await newPartnerKey(t.app));
-});
-afterAll(() => t.close());
+useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 async function expect422(req: Request, errors: { pointer: string; detail?: RegExp | string }[]) {
   const res = await t.api.createProperty(req);

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, get, newPartnerKey, problemOf, post, BASE, type TestApp } from "../support/app";
+import { describe, expect, it } from "vitest";
+import { useTestApp, get, newPartnerKey, problemOf, post, BASE, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { createApiKey } from "@/lib/api-keys";
 
 let t: TestApp;
 let key: string;
-beforeAll(async () => {
-  t = await createTestApp({ sources: fakeSources() });
-  ({ key } = await newPartnerKey(t.app));
-});
-afterAll(() => t.close());
+useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 const del = (id: string, k = key) => t.api.deleteWebhookEndpoint(new Request(`${BASE}/webhook-endpoints/${id}`, { method: "DELETE", headers: { "X-API-Key": k } }));
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 // An App on a fresh test database, with its partner API handlers and helpers to call them.
 import { createApp, type App } from "@/lib/app";
 import { loadConfig } from "@/lib/config";
@@ -69,4 +70,17 @@ function expectProblem(res: Response) {
   if (!res.headers.get("content-type")?.startsWith("application/problem+json")) {
     throw new Error(`expected problem+json, got ${res.headers.get("content-type")} (${res.status})`);
   }
+}
+
+/**
+ * A test file's App on a fresh database with one partner's test key, created before its tests and
+ * closed after them: `useTestApp(options, (ctx) => ({ t, key } = ctx))`.
+ */
+export function useTestApp(options: Parameters<typeof createTestApp>[0], receive: (ctx: { t: TestApp; key: string }) => void) {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(options);
+    receive({ t, key: (await newPartnerKey(t.app)).key });
+  });
+  afterAll(() => t?.close());
 }
