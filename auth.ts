@@ -21,6 +21,13 @@ declare module "next-auth" {
 export const { handlers, auth, signIn, signOut } = NextAuth({
   session: { strategy: "jwt", maxAge: 8 * 3600 },
   pages: { signIn: "/sign-in" },
+  logger: {
+    // A wrong password is an expected outcome (recorded for throttling), not a server error.
+    error(error) {
+      if ((error as Error & { type?: string }).type === "CredentialsSignin") return;
+      console.error(error);
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },

@@ -1,20 +1,26 @@
 // The portal driven as a partner and an operator would, in Debian's Chromium, against the real
-// server (npm start) with embedded PGlite or PostgreSQL. Screenshots go to e2e/screenshots/.
-import { expect, test, type Page } from "@playwright/test";
+// server (npm start) with embedded PGlite or PostgreSQL. Screenshots of every page, at desktop
+// and phone widths, go to e2e/screenshots/ (git-ignored) for a person to look at.
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync } from "node:fs";
+import { Webhook } from "standardwebhooks";
+import { checkLetters } from "../lib/cadastral-reference";
 
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
 const owner = { organisation: `Acme Bank ${run}`, email: `owner-${run}@acme.test`, password: "correct horse battery" };
 const other = { organisation: `Other Insurer ${run}`, email: `other-${run}@other.test`, password: "another long password" };
-// Valid references (check letters computed) for the sandbox scenarios 9100 and 0001.
-const SLOW = "2749704YJ0624N9100BG";
+const admin = { email: "admin@finca.test", password: "admin-password-e2e" };
+// Valid 20-character references (check letters computed) of the sandbox scenarios.
+const unitRef = (parcel: string, unit: string) => parcel + unit + checkLetters(parcel + unit);
+const SLOW = unitRef("2749704YJ0624N", "9100"); // the cadastre answers on the retry: `enriching` first
 
 let apiKey = "";
 let propertyId = "";
+let secret = "";
 let received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let respondWith = 200;
 let receiver: http.Server;
@@ -26,6 +32,15 @@ async function shoot(page: Page, name: string) {
   for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["mobile", { width: 390, height: 844 }]] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `e2e/screenshots/${name}-${label}.png`, fullPage: true });
+    // Readable on a phone: nothing may widen the page beyond the screen (wide tables scroll inside their box).
+    const wider = await page.evaluate((width) => {
+      if (document.documentElement.scrollWidth <= width) return [];
+      return [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest("[data-scrolls]"))
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
+    }, size.width);
+    expect(wider, `${name} at ${label} width`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }
@@ -39,13 +54,20 @@ async function signUp(page: Page, who: typeof owner) {
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
-async function signIn(page: Page, email: string, password: string, expectSuccess = true) {
+async function signIn(page: Page, email: string, password: string) {
   await page.goto("/sign-in");
+  await fillSignIn(page, email, password);
+  await expect(page).toHaveURL(/\/(dashboard|admin)$/);
+}
+
+async function fillSignIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  if (expectSuccess) await expect(page).toHaveURL(/\/(dashboard|admin)$/);
 }
+
+const createProperty = (request: APIRequestContext, reference: string) =>
+  request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: reference } });
 
 test.beforeAll(async () => {
   receiver = http.createServer((req, res) => {
@@ -62,33 +84,50 @@ test.beforeAll(async () => {
 test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
 
 test("sign-in and sign-up pages; pages are guarded", async ({ page }) => {
-  await page.goto("/dashboard");
-  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto("/keys");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fkeys$/);
   await shoot(page, "sign-in");
+  await fillSignIn(page, "nobody@acme.test", "wrong password here");
+  await expect(page.getByTestId("form-error")).toContainText("Wrong email or password");
+  await expect(page.getByLabel("Email")).toHaveValue("nobody@acme.test"); // kept for the next try
   await page.goto("/sign-up");
   await shoot(page, "sign-up");
-  await signIn(page, "nobody@acme.test", "wrong password here", false);
-  await expect(page.locator("p[role=alert]")).toContainText("Wrong email or password");
+  await page.goto("/no-such-page");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await shoot(page, "not-found");
+});
+
+test("sign-in is throttled after 5 failures for an email", async ({ page }) => {
+  const email = `target-${run}@acme.test`;
+  for (let i = 0; i < 5; i++) {
+    await page.goto("/sign-in");
+    await fillSignIn(page, email, `guess number ${i}`);
+    await expect(page.getByTestId("form-error")).toContainText("Wrong email or password");
+  }
+  await page.goto("/sign-in");
+  await fillSignIn(page, email, "guess number 6");
+  await expect(page.getByTestId("form-error")).toContainText("Too many failed attempts");
 });
 
 test("a partner signs up and creates a test key", async ({ page }) => {
   await signUp(page, owner);
-  await expect(page.getByText(`No test properties yet`)).toBeVisible();
+  await expect(page.getByText("No test properties yet")).toBeVisible();
   await shoot(page, "overview-empty");
-  await page.getByRole("link", { name: "API keys" }).first().click();
-  await page.getByLabel("Name").fill("Origination backend");
-  await page.getByLabel("Mode").selectOption("test");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
+  await page.getByLabel("Name", { exact: true }).fill("Origination backend");
+  await page.getByLabel("Mode", { exact: true }).selectOption("test");
   await page.getByRole("button", { name: "Create key" }).click();
   const key = page.getByTestId("secret-value");
   await expect(key).toContainText("finca_test_");
   apiKey = (await key.textContent())!.trim();
-  await expect(page.getByRole("cell", { name: apiKey.slice(0, 17) + "…" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Origination backend" })).toBeVisible();
   await shoot(page, "keys");
 });
 
 test("a property registered through the API reaches enriched in the portal", async ({ page, request }) => {
   await signIn(page, owner.email, owner.password);
-  const res = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: SLOW } });
+  const res = await createProperty(request, SLOW);
   expect(res.status()).toBe(201);
   const body = await res.json();
   expect(body.status).toBe("enriching");
@@ -98,45 +137,79 @@ test("a property registered through the API reaches enriched in the portal", asy
   await shoot(page, "property-enriching");
   // No reload: the page refreshes itself until the durable retry finishes the enrichment.
   await expect(page.getByTestId("property-json")).toContainText('"status": "enriched"', { timeout: 30_000 });
-  await expect(page.getByRole("heading", { name: "Timeline" })).toBeVisible();
-  await expect(page.getByText("cadastre #2")).toBeVisible();
+  await expect(page.getByText("this page updates by itself")).toHaveCount(0);
+  const attempts = page.getByRole("region", { name: "Enrichment attempts" });
+  await expect(attempts.getByRole("row").filter({ hasText: "Cadastre #2" })).toContainText("completed");
+  await expect(attempts.getByRole("row").filter({ hasText: "Cadastre #1" })).toContainText("timeout");
   await shoot(page, "property-enriched");
+});
 
+test("properties: search, filters, and registering from the portal under the API's rules", async ({ page }) => {
+  await signIn(page, owner.email, owner.password);
   await page.goto("/properties");
   await expect(page.getByRole("link", { name: SLOW })).toBeVisible();
   await page.getByLabel("Status").selectOption("not_found");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByText("No properties match")).toBeVisible();
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await page.getByLabel("Search").fill(SLOW.slice(0, 10).toLowerCase());
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByRole("link", { name: SLOW })).toBeVisible();
+
   await page.goto("/properties");
   await page.getByLabel("Cadastral reference").fill("12345");
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.locator("p[role=alert]")).toContainText("must be 14 or 20 characters");
+  await expect(page.getByTestId("form-error")).toHaveText('The cadastral reference "12345" must be 14 (parcel) or 20 (unit) characters after removing spaces and hyphens.');
   await shoot(page, "properties");
-  await page.goto("/dashboard");
-  await expect(page.getByRole("heading", { name: "Enrichment success by source" })).toBeVisible();
-  await shoot(page, "overview");
+  // Spaces, hyphens and lower case are normalised, as in the API; the property page opens.
+  const parcel = "9872023VH5797S";
+  await page.getByLabel("Cadastral reference").fill(`${parcel.slice(0, 7)}-${parcel.slice(7)} 0001 ${checkLetters(parcel + "0001")}`.toLowerCase());
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/properties\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: `${parcel}0001${checkLetters(parcel + "0001")}` })).toBeVisible();
 });
 
-test("a webhook endpoint receives a test event, seen as delivered", async ({ page }) => {
+test("a webhook endpoint receives a signed test event, seen as delivered", async ({ page }) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/webhooks");
+  await expect(page.getByText("No test endpoints")).toBeVisible();
   await page.getByLabel("Endpoint URL").fill(receiverUrl);
   await page.getByLabel("Description").fill("e2e receiver");
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await expect(page.getByTestId("secret-value")).toContainText("whsec_");
+  secret = (await page.getByTestId("secret-value").textContent())!.trim();
   received = [];
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(0);
-  expect(JSON.parse(received[0]!.body).type).toBe("webhook.test");
-  expect(received[0]!.headers["webhook-signature"]).toMatch(/^v1,/);
-  await expect
-    .poll(async () => {
-      await page.reload();
-      return page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" }).count();
-    })
-    .toBeGreaterThan(0);
-  await page.getByText("Reveal signing secret").click();
+  const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers as Record<string, string>) as { type: string };
+  expect(event.type).toBe("webhook.test");
+  // The page follows the delivery by itself while it is in progress.
+  await expect(page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Reveal signing secret" }).click();
+  await expect(page.getByTestId("signing-secret")).toHaveText(secret);
+  await page.getByText("Attempts and responses").first().click();
+  await expect(page.getByText("HTTP 200").first()).toBeVisible();
   await shoot(page, "webhooks");
+});
+
+test("the overview shows status split, per-source success and deliveries", async ({ page, request }) => {
+  // Scenario references: a source failing for good (9300), a retried one (9200), an unknown reference (9404).
+  const refs = ["9300", "9200", "9404", "0002", "0003"].map((unit) => unitRef("4520109VK4742B", unit));
+  for (const ref of refs) expect((await createProperty(request, ref)).ok()).toBe(true);
+  await expect
+    .poll(async () => (await (await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })).json()).data.length, { timeout: 40_000 })
+    .toBe(0);
+  // Each property that finished after its response announced itself to the endpoint.
+  await expect.poll(() => received.filter((r) => r.body.includes('"property.enriched"')).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await signIn(page, owner.email, owner.password);
+  await expect(page.getByRole("img", { name: /Properties by status: enriching 0, enriched \d+, partially enriched 1, not found 1/ })).toBeVisible();
+  await expect(page.getByText(/gave up after retries/).first()).toBeVisible();
+  await shoot(page, "overview");
+  // The mode switch: live mode has none of the test data.
+  await page.getByRole("button", { name: "live" }).click();
+  await expect(page.getByText("No live properties yet")).toBeVisible();
+  await page.getByRole("button", { name: "test" }).click();
+  await expect(page.getByRole("heading", { name: "Properties by status" })).toBeVisible();
 });
 
 test("an admin replays a failed delivery", async ({ page }) => {
@@ -148,16 +221,17 @@ test("an admin replays a failed delivery", async ({ page }) => {
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect.poll(() => received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
   await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
 
   respondWith = 200;
-  await signIn(page, "admin@finca.test", "admin-password-e2e");
+  await signIn(page, admin.email, admin.password);
   await page.goto("/admin/webhooks");
   const row = page.getByTestId("admin-delivery").filter({ hasText: owner.organisation }).filter({ hasText: "failed" }).first();
   await expect
     .poll(async () => {
       await page.reload();
       return row.count();
-    })
+    }, { timeout: 20_000 })
     .toBeGreaterThan(0);
   await shoot(page, "admin-webhooks");
   const before = received.length;
@@ -165,23 +239,41 @@ test("an admin replays a failed delivery", async ({ page }) => {
   await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(before);
   const ids = new Set(received.slice(-2).map((r) => r.headers["webhook-id"]));
   expect(ids.size).toBe(1); // the replay kept the webhook-id
+
   await page.goto("/admin");
-  await expect(page.getByRole("cell", { name: owner.organisation }).first()).toBeVisible();
+  await expect(page.getByText("Rate limit usage")).toBeVisible();
   await shoot(page, "admin");
+  await page.goto("/admin/users");
+  await expect(page.getByRole("cell", { name: owner.organisation }).first()).toBeVisible();
+  await expect(page.getByRole("cell", { name: owner.email })).toBeVisible();
+  await shoot(page, "admin-users");
   await page.goto("/admin/keys");
   await page.getByLabel("Visible start").fill(apiKey.slice(0, 15));
   await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByRole("cell", { name: owner.organisation }).first()).toBeVisible();
   await shoot(page, "admin-keys");
+  // An admin has no partner pages; a partner has no admin pages.
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/admin$/);
 });
 
 test("a member of another partner is refused partner A's property", async ({ page }) => {
   await signUp(page, other);
   const res = await page.goto(`/properties/${propertyId}`);
   expect(res?.status()).toBe(404);
+  await expect(page.getByText("Not found in this organisation and mode")).toBeVisible();
   await expect(page.getByText(SLOW)).toHaveCount(0);
   await page.goto("/properties");
-  await expect(page.getByText("No properties match")).toBeVisible();
+  await expect(page.getByText("No test properties yet")).toBeVisible();
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("a signed-out visitor is sent to sign-in and back to the page they asked for", async ({ page }) => {
+  await page.goto(`/properties/${propertyId}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await fillSignIn(page, owner.email, owner.password);
+  await expect(page).toHaveURL(new RegExp(`/properties/${propertyId}$`));
 });
 
 test("an owner invites a member, who joins", async ({ page, browser }) => {
@@ -189,27 +281,50 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   await page.goto("/team");
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = (await page.getByTestId("secret-value").textContent())!;
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Pending invitations" })).toContainText("anyone with the link");
   await shoot(page, "team");
   const member = await browser.newPage();
   await member.goto(link);
+  await shoot(member, "invite");
   await member.getByLabel("Email").fill(`member-${run}@acme.test`);
   await member.getByLabel("Password").fill("member password long");
   await member.getByRole("button", { name: "Join" }).click();
   await expect(member).toHaveURL(/\/dashboard$/);
   await member.goto(`/properties/${propertyId}`);
   await expect(member.getByTestId("property-json")).toContainText(propertyId);
+  await member.goto("/team");
+  await expect(member.getByText("Only your organisation's owner can invite members.")).toBeVisible();
   await member.goto(link);
   await expect(member.getByText("Invitation not valid")).toBeVisible();
   await member.close();
+  // A withdrawn invitation's link stops working.
+  await page.getByLabel("Email").fill(`late-${run}@acme.test`);
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const withdrawn = (await page.getByTestId("secret-value").textContent())!;
+  await page.reload();
+  const pending = page.getByRole("region", { name: "Pending invitations" });
+  page.once("dialog", (d) => d.accept());
+  await pending.getByRole("row").filter({ hasText: `late-${run}@acme.test` }).getByRole("button", { name: "Withdraw" }).click();
+  await expect(page.getByRole("region", { name: "Pending invitations" })).toHaveCount(0);
+  await page.goto(withdrawn);
+  await expect(page.getByText("Invitation not valid")).toBeVisible();
 });
 
 test("docs render locally", async ({ page }) => {
   await page.goto("/docs");
-  await expect(page.getByRole("heading", { name: "API reference" })).toBeVisible();
-  await expect(page.getByText("/api/v1/partner-api/properties").first()).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Integration guide" })).toBeVisible();
+  await expect(page.getByText('import { Webhook } from "standardwebhooks"')).toBeVisible();
   await shoot(page, "docs");
-  await page.goto("/docs/errors#rate_limited");
-  await expect(page.locator("#rate_limited")).toContainText("429");
+  await page.goto("/docs/api");
+  await expect(page.getByRole("heading", { name: "API reference" })).toBeVisible();
+  await expect(page.locator("#createProperty")).toContainText("/api/v1/partner-api/properties");
+  await expect(page.locator("#schema-Property")).toContainText("ite_fetch_status");
+  await shoot(page, "docs-api");
+  // Every problem's `type` resolves to an anchor here.
+  const problem = await (await page.request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: "x" } })).json();
+  await page.goto(problem.type);
+  await expect(page.locator(`#${problem.code}`)).toContainText("400");
   await shoot(page, "docs-errors");
 });
 
@@ -218,7 +333,8 @@ test("revoking the key makes the API answer 401", async ({ page, request }) => {
   await page.goto("/keys");
   page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Revoke" }).first().click();
-  await expect(page.getByText("revoked")).toBeVisible();
+  await expect(page.getByText("Revoked keys (1)")).toBeVisible();
+  await expect(page.getByText("No active keys")).toBeVisible();
   const res = await request.get("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey } });
   expect(res.status()).toBe(401);
   expect((await res.json()).code).toBe("missing_api_key");

@@ -5,9 +5,12 @@ import { signIn } from "@/auth";
 import { getApp } from "@/lib/app";
 import { acceptInvitation, AccountError, signUp } from "@/lib/auth/accounts";
 
-export type FormState = { error?: string } | undefined;
+/** `values` gives back what was typed (never passwords): React resets a form after its action. */
+export type FormState = { error?: string; values?: Record<string, string> } | undefined;
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+const KEPT = ["email", "name", "organisation"];
+const typed = (form: FormData) => Object.fromEntries(KEPT.map((name) => [name, field(form, name)]));
 
 async function signInWith(email: string, password: string, redirectTo: string): Promise<FormState> {
   try {
@@ -23,14 +26,16 @@ async function signInWith(email: string, password: string, redirectTo: string): 
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   const next = field(form, "next");
-  return signInWith(field(form, "email"), field(form, "password"), next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard");
+  // Only a path on this site: "//host" and "/\\host" would leave it.
+  const failed = await signInWith(field(form, "email"), field(form, "password"), /^\/(?![/\\])/.test(next) ? next : "/dashboard");
+  return failed && { ...failed, values: typed(form) };
 }
 
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
   try {
     await signUp((await getApp()).db, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
   } catch (error) {
-    if (error instanceof AccountError) return { error: error.message };
+    if (error instanceof AccountError) return { error: error.message, values: typed(form) };
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
@@ -40,7 +45,7 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
   try {
     await acceptInvitation((await getApp()).db, field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
   } catch (error) {
-    if (error instanceof AccountError) return { error: error.message };
+    if (error instanceof AccountError) return { error: error.message, values: typed(form) };
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");

@@ -19,7 +19,7 @@ export function AuthForm({ action, fields, submit, hidden = {} }: { action: (s: 
           <label htmlFor={f.name} className="label">
             {f.label}
           </label>
-          <input id={f.name} name={f.name} type={f.type ?? "text"} autoComplete={f.autoComplete} required={f.required ?? true} defaultValue={f.defaultValue} className="input" aria-describedby={f.hint ? `${f.name}-hint` : undefined} />
+          <input id={f.name} name={f.name} type={f.type ?? "text"} autoComplete={f.autoComplete} required={f.required ?? true} defaultValue={state?.values?.[f.name] ?? f.defaultValue} className="input" aria-describedby={f.hint ? `${f.name}-hint` : undefined} />
           {f.hint && (
             <p id={`${f.name}-hint`} className="mt-1 text-xs text-slate-500">
               {f.hint}

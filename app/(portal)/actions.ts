@@ -1,26 +1,30 @@
 "use server";
 
-// Portal actions: thin wrappers that check the session, then call the same lib/ code as the API.
+// Portal actions: thin wrappers that check the session and scope, then call the same lib/ code as
+// the API. Every one re-checks the user: a server action is a public endpoint.
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/auth";
 import { requireOwner, requirePartner, MODE_COOKIE } from "@/lib/auth/session";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
-import { checkReference } from "@/lib/cadastral-reference";
-import { rateLimitBucket } from "@/lib/rate-limit";
-import { registerProperty } from "@/lib/properties/register";
-import { createEndpoint, EndpointUrlError, getEndpoint, rotateSecret, setEnabled, deleteEndpoint } from "@/lib/webhooks/endpoints";
+import { registerFromPortal } from "@/lib/portal/register";
+import { createEndpoint, EndpointUrlError, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
-import { createInvitation } from "@/lib/auth/accounts";
+import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import type { Mode } from "@/drizzle/schema";
 
-export type ActionState = { error?: string; key?: string; secret?: string; link?: string } | undefined;
+/** `values` gives back what was typed after an error: React resets a form after its action. */
+export type ActionState = { error?: string; key?: string; secret?: string; link?: string; values?: Record<string, string> } | undefined;
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+const modeOf = (form: FormData): Mode => (field(form, "mode") === "live" ? "live" : "test");
 
 export async function switchMode(form: FormData) {
-  const mode: Mode = field(form, "mode") === "live" ? "live" : "test";
-  (await cookies()).set(MODE_COOKIE, mode, { httpOnly: true, sameSite: "lax", path: "/" });
+  await requirePartner();
+  (await cookies()).set(MODE_COOKIE, modeOf(form), { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 24 * 3600 });
+  // A property or endpoint belongs to one mode: from its page, go to the list of the other mode.
+  const from = field(form, "from");
+  if (/^\/properties\/.+/.test(from)) redirect("/properties");
   revalidatePath("/", "layout");
 }
 
@@ -30,10 +34,9 @@ export async function signOutAction() {
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, partnerId } = await requirePartner();
-  const mode: Mode = field(form, "mode") === "live" ? "live" : "test";
   const name = field(form, "name");
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
-  const { key } = await createApiKey(app.db, { partnerId, mode, name: name.slice(0, 100) });
+  const { key } = await createApiKey(app.db, { partnerId, mode: modeOf(form), name: name.slice(0, 100) });
   revalidatePath("/keys");
   return { key };
 }
@@ -44,59 +47,60 @@ export async function revokeKeyAction(form: FormData) {
   revalidatePath("/keys");
 }
 
-/** The API's create path from the portal, under the same rate limit and the same messages. */
+/** The API's create path from the portal: same rate limit, same checks, same messages. */
 export async function registerPropertyAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
-  const decision = await app.rateLimiter.hit(rateLimitBucket(scope.partnerId, scope.mode));
-  if (!decision.allowed) return { error: `Rate limit reached (${decision.limit} writes per ${decision.windowSeconds} s). Try again in ${decision.resetSeconds} s.` };
-  const check = checkReference(field(form, "cadastral_reference"));
-  if (!check.ok) {
-    const reason = { length: "must be 14 or 20 characters", charset: "may contain only digits and letters A-Z and Ñ", check_letters: "has wrong check letters" }[check.reason];
-    return { error: `The reference "${check.reference}" ${reason}.` };
-  }
-  const { property } = await registerProperty(app, scope, check.reference);
-  redirect(`/properties/${property.property_id}`);
+  const result = await registerFromPortal(app, scope, String(form.get("cadastral_reference") ?? ""));
+  if (!result.ok) return { error: result.detail, values: { cadastral_reference: String(form.get("cadastral_reference") ?? "") } };
+  revalidatePath("/properties");
+  redirect(`/properties/${result.property.property_id}`);
 }
 
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
   try {
-    const { secret } = await createEndpoint(app.db, scope, { url: field(form, "url"), description: field(form, "description") }, app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
+    const { secret } = await createEndpoint(app.db, scope, { url: field(form, "url"), description: field(form, "description").slice(0, 500) }, app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
     revalidatePath("/webhooks");
     return { secret };
   } catch (error) {
-    if (error instanceof EndpointUrlError) return { error: error.message };
+    if (error instanceof EndpointUrlError) return { error: error.message, values: { url: field(form, "url"), description: field(form, "description") } };
     throw error;
   }
 }
 
-async function ownEndpoint(form: FormData) {
+async function ownEndpoint(id: string) {
   const ctx = await requirePartner();
-  const endpoint = await getEndpoint(ctx.app.db, ctx.scope, field(form, "id"));
+  const endpoint = await getEndpoint(ctx.app.db, ctx.scope, id);
   if (!endpoint) redirect("/webhooks");
-  return { ...ctx, endpoint: endpoint! };
+  return { ...ctx, endpoint };
+}
+
+/** The signing secrets, fetched only when the partner asks to see them (not in the page's HTML). */
+export async function revealSecretAction(id: string): Promise<{ value: string; expiresAt: string | null }[]> {
+  const { endpoint } = await ownEndpoint(id);
+  return signingSecrets(endpoint).map((value, i) => ({ value, expiresAt: i === 0 ? null : (endpoint.previousSecretExpiresAt?.toISOString() ?? null) }));
 }
 
 export async function rotateSecretAction(form: FormData) {
-  const { app, scope, endpoint } = await ownEndpoint(form);
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   await rotateSecret(app.db, scope, endpoint.id);
   revalidatePath("/webhooks");
 }
 
 export async function toggleEndpointAction(form: FormData) {
-  const { app, scope, endpoint } = await ownEndpoint(form);
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   await setEnabled(app.db, endpoint.id, !endpoint.enabled, endpoint.enabled ? "disabled_by_partner" : null, scope);
   revalidatePath("/webhooks");
 }
 
 export async function deleteEndpointAction(form: FormData) {
-  const { app, scope, endpoint } = await ownEndpoint(form);
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   await deleteEndpoint(app.db, scope, endpoint.id);
   revalidatePath("/webhooks");
 }
 
 export async function sendTestEventAction(form: FormData) {
-  const { app, endpoint } = await ownEndpoint(form);
+  const { app, endpoint } = await ownEndpoint(field(form, "id"));
   await sendTestEvent(app, endpoint);
   revalidatePath("/webhooks");
 }
@@ -105,18 +109,26 @@ export async function replayDeliveryAction(form: FormData) {
   const { app, partnerId } = await requirePartner();
   await replayDelivery(app, field(form, "id"), partnerId);
   revalidatePath("/webhooks");
-  revalidatePath("/properties");
+  revalidatePath("/properties", "layout");
 }
 
 export async function replayFailedAction(form: FormData) {
-  const { app, partnerId, endpoint } = await ownEndpoint(form);
-  const hours = Number(field(form, "hours")) || 24;
-  await replayFailedSince(app, endpoint.id, new Date(Date.now() - hours * 3600_000), partnerId);
+  const { app, partnerId, endpoint } = await ownEndpoint(field(form, "id"));
+  await replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId);
   revalidatePath("/webhooks");
 }
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, partnerId, user } = await requireOwner();
-  const token = await createInvitation(app.db, partnerId, user.id, field(form, "email") || undefined);
+  const email = field(form, "email");
+  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { error: "Enter a valid email address, or leave it empty.", values: { email } };
+  const token = await createInvitation(app.db, partnerId, user.id, email || undefined);
+  revalidatePath("/team");
   return { link: `/invite/${token}` };
+}
+
+export async function withdrawInvitationAction(form: FormData) {
+  const { app, partnerId } = await requireOwner();
+  await withdrawInvitation(app.db, partnerId, field(form, "id"));
+  revalidatePath("/team");
 }

@@ -1,21 +1,44 @@
 "use client";
 
 // Client forms whose result is shown in place: errors, a key or a secret shown once, a link.
-import { useActionState } from "react";
+import { useActionState, useState, useTransition } from "react";
+import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
 import { FormError } from "../_components/ui";
-import { createEndpointAction, createKeyAction, inviteAction, registerPropertyAction, type ActionState } from "./actions";
+import { createEndpointAction, createKeyAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
 
 function Secret({ label, value, note }: { label: string; value: string; note: string }) {
   return (
-    <div role="status" className="mt-4 rounded-md border border-emerald-200 bg-emerald-50 p-3">
+    <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-3">
       <p className="text-sm font-medium text-emerald-900">{label}</p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <code data-testid="secret-value" className="break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-emerald-200">{value}</code>
+        <code data-testid="secret-value" className="min-w-0 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-emerald-200">{value}</code>
         <CopyButton value={value} />
       </div>
       <p className="mt-2 text-xs text-emerald-900">{note}</p>
     </div>
+  );
+}
+
+export function ModeSwitch({ mode }: { mode: "test" | "live" }) {
+  const pathname = usePathname();
+  return (
+    <form action={switchMode} role="group" aria-label="Data mode" className="inline-flex rounded-lg bg-slate-100 p-0.5">
+      <input type="hidden" name="from" value={pathname} />
+      {(["test", "live"] as const).map((m) => (
+        <button
+          key={m}
+          name="mode"
+          value={m}
+          aria-pressed={mode === m}
+          className={`rounded-md px-2.5 py-1 text-xs font-semibold uppercase tracking-wide ${
+            mode === m ? (m === "live" ? "bg-violet-700 text-white shadow-sm" : "bg-amber-500 text-slate-950 shadow-sm") : "text-slate-700 hover:text-slate-950"
+          }`}
+        >
+          {m}
+        </button>
+      ))}
+    </form>
   );
 }
 
@@ -25,35 +48,41 @@ export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" })
     <form action={action} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <div>
         <label htmlFor="key-name" className="label">Name</label>
-        <input id="key-name" name="name" className="input" placeholder="e.g. Mortgage origination backend" required maxLength={100} />
+        <input id="key-name" name="name" className="input" placeholder="e.g. Mortgage origination backend" required maxLength={100} aria-describedby="key-name-hint" />
       </div>
       <div>
         <label htmlFor="key-mode" className="label">Mode</label>
         <select id="key-mode" name="mode" className="input" defaultValue={defaultMode}>
-          <option value="test">Test</option>
+          <option value="test">Test (sandbox)</option>
           <option value="live">Live</option>
         </select>
       </div>
-      <button className="btn" disabled={pending}>Create key</button>
-      <div className="sm:col-span-3">
-        <FormError message={state?.error} />
-        {state?.key && <Secret label="Your new API key" value={state.key} note="Copy it now: it is shown only once. Send it in the X-API-Key header." />}
-      </div>
+      <button className="btn" disabled={pending}>{pending ? "Creating…" : "Create key"}</button>
+      <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">Name keys after the system that uses them, so you know which one to revoke.</p>
+      {(state?.error || state?.key) && (
+        <div className="sm:col-span-3">
+          <FormError message={state?.error} />
+          {state?.key && <Secret label="Your new API key" value={state.key} note="Copy it now: it is shown only once. Send it in the X-API-Key header." />}
+        </div>
+      )}
     </form>
   );
 }
 
-export function RegisterPropertyForm() {
+export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(registerPropertyAction, undefined);
   return (
     <form action={action} className="space-y-2">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
           <label htmlFor="reference" className="label">Cadastral reference</label>
-          <input id="reference" name="cadastral_reference" className="input font-mono" placeholder="2749704YJ0624N0001DI" required />
+          <input id="reference" name="cadastral_reference" defaultValue={state?.values?.cadastral_reference} className="input font-mono uppercase" placeholder="2749704YJ0624N0001DI" required autoComplete="off" spellCheck={false} aria-describedby="reference-hint" />
         </div>
         <button className="btn" disabled={pending}>{pending ? "Registering…" : "Register"}</button>
       </div>
+      <p id="reference-hint" className="text-xs text-slate-600">
+        14 characters (parcel) or 20 (unit); spaces and hyphens are ignored. Counts against your {mode} rate limit like an API request.
+      </p>
       <FormError message={state?.error} />
     </form>
   );
@@ -65,33 +94,65 @@ export function CreateEndpointForm({ mode }: { mode: "test" | "live" }) {
     <form action={action} className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
       <div>
         <label htmlFor="endpoint-url" className="label">Endpoint URL</label>
-        <input id="endpoint-url" name="url" type="url" className="input" placeholder="https://example.com/webhooks/finca" required />
+        <input id="endpoint-url" name="url" type="url" defaultValue={state?.values?.url} className="input" placeholder="https://example.com/webhooks/finca" required maxLength={2048} aria-describedby="endpoint-url-hint" />
       </div>
       <div>
-        <label htmlFor="endpoint-description" className="label">Description</label>
-        <input id="endpoint-description" name="description" className="input" placeholder="optional" />
+        <label htmlFor="endpoint-description" className="label">Description <span className="font-normal text-slate-500">(optional)</span></label>
+        <input id="endpoint-description" name="description" defaultValue={state?.values?.description} className="input" maxLength={500} />
       </div>
-      <button className="btn" disabled={pending}>Add endpoint</button>
-      <p className="text-xs text-slate-500 sm:col-span-3">{mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} Private and internal addresses are refused.</p>
-      <div className="sm:col-span-3">
-        <FormError message={state?.error} />
-        {state?.secret && <Secret label="Signing secret" value={state.secret} note="Use it to verify the webhook-signature header (Standard Webhooks). You can reveal it again below." />}
-      </div>
+      <button className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
+      <p id="endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
+        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} Private, loopback and internal addresses are refused.
+      </p>
+      {(state?.error || state?.secret) && (
+        <div className="sm:col-span-3">
+          <FormError message={state?.error} />
+          {state?.secret && <Secret label="Signing secret" value={state.secret} note="Verify the webhook-signature header with it (Standard Webhooks). You can reveal it again on the endpoint." />}
+        </div>
+      )}
     </form>
+  );
+}
+
+/** The endpoint's signing secrets, fetched from the server on demand. */
+export function RevealSecret({ endpointId }: { endpointId: string }) {
+  const [secrets, setSecrets] = useState<Awaited<ReturnType<typeof revealSecretAction>> | null>(null);
+  const [pending, start] = useTransition();
+  if (!secrets) {
+    return (
+      <button type="button" className="btn-secondary" disabled={pending} onClick={() => start(async () => setSecrets(await revealSecretAction(endpointId)))}>
+        {pending ? "Revealing…" : "Reveal signing secret"}
+      </button>
+    );
+  }
+  return (
+    <div className="w-full space-y-2" role="status">
+      {secrets.map((s) => (
+        <div key={s.value} className="flex flex-wrap items-center gap-2">
+          <code data-testid="signing-secret" className="min-w-0 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-900">{s.value}</code>
+          <CopyButton value={s.value} />
+          {s.expiresAt && <span className="text-xs text-slate-600">previous secret, still signing until {s.expiresAt.slice(0, 16).replace("T", " ")} UTC</span>}
+        </div>
+      ))}
+      <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setSecrets(null)}>Hide</button>
+    </div>
   );
 }
 
 export function InviteForm() {
   const [state, action, pending] = useActionState<ActionState, FormData>(inviteAction, undefined);
-  const link = state?.link && typeof window !== "undefined" ? new URL(state.link, window.location.origin).toString() : state?.link;
+  const link = state?.link ? new URL(state.link, window.location.origin).toString() : null;
   return (
-    <form action={action} className="flex flex-col gap-2 sm:flex-row sm:items-end">
-      <div className="flex-1">
-        <label htmlFor="invite-email" className="label">Email (optional: restricts the link to this address)</label>
-        <input id="invite-email" name="email" type="email" className="input" />
+    <form action={action} className="space-y-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor="invite-email" className="label">Email <span className="font-normal text-slate-500">(optional: only this address can use the link)</span></label>
+          <input id="invite-email" name="email" type="email" defaultValue={state?.values?.email} className="input" autoComplete="off" />
+        </div>
+        <button className="btn" disabled={pending}>{pending ? "Creating…" : "Create invitation link"}</button>
       </div>
-      <button className="btn" disabled={pending}>Create invitation link</button>
-      {link && <div className="w-full"><Secret label="One-time invitation link (valid 7 days)" value={link} note="Send it to your colleague; it works once." /></div>}
+      <FormError message={state?.error} />
+      {link && <Secret label="One-time invitation link (valid 7 days)" value={link} note="Send it to your colleague over a channel you trust; it works once." />}
     </form>
   );
 }

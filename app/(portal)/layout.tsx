@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { requirePartner } from "@/lib/auth/session";
 import { getPartner } from "@/lib/partners";
-import { signOutAction, switchMode } from "./actions";
+import { NavLinks } from "../_components/nav-links";
+import { signOutAction } from "./actions";
+import { ModeSwitch } from "./forms";
 
 const NAV = [
   ["/dashboard", "Overview"],
@@ -17,33 +19,33 @@ export default async function PortalLayout({ children }: { children: React.React
   const partner = await getPartner(app.db, partnerId);
   return (
     <div className="min-h-screen">
-      {mode === "test" && <div className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-900">Test mode — sandbox registers, test data only</div>}
+      {mode === "test" && (
+        <p className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950">
+          Test mode: sandbox registers and test data only. Switch to live to see production data.
+        </p>
+      )}
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <Link href="/dashboard" className="text-lg font-semibold text-brand-700">Finca</Link>
-          <nav aria-label="Main" className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
-            {NAV.map(([href, label]) => (
-              <Link key={href} href={href} className="whitespace-nowrap rounded-md px-2.5 py-1.5 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900">
-                {label}
-              </Link>
-            ))}
-          </nav>
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 pt-3 sm:pb-3">
+          <Link href="/dashboard" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-brand-700">
+            <span aria-hidden="true" className="grid size-7 place-items-center rounded-md bg-brand-700 text-sm text-white">F</span>
+            Finca
+          </Link>
+          <div className="order-3 w-full sm:order-none sm:w-auto">
+            <NavLinks links={NAV} label="Main" />
+          </div>
           <div className="ml-auto flex items-center gap-3">
-            <form action={switchMode} className="flex items-center gap-1" aria-label="Switch between test and live">
-              {(["test", "live"] as const).map((m) => (
-                <button key={m} name="mode" value={m} aria-pressed={mode === m} className={`rounded-md px-2.5 py-1 text-xs font-semibold uppercase ${mode === m ? (m === "live" ? "bg-violet-700 text-white" : "bg-amber-500 text-white") : "bg-slate-100 text-slate-700"}`}>
-                  {m}
-                </button>
-              ))}
-            </form>
-            <span className="hidden text-sm text-slate-600 md:inline" title={user.email}>{partner?.name}</span>
+            <ModeSwitch mode={mode} />
+            <div className="hidden text-right leading-tight md:block">
+              <p className="text-sm font-medium text-slate-900">{partner?.name}</p>
+              <p className="text-xs text-slate-600">{user.email}</p>
+            </div>
             <form action={signOutAction}>
-              <button className="text-sm text-slate-700 underline hover:text-slate-900">Sign out</button>
+              <button className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline">Sign out</button>
             </form>
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-6xl px-4 py-6">{children}</main>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:py-8">{children}</main>
     </div>
   );
 }

@@ -2,19 +2,24 @@
 
 import { useState } from "react";
 
+/** Copies a value; where the clipboard API is unavailable (plain http), says so instead of pretending. */
 export function CopyButton({ value, label = "Copy" }: { value: string; label?: string }) {
-  const [copied, setCopied] = useState(false);
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button
       type="button"
       className="btn-secondary"
       onClick={async () => {
-        await navigator.clipboard?.writeText(value).catch(() => {});
-        setCopied(true);
-        setTimeout(() => setCopied(false), 2000);
+        try {
+          await navigator.clipboard.writeText(value);
+          setState("copied");
+        } catch {
+          setState("failed");
+        }
+        setTimeout(() => setState("idle"), 2500);
       }}
     >
-      <span aria-live="polite">{copied ? "Copied" : label}</span>
+      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Select and copy it" : label}</span>
     </button>
   );
 }

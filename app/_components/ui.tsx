@@ -1,89 +1,154 @@
-// Small presentational pieces shared by the portal and the admin console.
+// Small presentational pieces shared by the portal, the docs and the admin console.
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
-        {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+      <div className="min-w-0">
+        <h1 className="break-words text-2xl font-semibold tracking-tight text-slate-900">{title}</h1>
+        {description && <div className="mt-1 text-sm text-slate-600">{description}</div>}
       </div>
-      {actions}
+      {actions && <div className="flex shrink-0 flex-wrap gap-2">{actions}</div>}
     </div>
   );
 }
 
-export function Card({ title, children, className = "" }: { title?: ReactNode; children: ReactNode; className?: string }) {
+export function Card({ title, actions, children, className = "", id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
   return (
-    <section className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5 ${className}`}>
-      {title && <h2 className="mb-3 text-base font-semibold text-slate-900">{title}</h2>}
+    <section id={id} className={`rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5 ${className}`}>
+      {(title || actions) && (
+        <div className="mb-4 flex flex-wrap items-start justify-between gap-2">
+          {title && <h2 className="min-w-0 text-base font-semibold text-slate-900">{title}</h2>}
+          {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+        </div>
+      )}
       {children}
     </section>
   );
 }
 
-const TONES: Record<string, string> = {
-  enriched: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  completed: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  succeeded: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  found: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  enriching: "bg-sky-50 text-sky-800 ring-sky-200",
-  pending: "bg-sky-50 text-sky-800 ring-sky-200",
-  partially_enriched: "bg-amber-50 text-amber-900 ring-amber-200",
-  not_found: "bg-slate-100 text-slate-700 ring-slate-300",
-  failed: "bg-red-50 text-red-800 ring-red-200",
-  revoked: "bg-red-50 text-red-800 ring-red-200",
-  disabled: "bg-red-50 text-red-800 ring-red-200",
-  live: "bg-violet-50 text-violet-800 ring-violet-200",
-  test: "bg-amber-50 text-amber-900 ring-amber-200",
-};
-
-export function Badge({ value, label }: { value: string; label?: string }) {
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[value] ?? "bg-slate-100 text-slate-700 ring-slate-300"}`}>{label ?? value.replaceAll("_", " ")}</span>;
-}
-
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+/** A key figure with its label and an optional line of context. */
+export function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
   return (
-    <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
-      <p className="font-medium text-slate-900">{title}</p>
-      {children && <div className="mt-2 text-sm text-slate-600">{children}</div>}
+    <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-600">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+      {hint && <p className="mt-1 text-xs text-slate-600">{hint}</p>}
     </div>
   );
 }
 
-/** Horizontal bars: accessible as a list with values, no chart library. */
-export function Bars({ items, label }: { items: { label: string; value: number; tone?: string }[]; label: string }) {
-  const max = Math.max(1, ...items.map((i) => i.value));
+const GOOD = "bg-emerald-50 text-emerald-800 ring-emerald-600/20";
+const BUSY = "bg-sky-50 text-sky-800 ring-sky-600/20";
+const WARN = "bg-amber-50 text-amber-900 ring-amber-600/25";
+const BAD = "bg-red-50 text-red-800 ring-red-600/20";
+const NEUTRAL = "bg-slate-100 text-slate-700 ring-slate-500/20";
+
+const TONES: Record<string, string> = {
+  enriched: GOOD,
+  completed: GOOD,
+  succeeded: GOOD,
+  found: GOOD,
+  enabled: GOOD,
+  active: GOOD,
+  ok: GOOD,
+  enriching: BUSY,
+  pending: BUSY,
+  retrying: WARN,
+  partially_enriched: WARN,
+  near: WARN,
+  failing: WARN,
+  timeout: WARN,
+  not_required: NEUTRAL,
+  unsupported: NEUTRAL,
+  not_found: NEUTRAL,
+  failed: BAD,
+  error: BAD,
+  revoked: BAD,
+  disabled: BAD,
+  over: BAD,
+  live: "bg-violet-50 text-violet-800 ring-violet-600/20",
+  test: "bg-amber-50 text-amber-900 ring-amber-600/25",
+  owner: "bg-brand-50 text-brand-900 ring-brand-600/20",
+  admin: "bg-slate-900 text-white ring-slate-900",
+};
+
+export function Badge({ value, label }: { value: string; label?: string }) {
   return (
-    <ul aria-label={label} className="space-y-2">
-      {items.map((i) => (
-        <li key={i.label} className="grid grid-cols-[8rem_1fr_3rem] items-center gap-2 text-sm">
-          <span className="truncate text-slate-700">{i.label}</span>
-          <span className="h-2.5 rounded-full bg-slate-100">
-            <span className={`block h-2.5 rounded-full ${i.tone ?? "bg-brand-600"}`} style={{ width: `${(i.value / max) * 100}%` }} />
-          </span>
-          <span className="text-right tabular-nums text-slate-900">{i.value}</span>
-        </li>
-      ))}
-    </ul>
+    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[value] ?? NEUTRAL}`}>
+      {label ?? value.replaceAll("_", " ")}
+    </span>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
+      <p className="font-medium text-slate-900">{title}</p>
+      {children && <div className="mx-auto mt-2 max-w-prose text-sm text-slate-600">{children}</div>}
+      {action && <div className="mt-4 flex justify-center">{action}</div>}
+    </div>
+  );
+}
+
+/** A table that scrolls sideways on a phone instead of breaking the layout. */
+export function TableWrap({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    <div data-scrolls className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role={label ? "region" : undefined} aria-label={label} tabIndex={label ? 0 : undefined}>
+      {children}
+    </div>
   );
 }
 
 export function Percent({ value }: { value: number | null }) {
-  return <span className="tabular-nums">{value === null ? "—" : `${Math.round(value * 100)} %`}</span>;
+  return <span className="tabular-nums">{value === null ? "—" : `${(value * 100).toFixed(value > 0.99 && value < 1 ? 1 : 0)} %`}</span>;
 }
 
-export function Time({ value }: { value: Date | string | null | undefined }) {
-  if (!value) return <span className="text-slate-400">—</span>;
+export function Time({ value, seconds = false }: { value: Date | string | null | undefined; seconds?: boolean }) {
+  if (!value) return <span className="text-slate-500">—</span>;
   const date = typeof value === "string" ? new Date(value) : value;
-  return <time dateTime={date.toISOString()}>{date.toISOString().replace("T", " ").slice(0, 19)} UTC</time>;
+  const iso = date.toISOString();
+  return (
+    <time dateTime={iso} title={iso} className="whitespace-nowrap tabular-nums">
+      {iso.slice(0, 10)} {iso.slice(11, seconds ? 19 : 16)} UTC
+    </time>
+  );
+}
+
+export function Missing({ children = "—" }: { children?: ReactNode }) {
+  return <span className="text-slate-500">{children}</span>;
 }
 
 export function FormError({ message }: { message?: string | null }) {
   if (!message) return null;
   return (
-    <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <p role="alert" data-testid="form-error" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
       {message}
     </p>
+  );
+}
+
+/** Text from the OpenAPI document with `code` spans, rendered as code; `links` turns known ones into links. */
+export function Rich({ text, links = {} }: { text: string; links?: Record<string, string> }) {
+  return (
+    <>
+      {text.split(/(`[^`]+`)/g).map((part, i) => {
+        if (!(part.startsWith("`") && part.endsWith("`"))) return part;
+        const code = part.slice(1, -1);
+        return links[code] ? (
+          <a key={i} href={links[code]} className="code-inline underline decoration-slate-400 underline-offset-2 hover:decoration-brand-600">{code}</a>
+        ) : (
+          <code key={i} className="code-inline">{code}</code>
+        );
+      })}
+    </>
+  );
+}
+
+export function CodeBlock({ children, label }: { children: string; label?: string }) {
+  return (
+    <pre data-scrolls aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+      {children}
+    </pre>
   );
 }

@@ -1,61 +1,55 @@
+import Link from "next/link";
 import { requireAdmin } from "@/lib/auth/session";
-import { listPartners } from "@/lib/partners";
-import { allUsers, rateLimitUsage } from "@/lib/portal/queries";
-import { Badge, Card, EmptyState, PageHeader, Time } from "../_components/ui";
+import { adminCounts, rateLimitUsage } from "@/lib/portal/queries";
+import { Meter } from "../_components/charts";
+import { Badge, Card, PageHeader, Stat, TableWrap, Time } from "../_components/ui";
 
 export const metadata = { title: "Admin" };
 
-export default async function Admin() {
+// A bucket at this share of the limit is "near" it.
+const NEAR = 0.8;
+
+export default async function AdminOverview() {
   const { app } = await requireAdmin();
-  const [partners, users, usage] = await Promise.all([listPartners(app.db), allUsers(app.db), rateLimitUsage(app.db, app.config.RATE_LIMIT_WINDOW_SECONDS)]);
-  const limit = app.config.RATE_LIMIT_WRITES;
+  const { RATE_LIMIT_WRITES: limit, RATE_LIMIT_WINDOW_SECONDS: window, UPSTASH_REDIS_REST_URL } = app.config;
+  const [counts, usage] = await Promise.all([adminCounts(app.db), rateLimitUsage(app.db, window)]);
+  const busy = usage.filter((u) => u.used > 0);
+  const attention = counts.troubled_endpoints + counts.failed_deliveries;
   return (
     <>
-      <PageHeader title="Partners and usage" />
-      <Card title={`Rate limit now (${limit} writes / ${app.config.RATE_LIMIT_WINDOW_SECONDS} s)`} className="mb-6">
-        {usage.filter((u) => u.used > 0).length ? (
-          <table className="table">
-            <thead><tr><th>Partner</th><th>Mode</th><th>Used</th><th>State</th></tr></thead>
-            <tbody>
-              {usage.filter((u) => u.used > 0).map((u) => (
-                <tr key={`${u.partner}-${u.mode}`}>
-                  <td>{u.partner}</td><td><Badge value={u.mode} /></td><td className="tabular-nums">{u.used} / {limit}</td>
-                  <td>{u.used >= limit ? <Badge value="failed" label="at the limit" /> : u.used >= limit * 0.8 ? <Badge value="partially_enriched" label="near the limit" /> : <Badge value="succeeded" label="ok" />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : (
-          <p className="text-sm text-slate-600">No writes in the current window.</p>
-        )}
-      </Card>
-      <Card title={`Partners (${partners.length})`} className="mb-6">
-        {partners.length ? (
-          <div className="overflow-x-auto">
+      <PageHeader title="Overview" description="What exists, and what needs attention across partners." />
+      <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-5">
+        <Stat label="Partners" value={counts.partners} hint={`${counts.users} users`} />
+        <Stat label="Active API keys" value={counts.active_keys} hint={<Link className="link" href="/admin/keys">Review keys</Link>} />
+        <Stat label="Enriching now" value={counts.enriching} hint="properties not final yet" />
+        <Stat label="Endpoints needing attention" value={counts.troubled_endpoints} hint={attention ? <Link className="link" href="/admin/webhooks">Review webhooks</Link> : "all healthy"} />
+        <Stat label="Failed deliveries" value={counts.failed_deliveries} hint="retries exhausted" />
+      </div>
+      <Card title="Rate limit usage" actions={<span className="text-xs text-slate-600">{limit} writes per {window} s, per partner and mode</span>}>
+        {UPSTASH_REDIS_REST_URL ? (
+          <p className="text-sm text-slate-600">The rate limit is kept in Upstash Redis on this deployment; its usage is not stored in the database.</p>
+        ) : busy.length ? (
+          <TableWrap label="Rate limit usage">
             <table className="table">
-              <thead><tr><th>Name</th><th>Users</th><th>Active keys</th><th>Properties</th><th className="hidden sm:table-cell">Since</th></tr></thead>
+              <thead>
+                <tr><th scope="col">Partner</th><th scope="col">Mode</th><th scope="col" className="w-1/3">Writes in the current window</th><th scope="col">State</th><th scope="col" className="hidden sm:table-cell">Last write</th></tr>
+              </thead>
               <tbody>
-                {partners.map((p) => (
-                  <tr key={p.id}><td>{p.name}</td><td>{p.users}</td><td>{p.activeKeys}</td><td>{p.properties}</td><td className="hidden sm:table-cell"><Time value={p.createdAt} /></td></tr>
+                {busy.map((u) => (
+                  <tr key={`${u.partner}-${u.mode}`}>
+                    <td>{u.partner}</td>
+                    <td><Badge value={u.mode} /></td>
+                    <td><Meter value={u.used} max={limit} label={`${u.partner} ${u.mode}: ${u.used} of ${limit}`} /></td>
+                    <td>{u.used >= limit ? <Badge value="over" label="at the limit" /> : u.used >= limit * NEAR ? <Badge value="near" label="near the limit" /> : <Badge value="ok" />}</td>
+                    <td className="hidden sm:table-cell"><Time value={u.lastHit} seconds /></td>
+                  </tr>
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
         ) : (
-          <EmptyState title="No partners yet" />
+          <p className="text-sm text-slate-600">No writes in the last {window} seconds.</p>
         )}
-      </Card>
-      <Card title={`Users (${users.length})`}>
-        <div className="overflow-x-auto">
-          <table className="table">
-            <thead><tr><th>Email</th><th>Role</th><th>Partner</th><th className="hidden sm:table-cell">Since</th></tr></thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}><td>{u.email}</td><td><Badge value={u.role} /></td><td>{u.partner ?? "—"}</td><td className="hidden sm:table-cell"><Time value={u.createdAt} /></td></tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
       </Card>
     </>
   );

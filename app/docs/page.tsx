@@ -1,100 +1,159 @@
-import { openApiDocument } from "@/lib/partner-api/openapi";
+import Link from "next/link";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
-import { Card, PageHeader } from "../_components/ui";
+import { Card, CodeBlock, PageHeader } from "../_components/ui";
 
-export const metadata = { title: "Docs" };
+export const metadata = { title: "Integration guide" };
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; enum?: unknown[]; description?: string; $ref?: string; items?: Schema; anyOf?: Schema[]; format?: string };
-type Operation = { operationId: string; summary: string; description?: string; responses: Record<string, { description: string }>; requestBody?: unknown };
+const SECTIONS = [
+  ["authenticate", "1. Authenticate"],
+  ["register", "2. Register a property"],
+  ["handle-nulls", "3. Handle nulls"],
+  ["verify-webhooks", "4. Receive and verify webhooks"],
+  ["scenarios", "5. Test with sandbox scenarios"],
+  ["errors-and-limits", "6. Errors and rate limit"],
+] as const;
 
-function typeOf(s: Schema): string {
-  if (s.$ref) return s.$ref.split("/").at(-1)!;
-  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(" | ");
-  if (s.anyOf) return s.anyOf.map(typeOf).join(" | ");
-  if (s.type === "array" && s.items) return `${typeOf(s.items)}[]`;
-  return [s.type].flat().filter(Boolean).join(" | ") + (s.format ? ` (${s.format})` : "");
+const SCENARIOS = [
+  ["9100", "The cadastre answers only after the create deadline on the first attempt; the retry succeeds.", "enriching, every enriched field null", "enriched; property.enriched is sent"],
+  ["9200", "The energy certificate registry fails the first 2 attempts, then answers.", "enriching, energy_certificate null", "enriched; property.enriched is sent"],
+  ["9300", "The ITE registry always fails.", "enriching, ite_fetch_status pending", "partially_enriched, ite_fetch_status failed; property.enriched is sent"],
+  ["9404", "The cadastre says the reference does not exist.", "not_found (final at once)", "no webhook: the response was already final"],
+] as const;
+
+const c = (text: string) => <code className="code-inline">{text}</code>;
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Card id={id} title={title} className="scroll-mt-4">
+      <div className="space-y-3 text-sm leading-relaxed text-slate-800">{children}</div>
+    </Card>
+  );
 }
 
-const code = (text: string) => <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100">{text}</pre>;
-
-export default function Docs() {
-  const doc = openApiDocument() as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+export default function Guide() {
   return (
-    <>
-      <PageHeader title="Integration guide" description="Everything you need to register properties and receive them enriched." />
-      <div className="space-y-4">
-        <Card title="1. Authenticate">
-          <p className="text-sm">Create a key on the API keys page. Send it in the <code>X-API-Key</code> header. Test keys (<code>finca_test_…</code>) use deterministic sandbox registers; live keys the real ones.</p>
-        </Card>
-        <Card title="2. Register a property">
-          {code(`curl -X POST https://<your-finca-host>/api/v1/partner-api/properties \\
-  -H "X-API-Key: $FINCA_KEY" -H "Content-Type: application/json" \\
-  -d '{"cadastral_reference": "2749704YJ0624N0001DI"}'`)}
-          <p className="mt-2 text-sm">201 with the Property and a Location header; registering the same reference again answers 200 with the existing property. The answer comes within about 1.5 s whatever the registers do.</p>
-        </Card>
-        <Card title="3. Handle nulls">
-          <p className="text-sm">Fields not obtained in time are <code>null</code> and <code>status</code> is <code>enriching</code>. Do not poll: Finca retries what is missing and sends <code>property.enriched</code> with the whole Property when every source has finished. <code>enrichment</code> shows each source&apos;s status, attempts and last error.</p>
-        </Card>
-        <Card title="4. Verify webhooks">
-          <p className="mb-2 text-sm">Deliveries follow Standard Webhooks: verify <code>webhook-signature</code> over the raw body with your endpoint&apos;s secret, and deduplicate on <code>webhook-id</code> (the same across retries and replays).</p>
-          {code(`import { Webhook } from "standardwebhooks";
+    <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
+      <nav aria-label="On this page" className="mb-6 lg:sticky lg:top-6 lg:mb-0 lg:self-start">
+        <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-600">On this page</p>
+        <ul className="space-y-1 text-sm">
+          {SECTIONS.map(([id, title]) => (
+            <li key={id}><a className="text-slate-700 hover:text-brand-700 hover:underline" href={`#${id}`}>{title}</a></li>
+          ))}
+        </ul>
+      </nav>
+      <div className="min-w-0">
+        <PageHeader title="Integration guide" description="Register Spanish properties by cadastral reference and receive them enriched from the cadastre, the energy certificate registries and the building inspection (ITE) registries." />
+        <div className="space-y-4">
+          <Section id="authenticate" title="1. Authenticate">
+            <p>
+              Create a key on <Link className="link" href="/keys">API keys</Link> and send it in the {c("X-API-Key")} header of every request. It is shown once; store it as a secret.
+              Test keys ({c("finca_test_…")}) use deterministic sandbox registers and see only test data; live keys ({c("finca_live_…")}) use the real registers and see only live data.
+            </p>
+            <p>A missing, unknown or revoked key is answered {c("401 missing_api_key")}. Revoking a key takes effect on the next request.</p>
+          </Section>
 
-const wh = new Webhook(process.env.FINCA_WEBHOOK_SECRET); // whsec_...
+          <Section id="register" title="2. Register a property">
+            <CodeBlock label="Register a property with curl">{`curl -X POST "https://<your-finca-host>/api/v1/partner-api/properties" \\
+  -H "X-API-Key: $FINCA_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"cadastral_reference": "2749704YJ0624N0001DI"}'`}</CodeBlock>
+            <p>
+              The answer comes within about 1.5 seconds whatever the registers do: {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
+              property when the reference was registered before (the call is idempotent per reference, so retrying after a network error is safe). Spaces and hyphens are ignored and
+              letters upper-cased before the reference is checked.
+            </p>
+          </Section>
+
+          <Section id="handle-nulls" title="3. Handle nulls">
+            <p>
+              Fields not obtained in time are {c("null")} and {c("status")} is {c("enriching")}; {c("ite_fetch_status")} is {c("pending")}. Finca retries each unfinished source with
+              backoff and sends {c("property.enriched")} with the whole Property once every source has reached a final state. Do not poll; if you must, {c("GET /properties/{id}")} returns the current state.
+            </p>
+            <ul className="list-disc space-y-1 pl-5">
+              <li>{c("status")}: {c("enriched")} (every source answered), {c("partially_enriched")} (a source gave up after all retries), {c("not_found")} (the cadastre does not know the reference).</li>
+              <li>{c("energy_certificate.source")}: {c("registry")} for an official certificate, {c("estimated")} when none exists (modelled from year built, climate zone and use).</li>
+              <li>{c("ite_fetch_status")}: {c("not_required")} for buildings younger than the region&apos;s first-inspection age; {c("unsupported")} where no machine-readable ITE registry exists.</li>
+              <li>{c("enrichment")} shows each source&apos;s status, attempts and last error code: useful in your logs, not needed for your logic.</li>
+            </ul>
+          </Section>
+
+          <Section id="verify-webhooks" title="4. Receive and verify webhooks">
+            <p>
+              Add an endpoint on <Link className="link" href="/webhooks">Webhooks</Link> (live endpoints need https). Deliveries follow Standard Webhooks: verify {c("webhook-signature")} over the
+              raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same across retries and replays. Answer any 2xx within 15 seconds; anything else
+              is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Answering {c("410 Gone")} disables the endpoint.
+            </p>
+            <CodeBlock label="Verifying a webhook in Node.js with standardwebhooks">{`import express from "express";
+import { Webhook } from "standardwebhooks";
+
+const wh = new Webhook(process.env.FINCA_WEBHOOK_SECRET); // "whsec_…"
+const app = express();
+
+// The signature covers the raw bytes: do not parse the JSON before verifying.
 app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res) => {
-  const event = wh.verify(req.body, req.headers); // throws if the signature is wrong or stale
-  if (event.type === "property.enriched") saveProperty(event.data);
+  let event;
+  try {
+    event = wh.verify(req.body, req.headers); // checks signature and timestamp
+  } catch {
+    return res.sendStatus(400);
+  }
+  if (alreadyProcessed(req.headers["webhook-id"])) return res.sendStatus(204);
+  if (event.type === "property.enriched") saveProperty(event.data); // the whole Property
   res.sendStatus(204);
-});`)}
-        </Card>
-        <Card title="5. Test-mode scenarios">
-          <table className="table">
-            <thead><tr><th>Reference</th><th>Behaviour</th></tr></thead>
-            <tbody>
-              <tr><td className="font-mono">{scenarioReference("9100")}</td><td>cadastre answers after the deadline on the first attempt; the retry succeeds (you get property.enriched)</td></tr>
-              <tr><td className="font-mono">{scenarioReference("9200")}</td><td>energy certificate registry fails twice, then answers</td></tr>
-              <tr><td className="font-mono">{scenarioReference("9300")}</td><td>ITE registry always fails: ite_fetch_status ends failed, status partially_enriched</td></tr>
-              <tr><td className="font-mono">{scenarioReference("9404")}</td><td>the cadastre does not know the reference: status not_found</td></tr>
-            </tbody>
-          </table>
-          <p className="mt-2 text-sm">Any 20-character reference whose unit number (characters 15-18) is one of these selects the scenario; every other reference answers at once with deterministic data. Test mode retries within seconds.</p>
-        </Card>
-      </div>
+});`}</CodeBlock>
+            <p>
+              During a secret rotation the header carries two signatures for 24 hours; the library accepts either. {c("Send test event")} on the Webhooks page delivers a {c("webhook.test")} event
+              to check your endpoint end to end.
+            </p>
+          </Section>
 
-      <h2 className="mb-3 mt-10 text-xl font-semibold">API reference</h2>
-      <div className="space-y-4">
-        {Object.entries(doc.paths).flatMap(([path, methods]) =>
-          Object.entries(methods).map(([method, op]) => (
-            <Card key={`${method} ${path}`} title={<span className="font-mono text-sm"><span className="mr-2 rounded bg-brand-100 px-1.5 py-0.5 uppercase text-brand-900">{method}</span>/api/v1/partner-api{path}</span>}>
-              <p className="text-sm font-medium">{op.summary}</p>
-              {op.description && <p className="mt-1 text-sm text-slate-700">{op.description}</p>}
-              <ul className="mt-2 text-sm">
-                {Object.entries(op.responses).map(([status, r]) => (
-                  <li key={status}><span className="font-mono font-semibold">{status}</span> {r.description}</li>
-                ))}
-              </ul>
-            </Card>
-          )),
-        )}
+          <Section id="scenarios" title="5. Test with sandbox scenarios">
+            <p>
+              With a test key, a 20-character reference whose unit number (characters 15–18) is one of these selects a scenario; its check letters must still be valid. Every other reference
+              answers at once with deterministic data drawn from real municipalities. Test mode retries within seconds, so each scenario ends in about 15 seconds.
+            </p>
+            <div data-scrolls className="overflow-x-auto">
+              <table className="table">
+                <thead>
+                  <tr><th scope="col">Example reference</th><th scope="col">What happens</th><th scope="col">Create response</th><th scope="col">Final state</th></tr>
+                </thead>
+                <tbody>
+                  {SCENARIOS.map(([unit, what, response, final]) => (
+                    <tr key={unit}>
+                      <td className="whitespace-nowrap font-mono text-xs">{scenarioReference(unit)}</td>
+                      <td>{what}</td>
+                      <td className="text-xs">{response}</td>
+                      <td className="text-xs">{final}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Section>
+
+          <Section id="errors-and-limits" title="6. Errors and rate limit">
+            <p>
+              Errors are {c("application/problem+json")} (RFC 9457) with a stable {c("code")} and a {c("request_id")} to quote to support. Each code is explained on{" "}
+              <Link className="link" href="/docs/errors">Errors</Link>, which is also where every problem&apos;s {c("type")} points.
+            </p>
+            <CodeBlock label="A problem response">{`HTTP/1.1 400 Bad Request
+Content-Type: application/problem+json
+
+{
+  "type": "/docs/errors#invalid_cadastral_reference",
+  "title": "Invalid cadastral reference",
+  "status": 400,
+  "detail": "The cadastral reference \\"12345\\" must be 14 (parcel) or 20 (unit) characters after removing spaces and hyphens.",
+  "code": "invalid_cadastral_reference",
+  "request_id": "req_…"
+}`}</CodeBlock>
+            <p>
+              Writes are limited to 100 per sliding 60 seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")};
+              a {c("429")} adds {c("Retry-After")} in seconds.
+            </p>
+          </Section>
+        </div>
       </div>
-      <h2 className="mb-3 mt-10 text-xl font-semibold">Schemas</h2>
-      <div className="space-y-4">
-        {Object.entries(doc.components.schemas).map(([name, schema]) => (
-          <Card key={name} title={<span className="font-mono">{name}</span>}>
-            <table className="table">
-              <thead><tr><th>Field</th><th>Type</th><th>Notes</th></tr></thead>
-              <tbody>
-                {Object.entries(schema.properties ?? {}).map(([field, s]) => (
-                  <tr key={field}>
-                    <td className="font-mono">{field}{schema.required?.includes(field) ? "" : "?"}</td>
-                    <td className="font-mono text-xs">{typeOf(s)}</td>
-                    <td className="text-xs">{s.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </Card>
-        ))}
-      </div>
-    </>
+    </div>
   );
 }

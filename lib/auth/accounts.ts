@@ -92,3 +92,18 @@ export async function acceptInvitation(db: Db, token: string, input: { email: st
     return createUser(tx, { email: input.email, password: input.password, role: "member", partnerId: invitation.partnerId, name: input.name });
   });
 }
+
+/** Invitations not used yet and not expired, for the owner to see and withdraw. */
+export async function pendingInvitations(db: Db, partnerId: string) {
+  return db
+    .select({ id: schema.invitations.id, email: schema.invitations.email, createdAt: schema.invitations.createdAt, expiresAt: schema.invitations.expiresAt })
+    .from(schema.invitations)
+    .where(and(eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())))
+    .orderBy(schema.invitations.createdAt);
+}
+
+/** Withdraws an invitation of this partner: its link stops working at once. */
+export async function withdrawInvitation(db: Db, partnerId: string, id: string): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+  await db.delete(schema.invitations).where(and(eq(schema.invitations.id, id), eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt)));
+}

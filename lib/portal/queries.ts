@@ -6,32 +6,56 @@ import type { Mode } from "@/drizzle/schema";
 const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
 type Scope = { partnerId: string; mode: Mode };
 
+/** The partner's figures in one mode: status split, per-source outcomes, deliveries, timing, activity. */
 export async function overview(db: Db, scope: Scope) {
-  const byStatus = await db
-    .select({ status: properties.status, n: sql<number>`count(*)::int` })
-    .from(properties)
-    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode)))
-    .groupBy(properties.status);
-  const bySource = await db
-    .select({ source: enrichmentSources.source, status: enrichmentSources.status, n: sql<number>`count(*)::int` })
-    .from(enrichmentSources)
-    .innerJoin(properties, eq(properties.id, enrichmentSources.propertyId))
-    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode)))
-    .groupBy(enrichmentSources.source, enrichmentSources.status);
-  const deliveries = await db
-    .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode)))
-    .groupBy(webhookDeliveries.status);
-  const last7 = rowsOf<{ day: string; n: number }>(
-    await db.execute(sql`
-      select to_char(d, 'YYYY-MM-DD') as day, count(p.id)::int as n
-      from generate_series(date_trunc('day', now()) - interval '6 days', date_trunc('day', now()), interval '1 day') d
-      left join properties p on date_trunc('day', p.created_at) = d and p.partner_id = ${scope.partnerId} and p.mode = ${scope.mode}
-      group by d order by d`),
-  );
-  return { byStatus, bySource, deliveries, last7 };
+  const inScope = and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
+  const endpointInScope = and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode));
+  const [byStatus, bySource, deliveries, timing, daily] = await Promise.all([
+    db.select({ status: properties.status, n: sql<number>`count(*)::int` }).from(properties).where(inScope).groupBy(properties.status),
+    db
+      .select({ source: enrichmentSources.source, status: enrichmentSources.status, n: sql<number>`count(*)::int` })
+      .from(enrichmentSources)
+      .innerJoin(properties, eq(properties.id, enrichmentSources.propertyId))
+      .where(inScope)
+      .groupBy(enrichmentSources.source, enrichmentSources.status),
+    db
+      .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(endpointInScope)
+      .groupBy(webhookDeliveries.status),
+    // Time from registration to the final state, for properties that needed the durable retries
+    // or finished inline alike (enriched_at is set for both).
+    db
+      .select({
+        p50: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
+        p95: sql<number | null>`percentile_cont(0.95) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
+        finished: sql<number>`count(*)::int`,
+      })
+      .from(properties)
+      .where(and(inScope, isNotNull(properties.enrichedAt))),
+    db.execute(sql`
+      select to_char(d, 'YYYY-MM-DD') as day,
+             (select count(*)::int from properties p
+               where p.partner_id = ${scope.partnerId} and p.mode = ${scope.mode}
+                 and p.created_at >= d and p.created_at < d + interval '1 day') as registered,
+             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
+               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'succeeded'
+                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as delivered,
+             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
+               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'failed'
+                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as failed
+      from generate_series(date_trunc('day', now()) - interval '13 days', date_trunc('day', now()), interval '1 day') d
+      order by d`),
+  ]);
+  const t = timing[0];
+  return {
+    byStatus,
+    bySource,
+    deliveries,
+    timing: { p50: t?.p50 == null ? null : Number(t.p50), p95: t?.p95 == null ? null : Number(t.p95), finished: t?.finished ?? 0 },
+    daily: rowsOf<{ day: string; registered: number; delivered: number; failed: number }>(daily),
+  };
 }
 
 export async function timeline(db: Db, propertyId: string) {
@@ -54,11 +78,35 @@ export async function deliveries(db: Db, filter: { propertyId?: string; endpoint
   return rows.map((r) => ({ ...r, attempts: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
 }
 
+/** Delivery counts per endpoint and status over the last `days` days. */
+export async function endpointStats(db: Db, endpointIds: string[], days = 7) {
+  if (!endpointIds.length) return [];
+  return db
+    .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
+    .from(webhookDeliveries)
+    .where(and(inArray(webhookDeliveries.endpointId, endpointIds), gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`)))
+    .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
+}
+
 export async function teamOf(db: Db, partnerId: string) {
   return db.select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).from(users).where(eq(users.partnerId, partnerId)).orderBy(users.createdAt);
 }
 
 // ---- admin ----
+
+/** Headline numbers for the operator: what exists and what needs attention. */
+export async function adminCounts(db: Db) {
+  const [row] = rowsOf<{ partners: number; users: number; active_keys: number; troubled_endpoints: number; failed_deliveries: number; enriching: number }>(
+    await db.execute(sql`
+      select (select count(*)::int from partners) as partners,
+             (select count(*)::int from users) as users,
+             (select count(*)::int from api_keys where revoked_at is null) as active_keys,
+             (select count(*)::int from webhook_endpoints where deleted_at is null and (not enabled or failing_since is not null)) as troubled_endpoints,
+             (select count(*)::int from webhook_deliveries where status = 'failed') as failed_deliveries,
+             (select count(*)::int from properties where status = 'enriching') as enriching`),
+  );
+  return row!;
+}
 
 export async function allUsers(db: Db) {
   return db
@@ -103,11 +151,13 @@ export async function failedDeliveries(db: Db, limit = 100) {
 
 /** Writes counted in the current window per partner and mode, busiest first. */
 export async function rateLimitUsage(db: Db, windowSeconds: number) {
-  return rowsOf<{ partner: string; mode: string; used: number }>(
+  const rows = rowsOf<{ partner: string; mode: string; used: number; last_hit: string | number | null }>(
     await db.execute(sql`
       select p.name as partner, split_part(w.bucket, ':', 3) as mode,
-             (select count(*)::int from unnest(w.hits) h where h > (extract(epoch from clock_timestamp()) * 1000)::bigint - ${windowSeconds * 1000}::bigint) as used
+             (select count(*)::int from unnest(w.hits) h where h > (extract(epoch from clock_timestamp()) * 1000)::bigint - ${windowSeconds * 1000}::bigint) as used,
+             (select max(h) from unnest(w.hits) h) as last_hit
       from rate_limit_windows w join partners p on p.id::text = split_part(w.bucket, ':', 2)
-      order by used desc, p.name limit 100`),
+      order by used desc, last_hit desc nulls last limit 100`),
   );
+  return rows.map((r) => ({ partner: r.partner, mode: r.mode, used: r.used, lastHit: r.last_hit == null ? null : new Date(Number(r.last_hit)) }));
 }

@@ -1,72 +1,102 @@
 import Link from "next/link";
 import { requirePartner } from "@/lib/auth/session";
 import { overview } from "@/lib/portal/queries";
-import { Bars, Card, EmptyState, PageHeader, Percent } from "../../_components/ui";
 import { PROPERTY_STATUSES, SOURCES } from "@/drizzle/schema";
+import { Columns, Donut, formatDuration, StackedBar } from "../../_components/charts";
+import { Card, EmptyState, PageHeader, Percent, Stat } from "../../_components/ui";
 
 export const metadata = { title: "Overview" };
 
-const STATUS_TONE: Record<string, string> = { enriched: "bg-emerald-500", enriching: "bg-sky-500", partially_enriched: "bg-amber-500", not_found: "bg-slate-400" };
+const STATUS_COLOR: Record<string, string> = { enriched: "text-emerald-500", enriching: "text-sky-500", partially_enriched: "text-amber-500", not_found: "text-slate-400" };
+const SOURCE_LABEL: Record<string, string> = { cadastre: "Cadastre", energy_certificate: "Energy certificate", ite: "Building inspection (ITE)" };
 
 export default async function Dashboard() {
   const { app, scope, mode } = await requirePartner();
   const data = await overview(app.db, scope);
-  const total = data.byStatus.reduce((n, r) => n + r.n, 0);
-  const sourceRate = (source: string) => {
-    const rows = data.bySource.filter((r) => r.source === source);
-    const completed = rows.find((r) => r.status === "completed")?.n ?? 0;
-    const failed = rows.find((r) => r.status === "failed")?.n ?? 0;
-    return { rate: completed + failed ? completed / (completed + failed) : null, pending: rows.find((r) => r.status === "pending")?.n ?? 0 };
-  };
-  const delivered = data.deliveries.find((d) => d.status === "succeeded")?.n ?? 0;
-  const failedDeliveries = data.deliveries.find((d) => d.status === "failed")?.n ?? 0;
+  const count = <T extends { n: number }>(rows: T[], match: (r: T) => boolean) => rows.filter(match).reduce((n, r) => n + r.n, 0);
+  const total = count(data.byStatus, () => true);
+  const delivered = count(data.deliveries, (d) => d.status === "succeeded");
+  const failedDeliveries = count(data.deliveries, (d) => d.status === "failed");
+  const pendingDeliveries = count(data.deliveries, (d) => d.status === "pending");
+  const settled = total - count(data.byStatus, (r) => r.status === "enriching");
+  const enriched = count(data.byStatus, (r) => r.status === "enriched");
+  const partial = count(data.byStatus, (r) => r.status === "partially_enriched");
+
+  if (total === 0) {
+    return (
+      <>
+        <PageHeader title="Overview" description={`Your ${mode} mode at a glance.`} />
+        <EmptyState title={`No ${mode} properties yet`} action={<Link className="btn" href="/keys">Create a {mode} API key</Link>}>
+          Register a property through the API with a {mode} key, or from <Link className="link" href="/properties">Properties</Link>. Figures appear here as soon as the first one arrives.
+          {mode === "test" && <> The <Link className="link" href="/docs#scenarios">sandbox scenarios</Link> show retries and failures on purpose.</>}
+        </EmptyState>
+      </>
+    );
+  }
+
   return (
     <>
-      <PageHeader title="Overview" description={`Your ${mode} mode at a glance.`} />
-      {total === 0 ? (
-        <EmptyState title={`No ${mode} properties yet`}>
-          Create a {mode} API key on <Link className="underline" href="/keys">API keys</Link>, then register a property through the API or on{" "}
-          <Link className="underline" href="/properties">Properties</Link>.
-        </EmptyState>
-      ) : (
-        <div className="grid gap-4 md:grid-cols-2">
-          <Card title={`Properties (${total})`}>
-            <Bars label="Properties by status" items={PROPERTY_STATUSES.map((s) => ({ label: s.replaceAll("_", " "), value: data.byStatus.find((r) => r.status === s)?.n ?? 0, tone: STATUS_TONE[s] }))} />
-          </Card>
-          <Card title="Registered in the last 7 days">
-            <div className="flex h-32 items-end gap-2" role="img" aria-label={data.last7.map((d) => `${d.day}: ${d.n}`).join(", ")}>
-              {data.last7.map((d) => {
-                const max = Math.max(1, ...data.last7.map((x) => x.n));
-                return (
-                  <div key={d.day} className="flex h-full flex-1 flex-col items-center gap-1">
-                    <div className="flex w-full flex-1 items-end">
-                      <div className="w-full rounded-t bg-brand-600" style={{ height: `${(d.n / max) * 100}%`, minHeight: d.n ? 4 : 0 }} />
-                    </div>
-                    <span className="text-[10px] text-slate-500">{d.day.slice(5)}</span>
+      <PageHeader title="Overview" description={`Your ${mode} mode at a glance: registrations, enrichment and webhooks.`} actions={<Link href="/properties" className="btn-secondary">View properties</Link>} />
+      <div className="mb-4 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Stat label="Properties" value={total} hint={`${total - settled} still enriching`} />
+        <Stat label="Fully enriched" value={<Percent value={settled ? enriched / settled : null} />} hint={`of ${settled} finished; ${partial} partially`} />
+        <Stat label="Time to final state" value={data.timing.p50 === null ? "—" : formatDuration(data.timing.p50 * 1000)} hint={data.timing.p95 === null ? "median" : `median; 95th percentile ${formatDuration(data.timing.p95 * 1000)}`} />
+        <Stat label="Webhook success" value={<Percent value={delivered + failedDeliveries ? delivered / (delivered + failedDeliveries) : null} />} hint={`${delivered} delivered, ${failedDeliveries} failed`} />
+      </div>
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Card title="Properties by status">
+          <Donut
+            label="Properties by status"
+            caption="properties"
+            segments={PROPERTY_STATUSES.map((s) => ({ label: s.replaceAll("_", " "), value: count(data.byStatus, (r) => r.status === s), color: STATUS_COLOR[s]! }))}
+          />
+        </Card>
+        <Card title="Registered per day" actions={<span className="text-xs text-slate-600">last 14 days</span>}>
+          <Columns label="Properties registered per day" series={[{ label: "registered", color: "text-brand-600" }]} points={data.daily.map((d) => ({ day: d.day, values: [d.registered] }))} />
+        </Card>
+        <Card title="Enrichment success by source">
+          <ul className="space-y-4">
+            {SOURCES.map((s) => {
+              const completed = count(data.bySource, (r) => r.source === s && r.status === "completed");
+              const failed = count(data.bySource, (r) => r.source === s && r.status === "failed");
+              const pending = count(data.bySource, (r) => r.source === s && r.status === "pending");
+              return (
+                <li key={s}>
+                  <div className="mb-1.5 flex items-baseline justify-between gap-2 text-sm">
+                    <span className="font-medium text-slate-800">{SOURCE_LABEL[s]}</span>
+                    <span className="text-slate-600">
+                      <span className="font-semibold text-slate-900"><Percent value={completed + failed ? completed / (completed + failed) : null} /></span> success
+                    </span>
                   </div>
-                );
-              })}
-            </div>
-          </Card>
-          <Card title="Enrichment success by source">
-            <table className="table">
-              <thead><tr><th>Source</th><th>Success</th><th>In progress</th></tr></thead>
-              <tbody>
-                {SOURCES.map((s) => {
-                  const r = sourceRate(s);
-                  return (
-                    <tr key={s}><td>{s.replace("_", " ")}</td><td><Percent value={r.rate} /></td><td className="tabular-nums">{r.pending}</td></tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </Card>
-          <Card title="Webhook deliveries">
-            <p className="text-3xl font-semibold tabular-nums"><Percent value={delivered + failedDeliveries ? delivered / (delivered + failedDeliveries) : null} /></p>
-            <p className="mt-1 text-sm text-slate-600">{delivered} delivered, {failedDeliveries} failed, {data.deliveries.find((d) => d.status === "pending")?.n ?? 0} pending</p>
-          </Card>
-        </div>
-      )}
+                  <StackedBar
+                    label={SOURCE_LABEL[s]!}
+                    segments={[
+                      { label: "answered", value: completed, color: "text-emerald-500" },
+                      { label: "gave up", value: failed, color: "text-red-500" },
+                      { label: "retrying", value: pending, color: "text-sky-400" },
+                    ]}
+                  />
+                  <p className="mt-1 text-xs text-slate-600">{completed} answered · {failed} gave up after retries · {pending} retrying</p>
+                </li>
+              );
+            })}
+          </ul>
+        </Card>
+        <Card title="Webhook deliveries" actions={<Link href="/webhooks" className="link text-sm">Endpoints</Link>}>
+          {delivered + failedDeliveries + pendingDeliveries === 0 ? (
+            <p className="text-sm text-slate-600">
+              No deliveries yet. <Link className="link" href="/webhooks">Add an endpoint</Link> to receive <code className="code-inline">property.enriched</code> when enrichment finishes after the API&apos;s answer.
+            </p>
+          ) : (
+            <Columns
+              label="Webhook deliveries per day"
+              series={[{ label: "delivered", color: "text-emerald-500" }, { label: "failed", color: "text-red-500" }]}
+              points={data.daily.map((d) => ({ day: d.day, values: [d.delivered, d.failed] }))}
+            />
+          )}
+          {pendingDeliveries > 0 && <p className="mt-2 text-xs text-slate-600">{pendingDeliveries} being delivered or retried.</p>}
+        </Card>
+      </div>
     </>
   );
 }

@@ -1,7 +1,8 @@
+import Link from "next/link";
 import { requirePartner } from "@/lib/auth/session";
 import { listApiKeys } from "@/lib/api-keys";
-import { ConfirmSubmit } from "../../_components/confirm-submit";
-import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
+import { SubmitButton } from "../../_components/submit-button";
+import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { revokeKeyAction } from "../actions";
 import { CreateKeyForm } from "../forms";
 
@@ -10,41 +11,79 @@ export const metadata = { title: "API keys" };
 export default async function Keys() {
   const { app, partnerId, mode } = await requirePartner();
   const keys = await listApiKeys(app.db, { partnerId });
+  const active = keys.filter((k) => !k.revokedAt);
+  const revoked = keys.filter((k) => k.revokedAt);
   return (
     <>
-      <PageHeader title="API keys" description="Test keys use the sandbox registers and see only test data; live keys the real registers and live data." />
+      <PageHeader
+        title="API keys"
+        description={<>Test keys use the sandbox registers and see only test data; live keys the real registers and live data. <Link className="link" href="/docs#authenticate">How to authenticate</Link></>}
+      />
       <Card title="Create a key" className="mb-6">
         <CreateKeyForm defaultMode={mode} />
       </Card>
-      {keys.length ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <h2 className="mb-3 text-base font-semibold text-slate-900">Active keys</h2>
+      {active.length ? (
+        <TableWrap label="Active API keys">
           <table className="table">
-            <thead><tr><th>Key</th><th>Name</th><th>Mode</th><th className="hidden sm:table-cell">Created</th><th>Last used</th><th><span className="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Name</th>
+                <th scope="col">Mode</th>
+                <th scope="col" className="hidden sm:table-cell">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
             <tbody>
-              {keys.map((k) => (
+              {active.map((k) => (
                 <tr key={k.id}>
-                  <td className="font-mono">{k.visibleStart}…</td>
-                  <td>{k.name}</td>
+                  <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
+                  <td className="min-w-32">{k.name}</td>
                   <td><Badge value={k.mode} /></td>
                   <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
-                  <td><Time value={k.lastUsedAt} /></td>
+                  <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
                   <td className="text-right">
-                    {k.revokedAt ? (
-                      <Badge value="revoked" />
-                    ) : (
-                      <form action={revokeKeyAction}>
-                        <input type="hidden" name="id" value={k.id} />
-                        <ConfirmSubmit message={`Revoke ${k.visibleStart}…? Requests with it will be refused at once.`}>Revoke</ConfirmSubmit>
-                      </form>
-                    )}
+                    <form action={revokeKeyAction}>
+                      <input type="hidden" name="id" value={k.id} />
+                      <SubmitButton className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}>
+                        Revoke
+                      </SubmitButton>
+                    </form>
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : (
-        <EmptyState title="No API keys yet">Create a test key to try the API against the sandbox.</EmptyState>
+        <EmptyState title="No active keys">Create a test key to try the API against the sandbox registers.</EmptyState>
+      )}
+      {revoked.length > 0 && (
+        <details className="mt-6">
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">Revoked keys ({revoked.length})</summary>
+          <div className="mt-3">
+            <TableWrap label="Revoked API keys">
+              <table className="table">
+                <thead>
+                  <tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Mode</th><th scope="col">Revoked</th><th scope="col" className="hidden sm:table-cell">Last used</th></tr>
+                </thead>
+                <tbody>
+                  {revoked.map((k) => (
+                    <tr key={k.id} className="text-slate-600">
+                      <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
+                      <td>{k.name}</td>
+                      <td><Badge value={k.mode} /></td>
+                      <td><Time value={k.revokedAt} /></td>
+                      <td className="hidden sm:table-cell"><Time value={k.lastUsedAt} /></td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableWrap>
+          </div>
+        </details>
       )}
     </>
   );

@@ -2,80 +2,101 @@ import Link from "next/link";
 import { requirePartner } from "@/lib/auth/session";
 import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/drizzle/schema";
-import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
+import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "../forms";
 
 export const metadata = { title: "Properties" };
 
 type Search = { q?: string; status?: string; from?: string; to?: string; after?: string };
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export default async function Properties({ searchParams }: { searchParams: Promise<Search> }) {
   const { app, scope, mode } = await requirePartner();
   const s = await searchParams;
   const status = (PROPERTY_STATUSES as readonly string[]).includes(s.status ?? "") ? (s.status as PropertyStatus) : undefined;
-  const date = (v?: string) => (v && !Number.isNaN(Date.parse(v)) ? new Date(v) : undefined);
-  const to = date(s.to);
+  const from = s.from && DAY.test(s.from) ? s.from : undefined;
+  const to = s.to && DAY.test(s.to) ? s.to : undefined;
+  const q = s.q?.trim().slice(0, 100) || undefined;
+  const filtered = Boolean(q || status || from || to);
   const page = await listProperties(app.db, scope, {
     limit: 25,
-    search: s.q?.trim() || undefined,
+    search: q,
     status,
-    createdFrom: date(s.from),
-    createdTo: to ? new Date(to.getTime() + 86_400_000) : undefined,
+    // Dates are whole UTC days: "to" includes that day.
+    createdFrom: from ? new Date(`${from}T00:00:00Z`) : undefined,
+    createdTo: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
     startingAfter: s.after && /^[0-9a-f-]{36}$/.test(s.after) ? s.after : undefined,
   });
-  const next = new URLSearchParams({ ...(s.q ? { q: s.q } : {}), ...(status ? { status } : {}), ...(s.from ? { from: s.from } : {}), ...(s.to ? { to: s.to } : {}) });
+  const query = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
   return (
     <>
       <PageHeader title="Properties" description={`Registered in ${mode} mode, newest first.`} />
       <Card title="Register a property" className="mb-6">
-        <RegisterPropertyForm />
+        <RegisterPropertyForm mode={mode} />
       </Card>
-      <form className="mb-4 grid gap-2 sm:grid-cols-[2fr_1fr_1fr_1fr_auto] sm:items-end" role="search">
-        <div>
+      {/* Keyed by the filters: navigating to other filters (or none) must reset the fields. */}
+      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter properties">
+        <div className="sm:col-span-2 lg:col-span-1">
           <label htmlFor="q" className="label">Search</label>
-          <input id="q" name="q" defaultValue={s.q} className="input" placeholder="Reference, address or municipality" />
+          <input id="q" name="q" type="search" defaultValue={q} className="input" placeholder="Reference, address or municipality" />
         </div>
         <div>
           <label htmlFor="status" className="label">Status</label>
           <select id="status" name="status" defaultValue={status ?? ""} className="input">
-            <option value="">Any</option>
+            <option value="">Any status</option>
             {PROPERTY_STATUSES.map((st) => <option key={st} value={st}>{st.replaceAll("_", " ")}</option>)}
           </select>
         </div>
-        <div>
-          <label htmlFor="from" className="label">From</label>
-          <input id="from" name="from" type="date" defaultValue={s.from} className="input" />
+        <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-2">
+          <div>
+            <label htmlFor="from" className="label">Registered from</label>
+            <input id="from" name="from" type="date" defaultValue={from} className="input" />
+          </div>
+          <div>
+            <label htmlFor="to" className="label">to</label>
+            <input id="to" name="to" type="date" defaultValue={to} className="input" />
+          </div>
         </div>
-        <div>
-          <label htmlFor="to" className="label">To</label>
-          <input id="to" name="to" type="date" defaultValue={s.to} className="input" />
+        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
+          <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
+          {filtered && <Link href="/properties" className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
         </div>
-        <button className="btn-secondary">Filter</button>
       </form>
       {page && page.data.length ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <TableWrap label="Properties">
           <table className="table">
-            <thead><tr><th>Reference</th><th>Status</th><th className="hidden md:table-cell">Address</th><th className="hidden sm:table-cell">Municipality</th><th className="hidden lg:table-cell">Created</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Reference</th>
+                <th scope="col">Status</th>
+                <th scope="col" className="hidden md:table-cell">Address</th>
+                <th scope="col" className="hidden sm:table-cell">Municipality</th>
+                <th scope="col" className="hidden lg:table-cell">Registered</th>
+              </tr>
+            </thead>
             <tbody>
               {page.data.map((p) => (
-                <tr key={p.property_id}>
-                  <td><Link className="font-mono text-brand-700 underline" href={`/properties/${p.property_id}`}>{p.cadastral_reference}</Link></td>
+                <tr key={p.property_id} className="hover:bg-slate-50">
+                  <td><Link className="link font-mono" href={`/properties/${p.property_id}`}>{p.cadastral_reference}</Link></td>
                   <td><Badge value={p.status} /></td>
-                  <td className="hidden md:table-cell">{p.address ?? <span className="text-slate-400">—</span>}</td>
-                  <td className="hidden sm:table-cell">{p.municipality ?? <span className="text-slate-400">—</span>}</td>
+                  <td className="hidden max-w-md md:table-cell">{p.address ?? <Missing />}</td>
+                  <td className="hidden sm:table-cell">{p.municipality ?? <Missing />}</td>
                   <td className="hidden lg:table-cell"><Time value={p.created_at} /></td>
                 </tr>
               ))}
             </tbody>
           </table>
-          {page.has_more && (
-            <div className="p-3 text-right">
-              <Link className="btn-secondary" href={`/properties?${next}&after=${page.next_starting_after}`}>Next page</Link>
+          {(page.has_more || s.after) && (
+            <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
+              {s.after ? <Link className="btn-secondary" href={`/properties?${query}`}>First page</Link> : <span />}
+              {page.has_more && <Link className="btn-secondary" href={`/properties?${query}${query.size ? "&" : ""}after=${page.next_starting_after}`}>Next page</Link>}
             </div>
           )}
-        </div>
+        </TableWrap>
+      ) : filtered ? (
+        <EmptyState title="No properties match" action={<Link className="btn-secondary" href="/properties">Clear filters</Link>}>Try another search or a wider date range.</EmptyState>
       ) : (
-        <EmptyState title="No properties match">Register one above, or through the API with a {mode} key.</EmptyState>
+        <EmptyState title={`No ${mode} properties yet`}>Register one above, or through the API with a {mode} key.</EmptyState>
       )}
     </>
   );

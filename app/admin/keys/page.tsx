@@ -1,43 +1,60 @@
+import Link from "next/link";
 import { requireAdmin } from "@/lib/auth/session";
 import { allKeys } from "@/lib/portal/queries";
-import { ConfirmSubmit } from "../../_components/confirm-submit";
-import { Badge, EmptyState, PageHeader, Time } from "../../_components/ui";
+import { SubmitButton } from "../../_components/submit-button";
+import { Badge, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { adminRevokeKey } from "../actions";
 
 export const metadata = { title: "All API keys" };
 
 export default async function AdminKeys({ searchParams }: { searchParams: Promise<{ q?: string }> }) {
   const { app } = await requireAdmin();
-  const { q } = await searchParams;
-  const keys = await allKeys(app.db, q?.trim() || undefined);
+  const q = (await searchParams).q?.trim().slice(0, 64) || undefined;
+  const keys = await allKeys(app.db, q);
   return (
     <>
-      <PageHeader title="All API keys" description="Search by the visible start a partner quotes (e.g. finca_live_AbC1)." />
-      <form role="search" className="mb-4 flex gap-2">
+      <PageHeader title="All API keys" description="Search by the visible start a partner quotes (e.g. finca_live_AbC1). Newest first." />
+      <form key={q ?? ""} role="search" aria-label="Search keys" className="mb-4 flex max-w-lg gap-2">
         <label htmlFor="q" className="sr-only">Visible start</label>
-        <input id="q" name="q" defaultValue={q} className="input max-w-sm font-mono" placeholder="finca_live_…" />
+        <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="finca_live_…" />
         <button className="btn-secondary">Search</button>
+        {q && <Link className="btn-secondary" href="/admin/keys">Clear</Link>}
       </form>
       {keys.length ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+        <TableWrap label="API keys">
           <table className="table">
-            <thead><tr><th>Key</th><th>Partner</th><th>Name</th><th>Mode</th><th>Last used</th><th><span className="sr-only">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Key</th><th scope="col">Partner</th><th scope="col" className="hidden md:table-cell">Name</th><th scope="col">Mode</th>
+                <th scope="col" className="hidden sm:table-cell">Created</th><th scope="col">Last used</th><th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
             <tbody>
               {keys.map((k) => (
-                <tr key={k.id}>
-                  <td className="font-mono">{k.visibleStart}…</td><td>{k.partner}</td><td>{k.name}</td><td><Badge value={k.mode} /></td><td><Time value={k.lastUsedAt} /></td>
+                <tr key={k.id} className={k.revokedAt ? "text-slate-600" : undefined}>
+                  <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
+                  <td>{k.partner}</td>
+                  <td className="hidden md:table-cell">{k.name}</td>
+                  <td><Badge value={k.mode} /></td>
+                  <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
+                  <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
                   <td className="text-right">
-                    {k.revokedAt ? <Badge value="revoked" /> : (
-                      <form action={adminRevokeKey}><input type="hidden" name="id" value={k.id} /><ConfirmSubmit message={`Revoke ${k.visibleStart}… of ${k.partner}?`}>Revoke</ConfirmSubmit></form>
+                    {k.revokedAt ? (
+                      <Badge value="revoked" />
+                    ) : (
+                      <form action={adminRevokeKey}>
+                        <input type="hidden" name="id" value={k.id} />
+                        <SubmitButton className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}>Revoke</SubmitButton>
+                      </form>
                     )}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : (
-        <EmptyState title="No keys match" />
+        <EmptyState title={q ? "No keys match" : "No API keys yet"}>{q ? "Check the prefix: test keys start finca_test_, live keys finca_live_." : undefined}</EmptyState>
       )}
     </>
   );

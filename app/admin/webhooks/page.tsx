@@ -1,7 +1,8 @@
 import { requireAdmin } from "@/lib/auth/session";
 import { failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
-import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
-import { adminEnableEndpoint, adminReplayDelivery } from "../actions";
+import { SubmitButton } from "../../_components/submit-button";
+import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
 
 export const metadata = { title: "Webhooks needing attention" };
 
@@ -11,18 +12,22 @@ export default async function AdminWebhooks() {
   return (
     <>
       <PageHeader title="Webhooks needing attention" description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners." />
-      <Card title="Endpoints" className="mb-6">
+      <Card title={`Endpoints (${endpoints.length})`} className="mb-6">
         {endpoints.length ? (
-          <ul className="space-y-2 text-sm">
+          <ul className="divide-y divide-slate-100 text-sm">
             {endpoints.map(({ endpoint: e, partner }) => (
-              <li key={e.id} className="flex flex-wrap items-center gap-2">
-                {e.enabled ? <Badge value="partially_enriched" label="failing" /> : <Badge value="disabled" label={`disabled: ${e.disabledReason ?? ""}`} />}
-                <span className="font-medium">{partner}</span> <Badge value={e.mode} />
-                <span className="break-all font-mono text-xs">{e.url}</span>
-                {e.failingSince && <span className="text-slate-600">failing since <Time value={e.failingSince} /></span>}
-                {!e.enabled && (
-                  <form action={adminEnableEndpoint} className="ml-auto"><input type="hidden" name="id" value={e.id} /><button className="btn-secondary">Re-enable</button></form>
-                )}
+              <li key={e.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0">
+                {e.enabled ? <Badge value="failing" /> : <Badge value="disabled" label={`disabled${e.disabledReason ? `: ${e.disabledReason.replaceAll("_", " ")}` : ""}`} />}
+                <span className="font-medium">{partner}</span>
+                <Badge value={e.mode} />
+                <span className="min-w-0 break-all font-mono text-xs text-slate-700">{e.url}</span>
+                {e.failingSince && <span className="text-xs text-slate-600">failing since <Time value={e.failingSince} /></span>}
+                <span className="ml-auto flex gap-2">
+                  <form action={adminReplayFailed}><input type="hidden" name="id" value={e.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay failed</SubmitButton></form>
+                  {!e.enabled && (
+                    <form action={adminEnableEndpoint}><input type="hidden" name="id" value={e.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Enabling…" confirm={`Re-enable ${e.url} for ${partner}?`}>Re-enable</SubmitButton></form>
+                  )}
+                </span>
               </li>
             ))}
           </ul>
@@ -30,18 +35,30 @@ export default async function AdminWebhooks() {
           <EmptyState title="All endpoints healthy" />
         )}
       </Card>
-      <Card title="Deliveries">
+      <Card title={`Deliveries (${deliveries.length})`}>
         {deliveries.length ? (
-          <ul className="space-y-2 text-sm">
-            {deliveries.map(({ delivery: d, partner, url, eventType }) => (
-              <li key={d.id} className="flex flex-wrap items-center gap-2" data-testid="admin-delivery">
-                <Badge value={d.status} /> <span className="font-medium">{partner}</span> <span className="font-mono">{eventType}</span>
-                <span className="break-all font-mono text-xs text-slate-600">{url}</span>
-                <span className="text-slate-600">{d.attempts} attempts · {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : d.lastError}</span>
-                <form action={adminReplayDelivery} className="ml-auto"><input type="hidden" name="id" value={d.id} /><button className="btn-secondary">Replay</button></form>
-              </li>
-            ))}
-          </ul>
+          <TableWrap label="Failed or retrying deliveries">
+            <table className="table">
+              <thead>
+                <tr><th scope="col">Status</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Event</th><th scope="col" className="hidden lg:table-cell">Endpoint</th><th scope="col">Last answer</th><th scope="col" className="hidden md:table-cell">Updated</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+              </thead>
+              <tbody>
+                {deliveries.map(({ delivery: d, partner, url, eventType }) => (
+                  <tr key={d.id} data-testid="admin-delivery">
+                    <td><Badge value={d.status === "pending" ? "retrying" : d.status} /></td>
+                    <td>{partner}</td>
+                    <td className="hidden font-mono text-xs sm:table-cell">{eventType}</td>
+                    <td className="hidden max-w-xs truncate font-mono text-xs lg:table-cell" title={url}>{url}</td>
+                    <td className="text-xs">{d.attempts} attempt{d.attempts === 1 ? "" : "s"} · {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}</td>
+                    <td className="hidden md:table-cell"><Time value={d.updatedAt} /></td>
+                    <td className="text-right">
+                      <form action={adminReplayDelivery}><input type="hidden" name="id" value={d.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay</SubmitButton></form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
         ) : (
           <EmptyState title="No failed deliveries" />
         )}

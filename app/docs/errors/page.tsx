@@ -1,31 +1,87 @@
-import { PROBLEM_TITLES } from "@/lib/partner-api/errors";
-import { PageHeader } from "../../_components/ui";
+import { PROBLEM_TITLES, type ProblemCode } from "@/lib/partner-api/errors";
+import { CodeBlock, PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Errors" };
 
-const EXPLANATIONS: Record<keyof typeof PROBLEM_TITLES, { status: number; text: string }> = {
-  missing_api_key: { status: 401, text: "The X-API-Key header is missing, or the key is malformed, unknown or revoked. Nothing was counted against your rate limit." },
-  rate_limited: { status: 429, text: "More than 100 write requests in the last 60 seconds for your organisation in this mode (all keys share the limit). Wait the seconds given in Retry-After." },
-  validation_error: { status: 422, text: "The body is not JSON, not an object, lacks cadastral_reference or has it with the wrong type, has unknown fields, exceeds 16 KiB, or the Content-Type is not application/json. errors[] points at each problem (JSON Pointer, or the query parameter)." },
-  invalid_cadastral_reference: { status: 400, text: "After removing spaces and hyphens and upper-casing, the reference is not 14 or 20 characters of 0-9, A-Z and Ñ, or a 20-character reference has wrong check letters." },
-  not_found: { status: 404, text: "No such resource for your organisation and mode (another organisation's or mode's ids are not found either)." },
-  method_not_allowed: { status: 405, text: "The path exists but not with this method." },
-  service_unavailable: { status: 503, text: "A dependency is briefly unavailable. Retry after the seconds in Retry-After; nothing you sent was half-applied." },
-  internal_error: { status: 500, text: "Our fault. Quote the request_id to support; the error was logged with it." },
+// Typed by the API's own list of codes: a new code without an explanation here fails the build.
+const EXPLANATIONS: Record<ProblemCode, { status: number; cause: string; action: string }> = {
+  missing_api_key: {
+    status: 401,
+    cause: "The X-API-Key header is missing, or the key is malformed, unknown or revoked. Nothing was counted against your rate limit.",
+    action: "Send a current key in X-API-Key. Test keys start finca_test_, live keys finca_live_.",
+  },
+  rate_limited: {
+    status: 429,
+    cause: "More than 100 write requests in the last 60 seconds for your organisation in this mode (all your keys share the limit).",
+    action: "Wait the seconds given in Retry-After, then retry. The RateLimit header on every write tells you how much is left.",
+  },
+  validation_error: {
+    status: 422,
+    cause: "The body is not JSON, not an object, lacks cadastral_reference or has it with the wrong type, has unknown fields, exceeds 16 KiB, or the Content-Type is not application/json.",
+    action: "Fix the request: errors[] points at each problem, with a JSON Pointer into the body or the name of the query parameter.",
+  },
+  invalid_cadastral_reference: {
+    status: 400,
+    cause: "After removing spaces and hyphens and upper-casing, the reference is not 14 or 20 characters of 0-9, A-Z and Ñ, or a 20-character reference has wrong check letters.",
+    action: "Check the reference against the source document; the detail says which rule failed. Do not retry unchanged.",
+  },
+  not_found: {
+    status: 404,
+    cause: "No such resource for your organisation and mode. Another organisation's ids, and ids of the other mode, are not found either.",
+    action: "Check the id, and that the key's mode (test or live) is the one the resource was created in.",
+  },
+  method_not_allowed: {
+    status: 405,
+    cause: "The path exists, but not with this HTTP method.",
+    action: "See the API reference for the methods of each path.",
+  },
+  service_unavailable: {
+    status: 503,
+    cause: "A dependency is briefly unavailable. Nothing you sent was half-applied.",
+    action: "Retry after the seconds in Retry-After; creates are idempotent, so retrying is safe.",
+  },
+  internal_error: {
+    status: 500,
+    cause: "An unexpected error on our side. It was logged with the request id.",
+    action: "Retry later; if it persists, quote the request_id to support.",
+  },
 };
 
 export default function Errors() {
+  const codes = Object.keys(EXPLANATIONS) as ProblemCode[];
   return (
-    <>
-      <PageHeader title="Errors" description="Every error is an RFC 9457 problem+json body with type, title, status, detail, code and request_id. When several apply: 401, then 429, then 422, then 400." />
-      <dl className="space-y-4">
-        {Object.entries(EXPLANATIONS).map(([code, e]) => (
-          <div key={code} id={code} className="scroll-mt-4 rounded-lg border border-slate-200 bg-white p-4">
-            <dt className="font-mono text-sm font-semibold">{e.status} {code}</dt>
-            <dd className="mt-1 text-sm text-slate-700">{PROBLEM_TITLES[code as keyof typeof PROBLEM_TITLES]}. {e.text}</dd>
-          </div>
+    <div className="max-w-3xl">
+      <PageHeader title="Errors" description="Every error is an RFC 9457 application/problem+json body. Its type points to the code's entry on this page." />
+      <CodeBlock label="Problem fields">{`{
+  "type": "/docs/errors#<code>",
+  "title": "…", "status": 400, "detail": "what exactly was wrong",
+  "code": "<code>", "request_id": "quote it to support",
+  "errors": [{ "pointer": "/cadastral_reference", "detail": "…" }]   // 422 only
+}`}</CodeBlock>
+      <p className="mb-6 mt-3 text-sm text-slate-700">When several problems apply, the first of this order is reported: 401, then 429, then 422, then 400.</p>
+      <nav aria-label="Error codes" className="mb-6 flex flex-wrap gap-2">
+        {codes.map((code) => (
+          <a key={code} href={`#${code}`} className="rounded-full border border-slate-300 bg-white px-2.5 py-1 font-mono text-xs text-slate-700 hover:border-brand-600 hover:text-brand-800">
+            {EXPLANATIONS[code].status} {code}
+          </a>
         ))}
-      </dl>
-    </>
+      </nav>
+      <div className="space-y-4">
+        {codes.map((code) => {
+          const e = EXPLANATIONS[code];
+          return (
+            <section key={code} id={code} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm target:border-brand-600 target:ring-2 target:ring-brand-100 sm:p-5">
+              <h2 className="flex flex-wrap items-baseline gap-2">
+                <span className="rounded bg-slate-900 px-1.5 py-0.5 font-mono text-xs font-bold text-white">{e.status}</span>
+                <span className="font-mono text-sm font-semibold text-slate-900">{code}</span>
+                <span className="text-sm text-slate-600">{PROBLEM_TITLES[code]}</span>
+              </h2>
+              <p className="mt-2 text-sm text-slate-800">{e.cause}</p>
+              <p className="mt-1 text-sm text-slate-800"><span className="font-medium">What to do:</span> {e.action}</p>
+            </section>
+          );
+        })}
+      </div>
+    </div>
   );
 }

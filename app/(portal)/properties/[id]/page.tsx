@@ -3,11 +3,18 @@ import { notFound } from "next/navigation";
 import { requirePartner } from "@/lib/auth/session";
 import { getPropertyJson } from "@/lib/properties";
 import { deliveries, timeline } from "@/lib/portal/queries";
+import { SOURCES } from "@/drizzle/schema";
 import { AutoRefresh } from "../../../_components/auto-refresh";
-import { Badge, Card, EmptyState, PageHeader, Time } from "../../../_components/ui";
+import { formatDuration, LaneChart } from "../../../_components/charts";
+import { CopyButton } from "../../../_components/copy-button";
+import { SubmitButton } from "../../../_components/submit-button";
+import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
 import { replayDeliveryAction } from "../../actions";
 
 export const metadata = { title: "Property" };
+
+const SOURCE_LABEL: Record<string, string> = { cadastre: "Cadastre", energy_certificate: "Energy certificate", ite: "ITE" };
+const OUTCOME_COLOR: Record<string, string> = { completed: "text-emerald-500", not_found: "text-slate-400", error: "text-red-500", timeout: "text-amber-500" };
 
 export default async function PropertyPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
@@ -16,6 +23,14 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
   const property = /^[0-9a-f-]{36}$/i.test(id) ? await getPropertyJson(app.db, scope, id.toLowerCase()) : null;
   if (!property) notFound();
   const [steps, sent] = await Promise.all([timeline(app.db, property.property_id), deliveries(app.db, { propertyId: property.property_id })]);
+  const enriching = property.status === "enriching";
+  // The request's arrival: the inline attempts start before the property row is written.
+  const origin = Math.min(Date.parse(property.created_at), ...steps.map((s) => s.startedAt.getTime()));
+  const end = Math.max(
+    enriching ? Date.now() : Date.parse(property.enriched_at ?? property.updated_at),
+    ...steps.map((s) => s.startedAt.getTime() + s.durationMs),
+  );
+  const certificate = property.energy_certificate;
   const facts: [string, React.ReactNode][] = [
     ["Address", property.address],
     ["Municipality", property.municipality],
@@ -23,81 +38,140 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
     ["Autonomous community", property.ccaa],
     ["Year built", property.year_built],
     ["Climate zone", property.climate_zone],
-    ["Energy rating", property.energy_certificate ? `${property.energy_certificate.rating} (${property.energy_certificate.source})` : null],
+    ["Energy rating", certificate ? <span key="rating"><span className="font-semibold">{certificate.rating}</span> <span className="text-slate-600">({certificate.source === "registry" ? `registry${certificate.certificate_id ? ` ${certificate.certificate_id}` : ""}` : "estimated"})</span></span> : null],
     ["ITE", <Badge key="ite" value={property.ite_fetch_status} />],
   ];
+  const json = JSON.stringify(property, null, 2);
   return (
     <>
+      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+        <Link href="/properties" className="link">Properties</Link> <span aria-hidden="true" className="text-slate-400">/</span> <span className="font-mono text-slate-600">{property.cadastral_reference}</span>
+      </nav>
       <PageHeader
-        title={property.cadastral_reference}
-        description={<span className="inline-flex items-center gap-2">Status <Badge value={property.status} /> · registered <Time value={property.created_at} /></span>}
-        actions={<Link href="/properties" className="btn-secondary">All properties</Link>}
+        title={<span className="font-mono">{property.cadastral_reference}</span>}
+        description={
+          <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <Badge value={property.status} />
+            <span>registered <Time value={property.created_at} seconds /></span>
+            {property.enriched_at && <span>final after {formatDuration(Date.parse(property.enriched_at) - origin)}</span>}
+          </span>
+        }
+        actions={<AutoRefresh active={enriching} message="Enrichment in progress — this page updates by itself" />}
       />
-      <AutoRefresh active={property.status === "enriching"} />
-      <div className="mt-4 grid gap-4 lg:grid-cols-2">
-        <Card title="Enriched data">
-          <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-2 text-sm">
+      <div className="grid gap-4 lg:grid-cols-5">
+        <Card title="Enriched data" className="lg:col-span-3">
+          <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-3 text-sm sm:grid-cols-[11rem_1fr]">
             {facts.map(([k, v]) => (
               <div key={k} className="contents">
                 <dt className="text-slate-600">{k}</dt>
-                <dd className="text-slate-900">{v ?? <span className="text-slate-400">not yet known</span>}</dd>
+                <dd className="min-w-0 break-words text-slate-900">{v ?? <Missing>{enriching ? "not yet known" : "not available"}</Missing>}</dd>
               </div>
             ))}
           </dl>
         </Card>
-        <Card title="Sources">
-          <ul className="space-y-2 text-sm">
-            {Object.entries(property.enrichment).map(([source, e]) => (
-              <li key={source} className="flex flex-wrap items-center gap-2">
-                <span className="w-40 font-medium">{source.replace("_", " ")}</span>
-                <Badge value={e.status} />
-                <span className="text-slate-600">{e.attempts} attempt{e.attempts === 1 ? "" : "s"}</span>
-                {e.error && <span className="text-red-700">last error: {e.error}</span>}
-              </li>
-            ))}
+        <Card title="Sources" className="lg:col-span-2">
+          <ul className="divide-y divide-slate-100 text-sm">
+            {SOURCES.map((source) => {
+              const e = property.enrichment[source];
+              return (
+                <li key={source} className="py-2 first:pt-0 last:pb-0">
+                  <div className="flex items-center justify-between gap-2">
+                    <span className="font-medium text-slate-800">{SOURCE_LABEL[source]}</span>
+                    <Badge value={e.status} label={e.status === "pending" ? "retrying" : e.status} />
+                  </div>
+                  <p className="mt-0.5 text-xs text-slate-600">
+                    {e.attempts ? <>{e.attempts} attempt{e.attempts === 1 ? "" : "s"} · last <Time value={e.updated_at} seconds /></> : e.status === "pending" ? "waiting for the cadastre" : "not needed"}
+                    {e.error && <span className="text-red-700"> · last error <code className="font-mono">{e.error}</code></span>}
+                  </p>
+                </li>
+              );
+            })}
           </ul>
         </Card>
       </div>
-      <Card title="Timeline" className="mt-4">
+
+      <Card title="Enrichment timeline" className="mt-4" actions={<span className="text-xs text-slate-600">time since registration</span>}>
         {steps.length ? (
-          <ol className="space-y-2 text-sm">
-            {steps.map((s) => (
-              <li key={s.id} className="grid grid-cols-[auto_1fr] gap-3 sm:grid-cols-[14rem_10rem_1fr]">
-                <Time value={s.startedAt} />
-                <span className="font-medium">{s.source.replace("_", " ")} #{s.attempt}</span>
-                <span>
-                  <Badge value={s.outcome === "completed" ? "completed" : s.outcome === "not_found" ? "not_found" : "failed"} label={s.outcome} /> {s.durationMs} ms · {s.trigger}
-                  {s.error && <span className="text-red-700"> · {s.error}</span>}
-                </span>
-              </li>
-            ))}
-          </ol>
+          <>
+            <LaneChart
+              label="Attempts per source over time"
+              spanMs={end - origin}
+              lanes={SOURCES.map((source) => ({
+                label: SOURCE_LABEL[source]!,
+                marks: steps
+                  .filter((s) => s.source === source)
+                  .map((s) => ({ startMs: Math.max(0, s.startedAt.getTime() - origin), durationMs: s.durationMs, color: OUTCOME_COLOR[s.outcome]!, title: `#${s.attempt} ${s.outcome} in ${s.durationMs} ms` })),
+              }))}
+            />
+            <div className="mt-3 flex flex-wrap gap-3 text-xs text-slate-600" aria-hidden="true">
+              {Object.entries(OUTCOME_COLOR).map(([outcome, color]) => (
+                <span key={outcome} className="inline-flex items-center gap-1.5"><span className={`size-2.5 rounded-sm bg-current ${color}`} />{outcome.replace("_", " ")}</span>
+              ))}
+            </div>
+            <div className="mt-4">
+              <TableWrap label="Enrichment attempts">
+                <table className="table">
+                  <thead>
+                    <tr><th scope="col">Started</th><th scope="col">Source</th><th scope="col">Outcome</th><th scope="col">Took</th><th scope="col" className="hidden sm:table-cell">Run</th></tr>
+                  </thead>
+                  <tbody>
+                    {steps.map((s) => (
+                      <tr key={s.id}>
+                        <td><span className="whitespace-nowrap tabular-nums">+{formatDuration(Math.max(0, s.startedAt.getTime() - origin))}</span></td>
+                        <td className="whitespace-nowrap">{SOURCE_LABEL[s.source]} <span className="text-slate-500">#{s.attempt}</span></td>
+                        <td>
+                          <Badge value={s.outcome} />
+                          {s.error && s.error !== s.outcome && <span className="mt-0.5 block font-mono text-xs text-red-700">{s.error}</span>}
+                        </td>
+                        <td className="tabular-nums">{s.durationMs} ms</td>
+                        <td className="hidden sm:table-cell">{s.trigger === "inline" ? "during the create request" : "background retry"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableWrap>
+            </div>
+          </>
         ) : (
           <p className="text-sm text-slate-600">No attempts recorded yet.</p>
         )}
       </Card>
+
       <Card title="Webhook deliveries" className="mt-4">
         {sent.length ? (
-          <ul className="space-y-3 text-sm">
-            {sent.map((d) => (
-              <li key={d.delivery.id} className="flex flex-wrap items-center gap-2">
-                <Badge value={d.delivery.status} />
-                <span className="font-mono">{d.eventType}</span>
-                <span className="truncate text-slate-600">{d.url}</span>
-                <span className="text-slate-600">{d.delivery.attempts} attempt(s){d.delivery.lastStatusCode ? `, last HTTP ${d.delivery.lastStatusCode}` : ""}</span>
-                <form action={replayDeliveryAction}>
-                  <input type="hidden" name="id" value={d.delivery.id} />
-                  <button className="btn-secondary">Replay</button>
-                </form>
-              </li>
-            ))}
-          </ul>
+          <TableWrap label="Webhook deliveries of this property">
+            <table className="table">
+              <thead>
+                <tr><th scope="col">Status</th><th scope="col">Event</th><th scope="col" className="hidden md:table-cell">Endpoint</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+              </thead>
+              <tbody>
+                {sent.map((d) => (
+                  <tr key={d.delivery.id}>
+                    <td><Badge value={d.delivery.status} /></td>
+                    <td className="font-mono text-xs">{d.eventType}</td>
+                    <td className="hidden max-w-xs truncate font-mono text-xs md:table-cell" title={d.url}>{d.url}</td>
+                    <td className="whitespace-nowrap text-xs">{d.delivery.attempts}{d.delivery.lastStatusCode ? ` · HTTP ${d.delivery.lastStatusCode}` : d.delivery.lastError ? ` · ${d.delivery.lastError.slice(0, 60)}` : ""}</td>
+                    <td className="text-right">
+                      <form action={replayDeliveryAction}>
+                        <input type="hidden" name="id" value={d.delivery.id} />
+                        <SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay</SubmitButton>
+                      </form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
         ) : (
-          <EmptyState title="No deliveries">property.enriched is sent when enrichment finishes after the create response, to every enabled endpoint.</EmptyState>
+          <p className="text-sm text-slate-600">
+            None. <code className="code-inline">property.enriched</code> is sent to every enabled endpoint when enrichment finishes after the create response; a property that was final in the response needs none.
+          </p>
         )}
       </Card>
-      <Card title="Property JSON (as the API returns it)" className="mt-4">
-        <pre className="overflow-x-auto rounded bg-slate-900 p-3 text-xs text-slate-100" data-testid="property-json">{JSON.stringify(property, null, 2)}</pre>
+
+      <Card title="Property JSON" className="mt-4" actions={<CopyButton value={json} label="Copy JSON" />}>
+        <p className="mb-2 text-xs text-slate-600">Exactly what <code className="code-inline">GET /api/v1/partner-api/properties/{property.property_id}</code> returns.</p>
+        <div data-testid="property-json"><CodeBlock label="Property JSON">{json}</CodeBlock></div>
       </Card>
     </>
   );

@@ -1,0 +1,59 @@
+import { requireAdmin } from "@/lib/auth/session";
+import { listPartners } from "@/lib/partners";
+import { allUsers } from "@/lib/portal/queries";
+import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
+
+export const metadata = { title: "Partners and users" };
+
+export default async function AdminUsers() {
+  const { app } = await requireAdmin();
+  const [partners, users] = await Promise.all([listPartners(app.db), allUsers(app.db)]);
+  return (
+    <>
+      <PageHeader title="Partners and users" />
+      <Card title={`Partners (${partners.length})`} className="mb-6">
+        {partners.length ? (
+          <TableWrap label="Partners">
+            <table className="table">
+              <thead>
+                <tr><th scope="col">Name</th><th scope="col">Users</th><th scope="col">Active keys</th><th scope="col">Properties</th><th scope="col" className="hidden sm:table-cell">Since</th></tr>
+              </thead>
+              <tbody>
+                {partners.map((p) => (
+                  <tr key={p.id}>
+                    <td className="font-medium">{p.name}</td>
+                    <td className="tabular-nums">{p.users}</td>
+                    <td className="tabular-nums">{p.activeKeys}</td>
+                    <td className="tabular-nums">{p.properties}</td>
+                    <td className="hidden sm:table-cell"><Time value={p.createdAt} /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : (
+          <EmptyState title="No partners yet">Partners appear when someone signs up or an operator creates a key with the CLI.</EmptyState>
+        )}
+      </Card>
+      <Card title={`Users (${users.length})`}>
+        <TableWrap label="Users">
+          <table className="table">
+            <thead>
+              <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Since</th></tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.id}>
+                  <td className="break-all">{u.email}</td>
+                  <td><Badge value={u.role} /></td>
+                  <td>{u.partner ?? <Missing>operator</Missing>}</td>
+                  <td className="hidden sm:table-cell"><Time value={u.createdAt} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+// The OpenAPI document turned into what the API reference page shows: operations with their
+// parameters, body and responses, and the schemas as field tables. Rendered on our own server from
+// openApiDocument(), so the reference is always the document the API validates with.
+import { openApiDocument } from "@/lib/partner-api/openapi";
+
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  enum?: unknown[];
+  const?: unknown;
+  description?: string;
+  $ref?: string;
+  items?: Schema;
+  anyOf?: Schema[];
+  format?: string;
+  example?: unknown;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+};
+type Parameter = { in: string; name: string; required?: boolean; description?: string; schema: Schema };
+type Response = { description: string; headers?: Record<string, { description?: string }>; content?: Record<string, { schema: Schema }> };
+type Operation = { operationId?: string; summary?: string; description?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, Response> };
+type Document = {
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
+};
+
+/** A type as readers see it: text, plus the schema it links to when it names one. */
+export type TypeView = { text: string; ref?: string };
+export type FieldView = { name: string; required: boolean; type: TypeView; description?: string; values?: string[]; fields?: FieldView[] };
+export type SchemaView = { name: string; anchor: string; description?: string; fields: FieldView[] };
+export type ResponseView = { status: string; description: string; contentType?: string; type?: TypeView; headers: string[] };
+export type OperationView = {
+  anchor: string;
+  method: string;
+  path: string;
+  summary: string;
+  description?: string;
+  parameters: { name: string; in: string; required: boolean; type: TypeView; description?: string }[];
+  body?: { contentType: string; type: TypeView };
+  example?: string;
+  responses: ResponseView[];
+};
+
+// zod-openapi emits an "…Output" twin of a schema used in responses; readers need one name.
+const displayName = (name: string, all: Record<string, Schema>) => (name.endsWith("Output") && all[name.slice(0, -6)] ? name.slice(0, -6) : name);
+export const schemaAnchor = (name: string) => `schema-${name}`;
+
+function describeType(s: Schema, all: Record<string, Schema>): TypeView {
+  if (s.$ref) {
+    const name = displayName(s.$ref.split("/").at(-1)!, all);
+    return { text: name, ref: schemaAnchor(name) };
+  }
+  if (s.const !== undefined) return { text: JSON.stringify(s.const) };
+  if (s.enum) return { text: "enum" };
+  if (s.anyOf) {
+    const parts = s.anyOf.map((p) => describeType(p, all));
+    return { text: parts.map((p) => p.text).join(" | "), ref: parts.find((p) => p.ref)?.ref };
+  }
+  if (s.type === "array" && s.items) {
+    const item = describeType(s.items, all);
+    return { text: `${item.text}[]`, ref: item.ref };
+  }
+  const base = [s.type].flat().filter(Boolean).join(" | ") || "any";
+  return { text: s.format ? base.replace(/^string/, `string (${s.format})`) : base };
+}
+
+function fieldsOf(s: Schema, all: Record<string, Schema>): FieldView[] {
+  return Object.entries(s.properties ?? {}).map(([name, f]) => {
+    const inline = !f.$ref && f.type === "object" && f.properties;
+    const limits = [
+      f.default !== undefined ? `default ${JSON.stringify(f.default)}` : null,
+      f.type === "integer" && f.minimum !== undefined && Math.abs(f.minimum) < 1e9 ? `min ${f.minimum}` : null,
+      f.type === "integer" && f.maximum !== undefined && Math.abs(f.maximum) < 1e9 ? `max ${f.maximum}` : null,
+      f.maxLength !== undefined ? `at most ${f.maxLength} characters` : null,
+    ].filter(Boolean);
+    const description = [f.description, limits.length ? `(${limits.join(", ")})` : null].filter(Boolean).join(" ");
+    return {
+      name,
+      required: s.required?.includes(name) ?? false,
+      type: inline ? { text: "object" } : describeType(f, all),
+      description: description || undefined,
+      values: f.enum?.map(String),
+      fields: inline ? fieldsOf(f, all) : undefined,
+    };
+  });
+}
+
+/** An example request body from the schema's examples (what a partner would send first). */
+function exampleBody(s: Schema | undefined, all: Record<string, Schema>): Record<string, unknown> | null {
+  const schema = s?.$ref ? all[s.$ref.split("/").at(-1)!] : s;
+  if (!schema?.properties) return null;
+  const entries = Object.entries(schema.properties).filter(([name, f]) => schema.required?.includes(name) && f.example !== undefined);
+  return entries.length ? Object.fromEntries(entries.map(([name, f]) => [name, f.example])) : null;
+}
+
+function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null): OperationView[] {
+  return Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => {
+      const bodyContent = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
+      const body = bodyContent ? { contentType: bodyContent[0], type: describeType(bodyContent[1].schema, all) } : undefined;
+      const fullPath = `${base}${path}`;
+      const example = header
+        ? [
+            `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "https://<your-finca-host>${fullPath.replaceAll(/\{(\w+)\}/g, "<$1>")}"`,
+            `  -H "${header}: $FINCA_API_KEY"`,
+            ...(bodyContent ? [`  -H "Content-Type: ${bodyContent[0]}"`, `  -d '${JSON.stringify(exampleBody(bodyContent[1].schema, all) ?? {})}'`] : []),
+          ].join(" \\\n")
+        : undefined;
+      return {
+        anchor: op.operationId ?? `${method}-${path}`,
+        method,
+        path: fullPath,
+        summary: op.summary ?? "",
+        description: op.description,
+        parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, type: describeType(p.schema, all), description: p.description ?? p.schema.description })),
+        body,
+        example,
+        responses: Object.entries(op.responses).map(([status, r]) => {
+          const content = r.content ? Object.entries(r.content)[0] : undefined;
+          return { status, description: r.description, contentType: content?.[0], type: content ? describeType(content[1].schema, all) : undefined, headers: Object.keys(r.headers ?? {}) };
+        }),
+      };
+    }),
+  );
+}
+
+export function apiReference() {
+  const doc = openApiDocument() as unknown as Document;
+  const all = doc.components.schemas;
+  const base = doc.servers?.[0]?.url ?? "";
+  const key = Object.values(doc.components.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");
+  const schemas: SchemaView[] = Object.entries(all)
+    .filter(([name]) => displayName(name, all) === name)
+    .map(([name, s]) => ({ name, anchor: schemaAnchor(name), description: s.description, fields: fieldsOf(s, all) }));
+  return {
+    info: doc.info,
+    base,
+    authHeader: key?.name ?? null,
+    operations: operationsOf(doc.paths, base, all, key?.name ?? null),
+    webhooks: operationsOf(doc.webhooks ?? {}, "", all, null),
+    schemas,
+  };
+}
