@@ -112,19 +112,20 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
               <TableWrap label="Enrichment attempts">
                 <table className="table">
                   <thead>
-                    <tr><th scope="col">Started</th><th scope="col">Source</th><th scope="col">Outcome</th><th scope="col">Took</th><th scope="col" className="hidden sm:table-cell">Run</th></tr>
+                    <tr><th scope="col">Started</th><th scope="col">Source</th><th scope="col">Outcome</th><th scope="col" className="hidden sm:table-cell">Took</th><th scope="col" className="hidden md:table-cell">Run</th></tr>
                   </thead>
                   <tbody>
                     {steps.map((s) => (
                       <tr key={s.id}>
                         <td><span className="whitespace-nowrap tabular-nums">+{formatDuration(Math.max(0, s.startedAt.getTime() - origin))}</span></td>
-                        <td className="whitespace-nowrap">{SOURCE_LABEL[s.source]} <span className="text-slate-500">#{s.attempt}</span></td>
+                        <td>{SOURCE_LABEL[s.source]} <span className="text-slate-500">#{s.attempt}</span></td>
                         <td>
                           <Badge value={s.outcome} />
+                          <span className="mt-0.5 block text-xs tabular-nums text-slate-600 sm:hidden">{s.durationMs} ms</span>
                           {s.error && s.error !== s.outcome && <span className="mt-0.5 block font-mono text-xs text-red-700">{s.error}</span>}
                         </td>
-                        <td className="tabular-nums">{s.durationMs} ms</td>
-                        <td className="hidden sm:table-cell">{s.trigger === "inline" ? "during the create request" : "background retry"}</td>
+                        <td className="hidden tabular-nums sm:table-cell">{s.durationMs} ms</td>
+                        <td className="hidden md:table-cell">{s.trigger === "inline" ? "during the create request" : "background retry"}</td>
                       </tr>
                     ))}
                   </tbody>
