@@ -1,9 +1,11 @@
 // What every live register client needs: a bounded GET with a timeout, error classification,
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
+import { readCapped } from "@/lib/http/read-capped";
 import type { SourceOutcome } from "./types";
 
 export type Outcome<T> = SourceOutcome<T>;
 
+/** A failure with a stable code (`timeout`, `network`, `upstream_status_503`, `upstream_html`, `malformed`...). */
 export class UpstreamError extends Error {
   constructor(readonly code: string, message: string) {
     super(message);
@@ -15,32 +17,44 @@ export const toError = (error: unknown): Outcome<never> =>
     ? { kind: "error", code: error.code, message: error.message }
     : { kind: "error", code: "network", message: error instanceof Error ? error.message : String(error) };
 
-const MAX_BODY = 2 * 1024 * 1024;
+/** Register answers are small (a Catastro parcel of 18 units is 7 kB); anything huge is not one. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-/** GET returning the body text of a 200; anything else becomes an UpstreamError with a stable code. */
-export async function getText(url: string, options: { timeoutMs: number; signal: AbortSignal; accept?: string }): Promise<{ text: string; contentType: string }> {
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+const squash = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160);
+
+/**
+ * GET returning the body of a 200. Everything else becomes an UpstreamError: the status, an HTML
+ * page (WAF blocks and maintenance pages come as HTML, sometimes with 200), a cut-off body, or no
+ * complete answer within the timeout. Only the timeout stops a request: callers stop *waiting*
+ * at their own deadline (createCachedLookup), so that a late answer can still be cached.
+ */
+export async function getText(url: string, options: { timeoutMs: number }): Promise<string> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const aborted = () => new UpstreamError("timeout", `no complete answer within ${options.timeoutMs} ms`);
   let res: Response;
   try {
-    res = await fetch(url, { signal, headers: { Accept: options.accept ?? "application/json", "User-Agent": "Finca/1.0 (property enrichment)" }, redirect: "error" });
+    // Redirects are refused: the registers answer in place, and a redirect is usually a WAF or login page.
+    res = await fetch(url, { signal, redirect: "error", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)" } });
   } catch (error) {
-    if (signal.aborted) throw new UpstreamError("timeout", options.signal.aborted ? "aborted by the deadline" : `no answer within ${options.timeoutMs} ms`);
-    throw new UpstreamError("network", (error as Error).cause ? String((error as { cause: Error }).cause.message ?? (error as Error).cause) : (error as Error).message);
+    if (signal.aborted) throw aborted();
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new UpstreamError("network", cause?.code ?? cause?.message ?? (error as Error).message);
   }
-  const contentType = res.headers.get("content-type") ?? "";
-  let text: string;
+  let body: Uint8Array | null;
   try {
-    text = await res.text();
+    body = await readCapped(res, MAX_BODY_BYTES);
   } catch {
-    throw new UpstreamError(signal.aborted ? "timeout" : "network", "the body was cut off");
+    if (signal.aborted) throw aborted();
+    throw new UpstreamError("network", "the answer was cut off");
   }
-  if (text.length > MAX_BODY) throw new UpstreamError("malformed", "answer too large");
-  if (res.status !== 200) throw new UpstreamError(`upstream_status_${res.status}`, `HTTP ${res.status}: ${text.slice(0, 120)}`);
-  if (/^\s*</.test(text) && /html/i.test(contentType + text.slice(0, 200))) {
-    // WAF and maintenance pages ("No se puede procesar su petición", "Sistema no disponible") come as HTML.
-    throw new UpstreamError("upstream_html", text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160));
+  if (body === null) throw new UpstreamError("malformed", `answer larger than ${MAX_BODY_BYTES} bytes`);
+  const text = new TextDecoder().decode(body);
+  if (res.status !== 200) throw new UpstreamError(`upstream_status_${res.status}`, `HTTP ${res.status}: ${squash(text)}`);
+  const contentType = res.headers.get("content-type") ?? "";
+  if (/^\s*</.test(text) && (/html/i.test(contentType) || /<(!doctype html|html|body)\b/i.test(text.slice(0, 500)))) {
+    throw new UpstreamError("upstream_html", squash(text));
   }
-  return { text, contentType };
+  return text;
 }
 
 export function parseJson(text: string): unknown {
@@ -51,12 +65,26 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** At most `max` calls in flight; the rest queue, and leave the queue if their signal aborts. */
-export function createLimiter(max: number) {
+export type Limiter = <T>(signal: AbortSignal, fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * At most `max` calls in flight; the rest wait in order, and leave the queue (with a `timeout`
+ * error) when their signal aborts. A finishing call hands its slot straight to the next waiter, so
+ * a newcomer can never slip in between and push the count over `max`.
+ */
+export function createLimiter(max: number): Limiter {
+  if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency cap must be a positive integer, got ${max}`);
   let active = 0;
   const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else active--;
+  };
   return async function limit<T>(signal: AbortSignal, fn: () => Promise<T>): Promise<T> {
-    if (active >= max) {
+    if (signal.aborted) throw new UpstreamError("timeout", "aborted before the request was sent");
+    if (active < max) active++;
+    else {
       await new Promise<void>((resolve, reject) => {
         const go = () => {
           signal.removeEventListener("abort", onAbort);
@@ -70,67 +98,114 @@ export function createLimiter(max: number) {
         signal.addEventListener("abort", onAbort, { once: true });
       });
     }
-    active++;
     try {
       return await fn();
     } finally {
-      active--;
-      waiting.shift()?.();
+      release();
     }
   };
 }
 
-/** Where definite answers are kept between lookups (errors are never cached). */
+/**
+ * Where definite answers (found, not_found) are kept between lookups; errors are never cached.
+ * Asynchronous so that a cache shared by several instances (a database table) can implement it.
+ */
 export interface AnswerCache {
   get(key: string): Promise<Outcome<unknown> | undefined>;
   set(key: string, value: Outcome<unknown>, ttlMs: number): Promise<void>;
 }
 
-/** A bounded in-process LRU. */
-export function memoryCache(maxEntries = 10_000): AnswerCache {
+/** A bounded in-process LRU with a TTL per entry. */
+export function memoryCache(maxEntries = 10_000, now: () => number = Date.now): AnswerCache {
   const entries = new Map<string, { value: Outcome<unknown>; expires: number }>();
   return {
     async get(key) {
       const hit = entries.get(key);
       if (!hit) return undefined;
       entries.delete(key);
-      if (hit.expires < Date.now()) return undefined;
-      entries.set(key, hit); // most recently used goes last
+      if (hit.expires <= now()) return undefined;
+      entries.set(key, hit); // re-inserted: the most recently used goes last
       return hit.value;
     },
     async set(key, value, ttlMs) {
       entries.delete(key);
-      entries.set(key, { value, expires: Date.now() + ttlMs });
-      if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, { value, expires: now() + ttlMs });
+      // Map order is insertion order, so the first key is the least recently used.
+      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     },
   };
 }
 
+export type CachedLookup = <T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+
+const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", message: "aborted by the deadline" });
+
 /**
- * Cached and coalesced lookups: a fresh definite answer is reused; concurrent lookups of the same
- * key share one request. The shared request runs to its own timeout whatever its callers do, so
- * an answer that arrives after a caller's deadline still fills the cache for the retry; each
- * caller stops waiting when its own signal aborts.
+ * Cached, coalesced and capped lookups. A fresh definite answer is served from the cache (summary
+ * marked `cached`); concurrent lookups of one key share one fetch, which runs under the limiter.
+ * Each caller stops waiting when its own signal aborts. A fetch still queued is dropped once every
+ * caller waiting for it has gone; a fetch already sent runs on to its own timeout, so an answer
+ * arriving after the callers' deadline still fills the cache for the retry, and a retry arriving
+ * meanwhile joins it instead of sending a second request. A cache that fails counts as empty: it
+ * must never fail a lookup.
  */
-export function createCachedLookup(cache: AnswerCache, ttlMs: number) {
-  const inflight = new Map<string, Promise<Outcome<unknown>>>();
-  return async function lookup<T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
-    const cached = await cache.get(key);
-    if (cached) return cached as Outcome<T>;
-    let shared = inflight.get(key) as Promise<Outcome<T>> | undefined;
-    if (!shared) {
-      shared = fetcher()
+export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number; limit: Limiter }): CachedLookup {
+  const { cache, ttlMs, limit } = options;
+  const inflight = new Map<string, { promise: Promise<Outcome<unknown>>; join: (signal: AbortSignal) => void }>();
+
+  function start(key: string, fetcher: () => Promise<Outcome<unknown>>) {
+    const queued = new AbortController();
+    let sent = false;
+    let waiting = 0;
+    const entry = {
+      promise: limit(queued.signal, () => {
+        sent = true;
+        return fetcher();
+      })
         .catch(toError)
         .then(async (outcome) => {
-          if (outcome.kind !== "error") await cache.set(key, outcome, ttlMs);
+          if (outcome.kind !== "error") await cache.set(key, outcome, ttlMs).catch((error) => console.warn("[sources] answer cache set failed:", (error as Error).message));
           return outcome;
         })
-        .finally(() => inflight.delete(key));
-      inflight.set(key, shared);
+        .finally(() => {
+          if (inflight.get(key) === entry) inflight.delete(key);
+        }),
+      join(signal: AbortSignal) {
+        waiting++;
+        const leave = () => {
+          if (--waiting > 0 || sent) return;
+          // Nobody waits for a request not yet sent: drop it, and let later callers start afresh.
+          if (inflight.get(key) === entry) inflight.delete(key);
+          queued.abort();
+        };
+        signal.addEventListener("abort", leave, { once: true });
+        void entry.promise.finally(() => signal.removeEventListener("abort", leave));
+      },
+    };
+    inflight.set(key, entry);
+    return entry;
+  }
+
+  return async function lookup<T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    if (signal.aborted) return abortedOutcome();
+    let stopWaiting = () => {};
+    const aborted = new Promise<Outcome<T>>((resolve) => {
+      const onAbort = () => resolve(abortedOutcome());
+      signal.addEventListener("abort", onAbort, { once: true });
+      stopWaiting = () => signal.removeEventListener("abort", onAbort);
+    });
+    const answer = (async (): Promise<Outcome<T>> => {
+      const cached = await cache.get(key).catch((error) => void console.warn("[sources] answer cache get failed:", (error as Error).message));
+      if (cached) return { ...cached, summary: { ...("summary" in cached ? cached.summary : {}), cached: true } } as Outcome<T>;
+      if (signal.aborted) return abortedOutcome();
+      const entry = inflight.get(key) ?? start(key, fetcher);
+      entry.join(signal);
+      return entry.promise as Promise<Outcome<T>>;
+    })();
+    try {
+      return await Promise.race([answer, aborted]);
+    } finally {
+      stopWaiting();
     }
-    return Promise.race([shared, new Promise<Outcome<T>>((resolve) => {
-      if (signal.aborted) resolve({ kind: "error", code: "timeout", message: "aborted by the deadline" });
-      signal.addEventListener("abort", () => resolve({ kind: "error", code: "timeout", message: "aborted by the deadline" }), { once: true });
-    })]);
   };
 }

@@ -1,106 +1,199 @@
-// Registry answers below are constructed from the documented field names (Socrata j6ii-t3w2,
-// GVA WFS ms:CEEEdificios); they are not captured responses.
+// The registry answers replayed here are CONSTRUCTED from the documented field names (see
+// ../registries/fixtures/README.md), not captured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startReplayServer, type ReplayServer } from "../testing/replay-server";
-import { createLiveEnergyCertificate } from "./live";
-import { createLiveIte } from "../ite/live";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
+import type { CataloniaRow } from "../registries/catalonia";
 import type { CadastreFacts } from "../types";
+import { createLiveEnergyCertificate } from "./live";
 
-const facts = (provinceCode: string, yearBuilt = 1960): CadastreFacts => ({
-  reference: "x", kind: "urban", address: null, municipality: null, province: null, provinceCode, municipalityCode: null, use: "Residencial", surfaceM2: 80, yearBuilt,
+const fixture = (name: string) => readFileSync(path.join(__dirname, "../registries/fixtures", name), "utf8");
+
+const PARCEL_CAT = "0625102DF3802F";
+const UNIT_CAT = "0625102DF3802F0003EP"; // two certificates of its own
+const UNIT_CAT_NONE = "0625102DF3802F0005TS"; // none of its own: the building's
+const UNIT_CAT_NO_LETTER = "0625102DF3802F0011IG";
+const PARCEL_CAT_UNITS_ONLY = "0625102DF3802G"; // only certificates of its units
+const UNIT_VAL = "2749704YJ0624N0001DI"; // Godelleta
+const PARCEL_VAL = "1416301YJ2711N";
+const UNIT_VAL_NONE = "1416301YJ2711N0005EO";
+
+const facts = (reference: string, provinceCode: string): CadastreFacts => ({
+  reference,
+  kind: "urban",
+  address: null,
+  municipality: null,
+  province: null,
+  provinceCode,
+  municipalityCode: null,
+  use: "Residencial",
+  surfaceM2: 80,
+  yearBuilt: 1958,
 });
-const input = (reference: string, f: CadastreFacts) => ({ reference, mode: "live" as const, attempt: 1, signal: new AbortController().signal, facts: f });
+const input = (reference: string, f: CadastreFacts, signal = new AbortController().signal) => ({ reference, mode: "live" as const, attempt: 1, signal, facts: f });
 
-const CAT_UNIT = "0000001AB0000A0001XX";
-const CAT_BUILDING_ONLY = "0000002AB0000A0001XX";
-const VAL_UNIT = "0000003AB0000A0001XX";
+/** What the Catalan dataset holds for the parcels asked about below. */
+function cataloniaRegistry(): CataloniaRow[] {
+  const parcel = JSON.parse(fixture(`socrata-j6ii-t3w2-parcel-${PARCEL_CAT}.json`)) as CataloniaRow[];
+  const unit = parcel.filter((r) => r.referencia_cadastral === UNIT_CAT);
+  return [
+    ...parcel,
+    // A unit whose newest certificate has no letter.
+    ...unit.map((r, i) => ({ ...r, referencia_cadastral: UNIT_CAT_NO_LETTER, ...(i === 0 ? { qualificaci_de_consum_d: undefined } : {}) })),
+    // A parcel with certificates of its units only.
+    ...parcel.filter((r) => r.referencia_cadastral!.length === 20).map((r) => ({ ...r, referencia_cadastral: PARCEL_CAT_UNITS_ONLY + r.referencia_cadastral!.slice(14) })),
+  ];
+}
 
+const SOCRATA = /\/resource\/j6ii-t3w2\.json/;
+const WFS = /\/26_GCEE\?/;
 let server: ReplayServer;
 beforeAll(async () => {
   server = await startReplayServer();
-  server.on(/\/resource\/j6ii-t3w2\.json/, (url) => {
-    const where = url.searchParams.get("$where") ?? "";
-    if (where.includes("informe_ins_tecnica_edifici IS NOT NULL")) {
-      return { body: where.includes("0000001AB0000A") ? JSON.stringify([{ referencia_cadastral: CAT_UNIT, informe_ins_tecnica_edifici: "IITE-2019-123" }]) : "[]" };
-    }
-    if (where === `referencia_cadastral = '${CAT_UNIT}'`) {
-      return { body: JSON.stringify([{ referencia_cadastral: CAT_UNIT, num_cas: "HK9X7Y", data_entrada: "2019-05-10T00:00:00.000", qualificaci_de_consum_d: "E" }]) };
-    }
-    if (where === "starts_with(referencia_cadastral, '0000002AB0000A')") {
-      return { body: JSON.stringify([{ referencia_cadastral: "0000002AB0000A0007ZZ", num_cas: "B2", data_entrada: "2021-01-02T00:00:00.000", qualificaci_de_consum_d: "c" }]) };
-    }
-    if (where.includes("'9999999")) return { body: JSON.stringify([{ qualificaci_de_consum_d: "Z" }]) };
-    return { body: "[]" };
+  const registry = cataloniaRegistry();
+  server.on(SOCRATA, (url) => {
+    const q = url.searchParams;
+    const reference = q.get("referencia_cadastral");
+    // Only the one query the client should send is understood: rows of exactly one reference.
+    if (q.get("$order") !== "data_entrada DESC" || !reference || q.has("$where")) return { status: 400, body: fixture("socrata-error-no-such-column.json") };
+    if (reference === "0000000HTML000") return { body: WAF_PAGE, contentType: "text/html" };
+    if (reference === "0000000BROKEN0") return { body: '[{"num_cas": ' };
+    if (reference === "0000000NOTARR0") return { body: '{"rows": []}' };
+    if (reference === "0000000ERR5000") return { status: 500, body: "upstream error", contentType: "text/plain" };
+    if (reference === "0000000HANG000") return { hang: true };
+    if (reference === "0000000SLOW000") return { body: "[]", delayMs: 50 };
+    const rows = registry
+      .filter((r) => r.referencia_cadastral === reference)
+      .sort((a, b) => b.data_entrada!.localeCompare(a.data_entrada!))
+      .slice(0, Number(q.get("$limit")));
+    return { body: JSON.stringify(rows) };
   });
-  server.on(/26_GCEE/, (url) => {
-    const filter = url.searchParams.get("FILTER") ?? "";
-    if (filter.includes(`<fes:Literal>${VAL_UNIT}</fes:Literal>`)) {
-      return { body: JSON.stringify({ type: "FeatureCollection", features: [{ id: "CEEEdificios.77", properties: { ref_referencia: VAL_UNIT, cer_concalificacion: "D", validohasta: "2031-03-01" } }] }) };
+  server.on(WFS, (url) => {
+    const q = url.searchParams;
+    const filter = q.get("FILTER") ?? "";
+    if (q.get("typeNames") !== "ms:CEEEdificios" || q.get("request") !== "GetFeature" || !filter.includes("<fes:PropertyIsEqualTo>")) {
+      return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml" };
     }
-    if (filter.includes("BADFILTER")) return { body: "<ows:ExceptionReport><ows:Exception>bad filter</ows:Exception></ows:ExceptionReport>", contentType: "text/xml" };
-    return { body: JSON.stringify({ type: "FeatureCollection", features: [] }) };
+    const equals = (property: string, value: string) => filter.includes(`<fes:ValueReference>${property}</fes:ValueReference><fes:Literal>${value}</fes:Literal>`);
+    if (equals("ref_referencia", UNIT_VAL)) return { body: fixture(`wfs-ceeedificios-unit-${UNIT_VAL}.geojson`) };
+    if (equals("ref_parcela", PARCEL_VAL)) return { body: fixture(`wfs-ceeedificios-parcel-${PARCEL_VAL}.geojson`) };
+    if (equals("ref_parcela", "1416301YJ2711P")) {
+      const body = JSON.parse(fixture(`wfs-ceeedificios-parcel-${PARCEL_VAL}.geojson`));
+      body.features = body.features.filter((f: { properties: { ref_referencia: string } }) => f.properties.ref_referencia.length === 20);
+      return { body: JSON.stringify(body) };
+    }
+    if (equals("ref_parcela", "0000000XCEPT00")) return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml; subtype=gml/3.2.1" };
+    return { body: fixture("wfs-ceeedificios-empty.geojson") };
   });
 });
 afterAll(() => server.close());
 
-const cee = () => createLiveEnergyCertificate({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/26_GCEE` });
+const cee = (options: Parameters<typeof createLiveEnergyCertificate>[0] = {}) =>
+  createLiveEnergyCertificate({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/26_GCEE`, ...options });
 
-describe("live energy certificate registries", () => {
-  it("Catalonia: the unit's newest certificate", async () => {
-    expect(await cee().lookup(input(CAT_UNIT, facts("08")))).toMatchObject({
+describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
+  it("the unit's newest certificate, asked by referencia_cadastral", async () => {
+    expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, "08")))).toEqual({
       kind: "found",
-      data: { rating: "E", source: "registry", registry: "ICAEN (j6ii-t3w2)", certificate_id: "HK9X7Y", issued_on: "2019-05-10", scope: "unit" },
+      data: { rating: "E", source: "registry", registry: "ICAEN (j6ii-t3w2)", certificate_id: "HT2V7Q9K4M", issued_on: "2023-03-14", emissions_rating: "E", scope: "unit" },
+      summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit" },
     });
+    const request = server.requests.findLast((u) => u.searchParams.get("referencia_cadastral") === UNIT_CAT)!;
+    expect(Object.fromEntries(request.searchParams)).toEqual({ referencia_cadastral: UNIT_CAT, $limit: "5", $order: "data_entrada DESC" });
   });
 
-  it("Catalonia: falls back to a certificate of the building (parcel)", async () => {
-    expect(await cee().lookup(input(CAT_BUILDING_ONLY, facts("17")))).toMatchObject({ kind: "found", data: { rating: "C", scope: "building" } });
-  });
-
-  it("Catalonia: nothing registered → not_found (the pipeline estimates)", async () => {
-    expect(await cee().lookup(input("0000005AB0000A0001XX", facts("43")))).toMatchObject({ kind: "not_found" });
-  });
-
-  it("a letter outside A-G is a malformed answer, not a rating", async () => {
-    expect(await cee().lookup(input("9999999AB0000A0001XX", facts("25")))).toMatchObject({ kind: "error", code: "malformed" });
-  });
-
-  it("Comunitat Valenciana: WFS filter by reference", async () => {
-    expect(await cee().lookup(input(VAL_UNIT, facts("46")))).toMatchObject({
-      kind: "found",
-      data: { rating: "D", registry: "GVA GCEE WFS", certificate_id: "CEEEdificios.77", scope: "unit" },
-    });
-    expect(await cee().lookup(input("0000004AB0000A0001XX", facts("03")))).toMatchObject({ kind: "not_found" });
-  });
-
-  it("Comunitat Valenciana: an ExceptionReport is an error", async () => {
-    expect(await cee().lookup(input("BADFILTER00000A0001X", facts("12")))).toMatchObject({ kind: "error", code: "wfs_exception" });
-  });
-
-  it("regions without a queryable registry answer not_found without a request", async () => {
+  it("without one of its own, the building's certificate (registered under the 14-character parcel)", async () => {
     const before = server.requests.length;
-    expect(await cee().lookup(input(CAT_UNIT, facts("28")))).toMatchObject({ kind: "not_found", summary: { reason: "no_registry_for_region" } });
-    expect(server.requests.length).toBe(before);
+    expect(await cee().lookup(input(UNIT_CAT_NONE, facts(UNIT_CAT_NONE, "08")))).toMatchObject({
+      kind: "found",
+      data: { rating: "E", certificate_id: "B7M2X9QF3D", issued_on: "2016-09-20", scope: "building" },
+    });
+    expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([UNIT_CAT_NONE, PARCEL_CAT]);
+  });
+
+  it("a 14-character parcel of several units: only the building's certificate is asked for", async () => {
+    const before = server.requests.length;
+    expect(await cee().lookup(input(PARCEL_CAT, facts(PARCEL_CAT, "17")))).toMatchObject({ kind: "found", data: { scope: "building", rating: "E" } });
+    expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([PARCEL_CAT]);
+  });
+
+  it("a 14-character parcel the cadastre resolved to one unit: that unit's certificate", async () => {
+    expect(await cee().lookup(input(PARCEL_CAT, facts(UNIT_CAT, "08")))).toMatchObject({ kind: "found", data: { scope: "unit", certificate_id: "HT2V7Q9K4M" } });
+  });
+
+  it("another unit's certificate is not this property's: not_found", async () => {
+    expect(await cee().lookup(input(PARCEL_CAT_UNITS_ONLY, facts(PARCEL_CAT_UNITS_ONLY, "25")))).toEqual({ kind: "not_found", summary: { registry: "ICAEN (j6ii-t3w2)" } });
+    expect(await cee().lookup(input(`${PARCEL_CAT_UNITS_ONLY}0005TS`, facts(`${PARCEL_CAT_UNITS_ONLY}0005TS`, "25")))).toMatchObject({ kind: "not_found" });
+  });
+
+  it("a record without a valid letter is skipped", async () => {
+    expect(await cee().lookup(input(UNIT_CAT_NO_LETTER, facts(UNIT_CAT_NO_LETTER, "08")))).toMatchObject({
+      kind: "found",
+      data: { rating: "F", certificate_id: "F83RW1ZK20", issued_on: "2014-07-02", scope: "unit" },
+    });
+  });
+
+  it("nothing registered → not_found (the pipeline estimates)", async () => {
+    expect(await cee().lookup(input("9999999DF3802F0001XX", facts("9999999DF3802F0001XX", "43")))).toEqual({ kind: "not_found", summary: { registry: "ICAEN (j6ii-t3w2)" } });
+  });
+
+  it("classifies failures", async () => {
+    const c = cee();
+    const ask = (parcel: string) => c.lookup(input(parcel, facts(parcel, "08")));
+    expect(await ask("0000000HTML000")).toMatchObject({ kind: "error", code: "upstream_html" });
+    expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
+    expect(await ask("0000000NOTARR0")).toMatchObject({ kind: "error", code: "malformed" });
+    expect(await ask("0000000ERR5000")).toMatchObject({ kind: "error", code: "upstream_status_500" });
+    expect(await cee({ timeoutMs: 150 }).lookup(input("0000000HANG000", facts("0000000HANG000", "08")))).toMatchObject({ kind: "error", code: "timeout" });
+  });
+
+  it("caches answers and coalesces concurrent lookups", async () => {
+    const c = cee();
+    const asked = () => server.count(/referencia_cadastral=0000000SLOW000/);
+    const before = asked();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))));
+    expect(outcomes.every((o) => o.kind === "not_found")).toBe(true);
+    expect(await c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))).toMatchObject({ kind: "not_found", summary: { cached: true } });
+    expect(asked() - before).toBe(1);
   });
 });
 
-describe("live ITE", () => {
-  const ite = () => createLiveIte({ cataloniaBaseUrl: server.url, now: () => new Date("2026-06-01") });
+describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
+  it("the unit's certificate, by an FES filter on ref_referencia", async () => {
+    expect(await cee().lookup(input(UNIT_VAL, facts(UNIT_VAL, "46")))).toEqual({
+      kind: "found",
+      data: { rating: "E", source: "registry", registry: "GVA GCEE WFS", certificate_id: "E2019VS012374", valid_until: "2029-06-12", emissions_rating: "E", scope: "unit" },
+      summary: { registry: "GVA GCEE WFS", scope: "unit" },
+    });
+    const request = server.requests.findLast((u) => (u.searchParams.get("FILTER") ?? "").includes(UNIT_VAL))!;
+    expect(request.searchParams.get("service")).toBe("WFS");
+    expect(request.searchParams.get("outputFormat")).toBe("application/json; subtype=geojson");
+  });
 
-  it("not_required below the confirmed first-inspection age, without a request", async () => {
+  it("then the building's certificate, by ref_parcela", async () => {
+    expect(await cee().lookup(input(UNIT_VAL_NONE, facts(UNIT_VAL_NONE, "46")))).toMatchObject({
+      kind: "found",
+      data: { rating: "C", certificate_id: "E2017VS020911", valid_until: "2027-10-30", scope: "building" },
+    });
+  });
+
+  it("only other units' certificates, or none: not_found", async () => {
+    expect(await cee().lookup(input("1416301YJ2711P", facts("1416301YJ2711P", "03")))).toEqual({ kind: "not_found", summary: { registry: "GVA GCEE WFS" } });
+    expect(await cee().lookup(input("0000000XX0000X", facts("0000000XX0000X", "12")))).toEqual({ kind: "not_found", summary: { registry: "GVA GCEE WFS" } });
+  });
+
+  it("an ExceptionReport is an error", async () => {
+    expect(await cee().lookup(input("0000000XCEPT00", facts("0000000XCEPT00", "12")))).toMatchObject({ kind: "error", code: "wfs_exception", message: expect.stringContaining("Invalid or Unsupported FILTER") });
+  });
+});
+
+describe("regions without a registry queryable by reference", () => {
+  it("answer not_found at once, without a request", async () => {
     const before = server.requests.length;
-    expect(await ite().lookup(input(CAT_UNIT, facts("08", 2000)))).toMatchObject({ kind: "found", data: { status: "not_required" } });
-    expect(await ite().lookup(input(CAT_UNIT, facts("28", 2010)))).toMatchObject({ kind: "found", data: { status: "not_required" } });
+    for (const province of ["28", "41", "48", "07"]) {
+      expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({ kind: "not_found", summary: { reason: "no_registry_for_region", province } });
+    }
     expect(server.requests.length).toBe(before);
-  });
-
-  it("Catalonia: an IITE code in the registry is found; none is not_found", async () => {
-    expect(await ite().lookup(input(CAT_UNIT, facts("08", 1950)))).toMatchObject({ kind: "found", data: { status: "found", details: { iite_code: "IITE-2019-123" } } });
-    expect(await ite().lookup(input(CAT_BUILDING_ONLY, facts("08", 1950)))).toMatchObject({ kind: "not_found" });
-  });
-
-  it("elsewhere, or where the rule is unconfirmed: unsupported", async () => {
-    expect(await ite().lookup(input(CAT_UNIT, facts("28", 1950)))).toMatchObject({ kind: "found", data: { status: "unsupported" } });
-    expect(await ite().lookup(input(CAT_UNIT, facts("41", 2020)))).toMatchObject({ kind: "found", data: { status: "unsupported" } });
   });
 });

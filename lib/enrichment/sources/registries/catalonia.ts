@@ -1,34 +1,55 @@
-// ICAEN's open CEE dataset (Socrata `j6ii-t3w2` on analisi.transparenciacatalunya.cat): queried by
-// reference for certificates, and for the IITE code that evidences a technical inspection.
+// ICAEN's open CEE dataset (Socrata `j6ii-t3w2` on analisi.transparenciacatalunya.cat), queried by
+// cadastral reference: certificates for the energy rating, and the IITE code (`informe_ins_tecnica_edifici`)
+// that evidences a technical inspection of the building. Field names: the dataset's dictionary
+// (see shared research, cee-registries.md); Socrata leaves empty fields out of a JSON row.
 import { getText, parseJson, UpstreamError } from "../http";
 
 export const CATALONIA_BASE_URL = "https://analisi.transparenciacatalunya.cat";
-export const CATALONIA_PROVINCES = new Set(["08", "17", "25", "43"]);
+export const CATALONIA_PROVINCES: ReadonlySet<string> = new Set(["08", "17", "25", "43"]);
+export const CATALONIA_REGISTRY = "ICAEN (j6ii-t3w2)";
 
 export interface CataloniaRow {
-  referencia_cadastral?: string;
+  /** The procedure number of the certificate. */
   num_cas?: string;
+  referencia_cadastral?: string;
+  /** Date of entry in the registry (floating timestamp, `2019-05-10T00:00:00.000`). */
   data_entrada?: string;
   /** Non-renewable primary energy class: the headline letter of the label. */
   qualificaci_de_consum_d?: string;
+  /** CO2 emissions class (`qualificaci_emissions` is only the heating one). */
+  qualificacio_d_emissions?: string;
   informe_ins_tecnica_edifici?: string;
+  [field: string]: unknown;
 }
 
-const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
+/** A reference has few certificates (renewals); the newest few, in case the newest has no valid letter. */
+const ROWS = 5;
 
-/** Newest row for the unit (20) or, failing that, any unit of the parcel (first 14 characters). */
-export async function cataloniaRows(base: string, reference: string, options: { timeoutMs: number; where?: string }): Promise<{ row: CataloniaRow; scope: "unit" | "building" } | null> {
-  const query = async (condition: string) => {
-    const params = new URLSearchParams({ $where: options.where ? `${condition} AND ${options.where}` : condition, $order: "data_entrada DESC", $limit: "1" });
-    const { text } = await getText(`${base.replace(/\/$/, "")}/resource/j6ii-t3w2.json?${params}`, { timeoutMs: options.timeoutMs, signal: new AbortController().signal });
-    const rows = parseJson(text);
-    if (!Array.isArray(rows)) throw new UpstreamError("malformed", "Socrata answer is not an array");
-    return (rows[0] as CataloniaRow | undefined) ?? null;
-  };
-  if (reference.length === 20) {
-    const unit = await query(`referencia_cadastral = ${quote(reference)}`);
-    if (unit) return { row: unit, scope: "unit" };
-  }
-  const building = await query(`starts_with(referencia_cadastral, ${quote(reference.slice(0, 14))})`);
-  return building ? { row: building, scope: "building" } : null;
+const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
+
+async function query(base: string, params: Record<string, string>, timeoutMs: number): Promise<CataloniaRow[]> {
+  const url = `${base.replace(/\/+$/, "")}/resource/j6ii-t3w2.json?${new URLSearchParams({ ...params, $order: "data_entrada DESC" })}`;
+  const rows = parseJson(await getText(url, { timeoutMs }));
+  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null)) throw new UpstreamError("malformed", "the Socrata answer is not an array of rows");
+  return rows as CataloniaRow[];
+}
+
+/**
+ * Certificates registered under exactly this reference, newest first: a unit's 20 characters, or
+ * the 14 of a parcel, under which a certificate of the whole building is registered. An exact
+ * match, not a prefix: the certificates of a parcel's units can outnumber one answer and push
+ * the building's own out of it.
+ */
+export function cataloniaRows(base: string, reference: string, timeoutMs: number): Promise<CataloniaRow[]> {
+  return query(base, { referencia_cadastral: reference, $limit: String(ROWS) }, timeoutMs);
+}
+
+/** The newest certificate of the parcel or its units that carries an IITE code, or null. */
+export async function cataloniaIiteRow(base: string, parcel: string, timeoutMs: number): Promise<CataloniaRow | null> {
+  const rows = await query(
+    base,
+    { $where: `starts_with(referencia_cadastral, ${literal(parcel)}) AND informe_ins_tecnica_edifici IS NOT NULL AND informe_ins_tecnica_edifici != ''`, $limit: "1" },
+    timeoutMs,
+  );
+  return rows[0] ?? null;
 }

@@ -1,0 +1,22 @@
+// Reading the loosely typed fields of registry records (Socrata rows, WFS feature properties).
+import type { RegistryCertificate } from "../types";
+
+export type Rating = RegistryCertificate["rating"];
+
+/** An energy class letter A-G (any case, padded), else null: anything else is no usable rating. */
+export function ratingLetter(value: unknown): Rating | null {
+  const letter = typeof value === "string" ? value.trim().toUpperCase() : "";
+  return /^[A-G]$/.test(letter) ? (letter as Rating) : null;
+}
+
+/** YYYY-MM-DD from a registry date (`2019-05-10T00:00:00.000`, `2019-05-10`, `10/05/2019`), else null. */
+export function isoDate(value: unknown): string | null {
+  const s = typeof value === "string" ? value.trim() : "";
+  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
+  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(s);
+  return dmy ? `${dmy[3]}-${dmy[2]!.padStart(2, "0")}-${dmy[1]!.padStart(2, "0")}` : null;
+}
+
+/** A reference as registries store it, without blanks, upper case ("" when absent). */
+export const bareReference = (reference: unknown) => (typeof reference === "string" ? reference.replace(/\s+/g, "").toUpperCase() : "");
