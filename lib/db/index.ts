@@ -3,6 +3,7 @@
 import path from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import * as schema from "@/drizzle/schema";
 
 export { schema };
@@ -32,6 +33,13 @@ export interface DatabaseOptions {
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
 // Any constant works; it only has to be the same in every instance that may migrate at once.
 const MIGRATION_LOCK = 7_270_315_001;
+// A server that accepts connections but never answers (frozen, half-open network) must not hang
+// requests: a new connection gives up after CONNECT_TIMEOUT_MS, and waiting for a client at all
+// (queued behind such attempts) after POOL_WAIT_MS, both answered 503. The second is long so that a
+// burst that merely queues for the pool is served, not shed.
+const CONNECT_TIMEOUT_MS = 5_000;
+const POOL_WAIT_MS = 30_000;
+type ConnectCallback = Parameters<PgPool["connect"]>[0];
 
 export function defaultDatabaseOptions(env: Record<string, string | undefined> = process.env): DatabaseOptions {
   return {
@@ -52,6 +60,19 @@ export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
+/**
+ * A statement of the hot path, prepared once per database: Drizzle builds its SQL once, and the
+ * server parses and plans it once per connection. Values go in through `sql.placeholder`s.
+ */
+export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(name: string): P }): (db: Db) => P {
+  const cache = new WeakMap<Db, P>();
+  return (db) => {
+    let statement = cache.get(db);
+    if (!statement) cache.set(db, (statement = build(db).prepare(name)));
+    return statement;
+  };
+}
+
 /** Rows of a `db.execute` result, whichever driver produced it. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -65,9 +86,46 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle client dying (server restart) must not crash the process; queries report errors.
+  /**
+   * drizzle-orm (0.45) sends a transaction's BEGIN before its try/finally: when the connection dies
+   * during BEGIN (server restart), the client was never released, so the pool lost a client at
+   * every outage and `end()` waited forever. A checked-out client whose connection fails goes back
+   * (to be discarded) at once; its holder's own release then does nothing.
+   */
+  class Pool extends pg.Pool {
+    override connect(): Promise<PoolClient>;
+    override connect(callback: ConnectCallback): void;
+    override connect(callback?: ConnectCallback) {
+      // pool.query checks out with a callback and handles errors itself.
+      if (callback) return super.connect(callback);
+      return super.connect().then((client) => {
+        const release = client.release;
+        let released = false;
+        const releaseOnce = (error?: Error | boolean) => {
+          if (released) return;
+          released = true;
+          client.off("error", releaseOnce);
+          release(error);
+        };
+        client.release = releaseOnce;
+        client.on("error", releaseOnce);
+        return client;
+      });
+    }
+  }
+  // The pool's connectionTimeoutMillis bounds the wait for a client; a client's own, its connecting.
+  class Client extends pg.Client {
+    constructor(config?: ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    }
+  }
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: POOL_WAIT_MS, Client });
+  // A client dying (server restart) must not crash the process, and an 'error' event nobody listens
+  // to is an uncaught exception. The pool listens only to idle clients (reported here), pool.query
+  // once per query, and a dying connection can emit twice (the server's FATAL, then the closed
+  // socket): every client gets a listener of its own. Its queries fail with the error anyway.
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("connect", (client) => client.on("error", () => {}));
   const client = await pool.connect();
   try {
     // Several instances may start together: one migrates, the others wait and find nothing to do.

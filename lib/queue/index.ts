@@ -1,6 +1,7 @@
 // Durable jobs on pg-boss, in the same database as the data (PGlite or PostgreSQL).
 import PgBoss from "pg-boss";
-import { executorFor, type Database, type DbOrTx } from "@/lib/db";
+import plans from "pg-boss/src/plans.js";
+import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
 import type { Config } from "@/lib/config";
 
 export const QUEUES = {
@@ -13,10 +14,29 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export type Queue = PgBoss;
 
+const SCHEMA = "pgboss";
+// pg-boss 10 records a worker's results without awaiting them (Manager#watch calls complete/fail
+// and drops the promise): a database outage at that moment is an unhandled rejection, which ends
+// the process. Those two statements never reject: the job stays active, expires and runs again
+// (both handlers make a repeated run do nothing).
+const RESULT_STATEMENTS = new Set([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
+
+function queueExecutor(executor: SqlExecutor): SqlExecutor {
+  return {
+    executeSql: (text, values) =>
+      executor.executeSql(text, values).catch((error: Error) => {
+        if (!RESULT_STATEMENTS.has(text)) throw error;
+        console.error("[queue] job results not recorded, the jobs will expire and run again:", error.message);
+        return { rows: [{ count: 0 }] };
+      }),
+  };
+}
+
 export async function startQueue(database: Database, config: Config): Promise<Queue> {
   const boss = new PgBoss({
     // Our own connection(s): PGlite allows one client, and on PostgreSQL one pool is enough.
-    db: database.executor as PgBoss.Db,
+    db: queueExecutor(database.executor) as PgBoss.Db,
+    schema: SCHEMA,
     // A worker that dies mid-job: its job expires and is retried after this long.
     expireInSeconds: config.JOB_EXPIRE_SECONDS,
     maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
@@ -49,10 +69,11 @@ export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: o
 
 /**
  * Registers `workers` pg-boss workers for a queue, each taking up to `batchSize` jobs per poll and
- * running them side by side. (A pg-boss worker waits a polling interval after every batch, so
- * throughput is workers × batchSize per interval.) Every job of a batch runs to its end before a
- * failure is reported, so pg-boss never hands out again a job that is still running; the handler
- * must make a retried job that already finished do nothing.
+ * running them side by side. A pg-boss worker waits a polling interval after every batch, which
+ * would cap throughput at workers × batchSize per interval: after a full batch (a backlog) it
+ * fetches again at once instead. Every job of a batch runs to its end before a failure is reported,
+ * so pg-boss never hands out again a job that is still running; the handler must make a retried
+ * job that already finished do nothing.
  */
 export async function workInParallel<T extends object>(
   queue: Queue,
@@ -61,7 +82,9 @@ export async function workInParallel<T extends object>(
   handle: (data: T) => Promise<unknown>,
 ): Promise<void> {
   for (let i = 0; i < options.workers; i++) {
-    await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
+    let id: string | undefined = undefined;
+    id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
+      if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
       const results = await Promise.allSettled(jobs.map((job) => handle(job.data)));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
       if (failure) throw failure.reason;
