@@ -7,6 +7,8 @@ export type EnrichJob = { propertyId: string; run: number };
 // Runs mostly wait on registers (each source has its own timeout and concurrency cap).
 const WORKERS = 2;
 const BATCH = 25;
+/** Runs in flight per process at most (bench/pipeline's baseline uses the same). */
+export const ENRICH_CONCURRENCY = WORKERS * BATCH;
 
 export async function registerEnrichWorker(queue: Queue, deps: EnrichmentDeps) {
   // A retried batch re-runs finished runs too: their run number is stale and they do nothing.

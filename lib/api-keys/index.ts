@@ -1,6 +1,6 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { schema, type DbOrTx } from "@/lib/db";
+import { preparedStatement, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/drizzle/schema";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart } from "./format";
 
@@ -43,15 +43,19 @@ export async function createApiKey(
 
 export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; lastUsedAt: Date | null };
 
-/** The active key's owner, or null for anything malformed, unknown or revoked. */
-export async function authenticateApiKey(db: DbOrTx, key: string): Promise<Principal | null> {
-  const parsed = parseApiKey(key);
-  if (!parsed) return null;
-  const [row] = await db
+const activeKeyByHash = preparedStatement("authenticate_api_key", (db) =>
+  db
     .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashApiKey(parsed.key)), isNull(apiKeys.revokedAt)))
-    .limit(1);
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+    .limit(1),
+);
+
+/** The active key's owner, or null for anything malformed, unknown or revoked. */
+export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
+  const parsed = parseApiKey(key);
+  if (!parsed) return null;
+  const [row] = await activeKeyByHash(db).execute({ hash: hashApiKey(parsed.key) });
   return row ?? null;
 }
 

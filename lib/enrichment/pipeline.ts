@@ -5,12 +5,14 @@
 // left); in a durable job run, one UPDATE guarded by the run number, with the final status and the
 // `property.enriched` event, or the next run. Few round trips, and a run that dies writes nothing
 // (its job is retried).
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
 import { schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { SOURCES, type EnergyCertificate, type IteStatus, type Mode, type PropertyStatus, type SourceName, type SourceStatus } from "@/drizzle/schema";
 import { toPropertyJson, type PropertyRow, type SourceRow } from "@/lib/properties";
+import { insertProperty } from "@/lib/properties/insert";
 import { recordEvent } from "@/lib/webhooks/events";
 import { ccaaForProvince, climateZoneForMunicipality } from "./derive";
 import { estimateEnergyRating } from "./estimate";
@@ -228,32 +230,47 @@ const maxAttemptsFor = (config: Config, mode: Mode) => retrySchedule(config, mod
 // ---- inline (create) ----
 
 /**
- * Enriches a new property until `deadlineAt`, then writes it, its source rows, its attempts and (if
- * anything is left) its durable job in one transaction. Null when the reference was registered
- * meanwhile by a concurrent request (the caller returns the existing property).
+ * The rows a new property's draft is written as. Everything is known here, the id and the times
+ * too, so the answer is built from them and nothing needs reading back.
+ */
+export function rowsOfNewProperty(draft: Draft, scope: { partnerId: string; mode: Mode }, status: PropertyStatus | null, now = new Date()) {
+  const property: PropertyRow = {
+    id: randomUUID(),
+    partnerId: scope.partnerId,
+    mode: scope.mode,
+    cadastralReference: draft.reference,
+    ...draft.fields,
+    status: status ?? "enriching",
+    enrichmentRun: 1,
+    createdAt: now,
+    updatedAt: now,
+    enrichedAt: status ? now : null,
+  };
+  const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId: property.id, source, ...draft.sources[source] }));
+  const attempts = draft.attempts.map((a) => ({ ...a, propertyId: property.id }));
+  return { property, sources, attempts };
+}
+
+/**
+ * Enriches a new property until `deadlineAt`, then writes it, its source rows and its attempts in
+ * one statement — and, if anything is left, with its durable job in the same transaction. Null when the reference was registered meanwhile by a concurrent request (the
+ * caller returns the existing property).
  */
 export async function createEnriched(deps: EnrichmentDeps, scope: { partnerId: string; mode: Mode }, reference: string, deadlineAt: number) {
   const draft = newDraft(reference, scope.mode);
   await runUntil(draft, { sources: deps.sourcesFor(scope.mode), trigger: "inline", maxAttempts: maxAttemptsFor(deps.config, scope.mode) }, deadlineAt);
   const status = finalStatus(draft);
-  return deps.db.transaction(async (tx) => {
-    const now = new Date();
-    const [property] = await tx
-      .insert(properties)
-      .values({ partnerId: scope.partnerId, mode: scope.mode, cadastralReference: reference, ...draft.fields, status: status ?? "enriching", enrichedAt: status ? now : null })
-      .onConflictDoNothing()
-      .returning();
-    if (!property) return null;
-    const sources = await tx
-      .insert(enrichmentSources)
-      .values(SOURCES.map((source) => ({ propertyId: property.id, source, ...draft.sources[source] })))
-      .returning();
-    if (draft.attempts.length) await tx.insert(enrichmentAttempts).values(draft.attempts.map((a) => ({ ...a, propertyId: property.id })));
-    // Finished inline: final at the response, nothing to announce. Otherwise the durable job
-    // (committed with the row) retries what is left and announces the end.
-    if (!status) await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: property.id, run: 1 }, { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) });
-    return toPropertyJson(property, sources);
-  });
+  const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status);
+  // Finished inline: final at the response, nothing to announce. Otherwise the durable job
+  // (committed with the row) retries what is left and announces the end.
+  const created = status
+    ? await insertProperty(deps.db, property, sources, attempts)
+    : await deps.db.transaction(async (tx) => {
+        if (!(await insertProperty(tx, property, sources, attempts))) return false;
+        await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: property.id, run: 1 }, { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) });
+        return true;
+      });
+  return created ? toPropertyJson(property, sources) : null;
 }
 
 // ---- durable runs ----
@@ -269,10 +286,15 @@ class StaleRun extends Error {}
  * run. A job whose run number is not the property's current one is stale and does nothing.
  */
 export async function runEnrichmentJob(deps: EnrichmentDeps, propertyId: string, run: number): Promise<void> {
-  const [property] = await deps.db.select().from(properties).where(eq(properties.id, propertyId)).limit(1);
+  // The property with its source rows in one round trip.
+  const read = await deps.db
+    .select({ property: properties, source: enrichmentSources })
+    .from(properties)
+    .innerJoin(enrichmentSources, eq(enrichmentSources.propertyId, properties.id))
+    .where(eq(properties.id, propertyId));
+  const property = read[0]?.property;
   if (!property || property.status !== "enriching" || property.enrichmentRun !== run) return;
-  const rows = await deps.db.select().from(enrichmentSources).where(eq(enrichmentSources.propertyId, propertyId));
-  const draft = draftOf(property, rows);
+  const draft = draftOf(property, read.map((r) => r.source));
   const schedule = retrySchedule(deps.config, property.mode);
   const deadline = Date.now() + Math.min(RUN_DEADLINE_MS, (deps.config.JOB_EXPIRE_SECONDS * 1000) / 2);
   await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: schedule.length + 1 }, deadline);
@@ -298,15 +320,22 @@ export async function runEnrichmentJob(deps: EnrichmentDeps, propertyId: string,
         .where(and(eq(properties.id, propertyId), eq(properties.status, "enriching"), eq(properties.enrichmentRun, run)))
         .returning();
       if (!updated) throw new StaleRun();
-      const sources: SourceRow[] = [];
-      for (const source of SOURCES) {
-        const [row] = await tx
-          .update(enrichmentSources)
-          .set(draft.sources[source])
-          .where(and(eq(enrichmentSources.propertyId, propertyId), eq(enrichmentSources.source, source)))
-          .returning();
-        sources.push(row!);
-      }
+      // The three source rows in one statement (they exist: the upsert only ever updates).
+      const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId, source, ...draft.sources[source] }));
+      await tx
+        .insert(enrichmentSources)
+        .values(sources)
+        .onConflictDoUpdate({
+          target: [enrichmentSources.propertyId, enrichmentSources.source],
+          set: {
+            status: sql`excluded.status`,
+            attempts: sql`excluded.attempts`,
+            lastError: sql`excluded.last_error`,
+            lastDurationMs: sql`excluded.last_duration_ms`,
+            summary: sql`excluded.summary`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+        });
       if (draft.attempts.length) await tx.insert(enrichmentAttempts).values(draft.attempts.map((a) => ({ ...a, propertyId })));
       if (status) {
         await recordEvent(tx, deps.queue, { partnerId: updated.partnerId, mode: updated.mode, type: "property.enriched", propertyId, payload: toPropertyJson(updated, sources) });

@@ -1,7 +1,7 @@
-// Registering a property: idempotent on (partner, mode, normalised reference). A new one is
-// enriched inline until the deadline and written with its durable job in one transaction.
-import { and, eq } from "drizzle-orm";
-import { schema } from "@/lib/db";
+// Registering a property: idempotent on (partner, mode, normalised reference). A repeat asks no
+// register; a new one is enriched inline until the deadline, then written (createEnriched).
+import { and, eq, sql } from "drizzle-orm";
+import { preparedStatement, schema } from "@/lib/db";
 import { createEnriched, type EnrichmentDeps } from "@/lib/enrichment/pipeline";
 import { getPropertyJson, type Scope } from ".";
 import type { PropertyJson } from "@/lib/partner-api/schemas";
@@ -13,11 +13,21 @@ export interface Registration {
   property: PropertyJson;
 }
 
-async function existing(deps: EnrichmentDeps, scope: Scope, reference: string): Promise<PropertyJson | null> {
-  const [row] = await deps.db
+const propertyByReference = preparedStatement("property_by_reference", (db) =>
+  db
     .select({ id: properties.id })
     .from(properties)
-    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode), eq(properties.cadastralReference, reference)));
+    .where(
+      and(
+        eq(properties.partnerId, sql.placeholder("partnerId")),
+        eq(properties.mode, sql.placeholder("mode")),
+        eq(properties.cadastralReference, sql.placeholder("reference")),
+      ),
+    ),
+);
+
+async function existing(deps: EnrichmentDeps, scope: Scope, reference: string): Promise<PropertyJson | null> {
+  const [row] = await propertyByReference(deps.db).execute({ ...scope, reference });
   return row ? getPropertyJson(deps.db, scope, row.id) : null;
 }
 

@@ -1,7 +1,8 @@
 // One delivery attempt: sign, send, log the attempt, then succeed, schedule the next try per the
-// contract's schedule, or give up — the log, the state and the next job in one transaction.
-import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { schema, type Db } from "@/lib/db";
+// contract's schedule, or give up — the log, the state and the next job in one transaction (one
+// statement for a success).
+import { and, eq, sql } from "drizzle-orm";
+import { rowsOf, schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import type { Mode } from "@/drizzle/schema";
@@ -76,6 +77,33 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
   const attempt = delivery.attempts + 1;
   const step = job.step ?? job.attempt;
 
+  if (result.ok) {
+    // The common case in one statement (no transaction round trips): the guarded update claims the
+    // attempt as the row lock below does, the log row and the end of a failure streak go with it.
+    // A success touches the endpoint only to end a failure streak, so deliveries to a healthy
+    // endpoint do not queue up behind each other on its row lock.
+    const at = now();
+    const [claimed] = rowsOf<{ id: string }>(
+      await deps.db.execute(sql`
+        with claimed as (
+          update webhook_deliveries
+          set status = 'succeeded', attempts = ${attempt}::int, last_status_code = ${result.statusCode}::int, last_error = null,
+              next_attempt_at = null, updated_at = ${at.toISOString()}::timestamptz, delivered_at = ${at.toISOString()}::timestamptz
+          where id = ${delivery.id}::uuid and attempts = ${job.attempt}::int and status = 'pending'
+          returning id, endpoint_id
+        ), logged as (
+          insert into webhook_attempts (delivery_id, trigger, started_at, duration_ms, status_code, response_body)
+          select id, ${job.trigger}, ${startedAt.toISOString()}::timestamptz, ${result.durationMs}::int, ${result.statusCode}::int, ${result.responseBody}::text from claimed
+        ), healthy as (
+          update webhook_endpoints set failing_since = null
+          where id = (select endpoint_id from claimed) and failing_since is not null
+        )
+        select id from claimed`),
+    );
+    return claimed ? "succeeded" : "skipped";
+  }
+
+  // A failed attempt.
   return deps.db.transaction(async (tx) => {
     // The row lock makes this the only run that logs this attempt (a job handed out twice sends twice
     // at worst, which at-least-once allows, but is counted and scheduled once).
@@ -84,38 +112,30 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
 
     // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
     // the same endpoint run concurrently, and a success in between must not be overwritten.
-    // A success touches the endpoint only to end a failure streak, so deliveries to a healthy
-    // endpoint do not queue up behind each other on its row lock.
-    const [state] = result.ok
-      ? [{ enabled: endpoint.enabled, failingSince: null }]
-      : await tx
-          .update(webhookEndpoints)
-          .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
-          .where(eq(webhookEndpoints.id, endpoint.id))
-          .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
-    if (result.ok) {
-      await tx.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, endpoint.id), isNotNull(webhookEndpoints.failingSince)));
-    }
+    const [state] = await tx
+      .update(webhookEndpoints)
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
+      .where(eq(webhookEndpoints.id, endpoint.id))
+      .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
     const gone = result.statusCode === 410;
-    const failingTooLong = !result.ok && state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
+    const failingTooLong = state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
     const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
     if (disableReason) {
       await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: disableReason }).where(eq(webhookEndpoints.id, endpoint.id));
     }
-    const retriable = !result.ok && !gone && state!.enabled && !disableReason;
+    const retriable = !gone && state!.enabled && !disableReason;
     const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;
-    const outcome: DeliveryOutcome = result.ok ? "succeeded" : delay === null ? "failed" : "retry";
+    const outcome: DeliveryOutcome = delay === null ? "failed" : "retry";
 
     await tx
       .update(webhookDeliveries)
       .set({
-        status: outcome === "retry" ? "pending" : outcome,
+        status: outcome === "retry" ? "pending" : "failed",
         attempts: attempt,
         lastStatusCode: result.statusCode,
         lastError: result.error?.slice(0, 500) ?? null,
         nextAttemptAt: delay === null ? null : new Date(now().getTime() + delay * 1000),
         updatedAt: now(),
-        ...(result.ok ? { deliveredAt: now() } : {}),
       })
       .where(eq(webhookDeliveries.id, delivery.id));
     await tx.insert(webhookAttempts).values({

@@ -1,11 +1,12 @@
 // Recording an event: the event row, one delivery per enabled endpoint, one durable delivery job
 // each, all in the caller's transaction (an event exists iff its deliveries are scheduled).
-import { and, eq, isNull } from "drizzle-orm";
-import { schema, type DbOrTx } from "@/lib/db";
+import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/drizzle/schema";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 
-const { events, webhookEndpoints, webhookDeliveries } = schema;
+const { events, webhookDeliveries } = schema;
 export type EventRow = typeof events.$inferSelect;
 
 export type DeliveryTrigger = "scheduled" | "manual_replay" | "test";
@@ -33,22 +34,31 @@ export interface EventInput {
   payload: Record<string, unknown>;
 }
 
-/** Records the event and schedules it to every enabled endpoint of the partner and mode. */
+/**
+ * Records the event and schedules it to every enabled endpoint of the partner and mode: the event
+ * and its delivery rows in one statement (every durable run that finishes does this, so round
+ * trips count), then one job per delivery.
+ */
 export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): Promise<EventRow> {
-  const [event] = await tx.insert(events).values(input).returning();
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.partnerId, input.partnerId),
-        eq(webhookEndpoints.mode, input.mode),
-        eq(webhookEndpoints.enabled, true),
-        isNull(webhookEndpoints.deletedAt),
-      ),
-    );
-  await scheduleDeliveries(tx, queue, event!, endpoints.map((e) => e.id), "scheduled");
-  return event!;
+  const id = randomUUID();
+  const [row] = rowsOf<{ created_at: Date; delivery_ids: string[] }>(
+    await tx.execute(sql`
+      with event as (
+        insert into events (id, partner_id, mode, type, property_id, payload)
+        values (${id}::uuid, ${input.partnerId}::uuid, ${input.mode}, ${input.type}, ${input.propertyId}::uuid, ${JSON.stringify(input.payload)}::jsonb)
+        returning created_at
+      ), deliveries as (
+        insert into webhook_deliveries (event_id, endpoint_id, message_id, next_attempt_at)
+        select ${id}::uuid, w.id, ${messageIdOf(id)}, now() from webhook_endpoints w
+        where w.partner_id = ${input.partnerId}::uuid and w.mode = ${input.mode} and w.enabled and w.deleted_at is null
+        returning id
+      )
+      select (select created_at from event) as created_at, array(select id::text from deliveries) as delivery_ids`),
+  );
+  for (const deliveryId of row!.delivery_ids) {
+    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId, attempt: 0, step: 0, trigger: "scheduled" } satisfies DeliverJob);
+  }
+  return { id, ...input, createdAt: new Date(row!.created_at) };
 }
 
 /** One delivery row and one immediate job per endpoint; returns the delivery ids. */
