@@ -59,7 +59,8 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
   try {
-    const { secret } = await createEndpoint(app.db, scope, { url: field(form, "url"), description: field(form, "description").slice(0, 500) }, app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
+    // PostgreSQL text cannot hold a NUL (a crafted form post): dropped, as the browser would never send one.
+    const { secret } = await createEndpoint(app.db, scope, { url: field(form, "url"), description: field(form, "description").replaceAll("\u0000", "").slice(0, 500) }, app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
     revalidatePath("/webhooks");
     return { secret };
   } catch (error) {

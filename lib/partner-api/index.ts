@@ -24,5 +24,16 @@ export function createPartnerApi(app: App) {
 export const openApi: Handler = publicRoute(async () => json(openApiDocument()));
 
 export const notFound: Handler = publicRoute(async (req) => {
-  throw new ApiError(404, "not_found", `No operation at ${req.method} ${new URL(req.url).pathname}.`);
+  throw new ApiError(404, "not_found", `No operation at ${new URL(req.url).pathname}.`);
 });
+
+/**
+ * The answer to a method a path does not have; `Allow` lists those it has (HEAD wherever GET is).
+ * Route files export it for their other methods, which Next.js would answer with a bare 405.
+ */
+export function methodNotAllowed(methods: string[]): Handler {
+  const allow = (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
+  return publicRoute(async () => {
+    throw new ApiError(405, "method_not_allowed", `This path answers only ${allow}.`, { headers: { Allow: allow } });
+  });
+}

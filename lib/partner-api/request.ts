@@ -1,5 +1,6 @@
 // Request plumbing shared by every partner-API handler: request ids, bodies, JSON answers.
 import { randomUUID } from "node:crypto";
+import { readCapped } from "@/lib/http/read-capped";
 import { ApiError, type FieldError } from "./errors";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -22,7 +23,13 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > MAX_BODY_BYTES) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
-  const bytes = await readCapped(req, MAX_BODY_BYTES);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readCapped(req, MAX_BODY_BYTES);
+  } catch {
+    // The client went away mid-body (its socket's ECONNRESET is no database outage).
+    throw invalid("The body could not be read to its end.");
+  }
   if (bytes === null) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
   let text: string;
   try {
@@ -37,24 +44,6 @@ export async function readJsonBody(req: Request): Promise<unknown> {
   }
 }
 
-async function readCapped(req: Request, max: number): Promise<Uint8Array | null> {
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
-
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 }
@@ -63,6 +52,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The resource id at the end of the path, or null when it cannot be an id (then: 404). */
 export function idFromPath(req: Request): string | null {
-  const id = decodeURIComponent(new URL(req.url).pathname.replace(/\/$/, "").split("/").at(-1) ?? "");
+  const segment = new URL(req.url).pathname.replace(/\/$/, "").split("/").at(-1) ?? "";
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    return null; // a malformed percent-encoding names nothing
+  }
   return UUID.test(id) ? id.toLowerCase() : null;
 }

@@ -97,7 +97,8 @@ export const Problem = z
 export const CreateWebhookEndpointBody = z
   .strictObject({
     url: z.string().max(2048).meta({ example: "https://example.com/webhooks/finca" }),
-    description: z.string().max(500).optional(),
+    // PostgreSQL text cannot hold a NUL.
+    description: z.string().max(500).refine((d) => !d.includes("\u0000"), "must not contain NUL characters").optional(),
   })
   .meta({ id: "CreateWebhookEndpointRequest" });
 

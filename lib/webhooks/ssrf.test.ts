@@ -64,6 +64,8 @@ describe("urlProblem (endpoint creation)", () => {
     expect(urlProblem("https://user:pw@example.com/x", "test", false)).toMatch(/credentials/);
     expect(urlProblem("ftp://example.com/x", "test", false)).toMatch(/https/);
     expect(urlProblem("not a url", "test", false)).toMatch(/absolute/);
+    expect(urlProblem("https://example.com/a\u0000b", "test", false)).toMatch(/control characters/);
+    expect(urlProblem("https://exa\tmple.com/", "test", false)).toMatch(/control characters/);
     expect(urlProblem("https://[fe80::1]/x", "test", false)).toMatch(/private/);
     expect(urlProblem("https://localhost./x", "test", false)).toMatch(/local/);
     expect(urlProblem("https://metadata.google.internal/x", "test", false)).toMatch(/local/);

@@ -101,6 +101,8 @@ const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
 
 /** Why a webhook URL is refused at creation, or null when it is acceptable. */
 export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boolean): string | null {
+  // The URL parser would drop or encode them silently, and PostgreSQL text cannot hold a NUL.
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return "must not contain control characters";
   let url: URL;
   try {
     url = new URL(raw);
