@@ -25,5 +25,7 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     env: { PORT: String(PORT) },
+    // SIGTERM (not the default SIGKILL) lets scripts/e2e-server.mjs drop its database or data folder.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
   },
 });
