@@ -42,6 +42,9 @@ describe("POST /properties → 201", () => {
       enrichment: { cadastre: { status: "completed", attempts: 1, error: null } },
     });
     expect(body.enriched_at).not.toBeNull();
+    // The answer is built from what was written, not read back: it must be exactly what is stored.
+    const stored = await t.api.getProperty(new Request(`http://finca.test/api/v1/partner-api/properties/${body.property_id}`, { headers: { "X-API-Key": key } }));
+    expect(await stored.json()).toEqual(body);
   });
 
   it("writes the durable enrichment job in the same transaction as the property when work is left", async () => {
