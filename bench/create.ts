@@ -1,71 +1,75 @@
 // bench/create: sustained create throughput and latency on PostgreSQL with many partners (so the
 // rate limit is not the bottleneck), through `next start`, through the same handlers on a lean
 // node:http server, and through a bare node:http server doing only the insert (the baseline).
-//   npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
+// Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
+//   npx next build && npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
+//   npx tsx bench/create.ts --profile    (lean server only, under --cpu-prof: where the CPU goes)
+import { readdirSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { checkLetters } from "@/lib/cadastral-reference";
-import { openDatabase } from "@/lib/db";
-import { createApiKey } from "@/lib/api-keys";
-import { createPartner } from "@/lib/partners";
-import { freePort, freshDatabase, load, rssMiB, startServer, stopServer, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, rssMiB, seedPartnerKeys, startServer, stopServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import { wrk, type WrkRequest } from "./wrk";
+import { summarizeProfile } from "./profile";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" } },
+  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" }, targets: { type: "string", default: "next,lean,baseline" }, profile: { type: "boolean", default: false } },
 });
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const partnerCount = Number(values.partners);
 
-/** Unique valid 20-character references, none of them a sandbox scenario. */
-function reference(i: number): string {
-  const first18 = String(1_000_000 + i).padStart(7, "0").slice(-7) + "VK3799G" + String(1 + (Math.floor(i / 9_000_000) % 8000)).padStart(4, "0");
-  return first18 + checkLetters(first18);
-}
+// Enough distinct references for the fastest server we can expect over the run.
+const MAX_RATE = 6000;
 
-async function seed(url: string) {
-  const database = await openDatabase({ url });
-  const keys: string[] = [];
-  let partnerId = "";
-  for (let i = 0; i < partnerCount; i++) {
-    const partner = await createPartner(database.db, `Bench ${i}`);
-    partnerId ||= partner.id;
-    keys.push((await createApiKey(database.db, { partnerId: partner.id, mode: "test", name: "bench" })).key);
-  }
-  await database.close();
-  return { keys, partnerId };
-}
+type Measured = LoadResult & { rssMiB: number; serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number };
 
-async function measure(label: string, target: { url: string; pid: number }, keys: string[], offset: number): Promise<LoadResult & { rssMiB: number }> {
-  const request = (i: number) => ({
-    method: "POST",
-    path: "/api/v1/partner-api/properties",
-    headers: { "Content-Type": "application/json", "X-API-Key": keys[i % keys.length]! },
-    body: JSON.stringify({ cadastral_reference: reference(offset + i) }),
-  });
+async function measure(label: string, target: { url: string; pid: number }, keys: string[]): Promise<Measured> {
+  const requests = (from: number, count: number): WrkRequest[] =>
+    Array.from({ length: count }, (_, i) => ({
+      method: "POST",
+      path: CREATE_PATH,
+      apiKey: keys[(from + i) % keys.length]!,
+      body: JSON.stringify({ cadastral_reference: benchReference(from + i) }),
+    }));
   // Warm-up (JIT, pools), then the measured run on fresh references.
-  await load({ url: target.url, seconds: 3, concurrency, request: (i) => request(5_000_000 + i) });
-  const result = await load({ url: target.url, seconds, concurrency, request });
-  const rss = rssMiB(target.pid);
-  console.log(`${label.padEnd(10)} ${result.perSecond} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  p99.9 ${result.p999} ms  errors ${result.errorRate}  RSS ${rss} MiB  ${JSON.stringify(result.statuses)}`);
-  return { ...result, rssMiB: rss };
+  await wrk({ url: target.url, seconds: 3, connections: concurrency, requests: requests(5_000_000, 3 * MAX_RATE) });
+  const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu() };
+  const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
+  const perRequest = (cpuSeconds: number) => Math.round(((cpuSeconds * 1000) / result.requests) * 100) / 100;
+  const measured = {
+    ...result,
+    rssMiB: rssMiB(target.pid),
+    serverCpuMsPerRequest: perRequest(treeCpuSeconds(target.pid) - cpuBefore.server),
+    postgresCpuMsPerRequest: perRequest(postgresCpuSince(cpuBefore.postgres)),
+  };
+  console.log(
+    `${label.padEnd(10)} ${result.perSecond} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  p99.9 ${result.p999} ms  errors ${result.errorRate}  RSS ${measured.rssMiB} MiB` +
+      `  CPU/request: server ${measured.serverCpuMsPerRequest} ms, PostgreSQL ${measured.postgresCpuMsPerRequest} ms  ${JSON.stringify(result.statuses)}`,
+  );
+  return measured;
 }
 
 const results: Record<string, unknown> = {};
-for (const target of ["next", "lean", "baseline"] as const) {
+const targets = (values.profile ? ["lean"] : values.targets.split(",")) as ("next" | "lean" | "baseline")[];
+const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
+for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {
-    const { keys, partnerId } = await seed(db.url);
+    const { keys, partnerIds } = await seedPartnerKeys(db.url, partnerCount);
     const port = await freePort();
-    const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", AUTH_SECRET: "bench", AUTH_TRUST_HOST: "true", BENCH_PARTNER_ID: partnerId };
+    const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", AUTH_SECRET: "bench", AUTH_TRUST_HOST: "true", BENCH_PARTNER_ID: partnerIds[0]! };
     const ready = `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`;
     const server =
       target === "next"
         ? await startServer("npx", ["next", "start", "-p", String(port)], env, ready)
         : target === "lean"
-          ? await startServer("npx", ["tsx", "scripts/serve-api.ts"], env, ready)
+          ? values.profile
+            ? await startServer(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, "--import", "tsx", "scripts/serve-api.ts"], env, ready)
+            : await startServer("npx", ["tsx", "scripts/serve-api.ts"], env, ready)
           : await startServer("npx", ["tsx", "bench/baseline-server.ts"], env, `http://127.0.0.1:${port}/`);
     try {
-      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys, 0);
+      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys);
     } finally {
       await stopServer(server);
     }
@@ -74,14 +78,19 @@ for (const target of ["next", "lean", "baseline"] as const) {
   }
 }
 
-const base = (results.baseline as LoadResult).perSecond;
+const ratio = (target: string) =>
+  results[target] && results.baseline ? Math.round(((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond) * 100) / 100 : null;
 const summary = {
-  settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant" },
+  settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,
-  ratio: {
-    next_vs_baseline: Math.round(((results.next as LoadResult).perSecond / base) * 100) / 100,
-    lean_vs_baseline: Math.round(((results.lean as LoadResult).perSecond / base) * 100) / 100,
-  },
+  ratio: { next_vs_baseline: ratio("next"), lean_vs_baseline: ratio("lean") },
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);
-console.log("written", await writeResult("create", summary));
+if (values.profile) {
+  // The server writes its profile on a clean exit.
+  const files = readdirSync(profileDir).map((f) => path.join(profileDir, f));
+  const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  console.log(summarizeProfile(biggest));
+}
+// A partial run (--targets) is for exploring: only the full comparison is recorded.
+if (targets.length === 3) console.log("written", await writeResult("create", summary));

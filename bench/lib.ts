@@ -2,12 +2,20 @@
 // generator with latency percentiles, RSS readings and result files.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { sql, type SQL } from "drizzle-orm";
+import { Webhook } from "standardwebhooks";
+import { checkLetters } from "@/lib/cadastral-reference";
+import { openDatabase, rowsOf, type Database } from "@/lib/db";
+import { createApiKey } from "@/lib/api-keys";
+import { createPartner } from "@/lib/partners";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { messageIdOf } from "@/lib/webhooks/events";
 
 export const SERVER_URL = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -57,7 +65,10 @@ export async function startServer(command: string, args: string[], env: Record<s
       await res.arrayBuffer();
       if (res.status < 500) return child;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`server not ready:\n${log}`);
+    if (Date.now() > deadline) {
+      await stopServer(child);
+      throw new Error(`server not ready:\n${log}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -75,8 +86,8 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   group("SIGKILL");
 }
 
-/** Resident set size (MiB) of a process and its descendants (next start forks a server child). */
-export function rssMiB(pid: number): number {
+/** A process and its descendants (next start forks a server child). */
+function processTree(pid: number): number[] {
   const pids = [pid];
   for (let i = 0; i < pids.length; i++) {
     try {
@@ -84,14 +95,54 @@ export function rssMiB(pid: number): number {
       if (children) pids.push(...children.split(/\s+/).map(Number));
     } catch {}
   }
+  return pids;
+}
+
+/** Resident set size (MiB) of a process and its descendants. */
+export function rssMiB(pid: number): number {
   let kib = 0;
-  for (const p of pids) {
+  for (const p of processTree(pid)) {
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
       if (m) kib += Number(m[1]);
     } catch {}
   }
   return Math.round(kib / 1024);
+}
+
+/** CPU time (user + system, seconds) a process has used so far: less sensitive to a busy machine than wall time. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of a process and its descendants. */
+export function treeCpuSeconds(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
+}
+
+/** CPU seconds of each PostgreSQL server process on the machine, by pid. */
+export function postgresCpu(): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") cpu.set(Number(entry), cpuSeconds(Number(entry)));
+    } catch {}
+  }
+  return cpu;
+}
+
+/** PostgreSQL CPU seconds since `before`; a backend that ended meanwhile is not counted (an undercount, never negative). */
+export function postgresCpuSince(before: Map<number, number>): number {
+  let sum = 0;
+  for (const [pid, seconds] of postgresCpu()) sum += seconds - (before.get(pid) ?? 0);
+  return sum;
 }
 
 export interface LoadResult {
@@ -123,6 +174,12 @@ export async function load(options: {
   ok?: (status: number) => boolean;
   /** Stop after this many requests (closed loop only). */
   stopAfter?: number;
+  /** Each answer with its body (collected only when this is given). */
+  onResponse?: (i: number, status: number, body: string) => void;
+  /** Connection errors (codes) after which the same request is sent again, 100 ms later: a server being restarted. */
+  retryOn?: string[];
+  /** Gives up retrying a request after this long (ms). */
+  retryForMs?: number;
 }): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.concurrency });
   const base = new URL(options.url);
@@ -130,28 +187,40 @@ export async function load(options: {
   const statuses: Record<string, number> = {};
   let counter = 0;
   const end = Date.now() + options.seconds * 1000;
-  const send = () =>
-    new Promise<void>((resolve) => {
-      const spec = options.request(counter++);
+  const count = (key: string) => (statuses[key] = (statuses[key] ?? 0) + 1);
+  const sendOnce = (i: number) =>
+    new Promise<string | null>((resolve) => {
+      const spec = options.request(i);
       const started = performance.now();
       const req = http.request(
         { host: base.hostname, port: base.port, method: spec.method, path: spec.path, headers: spec.headers, agent },
         (res) => {
-          res.resume();
+          const chunks: Buffer[] = [];
+          if (options.onResponse) res.on("data", (c: Buffer) => chunks.push(c));
+          else res.resume();
           res.on("end", () => {
             latencies.push(performance.now() - started);
-            statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
-            resolve();
+            count(String(res.statusCode));
+            options.onResponse?.(i, res.statusCode!, Buffer.concat(chunks).toString("utf8"));
+            resolve(null);
           });
         },
       );
-      req.on("error", (e) => {
-        statuses[`error:${(e as NodeJS.ErrnoException).code ?? e.message}`] = (statuses[`error:${(e as NodeJS.ErrnoException).code}`] ?? 0) + 1;
-        resolve();
-      });
+      req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
       if (spec.body) req.write(spec.body);
       req.end();
     });
+  const send = async () => {
+    const i = counter++;
+    const giveUpAt = Date.now() + (options.retryForMs ?? 60_000);
+    for (;;) {
+      const error = await sendOnce(i);
+      if (error === null) return;
+      if (!options.retryOn?.includes(error) || Date.now() > giveUpAt) return void count(`error:${error}`);
+      count(`retried:${error}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
   const started = Date.now();
   if (options.rate) {
     const inflight = new Set<Promise<void>>();
@@ -176,7 +245,7 @@ export async function load(options: {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const ok = options.ok ?? ((s) => s >= 200 && s < 300);
-  const failures = Object.entries(statuses).filter(([s]) => !ok(Number(s))).reduce((n, [, c]) => n + c, 0);
+  const failures = Object.entries(statuses).filter(([s]) => !s.startsWith("retried:") && !ok(Number(s))).reduce((n, [, c]) => n + c, 0);
   const requests = latencies.length + Object.entries(statuses).filter(([s]) => s.startsWith("error")).reduce((n, [, c]) => n + c, 0);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
@@ -202,4 +271,400 @@ export async function writeResult(name: string, result: object): Promise<string>
 function machine() {
   const cpus = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1];
   return { node: process.version, cpu: cpus, cores: (readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm) ?? []).length };
+}
+
+// ---- the durable pipeline end to end: API-only server, worker processes, a webhook receiver ----
+
+export const CREATE_PATH = "/api/v1/partner-api/properties";
+export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Unique valid references, each on its own parcel, none of them a sandbox scenario. */
+export function benchReference(i: number, tag = "YJ0624N"): string {
+  const first18 = String(1_000_000 + (i % 9_000_000)).slice(-7) + tag + "0001";
+  return first18 + checkLetters(first18);
+}
+
+/**
+ * Starts a TypeScript entry point as one node process (no npx/tsx wrapper, so its RSS is its own).
+ * BENCH_NODE_ARGS adds node options NODE_OPTIONS refuses, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+ */
+export function startNode(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
+  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  return startServer(process.execPath, [...extra, "--import", "tsx", script], env, readyUrl);
+}
+
+/** SIGKILL to the child's process group, as a crash would; resolves once it is gone. */
+export async function killHard(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid!, "SIGKILL");
+  } catch {}
+  await Promise.race([exited, sleep(5_000)]);
+}
+
+/** Least-squares slope of y over x. */
+export function slope(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return sxx ? points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / sxx : 0;
+}
+
+interface Receipt {
+  count: number;
+  firstAt: number;
+  propertyId: string | null;
+}
+
+/**
+ * A local webhook receiver (node:http on 127.0.0.1) that verifies every signature against the
+ * secret of the endpoint path it was sent to, counts receipts per `webhook-id` and can be taken
+ * down (connections refused) and brought back on the same port.
+ */
+export class WebhookReceiver {
+  readonly receipts = new Map<string, Receipt>();
+  /** Distinct webhook-ids seen for each property: more than one is a duplicate event. */
+  readonly idsByProperty = new Map<string, Set<string>>();
+  requests = 0;
+  badSignatures = 0;
+  private readonly verifiers = new Map<string, Webhook>();
+  private readonly sockets = new Set<net.Socket>();
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<WebhookReceiver> {
+    let self: WebhookReceiver | undefined;
+    const server = http.createServer((req, res) => self!.handle(req, res));
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    self = new WebhookReceiver(server, (server.address() as net.AddressInfo).port);
+    server.on("connection", (s) => {
+      self!.sockets.add(s);
+      s.on("close", () => self!.sockets.delete(s));
+    });
+    return self;
+  }
+
+  url(pathname: string): string {
+    return `http://127.0.0.1:${this.port}${pathname}`;
+  }
+
+  expect(pathname: string, secret: string) {
+    this.verifiers.set(pathname, new Webhook(secret));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      this.requests++;
+      const body = Buffer.concat(chunks).toString("utf8");
+      const id = String(req.headers["webhook-id"]);
+      let propertyId: string | null = null;
+      try {
+        this.verifiers.get(req.url ?? "")!.verify(body, req.headers as Record<string, string>);
+        propertyId = (JSON.parse(body) as { data?: { property_id?: string } }).data?.property_id ?? null;
+      } catch {
+        this.badSignatures++;
+      }
+      const seen = this.receipts.get(id);
+      if (seen) seen.count++;
+      else this.receipts.set(id, { count: 1, firstAt: Date.now(), propertyId });
+      if (propertyId) {
+        const ids = this.idsByProperty.get(propertyId) ?? new Set();
+        this.idsByProperty.set(propertyId, ids.add(id));
+      }
+      res.writeHead(204).end();
+    });
+  }
+
+  /** Stops listening and drops open connections: senders see ECONNREFUSED until `up()`. */
+  down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+
+  up(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once("error", reject);
+      this.server.listen(this.port, "127.0.0.1", () => {
+        this.server.off("error", reject);
+        resolve();
+      });
+    });
+  }
+
+  get duplicates(): number {
+    let n = 0;
+    for (const r of this.receipts.values()) n += r.count - 1;
+    return n;
+  }
+
+  /** Time of the last first receipt (ms epoch): when the last distinct webhook arrived. */
+  get lastFirstAt(): number {
+    let t = 0;
+    for (const r of this.receipts.values()) t = Math.max(t, r.firstAt);
+    return t;
+  }
+
+  close(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((r) => (this.server.listening ? this.server.close(() => r()) : r()));
+  }
+}
+
+export interface StackOptions {
+  /** Database name prefix. */
+  prefix: string;
+  /** Partners (each with a test key and a webhook endpoint at the receiver). */
+  partners: number;
+  workers: number;
+  /** Connection pool per process; several processes share PostgreSQL's max_connections. */
+  poolSize: number;
+  /** Environment for the API server and the workers, on top of the stack's own. */
+  env?: Record<string, string>;
+}
+
+export interface Audit {
+  properties: number;
+  byStatus: Record<string, number>;
+  /** Properties still `enriching`. */
+  notFinal: number;
+  events: number;
+  /** Final properties without their property.enriched event. */
+  finalWithoutEvent: number;
+  deliveries: Record<string, number>;
+  /** Deliveries whose attempt count differs from their rows in the attempt log. */
+  attemptLogMismatches: number;
+  received: { requests: number; distinct: number; duplicates: number; badSignatures: number };
+  /** Events never received. */
+  missing: number;
+  /** webhook-ids received that no event carries. */
+  unknown: number;
+  /** Properties whose webhooks came with more than one webhook-id. */
+  propertiesWithSeveralIds: number;
+  /** pg-boss jobs by queue and state. */
+  jobs: Record<string, number>;
+}
+
+/**
+ * A fresh database with partners, keys and webhook endpoints; the lean API server with no workers
+ * (`FINCA_WORKERS=0`) and `ENRICHMENT_DEADLINE_MS=0`, so every property goes through the durable
+ * pipeline; `workers` worker processes (scripts/worker.ts); one local receiver for all endpoints.
+ */
+export class PipelineStack {
+  api: ChildProcess | null = null;
+  readonly workers: (ChildProcess | null)[];
+  private constructor(
+    readonly options: StackOptions,
+    readonly db: { url: string; drop(): Promise<void> },
+    readonly database: Database,
+    readonly keys: string[],
+    readonly receiver: WebhookReceiver,
+    readonly port: number,
+  ) {
+    this.workers = Array.from({ length: options.workers }, () => null);
+  }
+
+  static async start(options: StackOptions): Promise<PipelineStack> {
+    const db = await freshDatabase(options.prefix);
+    let database: Database | undefined;
+    let stack: PipelineStack | undefined;
+    const receiver = await WebhookReceiver.start();
+    try {
+      const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners);
+      database = await openDatabase({ url: db.url, poolSize: 4 });
+      for (const [i, partnerId] of partnerIds.entries()) {
+        const { secret } = await createEndpoint(database.db, { partnerId, mode: "test" }, { url: receiver.url(`/hooks/${i}`) }, true);
+        receiver.expect(`/hooks/${i}`, secret);
+      }
+      stack = new PipelineStack(options, db, database, keys, receiver, await freePort());
+      await stack.startApi();
+      // Settled, not all: a worker failing to start must not leave the others starting unseen.
+      const started = await Promise.allSettled(stack.workers.map((_, i) => stack!.startWorker(i)));
+      const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
+      if (failed) throw failed.reason;
+      return stack;
+    } catch (error) {
+      if (stack) await stack.stop();
+      else {
+        await receiver.close();
+        await database?.close();
+        await db.drop();
+      }
+      throw error;
+    }
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  private env(): Record<string, string> {
+    return {
+      DATABASE_URL: this.db.url,
+      DATABASE_POOL_SIZE: String(this.options.poolSize),
+      AUTH_SECRET: "bench",
+      SANDBOX_LATENCY_MS: "50",
+      ENRICHMENT_DEADLINE_MS: "0",
+      FINCA_WEBHOOKS_ALLOW_PRIVATE: "1",
+      ...this.options.env,
+    };
+  }
+
+  async startApi(): Promise<void> {
+    this.api = await startNode("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${CREATE_PATH.replace(/properties$/, "openapi.json")}`);
+  }
+
+  async startWorker(i: number): Promise<void> {
+    this.workers[i] = await startNode("scripts/worker.ts", this.env(), "");
+  }
+
+  /** A create of the i-th bench reference, with the keys round-robin. */
+  createRequest = (i: number) => ({
+    method: "POST",
+    path: CREATE_PATH,
+    headers: { "Content-Type": "application/json", "X-API-Key": this.keys[i % this.keys.length]! },
+    body: JSON.stringify({ cadastral_reference: benchReference(i) }),
+  });
+
+  private async rows<T>(query: SQL): Promise<T[]> {
+    return rowsOf<T>(await this.database.db.execute(query));
+  }
+
+  /** Properties, final ones and events so far. */
+  async progress(): Promise<{ properties: number; final: number; events: number }> {
+    const [row] = await this.rows<{ properties: number; final: number; events: number }>(sql`
+      select (select count(*)::int from properties) as properties,
+             (select count(*)::int from properties where status <> 'enriching') as final,
+             (select count(*)::int from events where type = 'property.enriched') as events`);
+    return row!;
+  }
+
+  /** Progress once a second since the stack started settling: [s, properties, final, distinct webhooks received]. */
+  readonly timeline: [number, number, number, number][] = [];
+
+  /**
+   * Polls until `load` (the creates) has ended, every property is final and every event was
+   * received, or `timeoutMs`; calls `onTick` on each poll (chaos actions). Returns when the last
+   * property became final and when the last webhook arrived (ms epoch, or null on timeout).
+   */
+  async settle<T>(load: Promise<T>, timeoutMs: number, onTick?: (p: { properties: number; final: number; events: number }) => Promise<void> | void) {
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    let loaded = false;
+    void load.then(() => (loaded = true));
+    let finalAt: number | null = null;
+    let receivedAt: number | null = null;
+    while (Date.now() < deadline) {
+      const p = await this.progress();
+      await onTick?.(p);
+      const t = Math.floor((Date.now() - started) / 1000);
+      if (this.timeline.at(-1)?.[0] !== t) this.timeline.push([t, p.properties, p.final, this.receiver.receipts.size]);
+      if (!loaded || p.final < p.properties) finalAt = null;
+      else finalAt ??= Date.now();
+      if (finalAt !== null && this.receiver.receipts.size >= p.events && p.events === p.final) {
+        receivedAt = this.receiver.lastFirstAt;
+        break;
+      }
+      await sleep(250);
+    }
+    return { load: await load, finalAt, receivedAt };
+  }
+
+  /** The invariants, from the database and the receiver. */
+  async audit(): Promise<Audit> {
+    const byStatus = Object.fromEntries((await this.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from properties group by status`)).map((r) => [r.status, r.n]));
+    const properties = Object.values(byStatus).reduce((a, b) => a + b, 0);
+    const events = await this.rows<{ id: string; property_id: string }>(sql`select id, property_id from events where type = 'property.enriched'`);
+    const [{ n: finalWithoutEvent } = { n: 0 }] = await this.rows<{ n: number }>(sql`
+      select count(*)::int as n from properties p where p.status <> 'enriching'
+        and not exists (select 1 from events e where e.property_id = p.id and e.type = 'property.enriched')`);
+    const deliveries = Object.fromEntries((await this.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from webhook_deliveries group by status`)).map((r) => [r.status, r.n]));
+    const [{ n: attemptLogMismatches } = { n: 0 }] = await this.rows<{ n: number }>(sql`
+      select count(*)::int as n from webhook_deliveries d
+        where d.attempts <> (select count(*) from webhook_attempts a where a.delivery_id = d.id)`);
+    const jobs = Object.fromEntries((await this.rows<{ k: string; n: number }>(sql`select name || ':' || state as k, count(*)::int as n from pgboss.job group by 1 order by 1`)).map((r) => [r.k, r.n]));
+    const ids = new Set(events.map((e) => messageIdOf(e.id)));
+    const r = this.receiver;
+    return {
+      properties,
+      byStatus,
+      notFinal: byStatus.enriching ?? 0,
+      events: events.length,
+      finalWithoutEvent,
+      deliveries,
+      attemptLogMismatches,
+      received: { requests: r.requests, distinct: r.receipts.size, duplicates: r.duplicates, badSignatures: r.badSignatures },
+      missing: [...ids].filter((id) => !r.receipts.has(id)).length,
+      unknown: [...r.receipts.keys()].filter((id) => !ids.has(id)).length,
+      propertiesWithSeveralIds: [...r.idsByProperty.values()].filter((s) => s.size > 1).length,
+      jobs,
+    };
+  }
+
+  /** From an event's recording to its first receipt (ms): the delivery backlog as a partner sees it. */
+  async eventToReceiptMs(): Promise<{ p50: number; p99: number; max: number }> {
+    const rows = await this.rows<{ id: string; at: number }>(sql`select id::text, (extract(epoch from created_at) * 1000)::float8 as at from events`);
+    const latencies = rows.flatMap((e) => {
+      const r = this.receiver.receipts.get(messageIdOf(e.id));
+      return r ? [r.firstAt - e.at] : [];
+    });
+    latencies.sort((a, b) => a - b);
+    return { p50: round(percentile(latencies, 50), 0), p99: round(percentile(latencies, 99), 0), max: round(latencies.at(-1) ?? 0, 0) };
+  }
+
+  /** CPU seconds used so far by the API server and by each worker (processes restarted start again at 0). */
+  cpu(): { api: number; workers: number[] } {
+    return { api: this.api ? cpuSeconds(this.api.pid!) : 0, workers: this.workers.map((w) => (w ? cpuSeconds(w.pid!) : 0)) };
+  }
+
+  /** RSS (MiB) of the API server and of each worker. */
+  rss(): { api: number; workers: number[] } {
+    return { api: this.api ? rssMiB(this.api.pid!) : 0, workers: this.workers.map((w) => (w ? rssMiB(w.pid!) : 0)) };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.api, ...this.workers].map((c) => (c ? stopServer(c) : undefined)));
+    await this.receiver.close();
+    await this.database.close();
+    await this.db.drop();
+  }
+}
+
+/** Failed invariants of an audit (empty: all hold). Duplicates with the same webhook-id are allowed (at least once). */
+export function violations(a: Audit): string[] {
+  const out: string[] = [];
+  if (a.notFinal) out.push(`${a.notFinal} properties not final`);
+  if (a.finalWithoutEvent) out.push(`${a.finalWithoutEvent} final properties without property.enriched`);
+  if (a.missing) out.push(`${a.missing} events never received`);
+  if (a.unknown) out.push(`${a.unknown} webhook-ids received that no event carries`);
+  if (a.propertiesWithSeveralIds) out.push(`${a.propertiesWithSeveralIds} properties announced under several webhook-ids`);
+  if (a.received.badSignatures) out.push(`${a.received.badSignatures} bad signatures`);
+  if (a.attemptLogMismatches) out.push(`${a.attemptLogMismatches} deliveries whose attempt count differs from the attempt log`);
+  if (a.deliveries.failed || a.deliveries.pending) out.push(`deliveries not succeeded: ${JSON.stringify(a.deliveries)}`);
+  return out;
+}
+
+/** `count` partners with one API key each in `mode` (benchmarks spread load so no partner hits its rate limit). */
+export async function seedPartnerKeys(url: string, count: number, mode: "test" | "live" = "test"): Promise<{ keys: string[]; partnerIds: string[] }> {
+  const database = await openDatabase({ url });
+  const keys: string[] = [];
+  const partnerIds: string[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const partner = await createPartner(database.db, `Bench ${mode} ${i}`);
+      partnerIds.push(partner.id);
+      keys.push((await createApiKey(database.db, { partnerId: partner.id, mode, name: "bench" })).key);
+    }
+  } finally {
+    await database.close();
+  }
+  return { keys, partnerIds };
 }

@@ -1,0 +1,134 @@
+// bench/pipeline: 10,000 properties created in a burst on PostgreSQL, sandbox registers answering
+// at 50 ms, nothing enriched inline (deadline 0): time until all are final and until every
+// property.enriched webhook reached a local receiver, properties/s and deliveries/s, event →
+// receipt latency, duplicates and missing, RSS and CPU per property, with 1 and with 3 worker
+// processes. Baseline in the same run: the same register calls and the same signed
+// POSTs (lib/webhooks/send) made directly from a loop at the pipeline's concurrency.
+//   npx tsx bench/pipeline.ts [--properties 10000] [--workers 1,3] [--concurrency 32] [--pool 10]
+import { parseArgs } from "node:util";
+import { loadConfig } from "@/lib/config";
+import { createSources } from "@/lib/enrichment/sources";
+import { webhookHeaders } from "@/lib/webhooks/sign";
+import { sendWebhook } from "@/lib/webhooks/send";
+import { generateSecret } from "@/lib/webhooks/secrets";
+import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
+import { benchReference, load, PipelineStack, round, violations, WebhookReceiver, writeResult } from "./lib";
+
+const { values } = parseArgs({
+  options: {
+    properties: { type: "string", default: "10000" },
+    workers: { type: "string", default: "1,3" },
+    concurrency: { type: "string", default: "32" },
+    pool: { type: "string", default: "10" },
+    "timeout-seconds": { type: "string", default: "900" },
+  },
+});
+const total = Number(values.properties);
+const workerCounts = values.workers.split(",").map(Number);
+const concurrency = Number(values.concurrency);
+const timeoutMs = Number(values["timeout-seconds"]) * 1000;
+// 90 creates per partner stay under the write limit (100 per minute and partner).
+const partners = Math.ceil(total / 90);
+
+/** The pipeline with `workers` worker processes. */
+async function measure(workers: number) {
+  const stack = await PipelineStack.start({ prefix: "finca_bench_pipeline", partners, workers, poolSize: Number(values.pool) });
+  try {
+    const cpuBefore = stack.cpu();
+    const started = Date.now();
+    const creates = load({ url: stack.url, seconds: 600, concurrency, stopAfter: total, request: stack.createRequest });
+    const { load: burst, finalAt, receivedAt } = await stack.settle(creates, timeoutMs);
+    const rss = stack.rss();
+    // CPU used during the run (start-up excluded).
+    const cpuAfter = stack.cpu();
+    const cpu = { api: round(cpuAfter.api - cpuBefore.api, 2), workers: cpuAfter.workers.map((c, i) => round(c - cpuBefore.workers[i]!, 2)) };
+    const workerCpu = cpu.workers.reduce((a, b) => a + b, 0);
+    const audit = await stack.audit();
+    const finalSeconds = finalAt && (finalAt - started) / 1000;
+    const receivedSeconds = receivedAt && (receivedAt - started) / 1000;
+    return {
+      workers,
+      burst: { seconds: burst.seconds, perSecond: burst.perSecond, p50: burst.p50, p99: burst.p99, statuses: burst.statuses },
+      finalSeconds: finalSeconds && round(finalSeconds),
+      receivedSeconds: receivedSeconds && round(receivedSeconds),
+      propertiesPerSecond: finalSeconds ? round(audit.properties / finalSeconds) : 0,
+      deliveriesPerSecond: receivedSeconds ? round(audit.received.distinct / receivedSeconds) : 0,
+      eventToReceiptMs: await stack.eventToReceiptMs(),
+      duplicates: audit.received.duplicates,
+      missing: audit.missing,
+      rssMiB: rss,
+      cpuSeconds: { api: cpu.api, workers: cpu.workers },
+      // Per property: its enrichment runs and its delivery, all worker processes together.
+      workerCpuMsPerProperty: round((workerCpu * 1000) / audit.properties),
+      apiCpuMsPerCreate: round((cpu.api * 1000) / audit.properties),
+      audit,
+      violations: violations(audit),
+      timeline: stack.timeline,
+    };
+  } finally {
+    await stack.stop();
+  }
+}
+
+/** Baseline: cadastre, then certificate ∥ ITE, then one signed POST, from `parallel` loops. */
+async function baseline(parallel: number) {
+  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" })).test;
+  const receiver = await WebhookReceiver.start();
+  const secret = generateSecret();
+  receiver.expect("/baseline", secret);
+  const url = receiver.url("/baseline");
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < total) {
+        const i = next++;
+        const input = { reference: benchReference(i), mode: "test" as const, attempt: 1, signal: new AbortController().signal };
+        const cadastre = await sources.cadastre.lookup(input);
+        const [certificate, ite] =
+          cadastre.kind === "found"
+            ? await Promise.all([sources.energyCertificate.lookup({ ...input, facts: cadastre.data }), sources.ite.lookup({ ...input, facts: cadastre.data })])
+            : [null, null];
+        const body = JSON.stringify({ type: "property.enriched", timestamp: new Date().toISOString(), data: { property_id: String(i), cadastre, certificate, ite } });
+        await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, { timeoutMs: 15_000, allowPrivate: true, requireHttps: false });
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await receiver.close();
+  return { parallel, seconds: round(seconds), perSecond: round(receiver.receipts.size / seconds), received: receiver.receipts.size, badSignatures: receiver.badSignatures };
+}
+
+const runs = [];
+for (const workers of workerCounts) {
+  const run = await measure(workers);
+  const base = await baseline(ENRICH_CONCURRENCY * workers);
+  runs.push({ ...run, baseline: base, ratio: round(run.propertiesPerSecond / base.perSecond, 2) });
+  console.log(`${workers} worker(s): done`, run.violations.length ? `VIOLATIONS: ${run.violations.join("; ")}` : "");
+}
+
+console.log(`\n${total} properties in a burst, registers at 50 ms, ${partners} partners, create concurrency ${concurrency}`);
+console.log("workers | burst s | creates/s | all final s | all received s | properties/s | deliveries/s | event→receipt p50/p99 ms | dup | missing | RSS api / workers MiB | worker CPU ms/property | baseline/s | ratio");
+for (const r of runs) {
+  console.log(
+    [
+      r.workers,
+      r.burst.seconds,
+      r.burst.perSecond,
+      r.finalSeconds,
+      r.receivedSeconds,
+      r.propertiesPerSecond,
+      r.deliveriesPerSecond,
+      `${r.eventToReceiptMs.p50} / ${r.eventToReceiptMs.p99}`,
+      r.duplicates,
+      r.missing,
+      `${r.rssMiB.api} / ${r.rssMiB.workers.join(", ")}`,
+      r.workerCpuMsPerProperty,
+      r.baseline.perSecond,
+      r.ratio,
+    ].join(" | "),
+  );
+}
+const file = await writeResult("pipeline", { settings: { properties: total, partners, concurrency, registerLatencyMs: 50, deadlineMs: 0, poolPerProcess: Number(values.pool) }, runs });
+console.log("written", file);
+if (runs.some((r) => r.violations.length)) process.exit(1);
