@@ -222,6 +222,8 @@ export async function load(options: {
     }
   };
   const started = Date.now();
+  // Open loop: the rate is over the time requests were being sent, not the wait for the last answers.
+  let sendingSeconds: number | undefined;
   if (options.rate) {
     const inflight = new Set<Promise<void>>();
     const interval = 1000 / options.rate;
@@ -233,6 +235,7 @@ export async function load(options: {
       const wait = next - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     }
+    sendingSeconds = (Date.now() - started) / 1000;
     await Promise.all(inflight);
   } else {
     await Promise.all(
@@ -251,7 +254,7 @@ export async function load(options: {
   return {
     requests,
     seconds: round(seconds),
-    perSecond: round(latencies.length / seconds),
+    perSecond: round(latencies.length / (sendingSeconds ?? seconds)),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
     p999: round(percentile(latencies, 99.9)),
