@@ -70,7 +70,11 @@ export const PropertyList = z
   .meta({ id: "PropertyList" });
 
 export const ListPropertiesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  // Decimal digits only: z.coerce would also take "1e2", "0x10" or " 5" (Number's own syntax).
+  limit: z.preprocess(
+    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
+    z.number({ error: "must be a whole number from 1 to 100" }).int().min(1).max(100).default(20),
+  ),
   starting_after: z.uuid().optional(),
   status: z.enum(PROPERTY_STATUSES).optional(),
 });
