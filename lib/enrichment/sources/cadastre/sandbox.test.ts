@@ -101,8 +101,8 @@ describe("sandboxFacts", () => {
 describe("createSandboxCadastre", () => {
   it("answers other references at once, with the sandbox facts", async () => {
     const started = Date.now();
-    const outcome = await createSandboxCadastre().lookup(input("9398516VK3799G0001AY"));
-    expect(Date.now() - started).toBeLessThan(100);
+    const outcome = await createSandboxCadastre({ slowMs: 5000 }).lookup(input("9398516VK3799G0001AY"));
+    expect(Date.now() - started).toBeLessThan(1000); // not slowMs: that is 9100's first attempt only
     expect(outcome).toEqual({ kind: "found", data: sandboxFacts("9398516VK3799G0001AY"), summary: expect.objectContaining({ register: "sandbox" }) });
   });
 
@@ -116,13 +116,12 @@ describe("createSandboxCadastre", () => {
   });
 
   it("9100: without an abort the first attempt answers after slowMs; later attempts at once", async () => {
-    const cadastre = createSandboxCadastre({ slowMs: 80 });
     let started = Date.now();
-    expect(await cadastre.lookup(input(scenarioReference("9100"), 1))).toMatchObject({ kind: "found" });
+    expect(await createSandboxCadastre({ slowMs: 80 }).lookup(input(scenarioReference("9100"), 1))).toMatchObject({ kind: "found" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     started = Date.now();
-    expect(await cadastre.lookup(input(scenarioReference("9100"), 2))).toMatchObject({ kind: "found", summary: { scenario: "9100" } });
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(await createSandboxCadastre({ slowMs: 5000 }).lookup(input(scenarioReference("9100"), 2))).toMatchObject({ kind: "found", summary: { scenario: "9100" } });
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it("9404: the reference does not exist", async () => {
@@ -138,6 +137,6 @@ describe("createSandboxCadastre", () => {
     controller.abort();
     started = Date.now();
     expect(await createSandboxCadastre({ latencyMs: 5000 }).lookup(input("9398516VK3799G0001AY", 1, controller.signal))).toMatchObject({ code: "timeout" });
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
