@@ -7,7 +7,7 @@ import { SOURCES } from "@/drizzle/schema";
 import { newDraft, rowsOfNewProperty } from "@/lib/enrichment/pipeline";
 import { insertProperty } from "@/lib/properties/insert";
 
-const database = await openDatabase({ url: process.env.DATABASE_URL, poolSize: 20 });
+const database = await openDatabase({ url: process.env.DATABASE_URL, postgres: { poolSize: 20 } });
 const partnerId = process.env.BENCH_PARTNER_ID!;
 
 http

@@ -482,7 +482,7 @@ export class PipelineStack {
     const receiver = await WebhookReceiver.start();
     try {
       const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners);
-      database = await openDatabase({ url: db.url, poolSize: 4 });
+      database = await openDatabase({ url: db.url, postgres: { poolSize: 4 } });
       for (const [i, partnerId] of partnerIds.entries()) {
         const { secret } = await createEndpoint(database.db, { partnerId, mode: "test" }, { url: receiver.url(`/hooks/${i}`) }, true);
         receiver.expect(`/hooks/${i}`, secret);

@@ -33,7 +33,7 @@ const baseDb = await freshDatabase("finca_bench_soak_base");
 let baseline: Awaited<ReturnType<typeof startNode>> | null = null;
 let sampler: NodeJS.Timeout | undefined;
 try {
-  const seed = await openDatabase({ url: baseDb.url, poolSize: 1 });
+  const seed = await openDatabase({ url: baseDb.url, postgres: { poolSize: 1 } });
   const partnerId = (await createPartner(seed.db, "Soak baseline")).id;
   await seed.close();
   const basePort = await freePort();

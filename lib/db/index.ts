@@ -4,6 +4,7 @@ import path from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
+import { z } from "zod";
 import * as schema from "@/drizzle/schema";
 
 export { schema };
@@ -26,26 +27,40 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data folder, or "memory://" for a throw-away database. */
   dataDir?: string;
-  /** Pool size for PostgreSQL. */
-  poolSize?: number;
+  /** PostgreSQL only: pool size and timeouts (see `PostgresLimits`). */
+  postgres?: Partial<PostgresLimits>;
 }
+
+/**
+ * A server that stops answering (frozen, failed over, a half-open network) must not hang requests:
+ * each bound below ends in an error the API answers with 503. The pool wait is long so that a
+ * burst that merely queues for the pool is served, not shed; the query timeout is far above any
+ * query of ours, and a connection whose query timed out is discarded, never reused half-way.
+ */
+const PostgresLimits = z.object({
+  poolSize: z.coerce.number().int().min(1).default(20),
+  connectTimeoutMs: z.coerce.number().int().min(1).default(5_000),
+  poolWaitMs: z.coerce.number().int().min(1).default(30_000),
+  queryTimeoutMs: z.coerce.number().int().min(1).default(30_000),
+});
+type PostgresLimits = z.infer<typeof PostgresLimits>;
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
 // Any constant works; it only has to be the same in every instance that may migrate at once.
 const MIGRATION_LOCK = 7_270_315_001;
-// A server that accepts connections but never answers (frozen, half-open network) must not hang
-// requests: a new connection gives up after CONNECT_TIMEOUT_MS, and waiting for a client at all
-// (queued behind such attempts) after POOL_WAIT_MS, both answered 503. The second is long so that a
-// burst that merely queues for the pool is served, not shed.
-const CONNECT_TIMEOUT_MS = 5_000;
-const POOL_WAIT_MS = 30_000;
 type ConnectCallback = Parameters<PgPool["connect"]>[0];
 
 export function defaultDatabaseOptions(env: Record<string, string | undefined> = process.env): DatabaseOptions {
+  const limits = PostgresLimits.partial().parse({
+    poolSize: env.DATABASE_POOL_SIZE || undefined,
+    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS || undefined,
+    poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
+    queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_MS || undefined,
+  });
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
-    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+    postgres: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
   };
 }
 
@@ -79,10 +94,12 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 20) : openPglite(options.dataDir ?? "memory://");
+  return options.url ? openPostgres(options.url, PostgresLimits.parse(options.postgres ?? {})) : openPglite(options.dataDir ?? "memory://");
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
+const QUERY_TIMED_OUT = "Query read timeout"; // pg's message for query_timeout
+
+async function openPostgres(url: string, limits: PostgresLimits): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
@@ -109,31 +126,45 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         };
         client.release = releaseOnce;
         client.on("error", releaseOnce);
+        // A query that timed out leaves its connection waiting for an answer that may never come:
+        // discarded at once (a BEGIN that timed out is never released either). The holder's next
+        // statement, a ROLLBACK say, fails as "closed", which is an outage too.
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          const result = query(...args);
+          if (result instanceof Promise) result.catch((error: Error) => error?.message === QUERY_TIMED_OUT && releaseOnce(error));
+          return result;
+        }) as typeof client.query;
         return client;
       });
     }
   }
   // The pool's connectionTimeoutMillis bounds the wait for a client; a client's own, its connecting.
+  // (pool.query releases a client whose query failed with the error, which discards it.)
   class Client extends pg.Client {
     constructor(config?: ClientConfig) {
-      super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+      super({ ...config, connectionTimeoutMillis: limits.connectTimeoutMs, query_timeout: limits.queryTimeoutMs });
     }
   }
-  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: POOL_WAIT_MS, Client });
+  const pool = new Pool({ connectionString: url, max: limits.poolSize, connectionTimeoutMillis: limits.poolWaitMs, Client });
   // A client dying (server restart) must not crash the process, and an 'error' event nobody listens
   // to is an uncaught exception. The pool listens only to idle clients (reported here), pool.query
   // once per query, and a dying connection can emit twice (the server's FATAL, then the closed
   // socket): every client gets a listener of its own. Its queries fail with the error anyway.
   pool.on("error", (error) => console.error("[db] idle client error:", error.message));
   pool.on("connect", (client) => client.on("error", () => {}));
-  const client = await pool.connect();
+  // Migrations on a connection of their own, without the query timeout: waiting for another
+  // instance's migration, or a long one, is not a dead server.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: limits.connectTimeoutMs });
+  client.on("error", () => {}); // its queries fail with the error anyway
+  await client.connect();
   try {
     // Several instances may start together: one migrates, the others wait and find nothing to do.
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
-    client.release();
+    await client.end();
   }
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {

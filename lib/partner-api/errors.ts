@@ -47,8 +47,9 @@ const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "E
 function isUnavailable(error: unknown): boolean {
   for (let e: any = error; e; e = e.cause) {
     if (UNAVAILABLE_CODES.has(e.code)) return true;
-    // pg's messages: a lost connection, the pool's wait for a client, a client's own connect timeout.
-    if (typeof e.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|^timeout expired$/i.test(e.message)) return true;
+    // pg's messages: a lost connection, the pool's wait for a client, a client's own connect timeout,
+    // a query's timeout, a query on a connection discarded after one.
+    if (typeof e.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|^timeout expired$|^Query read timeout$/i.test(e.message)) return true;
   }
   return false;
 }

@@ -78,7 +78,7 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
     process.on("uncaughtException", collect);
     process.on("unhandledRejection", collect);
     cluster = await createPgCluster();
-    database = await openDatabase({ url: cluster.url, poolSize: 10 });
+    database = await openDatabase({ url: cluster.url, postgres: { poolSize: 10 } });
     const env = {
       ENRICHMENT_DEADLINE_MS: "300",
       ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1,1,1,1,1",

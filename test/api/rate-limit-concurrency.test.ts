@@ -22,7 +22,7 @@ beforeAll(async () => {
   t = await createTestApp({ sources: fakeSources() });
   if (onPostgres) {
     const env = { ENRICHMENT_DEADLINE_MS: "1500" };
-    second = await createApp({ config: loadConfig(env), database: await openDatabase({ url: t.testDb.url, poolSize: 10 }), sources: fakeSources(), workers: false, env });
+    second = await createApp({ config: loadConfig(env), database: await openDatabase({ url: t.testDb.url, postgres: { poolSize: 10 } }), sources: fakeSources(), workers: false, env });
   }
 });
 afterAll(async () => {

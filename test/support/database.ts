@@ -26,7 +26,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = new URL(server);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 10 });
+  const database = await openDatabase({ url: url.toString(), postgres: { poolSize: 10 } });
   return {
     database,
     url: url.toString(),
