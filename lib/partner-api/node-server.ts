@@ -41,7 +41,7 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
     start(controller) {
       req.on("data", (chunk: Buffer) => {
         if (!open) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        controller.enqueue(new Uint8Array(chunk)); // a copy: the chunk may be a view of a pooled buffer
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
       req.once("end", () => stop(() => controller.close()));
