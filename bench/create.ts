@@ -3,7 +3,7 @@
 // node:http server, and through a bare node:http server doing only the insert (the baseline).
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
 //   npx next build && npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
-//   npx tsx bench/create.ts --profile    (lean server only, under --cpu-prof: where the CPU goes)
+//   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -51,7 +51,7 @@ async function measure(label: string, target: { url: string; pid: number }, keys
 }
 
 const results: Record<string, unknown> = {};
-const targets = (values.profile ? ["lean"] : values.targets.split(",")) as ("next" | "lean" | "baseline")[];
+const targets = values.targets.split(",") as ("next" | "lean" | "baseline")[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
 for (const target of targets) {
   const db = await freshDatabase("finca_bench");
@@ -60,14 +60,14 @@ for (const target of targets) {
     const port = await freePort();
     const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", AUTH_SECRET: "bench", AUTH_TRUST_HOST: "true", BENCH_PARTNER_ID: partnerIds[0]! };
     const ready = `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`;
+    // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
+    const node = (args: string[]) => [...(values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : []), ...args];
     const server =
       target === "next"
-        ? await startServer("npx", ["next", "start", "-p", String(port)], env, ready)
+        ? await startServer(process.execPath, node(["node_modules/next/dist/bin/next", "start", "-p", String(port)]), env, ready)
         : target === "lean"
-          ? values.profile
-            ? await startServer(process.execPath, [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`, "--import", "tsx", "scripts/serve-api.ts"], env, ready)
-            : await startServer("npx", ["tsx", "scripts/serve-api.ts"], env, ready)
-          : await startServer("npx", ["tsx", "bench/baseline-server.ts"], env, `http://127.0.0.1:${port}/`);
+          ? await startServer(process.execPath, node(["--import", "tsx", "scripts/serve-api.ts"]), env, ready)
+          : await startServer(process.execPath, node(["--import", "tsx", "bench/baseline-server.ts"]), env, `http://127.0.0.1:${port}/`);
     try {
       results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys);
     } finally {
@@ -87,10 +87,13 @@ const summary = {
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);
 if (values.profile) {
-  // The server writes its profile on a clean exit.
-  const files = readdirSync(profileDir).map((f) => path.join(profileDir, f));
-  const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-  console.log(summarizeProfile(biggest));
+  // Each server writes its profile on a clean exit; the biggest file is the main thread's.
+  for (const target of targets) {
+    const dir = path.join(profileDir, target);
+    const files = readdirSync(dir).map((f) => path.join(dir, f));
+    const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+    console.log(`=== ${target}\n${summarizeProfile(biggest)}`);
+  }
 }
 // A partial run (--targets) is for exploring: only the full comparison is recorded.
 if (targets.length === 3) console.log("written", await writeResult("create", summary));
