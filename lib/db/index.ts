@@ -27,7 +27,7 @@ export interface DatabaseOptions {
   url?: string;
   /** PGlite data folder, or "memory://" for a throw-away database. */
   dataDir?: string;
-  /** PostgreSQL only: pool size and timeouts (see `PostgresLimits`). */
+  /** PostgreSQL only: pool size and timeouts (defaults: see `PostgresEnv`). */
   postgres?: Partial<PostgresLimits>;
 }
 
@@ -37,13 +37,27 @@ export interface DatabaseOptions {
  * burst that merely queues for the pool is served, not shed; the query timeout is far above any
  * query of ours, and a connection whose query timed out is discarded, never reused half-way.
  */
-const PostgresLimits = z.object({
-  poolSize: z.coerce.number().int().min(1).default(20),
-  connectTimeoutMs: z.coerce.number().int().min(1).default(5_000),
-  poolWaitMs: z.coerce.number().int().min(1).default(30_000),
-  queryTimeoutMs: z.coerce.number().int().min(1).default(30_000),
+const PostgresEnv = z.object({
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(20),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(1).default(5_000),
+  DATABASE_POOL_WAIT_MS: z.coerce.number().int().min(1).default(30_000),
+  DATABASE_QUERY_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
 });
-type PostgresLimits = z.infer<typeof PostgresLimits>;
+
+export interface PostgresLimits {
+  poolSize: number;
+  connectTimeoutMs: number;
+  poolWaitMs: number;
+  queryTimeoutMs: number;
+}
+
+function postgresLimits(env: Record<string, string | undefined>): PostgresLimits {
+  // Empty variables mean "unset", as in lib/config.
+  const parsed = PostgresEnv.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
+  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const e = parsed.data;
+  return { poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, poolWaitMs: e.DATABASE_POOL_WAIT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS };
+}
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
 // Any constant works; it only has to be the same in every instance that may migrate at once.
@@ -51,16 +65,10 @@ const MIGRATION_LOCK = 7_270_315_001;
 type ConnectCallback = Parameters<PgPool["connect"]>[0];
 
 export function defaultDatabaseOptions(env: Record<string, string | undefined> = process.env): DatabaseOptions {
-  const limits = PostgresLimits.partial().parse({
-    poolSize: env.DATABASE_POOL_SIZE || undefined,
-    connectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS || undefined,
-    poolWaitMs: env.DATABASE_POOL_WAIT_MS || undefined,
-    queryTimeoutMs: env.DATABASE_QUERY_TIMEOUT_MS || undefined,
-  });
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
-    postgres: Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+    postgres: postgresLimits(env),
   };
 }
 
@@ -94,7 +102,7 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
-  return options.url ? openPostgres(options.url, PostgresLimits.parse(options.postgres ?? {})) : openPglite(options.dataDir ?? "memory://");
+  return options.url ? openPostgres(options.url, { ...postgresLimits({}), ...options.postgres }) : openPglite(options.dataDir ?? "memory://");
 }
 
 const QUERY_TIMED_OUT = "Query read timeout"; // pg's message for query_timeout
