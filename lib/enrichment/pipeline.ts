@@ -246,15 +246,20 @@ export function rowsOfNewProperty(draft: Draft, scope: { partnerId: string; mode
     updatedAt: now,
     enrichedAt: status ? now : null,
   };
-  const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId: property.id, source, ...draft.sources[source] }));
-  const attempts = draft.attempts.map((a) => ({ ...a, propertyId: property.id }));
-  return { property, sources, attempts };
+  return { property, ...childRowsOf(draft, property.id) };
+}
+
+/** A draft's three source rows and its new attempt-log rows. */
+function childRowsOf(draft: Draft, propertyId: string) {
+  const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId, source, ...draft.sources[source] }));
+  const attempts = draft.attempts.map((a) => ({ ...a, propertyId }));
+  return { sources, attempts };
 }
 
 /**
  * Enriches a new property until `deadlineAt`, then writes it, its source rows and its attempts in
- * one statement — and, if anything is left, with its durable job in the same transaction. Null when the reference was registered meanwhile by a concurrent request (the
- * caller returns the existing property).
+ * one statement, and, if anything is left, its durable job in the same transaction. Null when the
+ * reference was registered meanwhile by a concurrent request (the caller returns the existing property).
  */
 export async function createEnriched(deps: EnrichmentDeps, scope: { partnerId: string; mode: Mode }, reference: string, deadlineAt: number) {
   const draft = newDraft(reference, scope.mode);
@@ -321,7 +326,7 @@ export async function runEnrichmentJob(deps: EnrichmentDeps, propertyId: string,
         .returning();
       if (!updated) throw new StaleRun();
       // The three source rows in one statement (they exist: the upsert only ever updates).
-      const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId, source, ...draft.sources[source] }));
+      const { sources, attempts } = childRowsOf(draft, propertyId);
       await tx
         .insert(enrichmentSources)
         .values(sources)
@@ -336,7 +341,7 @@ export async function runEnrichmentJob(deps: EnrichmentDeps, propertyId: string,
             updatedAt: sql`excluded.updated_at`,
           },
         });
-      if (draft.attempts.length) await tx.insert(enrichmentAttempts).values(draft.attempts.map((a) => ({ ...a, propertyId })));
+      if (attempts.length) await tx.insert(enrichmentAttempts).values(attempts);
       if (status) {
         await recordEvent(tx, deps.queue, { partnerId: updated.partnerId, mode: updated.mode, type: "property.enriched", propertyId, payload: toPropertyJson(updated, sources) });
       } else {

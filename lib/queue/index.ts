@@ -82,7 +82,7 @@ export async function workInParallel<T extends object>(
   handle: (data: T) => Promise<unknown>,
 ): Promise<void> {
   for (let i = 0; i < options.workers; i++) {
-    let id: string | undefined = undefined;
+    let id: string | undefined;
     id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
       if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
       const results = await Promise.allSettled(jobs.map((job) => handle(job.data)));

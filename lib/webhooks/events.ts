@@ -55,9 +55,7 @@ export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): 
       )
       select (select created_at from event) as created_at, array(select id::text from deliveries) as delivery_ids`),
   );
-  for (const deliveryId of row!.delivery_ids) {
-    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId, attempt: 0, step: 0, trigger: "scheduled" } satisfies DeliverJob);
-  }
+  await enqueueFirstAttempts(tx, queue, row!.delivery_ids, "scheduled");
   return { id, ...input, createdAt: new Date(row!.created_at) };
 }
 
@@ -68,10 +66,16 @@ export async function scheduleDeliveries(tx: DbOrTx, queue: Queue, event: EventR
     .insert(webhookDeliveries)
     .values(endpointIds.map((endpointId) => ({ eventId: event.id, endpointId, messageId: messageIdOf(event.id), nextAttemptAt: new Date() })))
     .returning({ id: webhookDeliveries.id });
-  for (const d of deliveries) {
-    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId: d.id, attempt: 0, step: 0, trigger } satisfies DeliverJob);
+  const ids = deliveries.map((d) => d.id);
+  await enqueueFirstAttempts(tx, queue, ids, trigger);
+  return ids;
+}
+
+/** The immediate job of each new delivery, in the transaction that created it. */
+async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveryIds: string[], trigger: DeliveryTrigger) {
+  for (const deliveryId of deliveryIds) {
+    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob);
   }
-  return deliveries.map((d) => d.id);
 }
 
 /** The body on the wire: `{type, timestamp, data}`, the timestamp being the event's time. */
