@@ -1,12 +1,12 @@
 // The pg-boss worker end to end: its own database, since a live worker takes every queued job.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import net from "node:net";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDatabase, schema, type Database } from "@/lib/db";
 import { loadConfig } from "@/lib/config";
 import { enqueue, QUEUES, startQueue, type Queue } from "@/lib/queue";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
+import { freePort } from "@/test/support/ports";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { createEndpoint } from "./endpoints";
 import { recordEvent } from "./events";
@@ -35,15 +35,6 @@ async function until<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): 
     if (value) return value;
   }
   throw new Error("timed out");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function setup(url: string) {

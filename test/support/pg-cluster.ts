@@ -3,10 +3,10 @@
 // command runs as the `postgres` user, in a temporary folder that user owns.
 import { execFile } from "node:child_process";
 import { chown, mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./ports";
 
 const run = promisify(execFile);
 const BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
@@ -18,14 +18,6 @@ export interface PgCluster {
   start(): Promise<void>;
   /** Stops the server if it runs and deletes its files. */
   destroy(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function createPgCluster(): Promise<PgCluster> {
