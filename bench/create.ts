@@ -8,7 +8,7 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, rssMiB, seedPartnerKeys, startServer, stopServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, stopServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
 import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
@@ -36,7 +36,7 @@ async function measure(label: string, target: { url: string; pid: number }, keys
   await wrk({ url: target.url, seconds: 3, connections: concurrency, requests: requests(5_000_000, 3 * MAX_RATE) });
   const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu() };
   const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
-  const perRequest = (cpuSeconds: number) => Math.round(((cpuSeconds * 1000) / result.requests) * 100) / 100;
+  const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
   const measured = {
     ...result,
     rssMiB: rssMiB(target.pid),
@@ -79,7 +79,7 @@ for (const target of targets) {
 }
 
 const ratio = (target: string) =>
-  results[target] && results.baseline ? Math.round(((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond) * 100) / 100 : null;
+  results[target] && results.baseline ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2) : null;
 const summary = {
   settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,

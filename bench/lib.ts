@@ -19,6 +19,9 @@ import { messageIdOf } from "@/lib/webhooks/events";
 
 export const SERVER_URL = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
+export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: SERVER_URL });
@@ -69,7 +72,7 @@ export async function startServer(command: string, args: string[], env: Record<s
       await stopServer(child);
       throw new Error(`server not ready:\n${log}`);
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
 }
 
@@ -82,7 +85,7 @@ export async function stopServer(child: ChildProcess): Promise<void> {
     } catch {}
   };
   group("SIGTERM");
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  await Promise.race([exited, sleep(10_000)]);
   group("SIGKILL");
 }
 
@@ -218,7 +221,7 @@ export async function load(options: {
       if (error === null) return;
       if (!options.retryOn?.includes(error) || Date.now() > giveUpAt) return void count(`error:${error}`);
       count(`retried:${error}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
   };
   const started = Date.now();
@@ -233,7 +236,7 @@ export async function load(options: {
       inflight.add(p);
       next += interval;
       const wait = next - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (wait > 0) await sleep(wait);
     }
     sendingSeconds = (Date.now() - started) / 1000;
     await Promise.all(inflight);
@@ -250,7 +253,6 @@ export async function load(options: {
   const ok = options.ok ?? ((s) => s >= 200 && s < 300);
   const failures = Object.entries(statuses).filter(([s]) => !s.startsWith("retried:") && !ok(Number(s))).reduce((n, [, c]) => n + c, 0);
   const requests = latencies.length + Object.entries(statuses).filter(([s]) => s.startsWith("error")).reduce((n, [, c]) => n + c, 0);
-  const round = (n: number) => Math.round(n * 10) / 10;
   return {
     requests,
     seconds: round(seconds),
@@ -259,7 +261,7 @@ export async function load(options: {
     p99: round(percentile(latencies, 99)),
     p999: round(percentile(latencies, 99.9)),
     statuses,
-    errorRate: requests ? Math.round((failures / requests) * 10000) / 10000 : 0,
+    errorRate: requests ? round(failures / requests, 4) : 0,
   };
 }
 
@@ -279,8 +281,6 @@ function machine() {
 // ---- the durable pipeline end to end: API-only server, worker processes, a webhook receiver ----
 
 export const CREATE_PATH = "/api/v1/partner-api/properties";
-export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Unique valid references, each on its own parcel, none of them a sandbox scenario. */
 export function benchReference(i: number, tag = "YJ0624N"): string {

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { LoadResult } from "./lib";
+import { round, type LoadResult } from "./lib";
 
 // Each thread takes every `stride`-th line; statuses are counted per thread and summed in done().
 const SCRIPT = `
@@ -80,7 +80,6 @@ export async function wrk(options: { url: string; seconds: number; connections: 
     if (r.exhausted) throw new Error(`wrk ran out of prepared requests (${options.requests.length}); prepare more`);
     const seconds = r.micros / 1e6;
     const failures = Object.entries(r.statuses).filter(([s]) => !s.startsWith("2")).reduce((n, [, c]) => n + c, 0) + r.socketErrors;
-    const round = (n: number) => Math.round(n * 10) / 10;
     return {
       requests: r.requests,
       seconds: round(seconds),
@@ -89,7 +88,7 @@ export async function wrk(options: { url: string; seconds: number; connections: 
       p99: round(r.p99 / 1000),
       p999: round(r.p999 / 1000),
       statuses: r.socketErrors ? { ...r.statuses, "error:socket": r.socketErrors } : r.statuses,
-      errorRate: r.requests ? Math.round((failures / r.requests) * 10000) / 10000 : 0,
+      errorRate: r.requests ? round(failures / r.requests, 4) : 0,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });
