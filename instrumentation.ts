@@ -2,6 +2,6 @@
 // work runs without waiting for a first request, in the same process as PGlite.
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
-    await import("./lib/app/start-server");
+    await import("./server/start");
   }
 }

@@ -3,9 +3,10 @@
 // it: no key, no rate limit, no validation, no enrichment.
 import http from "node:http";
 import { openDatabase } from "@/lib/db";
-import { SOURCES } from "@/drizzle/schema";
-import { newDraft, rowsOfNewProperty } from "@/lib/enrichment/pipeline";
+import { SOURCES } from "@/lib/domain";
+import { newDraft } from "@/lib/enrichment/engine";
 import { insertProperty } from "@/lib/properties/insert";
+import { rowsOfNewProperty } from "@/lib/properties/register";
 
 const database = await openDatabase({ url: process.env.DATABASE_URL, postgres: { poolSize: 20 } });
 const partnerId = process.env.BENCH_PARTNER_ID!;
@@ -18,7 +19,7 @@ http
     try {
       const { cadastral_reference } = JSON.parse(Buffer.concat(chunks).toString());
       const now = new Date();
-      const { property, sources } = rowsOfNewProperty(newDraft(cadastral_reference, "test", now), { partnerId, mode: "test" }, "enriched", now);
+      const { property, sources } = rowsOfNewProperty(newDraft(cadastral_reference, "test", undefined, now), { partnerId, mode: "test" }, "enriched", now);
       // No register was asked; the attempt rows stand for the three a finished create logs.
       const attempts = SOURCES.map((source) => ({ propertyId: property.id, source, attempt: 1, trigger: "inline" as const, outcome: "completed" as const, error: null, startedAt: now, durationMs: 0 }));
       await insertProperty(database.db, property, sources, attempts);

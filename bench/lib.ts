@@ -1,13 +1,10 @@
 // Shared benchmark plumbing: fresh PostgreSQL databases, child servers, a keep-alive load
 // generator with latency percentiles, RSS readings and result files.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
-import pg from "pg";
 import { sql, type SQL } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "@/lib/cadastral-reference";
@@ -16,41 +13,19 @@ import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
+import { createPostgresDatabase } from "@/test/support/database";
+import { freePort } from "@/test/support/ports";
+import { listen, type LocalServer } from "@/test/support/receiver";
+
+export { freePort };
 
 export const SERVER_URL = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: SERVER_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
+/** A new database on the benchmark's PostgreSQL server, dropped by `drop()`. */
+export const freshDatabase = (prefix: string) => createPostgresDatabase(SERVER_URL, prefix);
 
 /** Starts a child and waits until `readyUrl` answers, or (no URL) until it prints "ready". */
 export async function startServer(command: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
@@ -335,23 +310,16 @@ export class WebhookReceiver {
   requests = 0;
   badSignatures = 0;
   private readonly verifiers = new Map<string, Webhook>();
-  private readonly sockets = new Set<net.Socket>();
-  private constructor(
-    private readonly server: http.Server,
-    readonly port: number,
-  ) {}
+  private constructor(private readonly server: LocalServer) {}
 
   static async start(): Promise<WebhookReceiver> {
     let self: WebhookReceiver | undefined;
-    const server = http.createServer((req, res) => self!.handle(req, res));
-    server.keepAliveTimeout = 5_000;
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    self = new WebhookReceiver(server, (server.address() as net.AddressInfo).port);
-    server.on("connection", (s) => {
-      self!.sockets.add(s);
-      s.on("close", () => self!.sockets.delete(s));
-    });
+    self = new WebhookReceiver(await listen((req, body, res) => self!.handle(req, body.toString("utf8"), res)));
     return self;
+  }
+
+  get port(): number {
+    return this.server.port;
   }
 
   url(pathname: string): string {
@@ -362,45 +330,33 @@ export class WebhookReceiver {
     this.verifiers.set(pathname, new Webhook(secret));
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      this.requests++;
-      const body = Buffer.concat(chunks).toString("utf8");
-      const id = String(req.headers["webhook-id"]);
-      let propertyId: string | null = null;
-      try {
-        this.verifiers.get(req.url ?? "")!.verify(body, req.headers as Record<string, string>);
-        propertyId = (JSON.parse(body) as { data?: { property_id?: string } }).data?.property_id ?? null;
-      } catch {
-        this.badSignatures++;
-      }
-      const seen = this.receipts.get(id);
-      if (seen) seen.count++;
-      else this.receipts.set(id, { count: 1, firstAt: Date.now(), propertyId });
-      if (propertyId) {
-        const ids = this.idsByProperty.get(propertyId) ?? new Set();
-        this.idsByProperty.set(propertyId, ids.add(id));
-      }
-      res.writeHead(204).end();
-    });
+  private handle(req: http.IncomingMessage, body: string, res: http.ServerResponse) {
+    this.requests++;
+    const id = String(req.headers["webhook-id"]);
+    let propertyId: string | null = null;
+    try {
+      this.verifiers.get(req.url ?? "")!.verify(body, req.headers as Record<string, string>);
+      propertyId = (JSON.parse(body) as { data?: { property_id?: string } }).data?.property_id ?? null;
+    } catch {
+      this.badSignatures++;
+    }
+    const seen = this.receipts.get(id);
+    if (seen) seen.count++;
+    else this.receipts.set(id, { count: 1, firstAt: Date.now(), propertyId });
+    if (propertyId) {
+      const ids = this.idsByProperty.get(propertyId) ?? new Set();
+      this.idsByProperty.set(propertyId, ids.add(id));
+    }
+    res.writeHead(204).end();
   }
 
   /** Stops listening and drops open connections: senders see ECONNREFUSED until `up()`. */
   down(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    return new Promise((r) => this.server.close(() => r()));
+    return this.server.down();
   }
 
   up(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.server.once("error", reject);
-      this.server.listen(this.port, "127.0.0.1", () => {
-        this.server.off("error", reject);
-        resolve();
-      });
-    });
+    return this.server.up();
   }
 
   get duplicates(): number {
@@ -417,8 +373,7 @@ export class WebhookReceiver {
   }
 
   close(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    return new Promise((r) => (this.server.listening ? this.server.close(() => r()) : r()));
+    return this.server.close();
   }
 }
 

@@ -14,21 +14,26 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import {
+  DELIVERY_STATUSES,
+  DELIVERY_TRIGGERS,
+  ITE_STATUSES,
+  MODES,
+  PROPERTY_STATUSES,
+  ROLES,
+  SOURCE_STATUSES,
+  SOURCES,
+  type EnergyCertificate,
+} from "../lib/domain";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => ts("created_at").notNull().defaultNow();
-
-export const MODES = ["test", "live"] as const;
-export type Mode = (typeof MODES)[number];
 
 export const partners = pgTable("partners", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
   createdAt: createdAt(),
 });
-
-export const ROLES = ["owner", "member", "admin"] as const;
-export type Role = (typeof ROLES)[number];
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -83,20 +88,6 @@ export const apiKeys = pgTable(
   (t) => [index("api_keys_partner").on(t.partnerId, t.mode)],
 );
 
-export const PROPERTY_STATUSES = ["enriching", "enriched", "partially_enriched", "not_found"] as const;
-export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
-export const ITE_STATUSES = ["pending", "found", "not_found", "not_required", "unsupported", "failed"] as const;
-export type IteStatus = (typeof ITE_STATUSES)[number];
-
-export type EnergyCertificate = {
-  rating: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-  source: "registry" | "estimated";
-  registry?: string;
-  certificate_id?: string;
-  issued_on?: string;
-  [extra: string]: unknown;
-};
-
 export const properties = pgTable(
   "properties",
   {
@@ -129,12 +120,6 @@ export const properties = pgTable(
     index("properties_partner_mode_created").on(t.partnerId, t.mode, t.createdAt.desc(), t.id.desc()),
   ],
 );
-
-export const SOURCES = ["cadastre", "energy_certificate", "ite"] as const;
-export type SourceName = (typeof SOURCES)[number];
-// pending: not answered yet, retried; completed: data or a definite answer; failed: retries exhausted.
-export const SOURCE_STATUSES = ["pending", "completed", "failed"] as const;
-export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 
 export const enrichmentSources = pgTable(
   "enrichment_sources",
@@ -220,8 +205,6 @@ export const webhookEndpoints = pgTable(
   (t) => [index("webhook_endpoints_partner").on(t.partnerId, t.mode)],
 );
 
-export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
-
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
@@ -256,7 +239,7 @@ export const webhookAttempts = pgTable(
     deliveryId: uuid("delivery_id")
       .notNull()
       .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
-    trigger: text("trigger", { enum: ["scheduled", "manual_replay", "test"] }).notNull(),
+    trigger: text("trigger", { enum: DELIVERY_TRIGGERS }).notNull(),
     startedAt: ts("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),
     statusCode: integer("status_code"),

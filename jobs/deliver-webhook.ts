@@ -7,7 +7,7 @@ import type { DeliverJob } from "@/lib/webhooks/events";
 const WORKERS = 4;
 const BATCH = 50;
 
-export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryDeps) {
+export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryDeps, pollSeconds: number) {
   // A retried batch re-runs jobs whose attempt was already logged: deliverOnce skips those.
-  await workInParallel<DeliverJob>(queue, QUEUES.deliverWebhook, { workers: WORKERS, batchSize: BATCH, pollSeconds: deps.config.JOB_POLL_SECONDS }, (job) => deliverOnce(deps, job));
+  await workInParallel<DeliverJob>(queue, QUEUES.deliverWebhook, { workers: WORKERS, batchSize: BATCH, pollSeconds }, (job) => deliverOnce(deps, job));
 }

@@ -5,7 +5,7 @@ import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { createUser } from "@/lib/auth/users";
-import { MODES, ROLES, type Mode, type Role } from "@/drizzle/schema";
+import { MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 

@@ -32,7 +32,7 @@ function newestMtime(entry) {
 // Next's own binary under this very node (not through npx), so signals reach the server itself.
 const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
 const buildId = path.join(root, ".next", "BUILD_ID");
-const sources = ["app", "lib", "jobs", "drizzle", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const sources = ["app", "lib", "server", "jobs", "drizzle", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
 if (!existsSync(buildId) || Math.max(...sources.map(newestMtime)) > statSync(buildId).mtimeMs) {
   console.log("[finca] building (first start or sources changed)…");
   const build = spawnSync(process.execPath, [next, "build"], { stdio: "inherit", env });

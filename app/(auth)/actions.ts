@@ -1,9 +1,10 @@
 "use server";
 
 import { AuthError } from "next-auth";
-import { signIn } from "@/auth";
-import { getApp } from "@/lib/app";
-import { acceptInvitation, AccountError, signUp } from "@/lib/auth/accounts";
+import { signIn } from "@/server/auth";
+import { getApp } from "@/server/app";
+import { acceptInvitation, signUp } from "@/lib/auth/accounts";
+import { DomainError } from "@/lib/domain";
 
 /** `values` gives back what was typed (never passwords): React resets a form after its action. */
 export type FormState = { error?: string; values?: Record<string, string> } | undefined;
@@ -35,7 +36,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
   try {
     await signUp((await getApp()).db, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
   } catch (error) {
-    if (error instanceof AccountError) return { error: error.message, values: typed(form) };
+    if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
@@ -45,7 +46,7 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
   try {
     await acceptInvitation((await getApp()).db, field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
   } catch (error) {
-    if (error instanceof AccountError) return { error: error.message, values: typed(form) };
+    if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");

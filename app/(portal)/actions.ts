@@ -5,14 +5,15 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { signOut } from "@/auth";
-import { requireOwner, requirePartner, MODE_COOKIE } from "@/lib/auth/session";
+import { signOut } from "@/server/auth";
+import { requireOwner, requirePartner, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
 import { registerFromPortal } from "@/lib/portal/register";
-import { createEndpoint, EndpointUrlError, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
+import { DomainError } from "@/lib/domain";
+import { createEndpoint, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
 export type ActionState = { error?: string; key?: string; secret?: string; link?: string; values?: Record<string, string> } | undefined;
@@ -64,7 +65,7 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
     revalidatePath("/webhooks");
     return { secret };
   } catch (error) {
-    if (error instanceof EndpointUrlError) return { error: error.message, values: { url: field(form, "url"), description: field(form, "description") } };
+    if (error instanceof DomainError) return { error: error.detail, values: { url: field(form, "url"), description: field(form, "description") } };
     throw error;
   }
 }

@@ -2,7 +2,7 @@
 
 // Operator actions: any partner's keys, endpoints and deliveries, after checking the admin role.
 import { revalidatePath } from "next/cache";
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/server/session";
 import { revokeApiKey } from "@/lib/api-keys";
 import { setEnabled } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";

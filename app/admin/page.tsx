@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/server/session";
 import { adminCounts, rateLimitUsage } from "@/lib/portal/queries";
 import { Meter } from "../_components/charts";
 import { Badge, Card, PageHeader, Stat, TableWrap, Time } from "../_components/ui";

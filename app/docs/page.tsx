@@ -1,5 +1,7 @@
 import Link from "next/link";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
+import { connection } from "next/server";
+import { getApp } from "@/server/app";
 import { Card, CodeBlock, PageHeader } from "../_components/ui";
 
 export const metadata = { title: "Integration guide" };
@@ -30,7 +32,9 @@ function Section({ id, title, children }: { id: string; title: string; children:
   );
 }
 
-export default function Guide() {
+export default async function Guide() {
+  await connection(); // the settings are the running server's, not the build's
+  const { config } = await getApp();
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
       <nav aria-label="On this page" className="mb-6 lg:sticky lg:top-6 lg:mb-0 lg:self-start">
@@ -58,7 +62,7 @@ export default function Guide() {
   -H "Content-Type: application/json" \\
   -d '{"cadastral_reference": "2749704YJ0624N0001DI"}'`}</CodeBlock>
             <p>
-              The answer comes within about 1.5 seconds whatever the registers do: {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
+              The answer comes within about {config.ENRICHMENT_DEADLINE_MS / 1000} seconds whatever the registers do: {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
               property when the reference was registered before (the call is idempotent per reference, so retrying after a network error is safe). Spaces and hyphens are ignored and
               letters upper-cased before the reference is checked.
             </p>
@@ -80,7 +84,7 @@ export default function Guide() {
           <Section id="verify-webhooks" title="4. Receive and verify webhooks">
             <p>
               Add an endpoint on <Link className="link" href="/webhooks">Webhooks</Link> (live endpoints need https). Deliveries follow Standard Webhooks: verify {c("webhook-signature")} over the
-              raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same across retries and replays. Answer any 2xx within 15 seconds; anything else
+              raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same across retries and replays. Answer any 2xx within {config.WEBHOOK_TIMEOUT_MS / 1000} seconds; anything else
               is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Answering {c("410 Gone")} disables the endpoint.
             </p>
             <CodeBlock label="Verifying a webhook in Node.js with standardwebhooks">{`import express from "express";
@@ -148,7 +152,7 @@ Content-Type: application/problem+json
   "request_id": "req_…"
 }`}</CodeBlock>
             <p>
-              Writes are limited to 100 per sliding 60 seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")};
+              Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")};
               a {c("429")} adds {c("Retry-After")} in seconds.
             </p>
           </Section>

@@ -1,7 +1,7 @@
 // API key format: finca_<mode>_<32 random base62><6 base62 CRC-32 checksum>. The checksum lets a
 // secret scanner (or our own auth) tell a real key from noise without a database lookup.
 import { createHash, randomInt } from "node:crypto";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;

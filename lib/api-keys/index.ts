@@ -1,8 +1,8 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { preparedStatement, schema, type Db, type DbOrTx } from "@/lib/db";
-import type { Mode } from "@/drizzle/schema";
-import { generateApiKey, hashApiKey, parseApiKey, visibleStart } from "./format";
+import { containsPattern, preparedStatement, schema, type Db, type DbOrTx } from "@/lib/db";
+import type { Mode } from "@/lib/domain";
+import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
 
 export { generateApiKey, parseApiKey, hashApiKey, visibleStart };
 
@@ -39,6 +39,15 @@ export async function createApiKey(
     })
     .returning(summaryColumns);
   return { key, apiKey: apiKey! };
+}
+
+/** This exact key, active and owned by the partner, whatever an earlier state was (operator bootstrap). */
+export async function ensureApiKey(db: DbOrTx, input: { partnerId: string; name: string; key: ParsedKey }): Promise<void> {
+  const { partnerId, name, key } = input;
+  await db
+    .insert(apiKeys)
+    .values({ partnerId, mode: key.mode, name, keyHash: hashApiKey(key.key), visibleStart: visibleStart(key.key) })
+    .onConflictDoUpdate({ target: apiKeys.keyHash, set: { partnerId, mode: key.mode, revokedAt: null } });
 }
 
 export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; lastUsedAt: Date | null };
@@ -79,7 +88,7 @@ export async function listApiKeys(db: DbOrTx, filter: { partnerId?: string; mode
   const conditions = [
     filter.partnerId ? eq(apiKeys.partnerId, filter.partnerId) : undefined,
     filter.mode ? eq(apiKeys.mode, filter.mode) : undefined,
-    filter.search ? sql`${apiKeys.visibleStart} ilike ${"%" + filter.search.replace(/[%_\\]/g, "\\$&") + "%"}` : undefined,
+    filter.search ? sql`${apiKeys.visibleStart} ilike ${containsPattern(filter.search)}` : undefined,
   ].filter(Boolean);
   return db
     .select(summaryColumns)

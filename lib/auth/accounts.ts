@@ -2,32 +2,34 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
+import { DomainError, isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
 import { verifyPassword } from "./password";
 import { clearFailures, isThrottled, recordFailure } from "./throttle";
 
-export class AccountError extends Error {}
+/** A refusal of what a person typed in a form (shown to them as it is). */
+const refuse = (detail: string) => new DomainError("validation_error", detail);
 
 export const MIN_PASSWORD = 10;
 
 function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD) throw new AccountError(`The password needs at least ${MIN_PASSWORD} characters.`);
+  if (password.length < MIN_PASSWORD) throw refuse(`The password needs at least ${MIN_PASSWORD} characters.`);
 }
 
 function checkEmail(email: string) {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AccountError("Enter a valid email address.");
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw refuse("Enter a valid email address.");
 }
 
 /** A new partner organisation with the user as its owner. */
 export async function signUp(db: Db, input: { organisation: string; name?: string; email: string; password: string }): Promise<User> {
   const organisation = input.organisation.trim();
-  if (organisation.length < 2) throw new AccountError("Enter your organisation's name.");
+  if (organisation.length < 2) throw refuse("Enter your organisation's name.");
   checkEmail(input.email.trim());
   checkPassword(input.password);
-  if (await findUserByEmail(db, input.email)) throw new AccountError("An account with this email already exists. Sign in instead.");
+  if (await findUserByEmail(db, input.email)) throw refuse("An account with this email already exists. Sign in instead.");
   return db.transaction(async (tx) => {
     const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();
-    if (!partner) throw new AccountError("An organisation with this name already exists. Ask its owner for an invitation.");
+    if (!partner) throw refuse("An organisation with this name already exists. Ask its owner for an invitation.");
     return createUser(tx, { email: input.email, password: input.password, role: "owner", partnerId: partner.id, name: input.name?.trim() || undefined });
   });
 }
@@ -86,9 +88,9 @@ export async function acceptInvitation(db: Db, token: string, input: { email: st
       .set({ acceptedAt: new Date() })
       .where(and(eq(schema.invitations.tokenHash, hashToken(token)), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())))
       .returning();
-    if (!invitation) throw new AccountError("This invitation link is invalid, expired or already used.");
-    if (invitation.email && invitation.email !== normalizeEmail(input.email)) throw new AccountError("This invitation is for another email address.");
-    if (await findUserByEmail(tx as unknown as Db, input.email)) throw new AccountError("An account with this email already exists.");
+    if (!invitation) throw refuse("This invitation link is invalid, expired or already used.");
+    if (invitation.email && invitation.email !== normalizeEmail(input.email)) throw refuse("This invitation is for another email address.");
+    if (await findUserByEmail(tx as unknown as Db, input.email)) throw refuse("An account with this email already exists.");
     return createUser(tx, { email: input.email, password: input.password, role: "member", partnerId: invitation.partnerId, name: input.name });
   });
 }
@@ -104,6 +106,6 @@ export async function pendingInvitations(db: Db, partnerId: string) {
 
 /** Withdraws an invitation of this partner: its link stops working at once. */
 export async function withdrawInvitation(db: Db, partnerId: string, id: string): Promise<void> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return;
+  if (!isUuid(id)) return;
   await db.delete(schema.invitations).where(and(eq(schema.invitations.id, id), eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt)));
 }

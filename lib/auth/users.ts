@@ -1,7 +1,7 @@
 // Portal users: partner owners and members, and operators (admins) who belong to no partner.
 import { eq, sql } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
-import type { Role } from "@/drizzle/schema";
+import type { Role } from "@/lib/domain";
 import { hashPassword } from "./password";
 
 const { users } = schema;

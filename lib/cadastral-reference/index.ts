@@ -44,6 +44,17 @@ export function checkReference(input: string): ReferenceCheck {
   return { ok: true, reference, length: 20 };
 }
 
+const REASONS = {
+  length: "must be 14 (parcel) or 20 (unit) characters after removing spaces and hyphens",
+  charset: "may contain only digits and the letters A-Z and Ñ",
+  check_letters: "has wrong check letters (characters 19-20)",
+} as const;
+
+/** What is wrong with a reference, in the words the API and the portal show. */
+export function referenceProblem(check: Extract<ReferenceCheck, { ok: false }>): string {
+  return `The cadastral reference "${check.reference}" ${REASONS[check.reason]}.`;
+}
+
 /** The 4-digit unit number (characters 15-18) of a 20-character reference. */
 export function unitNumber(reference: string): string | null {
   return reference.length === 20 ? reference.slice(14, 18) : null;

@@ -2,7 +2,8 @@
 // Both expose the same pg-core API; only opening, migrating and raw SQL differ.
 import path from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { getTableName, sql } from "drizzle-orm";
+import type { AnyPgColumn, PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
 import * as schema from "@/drizzle/schema";
@@ -95,6 +96,21 @@ export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(
     return statement;
   };
 }
+
+/** `%text%` for ILIKE, with the wildcards of `text` taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[%_\\]/g, "\\$&")}%`;
+
+/**
+ * A column's bare name, for the places raw SQL needs it unqualified (an INSERT's column list, an
+ * UPDATE's SET): interpolating the column itself would write "table"."column".
+ */
+export const bare = (column: AnyPgColumn) => sql.identifier(column.name);
+
+/**
+ * A column as "table"."column" wherever it stands. Drizzle writes columns bare in the fields of a
+ * one-table select, where a correlated subquery would take them as its own table's.
+ */
+export const qualified = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /** Rows of a `db.execute` result, whichever driver produced it. */
 export function rowsOf<T>(result: unknown): T[] {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { estimateEnergyRating, ratedUse, ratingPrior, RATINGS } from "./estimate";
+import { RATINGS } from "@/lib/domain";
+import { estimateEnergyRating, ratedUse, ratingPrior } from "./estimate";
 
 const rate = (yearBuilt: number | null, climateZone: string | null = "B4", use: string | null = "Residencial") =>
   estimateEnergyRating({ yearBuilt, climateZone, use });

@@ -22,10 +22,7 @@
 //   parking or storage units.
 // - Not applied: the research's single-family adjustment (the cadastre facts carry no building
 //   type) and any surface adjustment (no published evidence).
-import type { EnergyCertificate } from "@/drizzle/schema";
-
-export type Rating = EnergyCertificate["rating"];
-export const RATINGS: readonly Rating[] = ["A", "B", "C", "D", "E", "F", "G"];
+import { RATINGS, type EnergyCertificate, type Rating } from "@/lib/domain";
 
 export type EstimatedCertificate = EnergyCertificate & {
   source: "estimated";

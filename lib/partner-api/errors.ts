@@ -1,43 +1,40 @@
-// The one error type of the API and the one place that turns errors into RFC 9457 problem+json.
-export const PROBLEM_TITLES = {
-  invalid_cadastral_reference: "Invalid cadastral reference",
-  missing_api_key: "Missing or invalid API key",
-  validation_error: "Validation error",
-  rate_limited: "Rate limit exceeded",
-  not_found: "Not found",
-  method_not_allowed: "Method not allowed",
-  service_unavailable: "Service unavailable",
-  internal_error: "Internal error",
-} as const;
-export type ProblemCode = keyof typeof PROBLEM_TITLES;
+// The HTTP edge of errors: the one map from a domain error's code to its status, and the one
+// writer of RFC 9457 problem+json. Anything that is not a DomainError is an outage of the database
+// (503, the request may succeed later) or a bug (500, logged with the request id, never leaked).
+import { DomainError, ERROR_TITLES, type ErrorCode } from "@/lib/domain";
 
-/** One entry of a 422: `pointer` into the JSON body, or `parameter` for a query parameter. */
-export type FieldError = { pointer: string; detail: string } | { parameter: string; detail: string };
+export const STATUS_OF_CODE: Record<ErrorCode, number> = {
+  invalid_cadastral_reference: 400,
+  missing_api_key: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+};
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ProblemCode,
-    readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
-    super(detail);
-  }
-}
+/** Seconds a client should wait after a 503 before retrying. */
+const UNAVAILABLE_RETRY_AFTER = "2";
 
-export function problemResponse(error: ApiError, requestId: string): Response {
+export function problemResponse(error: DomainError, requestId: string, headers: Record<string, string> = {}): Response {
+  const status = STATUS_OF_CODE[error.code];
   const body = {
     type: `/docs/errors#${error.code}`,
-    title: PROBLEM_TITLES[error.code],
-    status: error.status,
+    title: ERROR_TITLES[error.code],
+    status,
     detail: error.detail,
     code: error.code,
     request_id: requestId,
-    ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    ...(error.errors ? { errors: error.errors } : {}),
   };
   return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: { "Content-Type": "application/problem+json", ...error.extra.headers },
+    status,
+    headers: {
+      "Content-Type": "application/problem+json",
+      ...(error.code === "service_unavailable" ? { "Retry-After": UNAVAILABLE_RETRY_AFTER } : {}),
+      ...headers,
+    },
   });
 }
 
@@ -54,15 +51,13 @@ function isUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** Any thrown value → ApiError; unexpected ones are logged with the request id, never leaked. */
-export function toApiError(error: unknown, requestId: string): ApiError {
-  if (error instanceof ApiError) return error;
+/** Any thrown value as a DomainError; unexpected ones are logged with the request id, never leaked. */
+export function toDomainError(error: unknown, requestId: string): DomainError {
+  if (error instanceof DomainError) return error;
   if (isUnavailable(error)) {
     console.error(`[api] ${requestId} database unavailable:`, (error as Error)?.message);
-    return new ApiError(503, "service_unavailable", "The service is temporarily unavailable; retry shortly.", {
-      headers: { "Retry-After": "2" },
-    });
+    return new DomainError("service_unavailable", "The service is temporarily unavailable; retry shortly.");
   }
   console.error(`[api] ${requestId} unhandled error:`, error);
-  return new ApiError(500, "internal_error", "An unexpected error occurred; quote the request id to support.");
+  return new DomainError("internal_error", "An unexpected error occurred; quote the request id to support.");
 }

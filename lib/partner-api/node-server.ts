@@ -1,22 +1,9 @@
-// The partner API on a plain node:http server (no Next.js): the routing table and the adapter
-// between node's request/response and the handlers' Request/Response.
+// The partner API on a plain node:http server (no Next.js): the adapter between node's
+// request/response and the handlers' Request/Response; routing is the API's own dispatch.
 import http from "node:http";
-import { methodNotAllowed, notFound, openApi, type PartnerApi } from ".";
-import { problemResponse, toApiError } from "./errors";
+import type { PartnerApi } from "./api";
+import { problemResponse, toDomainError } from "./errors";
 import { requestIdOf } from "./request";
-import type { Handler } from "./route";
-
-const BASE = "/api/v1/partner-api";
-
-function partnerApiRoutes(api: PartnerApi): [RegExp, Record<string, Handler>][] {
-  return [
-    [/^\/properties\/?$/, { GET: api.listProperties, POST: api.createProperty }],
-    [/^\/properties\/[^/]+\/?$/, { GET: api.getProperty }],
-    [/^\/webhook-endpoints\/?$/, { GET: api.listWebhookEndpoints, POST: api.createWebhookEndpoint }],
-    [/^\/webhook-endpoints\/[^/]+\/?$/, { DELETE: api.deleteWebhookEndpoint }],
-    [/^\/openapi\.json$/, { GET: openApi }],
-  ];
-}
 
 /** The request's URL on a fixed origin: routing needs only the path, and a Host header can be anything. */
 function urlOf(target: string): URL {
@@ -55,20 +42,12 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 export function createPartnerApiServer(api: PartnerApi): http.Server {
-  const routes = partnerApiRoutes(api).map(([pattern, methods]) => ({ pattern, methods, other: methodNotAllowed(Object.keys(methods)) }));
-  const route = (method: string, pathname: string): Handler => {
-    if (!pathname.startsWith(BASE)) return notFound;
-    const rest = pathname.slice(BASE.length);
-    const path = routes.find(({ pattern }) => pattern.test(rest));
-    if (!path) return notFound;
-    return path.methods[method === "HEAD" ? "GET" : method] ?? path.other; // node drops the body of a HEAD answer
-  };
   return http.createServer(async (req, res) => {
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
     let response: Response;
     try {
-      // fetch refuses TRACE; no route has it, so the 404/405 handlers see it as a GET.
+      // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
       const fetchMethod = method === "TRACE" ? "GET" : method;
       const request = new Request(url, {
         method: fetchMethod,
@@ -77,12 +56,11 @@ export function createPartnerApiServer(api: PartnerApi): http.Server {
         // @ts-expect-error Node's fetch needs duplex for streamed request bodies
         duplex: "half",
       });
-      response = await route(method, url.pathname)(request);
+      response = await api.dispatch(request, method);
     } catch (error) {
       // Whatever a client sends gets an answer; a rejection here would leave the socket hanging.
       const requestId = requestIdOf(new Request(url));
-      response = problemResponse(toApiError(error, requestId), requestId);
-      response.headers.set("X-Request-Id", requestId);
+      response = problemResponse(toDomainError(error, requestId), requestId, { "X-Request-Id": requestId });
     }
     // A body left unread (over the cap) is not drained to keep the connection: it is closed.
     if (!req.complete) response.headers.set("Connection", "close");

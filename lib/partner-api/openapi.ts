@@ -1,49 +1,73 @@
-// The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
+// The OpenAPI 3.1 document, built from the table of operations and the same zod schemas that
+// validate requests. Limits and timings in its text come from the configuration.
 import { z } from "zod";
-import { createDocument, type ZodOpenApiResponseObject } from "zod-openapi";
-import {
-  CreatePropertyBody,
-  CreateWebhookEndpointBody,
-  ListPropertiesQuery,
-  Problem,
-  Property,
-  PropertyList,
-  WebhookEndpointList,
-  WebhookEndpointWithSecret,
-} from "./schemas";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
+import type { Config } from "@/lib/config";
+import { Property } from "@/lib/domain";
+import { Problem } from "./schemas";
+import type { Operation } from "./operation";
 
-const rateLimitHeaders = z.object({
-  "RateLimit-Policy": z.string().meta({ description: '`"writes";q=100;w=60`' }),
-  RateLimit: z.string().meta({ description: '`"writes";r=<remaining>;t=<seconds until a slot frees>`' }),
-  "X-Request-Id": z.string().meta({ description: "Echo of a sane incoming X-Request-Id, or a generated one." }),
-});
 type Headers = ZodOpenApiResponseObject["headers"];
+
+const requestIdHeader = { "X-Request-Id": z.string().meta({ description: "Echo of a sane incoming X-Request-Id, or a generated one." }) };
+
+const rateLimitHeaders = (config: Config) =>
+  z.object({
+    "RateLimit-Policy": z.string().meta({ description: `\`"writes";q=${config.RATE_LIMIT_WRITES};w=${config.RATE_LIMIT_WINDOW_SECONDS}\`` }),
+    RateLimit: z.string().meta({ description: '`"writes";r=<remaining>;t=<seconds until a slot frees>`' }),
+    ...requestIdHeader,
+  });
 
 const problem = (description: string, headers?: Headers): ZodOpenApiResponseObject => ({
   description,
   ...(headers ? { headers } : {}),
   content: { "application/problem+json": { schema: Problem } },
 });
-const ok = (description: string, schema: z.ZodType, headers?: Headers): ZodOpenApiResponseObject => ({
-  description,
-  ...(headers ? { headers } : {}),
-  content: { "application/json": { schema } },
-});
 
-const writeErrors = {
-  "401": problem("`missing_api_key`: the X-API-Key header is missing, or the key is invalid or revoked."),
-  "422": problem("`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", rateLimitHeaders),
-  "429": problem(
-    "`rate_limited`: more than 100 write requests in the last 60 s for this partner and mode.",
-    rateLimitHeaders.extend({ "Retry-After": z.string().meta({ description: "Whole seconds to wait before retrying." }) }),
-  ),
-};
-const idParam = z.object({ id: z.uuid() });
+/** An operation's responses: its own, the errors its flags imply, and the write headers on all of a write's. */
+function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiResponseObject> {
+  const writeHeaders = op.write ? rateLimitHeaders(config) : undefined;
+  const own = Object.fromEntries(
+    Object.entries(op.responses(config)).map(([status, response]) => {
+      const isProblem = Number(status) >= 400 && !response.content;
+      const headers = writeHeaders && response.headers ? (writeHeaders as z.ZodObject).extend((response.headers as z.ZodObject).shape) : (writeHeaders ?? response.headers);
+      return [status, isProblem ? problem(response.description, headers as Headers) : { ...response, ...(headers ? { headers } : {}) }];
+    }),
+  );
+  const implied: Record<string, ZodOpenApiResponseObject> = {};
+  if (op.authenticated) implied["401"] = problem("`missing_api_key`: the X-API-Key header is missing, or the key is invalid or revoked.");
+  if (op.write || op.request?.query) {
+    implied["422"] = problem("`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", writeHeaders);
+  }
+  if (op.write) {
+    implied["429"] = problem(
+      `\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`,
+      rateLimitHeaders(config).extend({ "Retry-After": z.string().meta({ description: "Whole seconds to wait before retrying." }) }),
+    );
+  }
+  return { ...own, ...implied };
+}
 
-let cached: object | undefined;
+function operationObject(op: Operation, config: Config): ZodOpenApiOperationObject {
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    ...(op.description ? { description: op.description(config) } : {}),
+    ...(op.authenticated ? {} : { security: [] }),
+    ...(op.request?.path || op.request?.query ? { requestParams: { ...(op.request.path ? { path: op.request.path } : {}), ...(op.request.query ? { query: op.request.query } : {}) } } : {}),
+    ...(op.request?.body ? { requestBody: { required: true, content: { "application/json": { schema: op.request.body } } } } : {}),
+    responses: responsesOf(op, config),
+  };
+}
 
-export function openApiDocument(): object {
-  cached ??= createDocument({
+const cache = new WeakMap<Config, object>();
+
+export function buildOpenApiDocument(operations: readonly Operation[], config: Config): object {
+  const cached = cache.get(config);
+  if (cached) return cached;
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, config) };
+  const document = createDocument({
     openapi: "3.1.0",
     info: {
       title: "Finca partner API",
@@ -54,59 +78,7 @@ export function openApiDocument(): object {
     servers: [{ url: "/api/v1/partner-api" }],
     components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
     security: [{ apiKey: [] }],
-    paths: {
-      "/properties": {
-        post: {
-          operationId: "createProperty",
-          summary: "Register a property",
-          description:
-            "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property.",
-          requestBody: { required: true, content: { "application/json": { schema: CreatePropertyBody } } },
-          responses: {
-            "200": ok("The reference was already registered: the existing property.", Property, rateLimitHeaders),
-            "201": ok("Registered.", Property, rateLimitHeaders.extend({ Location: z.string().meta({ description: "URL of the new property." }) })),
-            "400": problem("`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters.", rateLimitHeaders),
-            ...writeErrors,
-          },
-        },
-        get: {
-          operationId: "listProperties",
-          summary: "List properties, newest first",
-          requestParams: { query: ListPropertiesQuery },
-          responses: { "200": ok("A page of properties.", PropertyList), "401": writeErrors["401"], "422": writeErrors["422"] },
-        },
-      },
-      "/properties/{id}": {
-        get: {
-          operationId: "getProperty",
-          summary: "Get a property",
-          requestParams: { path: idParam },
-          responses: { "200": ok("The property.", Property), "401": writeErrors["401"], "404": problem("`not_found`") },
-        },
-      },
-      "/webhook-endpoints": {
-        get: {
-          operationId: "listWebhookEndpoints",
-          summary: "List webhook endpoints",
-          responses: { "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList), "401": writeErrors["401"] },
-        },
-        post: {
-          operationId: "createWebhookEndpoint",
-          summary: "Add a webhook endpoint",
-          description: "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
-          requestBody: { required: true, content: { "application/json": { schema: CreateWebhookEndpointBody } } },
-          responses: { "201": ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret, rateLimitHeaders), ...writeErrors },
-        },
-      },
-      "/webhook-endpoints/{id}": {
-        delete: {
-          operationId: "deleteWebhookEndpoint",
-          summary: "Delete a webhook endpoint",
-          requestParams: { path: idParam },
-          responses: { "204": { description: "Deleted.", headers: rateLimitHeaders }, "404": problem("`not_found`"), ...writeErrors },
-        },
-      },
-    },
+    paths,
     webhooks: {
       "property.enriched": {
         post: {
@@ -120,10 +92,11 @@ export function openApiDocument(): object {
               },
             },
           },
-          responses: { "200": { description: "Any 2xx within 15 s acknowledges the event." } },
+          responses: { "200": { description: `Any 2xx within ${config.WEBHOOK_TIMEOUT_MS / 1000} s acknowledges the event.` } },
         },
       },
     },
   });
-  return cached;
+  cache.set(config, document);
+  return document;
 }

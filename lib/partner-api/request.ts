@@ -1,7 +1,7 @@
 // Request plumbing shared by every partner-API handler: request ids, bodies, JSON answers.
 import { randomUUID } from "node:crypto";
 import { readCapped } from "@/lib/http/read-capped";
-import { ApiError, type FieldError } from "./errors";
+import { DomainError, isUuid, type FieldError } from "@/lib/domain";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
@@ -12,8 +12,7 @@ export function requestIdOf(req: Request): string {
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) =>
-  new ApiError(422, "validation_error", detail, { errors });
+const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) => new DomainError("validation_error", detail, errors);
 
 /** Reads a JSON body: content type, size cap and syntax are all 422s (the contract's validation_error). */
 export async function readJsonBody(req: Request): Promise<unknown> {
@@ -48,16 +47,13 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The resource id at the end of the path, or null when it cannot be an id (then: 404). */
-export function idFromPath(req: Request): string | null {
-  const segment = new URL(req.url).pathname.replace(/\/$/, "").split("/").at(-1) ?? "";
+/** A path parameter that must be an id: its decoded value, or null when it cannot name one (then: 404). */
+export function idParam(raw: string | undefined): string | null {
   let id: string;
   try {
-    id = decodeURIComponent(segment);
+    id = decodeURIComponent(raw ?? "");
   } catch {
     return null; // a malformed percent-encoding names nothing
   }
-  return UUID.test(id) ? id.toLowerCase() : null;
+  return isUuid(id) ? id.toLowerCase() : null;
 }

@@ -1,6 +1,6 @@
 // zod issues → the contract's 422 (JSON Pointers into the body, or query parameter names).
 import type { z } from "zod";
-import { ApiError, type FieldError } from "./errors";
+import { DomainError, type FieldError } from "@/lib/domain";
 
 const pointer = (path: PropertyKey[]) => path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 
@@ -25,12 +25,12 @@ function describe(issue: z.core.$ZodIssue, body: unknown): FieldError[] {
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new ApiError(422, "validation_error", "The body must be a JSON object.", { errors: [{ pointer: "", detail: "expected an object" }] });
+    throw new DomainError("validation_error", "The body must be a JSON object.", [{ pointer: "", detail: "expected an object" }]);
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const errors = result.error.issues.flatMap((issue) => describe(issue, body));
-  throw new ApiError(422, "validation_error", "The request body is invalid.", { errors });
+  throw new DomainError("validation_error", "The request body is invalid.", errors);
 }
 
 export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S> {
@@ -48,5 +48,5 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S>
       else errors.push({ parameter: String(issue.path[0] ?? ""), detail: issue.message });
     }
   }
-  throw new ApiError(422, "validation_error", "The query parameters are invalid.", { errors });
+  throw new DomainError("validation_error", "The query parameters are invalid.", errors);
 }

@@ -1,8 +1,8 @@
 // Partner organisations and their users.
 import { asc, eq, sql } from "drizzle-orm";
-import { schema, type DbOrTx } from "@/lib/db";
+import { qualified, schema, type DbOrTx } from "@/lib/db";
 
-const { partners } = schema;
+const { partners, users, apiKeys, properties } = schema;
 export type Partner = typeof partners.$inferSelect;
 
 export async function findPartnerByName(db: DbOrTx, name: string): Promise<Partner | null> {
@@ -32,10 +32,9 @@ export async function listPartners(db: DbOrTx) {
       id: partners.id,
       name: partners.name,
       createdAt: partners.createdAt,
-      // Qualified by hand: Drizzle renders a bare column here, which the subquery would take as its own.
-      users: sql<number>`(select count(*)::int from users u where u.partner_id = partners.id)`,
-      activeKeys: sql<number>`(select count(*)::int from api_keys k where k.partner_id = partners.id and k.revoked_at is null)`,
-      properties: sql<number>`(select count(*)::int from properties p where p.partner_id = partners.id)`,
+      users: sql<number>`(select count(*)::int from ${users} where ${qualified(users.partnerId)} = ${qualified(partners.id)})`,
+      activeKeys: sql<number>`(select count(*)::int from ${apiKeys} where ${qualified(apiKeys.partnerId)} = ${qualified(partners.id)} and ${qualified(apiKeys.revokedAt)} is null)`,
+      properties: sql<number>`(select count(*)::int from ${properties} where ${qualified(properties.partnerId)} = ${qualified(partners.id)})`,
     })
     .from(partners)
     .orderBy(asc(partners.name));

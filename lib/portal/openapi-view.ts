@@ -1,7 +1,8 @@
 // The OpenAPI document turned into what the API reference page shows: operations with their
 // parameters, body and responses, and the schemas as field tables. Rendered on our own server from
 // openApiDocument(), so the reference is always the document the API validates with.
-import { openApiDocument } from "@/lib/partner-api/openapi";
+import type { Config } from "@/lib/config";
+import { openApiDocument } from "@/lib/partner-api";
 
 type Schema = {
   type?: string | string[];
@@ -131,8 +132,8 @@ function operationsOf(paths: Record<string, Record<string, Operation>>, base: st
   );
 }
 
-export function apiReference() {
-  const doc = openApiDocument() as unknown as Document;
+export function apiReference(config: Config) {
+  const doc = openApiDocument(config) as unknown as Document;
   const all = doc.components.schemas;
   const base = doc.servers?.[0]?.url ?? "";
   const key = Object.values(doc.components.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");

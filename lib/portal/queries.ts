@@ -1,13 +1,18 @@
 // Read models for the portal and the admin console (no business rules here: just views).
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
-import { schema, rowsOf, type Db } from "@/lib/db";
-import type { Mode } from "@/drizzle/schema";
+import { containsPattern, rowsOf, schema, type Db } from "@/lib/db";
+import type { Scope } from "@/lib/domain";
+import { windowUsage } from "@/lib/rate-limit";
 
 const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
-type Scope = { partnerId: string; mode: Mode };
 
 /** The partner's figures in one mode: status split, per-source outcomes, deliveries, timing, activity. */
 export async function overview(db: Db, scope: Scope) {
+  // Deliveries of the scope's endpoints with a status, created on the day `d` of the series below.
+  const deliveriesOn = (status: "succeeded" | "failed") => sql`(
+    select count(*)::int from ${webhookDeliveries} join ${webhookEndpoints} on ${webhookEndpoints.id} = ${webhookDeliveries.endpointId}
+    where ${webhookEndpoints.partnerId} = ${scope.partnerId} and ${webhookEndpoints.mode} = ${scope.mode} and ${webhookDeliveries.status} = ${status}
+      and ${webhookDeliveries.createdAt} >= d and ${webhookDeliveries.createdAt} < d + interval '1 day')`;
   const inScope = and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
   const endpointInScope = and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode));
   const [byStatus, bySource, deliveries, timing, daily] = await Promise.all([
@@ -36,15 +41,11 @@ export async function overview(db: Db, scope: Scope) {
       .where(and(inScope, isNotNull(properties.enrichedAt))),
     db.execute(sql`
       select to_char(d, 'YYYY-MM-DD') as day,
-             (select count(*)::int from properties p
-               where p.partner_id = ${scope.partnerId} and p.mode = ${scope.mode}
-                 and p.created_at >= d and p.created_at < d + interval '1 day') as registered,
-             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
-               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'succeeded'
-                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as delivered,
-             (select count(*)::int from webhook_deliveries wd join webhook_endpoints we on we.id = wd.endpoint_id
-               where we.partner_id = ${scope.partnerId} and we.mode = ${scope.mode} and wd.status = 'failed'
-                 and wd.created_at >= d and wd.created_at < d + interval '1 day') as failed
+             (select count(*)::int from ${properties}
+               where ${properties.partnerId} = ${scope.partnerId} and ${properties.mode} = ${scope.mode}
+                 and ${properties.createdAt} >= d and ${properties.createdAt} < d + interval '1 day') as registered,
+             ${deliveriesOn("succeeded")} as delivered,
+             ${deliveriesOn("failed")} as failed
       from generate_series(date_trunc('day', now()) - interval '13 days', date_trunc('day', now()), interval '1 day') d
       order by d`),
   ]);
@@ -98,12 +99,13 @@ export async function teamOf(db: Db, partnerId: string) {
 export async function adminCounts(db: Db) {
   const [row] = rowsOf<{ partners: number; users: number; active_keys: number; troubled_endpoints: number; failed_deliveries: number; enriching: number }>(
     await db.execute(sql`
-      select (select count(*)::int from partners) as partners,
-             (select count(*)::int from users) as users,
-             (select count(*)::int from api_keys where revoked_at is null) as active_keys,
-             (select count(*)::int from webhook_endpoints where deleted_at is null and (not enabled or failing_since is not null)) as troubled_endpoints,
-             (select count(*)::int from webhook_deliveries where status = 'failed') as failed_deliveries,
-             (select count(*)::int from properties where status = 'enriching') as enriching`),
+      select (select count(*)::int from ${partners}) as partners,
+             (select count(*)::int from ${users}) as users,
+             (select count(*)::int from ${apiKeys} where ${apiKeys.revokedAt} is null) as active_keys,
+             (select count(*)::int from ${webhookEndpoints}
+               where ${webhookEndpoints.deletedAt} is null and (not ${webhookEndpoints.enabled} or ${webhookEndpoints.failingSince} is not null)) as troubled_endpoints,
+             (select count(*)::int from ${webhookDeliveries} where ${webhookDeliveries.status} = 'failed') as failed_deliveries,
+             (select count(*)::int from ${properties} where ${properties.status} = 'enriching') as enriching`),
   );
   return row!;
 }
@@ -117,7 +119,7 @@ export async function allUsers(db: Db) {
 }
 
 export async function allKeys(db: Db, search?: string) {
-  const like = search ? `%${search.replace(/[%_\\]/g, "\\$&")}%` : undefined;
+  const like = search ? containsPattern(search) : undefined;
   return db
     .select({ id: apiKeys.id, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
     .from(apiKeys)
@@ -151,13 +153,10 @@ export async function failedDeliveries(db: Db, limit = 100) {
 
 /** Writes counted in the current window per partner and mode, busiest first. */
 export async function rateLimitUsage(db: Db, windowSeconds: number) {
-  const rows = rowsOf<{ partner: string; mode: string; used: number; last_hit: string | number | null }>(
-    await db.execute(sql`
-      select p.name as partner, split_part(w.bucket, ':', 3) as mode,
-             (select count(*)::int from unnest(w.hits) h where h > (extract(epoch from clock_timestamp()) * 1000)::bigint - ${windowSeconds * 1000}::bigint) as used,
-             (select max(h) from unnest(w.hits) h) as last_hit
-      from rate_limit_windows w join partners p on p.id::text = split_part(w.bucket, ':', 2)
-      order by used desc, last_hit desc nulls last limit 100`),
-  );
-  return rows.map((r) => ({ partner: r.partner, mode: r.mode, used: r.used, lastHit: r.last_hit == null ? null : new Date(Number(r.last_hit)) }));
+  const usage = await windowUsage(db, windowSeconds, 100);
+  const names = usage.length ? await db.select({ id: partners.id, name: partners.name }).from(partners).where(inArray(partners.id, usage.map((u) => u.partnerId))) : [];
+  return usage.flatMap((u) => {
+    const partner = names.find((p) => p.id === u.partnerId);
+    return partner ? [{ partner: partner.name, mode: u.mode, used: u.used, lastHit: u.lastHit }] : [];
+  });
 }

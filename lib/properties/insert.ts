@@ -4,7 +4,7 @@
 import { getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { rowsOf, schema, type DbOrTx } from "@/lib/db";
-import type { PropertyRow, SourceRow } from ".";
+import type { PropertyRow, SourceRow } from "./read";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
 

@@ -1,16 +1,31 @@
 // Registering a property: idempotent on (partner, mode, normalised reference). A repeat asks no
-// register; a new one is enriched inline until the deadline, then written (createEnriched).
+// register; a new one is enriched inline until the deadline, then written with its source rows and
+// attempt log in one statement, and its durable job in the same transaction when work is left.
+import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { preparedStatement, schema } from "@/lib/db";
-import { createEnriched, type EnrichmentDeps } from "@/lib/enrichment/pipeline";
-import { getPropertyJson, type Scope } from ".";
-import type { PropertyJson } from "@/lib/partner-api/schemas";
+import { preparedStatement, schema, type Db } from "@/lib/db";
+import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
+import { DomainError, SOURCES, type Mode, type Property, type PropertyStatus, type Scope } from "@/lib/domain";
+import { newDraft, runUntil, finalStatus, type Draft } from "@/lib/enrichment/engine";
+import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
+import type { Sources } from "@/lib/enrichment/sources/types";
+import { insertProperty } from "./insert";
+import { getProperty, toProperty, type PropertyRow, type SourceRow } from "./read";
 
 const { properties } = schema;
 
+/** What creating and enriching properties needs. */
+export interface PropertiesDeps {
+  db: Db;
+  queue: Queue;
+  config: ScheduleConfig;
+  sourcesFor(mode: Mode): Sources;
+}
+
 export interface Registration {
   created: boolean;
-  property: PropertyJson;
+  property: Property;
 }
 
 const propertyByReference = preparedStatement("property_by_reference", (db) =>
@@ -26,25 +41,70 @@ const propertyByReference = preparedStatement("property_by_reference", (db) =>
     ),
 );
 
-async function existing(deps: EnrichmentDeps, scope: Scope, reference: string): Promise<PropertyJson | null> {
-  const [row] = await propertyByReference(deps.db).execute({ ...scope, reference });
-  return row ? getPropertyJson(deps.db, scope, row.id) : null;
+async function existing(db: Db, scope: Scope, reference: string): Promise<Property | null> {
+  const [row] = await propertyByReference(db).execute({ ...scope, reference });
+  return row ? getProperty(db, scope, row.id) : null;
+}
+
+/** A draft's three source rows and its new attempt-log rows, for the property `propertyId`. */
+export function childRowsOf(draft: Draft, propertyId: string) {
+  const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId, source, ...draft.sources[source] }));
+  const attempts = draft.attempts.map((a) => ({ ...a, propertyId }));
+  return { sources, attempts };
 }
 
 /**
- * The enrichment stops this long before the response deadline, leaving time to write the property
- * (one transaction) so the response itself meets the deadline under load.
+ * The rows a new property's draft is written as. Everything is known here, the id and the times
+ * too, so the answer is built from them and nothing needs reading back.
  */
-export const writeReserveMs = (deadlineMs: number) => Math.min(150, Math.floor(deadlineMs / 10));
+export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertyStatus | null, now = new Date()) {
+  const property: PropertyRow = {
+    id: randomUUID(),
+    partnerId: scope.partnerId,
+    mode: scope.mode,
+    cadastralReference: draft.reference,
+    ...draft.fields,
+    status: status ?? "enriching",
+    enrichmentRun: 1,
+    createdAt: now,
+    updatedAt: now,
+    enrichedAt: status ? now : null,
+  };
+  return { property, ...childRowsOf(draft, property.id) };
+}
 
-/** `startedAt` is when the request arrived, so the deadline bounds the whole response. */
-export async function registerProperty(deps: EnrichmentDeps, scope: Scope, reference: string, startedAt = Date.now()): Promise<Registration> {
+/** Enriches a new property until the deadline and writes it; null when a concurrent create won. */
+async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: string, startedAt: number): Promise<Property | null> {
+  const draft = newDraft(reference, scope.mode);
+  await runUntil(draft, { sources: deps.sourcesFor(scope.mode), trigger: "inline", maxAttempts: maxAttempts(deps.config, scope.mode) }, inlineDeadline(deps.config, startedAt));
+  const status = finalStatus(draft);
+  const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status);
+  // Finished inline: final at the response, nothing to announce. Otherwise the durable job
+  // (committed with the row) retries what is left and announces the end.
+  const created = status
+    ? await insertProperty(deps.db, property, sources, attempts)
+    : await deps.db.transaction(async (tx) => {
+        if (!(await insertProperty(tx, property, sources, attempts))) return false;
+        await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: property.id, run: 1 }, { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) });
+        return true;
+      });
+  return created ? toProperty(property, sources) : null;
+}
+
+/** Registers a normalised, valid reference. `startedAt` is when the request arrived, so the deadline bounds the whole response. */
+export async function registerProperty(deps: PropertiesDeps, scope: Scope, reference: string, startedAt = Date.now()): Promise<Registration> {
   // A repeat asks no register at all.
-  const known = await existing(deps, scope, reference);
+  const known = await existing(deps.db, scope, reference);
   if (known) return { created: false, property: known };
-  const deadline = deps.config.ENRICHMENT_DEADLINE_MS;
-  const created = await createEnriched(deps, scope, reference, startedAt + deadline - writeReserveMs(deadline));
+  const created = await createEnriched(deps, scope, reference, startedAt);
   if (created) return { created: true, property: created };
   // Registered by a concurrent request while this one was enriching.
-  return { created: false, property: (await existing(deps, scope, reference))! };
+  return { created: false, property: (await existing(deps.db, scope, reference))! };
+}
+
+/** Registers a reference as a partner typed it: normalised and checked first (`invalid_cadastral_reference`). */
+export async function registerReference(deps: PropertiesDeps, scope: Scope, input: string, startedAt = Date.now()): Promise<Registration> {
+  const check = checkReference(input);
+  if (!check.ok) throw new DomainError("invalid_cadastral_reference", referenceProblem(check));
+  return registerProperty(deps, scope, check.reference, startedAt);
 }

@@ -1,7 +1,10 @@
 // The shared write limit: N requests per sliding window per bucket (partner + mode), exact across
 // app instances because the check-and-count is one atomic statement in the shared store.
 import { sql } from "drizzle-orm";
-import { rowsOf, type DbOrTx } from "@/lib/db";
+import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
+import { DomainError, type Scope } from "@/lib/domain";
+
+const { rateLimitWindows: w } = schema;
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -39,18 +42,18 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
       // `hits` comes back only when the hit was counted; the clock is the database's, shared by all instances.
       const result = await db.execute(sql`
         with clock as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as now)
-        insert into rate_limit_windows as w (bucket, hits)
+        insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
         select ${bucket}, array[clock.now] from clock
-        on conflict (bucket) do update
-          set hits = array(select h from unnest(w.hits) h where h > (select now from clock) - ${windowMs}::bigint)
+        on conflict (${bare(w.bucket)}) do update
+          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint)
                      || (select now from clock)
-          where (select count(*) from unnest(w.hits) h where h > (select now from clock) - ${windowMs}::bigint) < ${limit}
-        returning hits, (select now from clock) as now`);
+          where (select count(*) from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint) < ${limit}
+        returning ${w.hits}, (select now from clock) as now`);
       const [counted] = rowsOf<{ hits: (string | number)[]; now: string | number }>(result);
       if (counted) return decide(counted.hits.map(Number), Number(counted.now), true);
       const denied = await db.execute(sql`
-        select hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now
-        from rate_limit_windows where bucket = ${bucket}`);
+        select ${w.hits}, (extract(epoch from clock_timestamp()) * 1000)::bigint as now
+        from ${w} where ${w.bucket} = ${bucket}`);
       const [row] = rowsOf<{ hits: (string | number)[]; now: string | number }>(denied);
       return decide(row ? row.hits.map(Number) : [], Number(row?.now ?? Date.now()), false);
     },
@@ -87,9 +90,40 @@ export async function upstashRateLimiter(
   };
 }
 
-export function rateLimitBucket(partnerId: string, mode: string): string {
-  return `writes:${partnerId}:${mode}`;
+/** All keys of a partner share one write budget per mode. */
+export function rateLimitBucket(scope: Scope): string {
+  return `writes:${scope.partnerId}:${scope.mode}`;
 }
+
+/** The scope of a bucket `rateLimitBucket` wrote, else null. */
+function scopeOfBucket(bucket: string): Scope | null {
+  const [kind, partnerId, mode] = bucket.split(":");
+  return kind === "writes" && partnerId && (mode === "test" || mode === "live") ? { partnerId, mode } : null;
+}
+
+/** The database limiter's windows, busiest first: writes counted now and the last one, per scope. */
+export async function windowUsage(db: DbOrTx, windowSeconds: number, limit: number): Promise<(Scope & { used: number; lastHit: Date | null })[]> {
+  const rows = rowsOf<{ bucket: string; used: number; last_hit: string | number | null }>(
+    await db.execute(sql`
+      select ${w.bucket} as bucket,
+             (select count(*)::int from unnest(${w.hits}) h where h > (extract(epoch from clock_timestamp()) * 1000)::bigint - ${windowSeconds * 1000}::bigint) as used,
+             (select max(h) from unnest(${w.hits}) h) as last_hit
+      from ${w}
+      order by used desc, last_hit desc nulls last limit ${limit}`),
+  );
+  return rows.flatMap((r) => {
+    const scope = scopeOfBucket(r.bucket);
+    return scope ? [{ ...scope, used: r.used, lastHit: r.last_hit == null ? null : new Date(Number(r.last_hit)) }] : [];
+  });
+}
+
+/** The refusal of a write over the limit, in the words the API and the portal show. */
+export function rateLimited(d: RateLimitDecision): DomainError {
+  return new DomainError("rate_limited", `At most ${d.limit} write requests per ${d.windowSeconds} s; retry after ${retryAfterSeconds(d)} s.`);
+}
+
+/** Retry-After is delta-seconds (never an epoch), at least 1 so clients do not spin. */
+const retryAfterSeconds = (d: RateLimitDecision) => Math.max(1, d.resetSeconds);
 
 /** The contract's headers (IETF RateLimit fields), on every write response. */
 export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
@@ -97,7 +131,6 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
     "RateLimit-Policy": `"writes";q=${d.limit};w=${d.windowSeconds}`,
     RateLimit: `"writes";r=${d.remaining};t=${d.resetSeconds}`,
   };
-  // Retry-After is delta-seconds (never an epoch), at least 1 so clients do not spin.
-  if (!d.allowed) headers["Retry-After"] = String(Math.max(1, d.resetSeconds));
+  if (!d.allowed) headers["Retry-After"] = String(retryAfterSeconds(d));
   return headers;
 }

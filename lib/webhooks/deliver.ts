@@ -2,10 +2,10 @@
 // contract's schedule, or give up — the log, the state and the next job in one transaction (one
 // statement for a success).
 import { and, eq, sql } from "drizzle-orm";
-import { rowsOf, schema, type Db } from "@/lib/db";
+import { bare, rowsOf, schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 import { signingSecrets } from "./endpoints";
 import { wirePayload, type DeliverJob } from "./events";
 import { webhookHeaders } from "./sign";
@@ -13,11 +13,12 @@ import { sendWebhook, type SendResult } from "./send";
 import type { Resolver } from "./ssrf";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;
+const [d, a, e] = [webhookDeliveries, webhookAttempts, webhookEndpoints];
 
 export interface DeliveryDeps {
   db: Db;
   queue: Queue;
-  config: Config;
+  config: Pick<Config, "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_RETRY_SCHEDULE_TEST" | "FINCA_WEBHOOKS_ALLOW_PRIVATE">;
   /** Tests inject a resolver; production uses the system's. */
   resolver?: Resolver;
   now?: () => Date;
@@ -25,7 +26,7 @@ export interface DeliveryDeps {
 
 export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
 
-export function deliverySchedule(config: Config, mode: Mode): number[] {
+export function deliverySchedule(config: DeliveryDeps["config"], mode: Mode): number[] {
   return mode === "test" ? config.WEBHOOK_RETRY_SCHEDULE_TEST : config.WEBHOOK_RETRY_SCHEDULE;
 }
 
@@ -86,19 +87,20 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     const [claimed] = rowsOf<{ id: string }>(
       await deps.db.execute(sql`
         with claimed as (
-          update webhook_deliveries
-          set status = 'succeeded', attempts = ${attempt}::int, last_status_code = ${result.statusCode}::int, last_error = null,
-              next_attempt_at = null, updated_at = ${at.toISOString()}::timestamptz, delivered_at = ${at.toISOString()}::timestamptz
-          where id = ${delivery.id}::uuid and attempts = ${job.attempt}::int and status = 'pending'
-          returning id, endpoint_id
+          update ${d}
+          set ${bare(d.status)} = 'succeeded', ${bare(d.attempts)} = ${attempt}::int, ${bare(d.lastStatusCode)} = ${result.statusCode}::int,
+              ${bare(d.lastError)} = null, ${bare(d.nextAttemptAt)} = null, ${bare(d.updatedAt)} = ${at.toISOString()}::timestamptz,
+              ${bare(d.deliveredAt)} = ${at.toISOString()}::timestamptz
+          where ${d.id} = ${delivery.id}::uuid and ${d.attempts} = ${job.attempt}::int and ${d.status} = 'pending'
+          returning ${d.id}, ${d.endpointId}
         ), logged as (
-          insert into webhook_attempts (delivery_id, trigger, started_at, duration_ms, status_code, response_body)
-          select id, ${job.trigger}, ${startedAt.toISOString()}::timestamptz, ${result.durationMs}::int, ${result.statusCode}::int, ${result.responseBody}::text from claimed
+          insert into ${a} (${bare(a.deliveryId)}, ${bare(a.trigger)}, ${bare(a.startedAt)}, ${bare(a.durationMs)}, ${bare(a.statusCode)}, ${bare(a.responseBody)})
+          select ${bare(d.id)}, ${job.trigger}, ${startedAt.toISOString()}::timestamptz, ${result.durationMs}::int, ${result.statusCode}::int, ${result.responseBody}::text from claimed
         ), healthy as (
-          update webhook_endpoints set failing_since = null
-          where id = (select endpoint_id from claimed) and failing_since is not null
+          update ${e} set ${bare(e.failingSince)} = null
+          where ${e.id} = (select ${bare(d.endpointId)} from claimed) and ${e.failingSince} is not null
         )
-        select id from claimed`),
+        select ${bare(d.id)} from claimed`),
     );
     return claimed ? "succeeded" : "skipped";
   }

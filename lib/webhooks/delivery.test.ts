@@ -4,9 +4,10 @@ import { Webhook } from "standardwebhooks";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { loadConfig, type Config } from "@/lib/config";
 import { startQueue, type Queue } from "@/lib/queue";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
-import { createEndpoint, deleteEndpoint, EndpointUrlError, getEndpoint, listEndpoints, rotateSecret, setEnabled, type Scope } from "./endpoints";
+import { DomainError, type Scope } from "@/lib/domain";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, setEnabled } from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
 import { deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
@@ -339,8 +340,10 @@ describe("endpoints", () => {
     const live = await newScope("live");
     const test = await newScope("test");
     const create = (scope: Scope, url: string) => createEndpoint(database.db, scope, { url }, false);
-    await expect(create(live, "http://example.com/hook")).rejects.toThrow(new EndpointUrlError("The URL must use https in live mode."));
-    await expect(create(test, "https://10.0.0.8/hook")).rejects.toThrow(EndpointUrlError);
+    await expect(create(live, "http://example.com/hook")).rejects.toThrow(
+      new DomainError("validation_error", "The URL must use https in live mode.", [{ pointer: "/url", detail: "The URL must use https in live mode." }]),
+    );
+    await expect(create(test, "https://10.0.0.8/hook")).rejects.toThrow(DomainError);
     await expect(create(test, "https://user:pw@example.com/hook")).rejects.toThrow(/credentials/);
     await expect(create(live, "https://example.com/hook")).resolves.toMatchObject({ endpoint: { url: "https://example.com/hook", enabled: true } });
   });

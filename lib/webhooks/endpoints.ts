@@ -1,25 +1,32 @@
 // Webhook endpoints of a partner in one mode. Every function is scoped by partner and mode, so one
 // partner can never reach another's endpoints.
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
-import type { Mode } from "@/drizzle/schema";
+import { DomainError, isUuid, Timestamp, type Scope } from "@/lib/domain";
 import { generateSecret } from "./secrets";
 import { urlProblem } from "./ssrf";
 
 const { webhookEndpoints } = schema;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-export type Scope = { partnerId: string; mode: Mode };
 
 /** How long a rotated-out secret keeps signing (receivers switch over within this). */
 export const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
-export class EndpointUrlError extends Error {}
+/** An endpoint as partners see it (the API and the OpenAPI document); its secret is never listed. */
+export const WebhookEndpoint = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    description: z.string().nullable(),
+    enabled: z.boolean(),
+    disabled_reason: z.string().nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: "WebhookEndpoint" });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids come from paths and forms: anything else is "not found", not a database cast error. */
-export const isUuid = (id: string) => UUID.test(id);
-
-export function toEndpointJson(e: EndpointRow) {
+export function toEndpoint(e: EndpointRow): WebhookEndpoint {
   return {
     id: e.id,
     url: e.url,
@@ -35,7 +42,7 @@ const active = (scope: Scope) => and(eq(webhookEndpoints.partnerId, scope.partne
 export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: string; description?: string | null }, allowPrivate: boolean) {
   const url = input.url.trim();
   const problem = urlProblem(url, scope.mode, allowPrivate);
-  if (problem) throw new EndpointUrlError(`The URL ${problem}.`);
+  if (problem) throw new DomainError("validation_error", `The URL ${problem}.`, [{ pointer: "/url", detail: `The URL ${problem}.` }]);
   const secret = generateSecret();
   const [endpoint] = await db
     .insert(webhookEndpoints)

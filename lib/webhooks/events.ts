@@ -2,14 +2,12 @@
 // each, all in the caller's transaction (an event exists iff its deliveries are scheduled).
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { rowsOf, schema, type DbOrTx } from "@/lib/db";
-import type { Mode } from "@/drizzle/schema";
+import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
+import type { DeliveryTrigger, Mode } from "@/lib/domain";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 
-const { events, webhookDeliveries } = schema;
+const { events, webhookDeliveries, webhookEndpoints } = schema;
 export type EventRow = typeof events.$inferSelect;
-
-export type DeliveryTrigger = "scheduled" | "manual_replay" | "test";
 
 export interface DeliverJob {
   deliveryId: string;
@@ -44,16 +42,17 @@ export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): 
   const [row] = rowsOf<{ created_at: Date; delivery_ids: string[] }>(
     await tx.execute(sql`
       with event as (
-        insert into events (id, partner_id, mode, type, property_id, payload)
+        insert into ${events} (${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.propertyId)}, ${bare(events.payload)})
         values (${id}::uuid, ${input.partnerId}::uuid, ${input.mode}, ${input.type}, ${input.propertyId}::uuid, ${JSON.stringify(input.payload)}::jsonb)
-        returning created_at
+        returning ${bare(events.createdAt)}
       ), deliveries as (
-        insert into webhook_deliveries (event_id, endpoint_id, message_id, next_attempt_at)
-        select ${id}::uuid, w.id, ${messageIdOf(id)}, now() from webhook_endpoints w
-        where w.partner_id = ${input.partnerId}::uuid and w.mode = ${input.mode} and w.enabled and w.deleted_at is null
-        returning id
+        insert into ${webhookDeliveries} (${bare(webhookDeliveries.eventId)}, ${bare(webhookDeliveries.endpointId)}, ${bare(webhookDeliveries.messageId)}, ${bare(webhookDeliveries.nextAttemptAt)})
+        select ${id}::uuid, ${webhookEndpoints.id}, ${messageIdOf(id)}, now() from ${webhookEndpoints}
+        where ${webhookEndpoints.partnerId} = ${input.partnerId}::uuid and ${webhookEndpoints.mode} = ${input.mode}
+          and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
+        returning ${bare(webhookDeliveries.id)}
       )
-      select (select created_at from event) as created_at, array(select id::text from deliveries) as delivery_ids`),
+      select (select ${bare(events.createdAt)} from event) as created_at, array(select ${bare(webhookDeliveries.id)}::text from deliveries) as delivery_ids`),
   );
   await enqueueFirstAttempts(tx, queue, row!.delivery_ids, "scheduled");
   return { id, ...input, createdAt: new Date(row!.created_at) };

@@ -4,7 +4,8 @@ import { and, eq, gte, inArray, isNull } from "drizzle-orm";
 import { schema, type Db, type DbOrTx } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { scheduleDeliveries, type DeliverJob, type EventRow } from "./events";
-import { isUuid, type EndpointRow } from "./endpoints";
+import { isUuid } from "@/lib/domain";
+import type { EndpointRow } from "./endpoints";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
 

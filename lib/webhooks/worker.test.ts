@@ -20,7 +20,7 @@ beforeAll(async () => {
   const config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1,1,1", WEBHOOK_TIMEOUT_MS: "5000", JOB_POLL_SECONDS: "0.5" });
   database = await openDatabase({ dataDir: "memory://" });
   queue = await startQueue(database, config);
-  await registerDeliverWebhookWorker(queue, { db: database.db, queue, config });
+  await registerDeliverWebhookWorker(queue, { db: database.db, queue, config }, config.JOB_POLL_SECONDS);
 });
 afterAll(async () => {
   for (const r of receivers) await r.close();

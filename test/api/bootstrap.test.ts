@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
-import { bootstrap, SEED_PARTNER } from "@/lib/app/bootstrap";
+import { bootstrap, SEED_PARTNER } from "@/server/bootstrap";
 import { generateApiKey, revokeApiKey, authenticateApiKey } from "@/lib/api-keys";
 import { checkCredentials } from "@/lib/auth/accounts";
 import { MAX_FAILURES_PER_EMAIL } from "@/lib/auth/throttle";

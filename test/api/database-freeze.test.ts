@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { sql } from "drizzle-orm";
-import { createApp, type App } from "@/lib/app";
+import { createApp, type App } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase, type Database } from "@/lib/db";
-import { toApiError } from "@/lib/partner-api/errors";
+import { STATUS_OF_CODE, toDomainError } from "@/lib/partner-api/errors";
 import { createPartnerApi } from "@/lib/partner-api";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
@@ -63,12 +63,12 @@ it.skipIf(!onPostgres)("a frozen server: 503 at the query timeout, no connection
     // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
     const inTransaction = await within(database.db.transaction((tx) => tx.execute(sql`select 1`)).then(() => "committed", (error: unknown) => error));
     expect(inTransaction).toBeInstanceOf(Error);
-    expect(toApiError(inTransaction, "request").status).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(inTransaction, "request").code]).toBe(503);
     // That connection was discarded: the next query opens a new one (which, frozen, times out
     // connecting) instead of waiting for a connection that never comes back to the pool.
     const acceptedBefore = proxy.accepted;
     const next = await within(database.db.execute(sql`select 1`).then(() => "answered", (error: unknown) => error));
-    expect(toApiError(next, "request").status).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(next, "request").code]).toBe(503);
     expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
     // And the API answers 503 problem+json.
     const frozen = await create();

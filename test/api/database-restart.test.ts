@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import net from "node:net";
 import { inArray, sql } from "drizzle-orm";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
-import { toApiError } from "@/lib/partner-api/errors";
+import { STATUS_OF_CODE, toDomainError } from "@/lib/partner-api/errors";
 import { checkLetters } from "@/lib/cadastral-reference";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
@@ -219,7 +219,7 @@ it("a server that accepts connections but never answers is a 503 within the conn
     const url = `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/postgres`;
     const outcome = await Promise.race([openDatabase({ url }).then(() => "opened", (error: unknown) => error), sleep(ANSWER_BOUND_MS).then(() => "hang")]);
     expect(outcome).toBeInstanceOf(Error);
-    expect(toApiError(outcome, "request").status).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(outcome, "request").code]).toBe(503);
   } finally {
     logged.mockRestore();
     for (const socket of sockets) socket.destroy();

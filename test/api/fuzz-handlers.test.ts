@@ -4,13 +4,12 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HTTP_METHODS } from "next/dist/server/web/http";
-import { BASE, get, post, useTestApp, type TestApp } from "../support/app";
+import { adoptApp, BASE, get, post, useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { answerOf, BASE_PATH, expectContractAnswer, methodsOf } from "../support/contract";
 import * as arb from "../support/arbitraries";
-import { notFound } from "@/lib/partner-api";
 import { MAX_BODY_BYTES } from "@/lib/partner-api/request";
-import { PROPERTY_STATUSES } from "@/drizzle/schema";
+import { PROPERTY_STATUSES } from "@/lib/domain";
 
 let t: TestApp;
 let key: string;
@@ -280,7 +279,7 @@ describe("unknown paths and other methods", () => {
     const path = fc.string({ unit: "binary", maxLength: 30 }).map((s) => `/${encodeURIComponent(s)}/x`);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...HTTP_METHODS), path, requestIdCase, async (method, p, id) => {
-        const res = await notFound(request(method, p, { "X-Request-Id": id.header }, method === "GET" || method === "HEAD" ? undefined : "{}"));
+        const res = await t.api.dispatch(request(method, p, { "X-Request-Id": id.header }, method === "GET" || method === "HEAD" ? undefined : "{}"));
         // Called directly, a HEAD answer keeps the body a server would drop.
         const as = method === "HEAD" ? "GET" : method;
         expectContractAnswer(await answerOf(res), { method: as, pathname: `${BASE_PATH}${p}`, statuses: [404], requestId: id.header, saneRequestId: id.sane });
@@ -290,15 +289,13 @@ describe("unknown paths and other methods", () => {
   });
 
   // Next.js answers a method a route file does not export with a bare 405: no problem+json, no
-  // X-Request-Id. Every route file must therefore export every method Next.js routes.
-  const routeFiles = {
-    "/properties": () => import("@/app/api/v1/partner-api/properties/route"),
-    "/properties/00000000-0000-4000-8000-000000000000": () => import("@/app/api/v1/partner-api/properties/[id]/route"),
-    "/webhook-endpoints": () => import("@/app/api/v1/partner-api/webhook-endpoints/route"),
-    "/webhook-endpoints/00000000-0000-4000-8000-000000000000": () => import("@/app/api/v1/partner-api/webhook-endpoints/[id]/route"),
-    "/openapi.json": () => import("@/app/api/v1/partner-api/openapi.json/route"),
-    "/unknown/path": () => import("@/app/api/v1/partner-api/[...path]/route"),
-  };
+  // X-Request-Id. The one route file must therefore export every method Next.js routes, and
+  // answer each path's other methods (and unknown paths) with the API's own problems.
+  const routeFile = () => import("@/app/api/v1/partner-api/[[...path]]/route");
+  const routeFiles = Object.fromEntries(
+    ["/properties", "/properties/00000000-0000-4000-8000-000000000000", "/webhook-endpoints", "/webhook-endpoints/00000000-0000-4000-8000-000000000000", "/openapi.json", "/unknown/path"].map((path) => [path, routeFile]),
+  );
+  beforeAll(() => adoptApp(t.app));
   it.each(Object.entries(routeFiles))("Next.js route file for %s: every other method is a problem+json 405 (404 for unknown paths)", async (path, load) => {
     const handlers = (await load()) as Record<string, ((req: Request) => Promise<Response>) | undefined>;
     const pathname = `${BASE_PATH}${path}`;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { openApi } from "@/lib/partner-api";
 
 let t: TestApp;
 let key: string;
@@ -74,7 +73,7 @@ describe("GET /properties", () => {
 
 describe("GET /openapi.json", () => {
   it("is OpenAPI 3.1 generated from the zod schemas", async () => {
-    const res = await openApi(new Request("http://finca.test/api/v1/partner-api/openapi.json"));
+    const res = await t.api.getOpenApiDocument(new Request("http://finca.test/api/v1/partner-api/openapi.json"));
     expect(res.status).toBe(200);
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { inArray, sql } from "drizzle-orm";
-import { createApp, type App } from "@/lib/app";
+import { createApp, type App } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { createPartnerApi } from "@/lib/partner-api";

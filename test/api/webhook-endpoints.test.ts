@@ -56,8 +56,7 @@ describe("/webhook-endpoints", () => {
   });
 
   it("unknown paths under the API answer problem+json 404", async () => {
-    const { notFound } = await import("@/lib/partner-api");
-    const res = await notFound(new Request(`${BASE}/nothing-here`));
+    const res = await t.api.dispatch(new Request(`${BASE}/nothing-here`));
     expect((await problemOf(res)).code).toBe("not_found");
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll } from "vitest";
 // An App on a fresh test database, with its partner API handlers and helpers to call them.
-import { createApp, type App } from "@/lib/app";
+import { createApp, type App } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createTestDatabase, type TestDatabase } from "./database";
 
@@ -37,6 +37,11 @@ export async function createTestApp(
       if (!options.testDb) await testDb.drop();
     },
   };
+}
+
+/** Makes `app` the process's App (server/app's getApp), for code that looks it up: the Next.js route. */
+export function adoptApp(app: App): void {
+  (globalThis as { [key: symbol]: unknown })[Symbol.for("finca.app")] = Promise.resolve(app);
 }
 
 let partnerCounter = 0;

@@ -1,20 +1,21 @@
 // The contract as an oracle for the fuzz tests: which statuses a request may get (from the OpenAPI
 // document, so the document is checked too) and what every answer must look like.
 import { expect } from "vitest";
-import { openApiDocument } from "@/lib/partner-api/openapi";
-import type { ProblemCode } from "@/lib/partner-api/errors";
+import { loadConfig } from "@/lib/config";
+import type { ErrorCode } from "@/lib/domain";
+import { openApiDocument } from "@/lib/partner-api";
 
 export const BASE_PATH = "/api/v1/partner-api";
 
 type Operations = Record<string, { responses: Record<string, unknown> } | undefined>;
-const paths = (openApiDocument() as { paths: Record<string, Operations> }).paths;
+const paths = (openApiDocument(loadConfig({})) as { paths: Record<string, Operations> }).paths;
 const templates = Object.keys(paths).map((template) => ({
   template,
   pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.")}/?$`),
 }));
 
 /** The problem code of each error status (the contract's, plus 405 from the errors page). */
-export const CODE_OF_STATUS: Record<number, ProblemCode> = {
+export const CODE_OF_STATUS: Record<number, ErrorCode> = {
   400: "invalid_cadastral_reference",
   401: "missing_api_key",
   404: "not_found",

@@ -1,7 +1,7 @@
 // Child process for the durability tests; it always dies by SIGKILL (no cleanup, like a crash).
 //   create <db>: registers one property whose cadastre hangs past the deadline, prints it, dies.
 //   worker <db>: runs the workers; the first register call of a job kills the process mid-job.
-import { createApp } from "@/lib/app";
+import { createApp } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
 import { createPartnerApi } from "@/lib/partner-api";

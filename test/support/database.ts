@@ -13,29 +13,38 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** A new, empty database on the PostgreSQL server of `serverUrl`, named `<prefix>_<random>`. */
+export async function createPostgresDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = process.env.DATABASE_URL;
   if (!server) {
     const database = await openDatabase({ dataDir: "memory://" });
     return { database, drop: () => database.close() };
   }
-  const name = `finca_t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), postgres: { poolSize: 10 } });
+  const created = await createPostgresDatabase(server, "finca_t");
+  const database = await openDatabase({ url: created.url, postgres: { poolSize: 10 } });
   return {
     database,
-    url: url.toString(),
+    url: created.url,
     async drop() {
       await database.close().catch(() => {});
-      const client = new pg.Client({ connectionString: server });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      await created.drop();
     },
   };
 }

@@ -1,7 +1,7 @@
 // Programmable registers for API tests: instant, counted answers (the real sandbox and live
 // registers have their own tests). Madrid facts, so derived fields are predictable.
 import type { CadastreFacts, Sources } from "@/lib/enrichment/sources/types";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 
 export const MADRID_FACTS: Omit<CadastreFacts, "reference"> = {
   kind: "urban",

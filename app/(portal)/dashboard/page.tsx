@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requirePartner } from "@/lib/auth/session";
+import { requirePartner } from "@/server/session";
 import { overview } from "@/lib/portal/queries";
-import { PROPERTY_STATUSES, SOURCES } from "@/drizzle/schema";
+import { PROPERTY_STATUSES, SOURCES } from "@/lib/domain";
 import { Columns, Donut, formatDuration, StackedBar } from "../../_components/charts";
 import { Card, EmptyState, PageHeader, Percent, Stat } from "../../_components/ui";
 

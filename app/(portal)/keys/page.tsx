@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requirePartner } from "@/lib/auth/session";
+import { requirePartner } from "@/server/session";
 import { listApiKeys } from "@/lib/api-keys";
-import { SubmitButton } from "../../_components/submit-button";
+import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { revokeKeyAction } from "../actions";
 import { CreateKeyForm } from "../forms";
@@ -45,12 +45,7 @@ export default async function Keys() {
                   <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
                   <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
                   <td className="text-right">
-                    <form action={revokeKeyAction}>
-                      <input type="hidden" name="id" value={k.id} />
-                      <SubmitButton className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}>
-                        Revoke
-                      </SubmitButton>
-                    </form>
+                    <ActionButton action={revokeKeyAction} id={k.id} className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}>Revoke</ActionButton>
                   </td>
                 </tr>
               ))}

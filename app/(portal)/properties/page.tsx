@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requirePartner } from "@/lib/auth/session";
+import { requirePartner } from "@/server/session";
 import { listProperties } from "@/lib/properties";
-import { PROPERTY_STATUSES, type PropertyStatus } from "@/drizzle/schema";
+import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "../forms";
 

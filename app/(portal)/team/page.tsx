@@ -1,7 +1,7 @@
-import { requirePartner } from "@/lib/auth/session";
+import { requirePartner } from "@/server/session";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
-import { SubmitButton } from "../../_components/submit-button";
+import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { withdrawInvitationAction } from "../actions";
 import { InviteForm } from "../forms";
@@ -54,10 +54,7 @@ export default async function Team() {
                     <td className="hidden sm:table-cell"><Time value={inv.createdAt} /></td>
                     <td><Time value={inv.expiresAt} /></td>
                     <td className="text-right">
-                      <form action={withdrawInvitationAction}>
-                        <input type="hidden" name="id" value={inv.id} />
-                        <SubmitButton className="btn-danger btn-sm" pendingText="Withdrawing…" confirm="Withdraw this invitation? Its link stops working at once.">Withdraw</SubmitButton>
-                      </form>
+                      <ActionButton action={withdrawInvitationAction} id={inv.id} className="btn-danger btn-sm" pendingText="Withdrawing…" confirm="Withdraw this invitation? Its link stops working at once.">Withdraw</ActionButton>
                     </td>
                   </tr>
                 ))}

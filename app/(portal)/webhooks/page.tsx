@@ -1,16 +1,15 @@
 import Link from "next/link";
-import { requirePartner } from "@/lib/auth/session";
+import { requirePartner } from "@/server/session";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, endpointStats } from "@/lib/portal/queries";
 import { AutoRefresh } from "../../_components/auto-refresh";
-import { SubmitButton } from "../../_components/submit-button";
+import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, Percent, Time } from "../../_components/ui";
 import { deleteEndpointAction, replayDeliveryAction, replayFailedAction, rotateSecretAction, sendTestEventAction, toggleEndpointAction } from "../actions";
 import { CreateEndpointForm, RevealSecret } from "../forms";
 
 export const metadata = { title: "Webhooks" };
 
-const Id = ({ id }: { id: string }) => <input type="hidden" name="id" value={id} />;
 // Deliveries due within this window keep the page refreshing; later retries do not.
 const SOON_MS = 60_000;
 
@@ -60,24 +59,13 @@ export default async function Webhooks() {
                 <RevealSecret endpointId={e.id} />
               </div>
               <div className="mb-5 flex flex-wrap gap-2">
-                <form action={sendTestEventAction}><Id id={e.id} /><SubmitButton className="btn-secondary" pendingText="Sending…">Send test event</SubmitButton></form>
-                <form action={rotateSecretAction}>
-                  <Id id={e.id} />
-                  <SubmitButton className="btn-secondary" pendingText="Rotating…" confirm="Rotate the signing secret? The current one keeps signing alongside the new one for 24 hours.">Rotate secret</SubmitButton>
-                </form>
+                <ActionButton action={sendTestEventAction} id={e.id} className="btn-secondary" pendingText="Sending…">Send test event</ActionButton>
+                <ActionButton action={rotateSecretAction} id={e.id} className="btn-secondary" pendingText="Rotating…" confirm="Rotate the signing secret? The current one keeps signing alongside the new one for 24 hours.">Rotate secret</ActionButton>
                 {(failedShown > 0 || failed > 0) && (
-                  <form action={replayFailedAction}><Id id={e.id} /><SubmitButton className="btn-secondary" pendingText="Queuing…">Replay all failed</SubmitButton></form>
+                  <ActionButton action={replayFailedAction} id={e.id} className="btn-secondary" pendingText="Queuing…">Replay all failed</ActionButton>
                 )}
-                <form action={toggleEndpointAction}>
-                  <Id id={e.id} />
-                  <SubmitButton className="btn-secondary" pendingText="Saving…" confirm={e.enabled ? "Disable this endpoint? New events will not be sent to it until you enable it again." : undefined}>
-                    {e.enabled ? "Disable" : "Enable"}
-                  </SubmitButton>
-                </form>
-                <form action={deleteEndpointAction}>
-                  <Id id={e.id} />
-                  <SubmitButton className="btn-danger" pendingText="Deleting…" confirm="Delete this endpoint? Pending deliveries to it stop and its history is no longer shown.">Delete</SubmitButton>
-                </form>
+                <ActionButton action={toggleEndpointAction} id={e.id} className="btn-secondary" pendingText="Saving…" confirm={e.enabled ? "Disable this endpoint? New events will not be sent to it until you enable it again." : undefined}>{e.enabled ? "Disable" : "Enable"}</ActionButton>
+                <ActionButton action={deleteEndpointAction} id={e.id} className="btn-danger" pendingText="Deleting…" confirm="Delete this endpoint? Pending deliveries to it stop and its history is no longer shown.">Delete</ActionButton>
               </div>
               <h3 className="mb-2 text-sm font-semibold text-slate-900">Recent deliveries</h3>
               {logs[i]!.length ? (
@@ -92,10 +80,7 @@ export default async function Webhooks() {
                           {d.delivery.attempts} attempt{d.delivery.attempts === 1 ? "" : "s"}
                           {d.delivery.status === "pending" && d.delivery.nextAttemptAt && <> · next <Time value={d.delivery.nextAttemptAt} seconds /></>}
                         </span>
-                        <form action={replayDeliveryAction} className="ml-auto">
-                          <Id id={d.delivery.id} />
-                          <SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay</SubmitButton>
-                        </form>
+                        <ActionButton action={replayDeliveryAction} id={d.delivery.id} formClassName="ml-auto" className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
                       </div>
                       {d.attempts.length > 0 && (
                         <details className="mt-2">

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/server/session";
 import { allKeys } from "@/lib/portal/queries";
-import { SubmitButton } from "../../_components/submit-button";
+import { ActionButton } from "../../_components/action-button";
 import { Badge, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { adminRevokeKey } from "../actions";
 
@@ -42,10 +42,7 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
                     {k.revokedAt ? (
                       <Badge value="revoked" />
                     ) : (
-                      <form action={adminRevokeKey}>
-                        <input type="hidden" name="id" value={k.id} />
-                        <SubmitButton className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}>Revoke</SubmitButton>
-                      </form>
+                      <ActionButton action={adminRevokeKey} id={k.id} className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}>Revoke</ActionButton>
                     )}
                   </td>
                 </tr>

@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { allUsers } from "@/lib/portal/queries";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";

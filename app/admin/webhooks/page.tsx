@@ -1,6 +1,6 @@
-import { requireAdmin } from "@/lib/auth/session";
+import { requireAdmin } from "@/server/session";
 import { failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
-import { SubmitButton } from "../../_components/submit-button";
+import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
 
@@ -23,9 +23,9 @@ export default async function AdminWebhooks() {
                 <span className="min-w-0 break-all font-mono text-xs text-slate-700">{e.url}</span>
                 {e.failingSince && <span className="text-xs text-slate-600">failing since <Time value={e.failingSince} /></span>}
                 <span className="ml-auto flex gap-2">
-                  <form action={adminReplayFailed}><input type="hidden" name="id" value={e.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay failed</SubmitButton></form>
+                  <ActionButton action={adminReplayFailed} id={e.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay failed</ActionButton>
                   {!e.enabled && (
-                    <form action={adminEnableEndpoint}><input type="hidden" name="id" value={e.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Enabling…" confirm={`Re-enable ${e.url} for ${partner}?`}>Re-enable</SubmitButton></form>
+                    <ActionButton action={adminEnableEndpoint} id={e.id} className="btn-secondary btn-sm" pendingText="Enabling…" confirm={`Re-enable ${e.url} for ${partner}?`}>Re-enable</ActionButton>
                   )}
                 </span>
               </li>
@@ -52,7 +52,7 @@ export default async function AdminWebhooks() {
                     <td className="text-xs">{d.attempts} attempt{d.attempts === 1 ? "" : "s"} · {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}</td>
                     <td className="hidden md:table-cell"><Time value={d.updatedAt} /></td>
                     <td className="text-right">
-                      <form action={adminReplayDelivery}><input type="hidden" name="id" value={d.id} /><SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay</SubmitButton></form>
+                      <ActionButton action={adminReplayDelivery} id={d.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
                     </td>
                   </tr>
                 ))}

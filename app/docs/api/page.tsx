@@ -1,11 +1,13 @@
 import { apiReference, type FieldView, type OperationView, type TypeView } from "@/lib/portal/openapi-view";
-import { PROBLEM_TITLES } from "@/lib/partner-api/errors";
+import { ERROR_TITLES } from "@/lib/domain";
+import { connection } from "next/server";
+import { getApp } from "@/server/app";
 import { Card, CodeBlock, PageHeader, Rich } from "../../_components/ui";
 
 export const metadata = { title: "API reference" };
 
 // Problem codes in response descriptions link to their explanation.
-const ERROR_LINKS = Object.fromEntries(Object.keys(PROBLEM_TITLES).map((code) => [code, `/docs/errors#${code}`]));
+const ERROR_LINKS = Object.fromEntries(Object.keys(ERROR_TITLES).map((code) => [code, `/docs/errors#${code}`]));
 
 const METHOD_TONE: Record<string, string> = {
   get: "bg-sky-100 text-sky-900",
@@ -107,8 +109,9 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
   );
 }
 
-export default function ApiReference() {
-  const ref = apiReference();
+export default async function ApiReference() {
+  await connection(); // the settings are the running server's, not the build's
+  const ref = apiReference((await getApp()).config);
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
       <nav aria-label="Reference contents" className="mb-6 text-sm lg:sticky lg:top-6 lg:mb-0 lg:max-h-[calc(100vh-3rem)] lg:self-start lg:overflow-y-auto">

@@ -1,54 +1,52 @@
-import { PROBLEM_TITLES, type ProblemCode } from "@/lib/partner-api/errors";
+import { ERROR_TITLES, type ErrorCode } from "@/lib/domain";
+import type { Config } from "@/lib/config";
+import { MAX_BODY_BYTES, STATUS_OF_CODE } from "@/lib/partner-api";
+import { connection } from "next/server";
+import { getApp } from "@/server/app";
 import { CodeBlock, PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Errors" };
 
 // Typed by the API's own list of codes: a new code without an explanation here fails the build.
-const EXPLANATIONS: Record<ProblemCode, { status: number; cause: string; action: string }> = {
+const explanations = (config: Config): Record<ErrorCode, { cause: string; action: string }> => ({
   missing_api_key: {
-    status: 401,
     cause: "The X-API-Key header is missing, or the key is malformed, unknown or revoked. Nothing was counted against your rate limit.",
     action: "Send a current key in X-API-Key. Test keys start finca_test_, live keys finca_live_.",
   },
   rate_limited: {
-    status: 429,
-    cause: "More than 100 write requests in the last 60 seconds for your organisation in this mode (all your keys share the limit).",
+    cause: `More than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} seconds for your organisation in this mode (all your keys share the limit).`,
     action: "Wait the seconds given in Retry-After, then retry. The RateLimit header on every write tells you how much is left.",
   },
   validation_error: {
-    status: 422,
-    cause: "The body is not JSON, not an object, lacks cadastral_reference or has it with the wrong type, has unknown fields, exceeds 16 KiB, or the Content-Type is not application/json.",
+    cause: `The body is not JSON, not an object, lacks cadastral_reference or has it with the wrong type, has unknown fields, exceeds ${MAX_BODY_BYTES / 1024} KiB, or the Content-Type is not application/json.`,
     action: "Fix the request: errors[] points at each problem, with a JSON Pointer into the body or the name of the query parameter.",
   },
   invalid_cadastral_reference: {
-    status: 400,
     cause: "After removing spaces and hyphens and upper-casing, the reference is not 14 or 20 characters of 0-9, A-Z and Ñ, or a 20-character reference has wrong check letters.",
     action: "Check the reference against the source document; the detail says which rule failed. Do not retry unchanged.",
   },
   not_found: {
-    status: 404,
     cause: "No such resource for your organisation and mode. Another organisation's ids, and ids of the other mode, are not found either.",
     action: "Check the id, and that the key's mode (test or live) is the one the resource was created in.",
   },
   method_not_allowed: {
-    status: 405,
     cause: "The path exists, but not with this HTTP method.",
     action: "See the API reference for the methods of each path.",
   },
   service_unavailable: {
-    status: 503,
     cause: "A dependency is briefly unavailable. Nothing you sent was half-applied.",
     action: "Retry after the seconds in Retry-After; creates are idempotent, so retrying is safe.",
   },
   internal_error: {
-    status: 500,
     cause: "An unexpected error on our side. It was logged with the request id.",
     action: "Retry later; if it persists, quote the request_id to support.",
   },
-};
+});
 
-export default function Errors() {
-  const codes = Object.keys(EXPLANATIONS) as ProblemCode[];
+export default async function Errors() {
+  await connection(); // the settings are the running server's, not the build's
+  const EXPLANATIONS = explanations((await getApp()).config);
+  const codes = Object.keys(EXPLANATIONS) as ErrorCode[];
   return (
     <div className="max-w-3xl">
       <PageHeader title="Errors" description="Every error is an RFC 9457 application/problem+json body. Its type points to the code's entry on this page." />
@@ -62,7 +60,7 @@ export default function Errors() {
       <nav aria-label="Error codes" className="mb-6 flex flex-wrap gap-2">
         {codes.map((code) => (
           <a key={code} href={`#${code}`} className="rounded-full border border-slate-300 bg-white px-2.5 py-1 font-mono text-xs text-slate-700 hover:border-brand-600 hover:text-brand-800">
-            {EXPLANATIONS[code].status} {code}
+            {STATUS_OF_CODE[code]} {code}
           </a>
         ))}
       </nav>
@@ -72,9 +70,9 @@ export default function Errors() {
           return (
             <section key={code} id={code} className="scroll-mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm target:border-brand-600 target:ring-2 target:ring-brand-100 sm:p-5">
               <h2 className="flex flex-wrap items-baseline gap-2">
-                <span className="rounded bg-slate-900 px-1.5 py-0.5 font-mono text-xs font-bold text-white">{e.status}</span>
+                <span className="rounded bg-slate-900 px-1.5 py-0.5 font-mono text-xs font-bold text-white">{STATUS_OF_CODE[code]}</span>
                 <span className="font-mono text-sm font-semibold text-slate-900">{code}</span>
-                <span className="text-sm text-slate-600">{PROBLEM_TITLES[code]}</span>
+                <span className="text-sm text-slate-600">{ERROR_TITLES[code]}</span>
               </h2>
               <p className="mt-2 text-sm text-slate-800">{e.cause}</p>
               <p className="mt-1 text-sm text-slate-800"><span className="font-medium">What to do:</span> {e.action}</p>

@@ -209,3 +209,27 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
     }
   };
 }
+
+/** What every live register client can be tuned with. */
+export interface LiveClientOptions {
+  /** Per request, default 5000 ms; a caller's `signal` may stop waiting earlier. */
+  timeoutMs?: number;
+  /** Requests in flight at once in this process, default 4; the rest queue. */
+  maxConcurrent?: number;
+  /** Where found / not_found answers are kept; default an in-memory LRU of 10,000. */
+  cache?: AnswerCache;
+  /** Default 24 h. */
+  cacheTtlMs?: number;
+}
+
+/** A live client's request timeout and its cached, coalesced, capped lookup, from its options' defaults. */
+export function liveClient(options: LiveClientOptions): { timeoutMs: number; lookup: CachedLookup } {
+  return {
+    timeoutMs: options.timeoutMs ?? 5000,
+    lookup: createCachedLookup({
+      cache: options.cache ?? memoryCache(),
+      ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
+      limit: createLimiter(options.maxConcurrent ?? 4),
+    }),
+  };
+}

@@ -1,6 +1,6 @@
 // The registers per mode: test keys get the deterministic sandbox, live keys the real registers.
 import type { Config } from "@/lib/config";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode } from "@/lib/domain";
 import type { Sources } from "./types";
 import { createSandboxCadastre } from "./cadastre/sandbox";
 import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";

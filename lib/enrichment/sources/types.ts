@@ -1,5 +1,5 @@
 // The one interface every register implements, live (real registers) or sandbox (test mode).
-import type { EnergyCertificate, IteStatus, Mode } from "@/drizzle/schema";
+import type { EnergyCertificate, IteStatus, Mode } from "@/lib/domain";
 
 /** What the cadastre tells us about a unit; later steps derive everything else from it. */
 export interface CadastreFacts {

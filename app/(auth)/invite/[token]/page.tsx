@@ -1,4 +1,4 @@
-import { getApp } from "@/lib/app";
+import { getApp } from "@/server/app";
 import { findInvitation, MIN_PASSWORD } from "@/lib/auth/accounts";
 import { acceptInviteAction } from "../../actions";
 import { AuthForm } from "../../auth-form";

@@ -1,13 +1,14 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { requirePartner } from "@/lib/auth/session";
-import { getPropertyJson } from "@/lib/properties";
+import { requirePartner } from "@/server/session";
+import { isUuid } from "@/lib/domain";
+import { getProperty } from "@/lib/properties";
 import { deliveries, timeline } from "@/lib/portal/queries";
-import { SOURCES } from "@/drizzle/schema";
+import { SOURCES } from "@/lib/domain";
 import { AutoRefresh } from "../../../_components/auto-refresh";
 import { formatDuration, LaneChart } from "../../../_components/charts";
 import { CopyButton } from "../../../_components/copy-button";
-import { SubmitButton } from "../../../_components/submit-button";
+import { ActionButton } from "../../../_components/action-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
 import { replayDeliveryAction } from "../../actions";
 
@@ -20,7 +21,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
   const { id } = await params;
   const { app, scope } = await requirePartner();
   // Scoped to the partner and mode: another partner's id is simply not found.
-  const property = /^[0-9a-f-]{36}$/i.test(id) ? await getPropertyJson(app.db, scope, id.toLowerCase()) : null;
+  const property = isUuid(id) ? await getProperty(app.db, scope, id.toLowerCase()) : null;
   if (!property) notFound();
   const [steps, sent] = await Promise.all([timeline(app.db, property.property_id), deliveries(app.db, { propertyId: property.property_id })]);
   const enriching = property.status === "enriching";
@@ -153,10 +154,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
                     <td className="hidden max-w-xs truncate font-mono text-xs md:table-cell" title={d.url}>{d.url}</td>
                     <td className="whitespace-nowrap text-xs">{d.delivery.attempts}{d.delivery.lastStatusCode ? ` · HTTP ${d.delivery.lastStatusCode}` : d.delivery.lastError ? ` · ${d.delivery.lastError.slice(0, 60)}` : ""}</td>
                     <td className="text-right">
-                      <form action={replayDeliveryAction}>
-                        <input type="hidden" name="id" value={d.delivery.id} />
-                        <SubmitButton className="btn-secondary btn-sm" pendingText="Queuing…">Replay</SubmitButton>
-                      </form>
+                      <ActionButton action={replayDeliveryAction} id={d.delivery.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
                     </td>
                   </tr>
                 ))}

@@ -1,3 +1,3 @@
-import { handlers } from "@/auth";
+import { handlers } from "@/server/auth";
 
 export const { GET, POST } = handlers;

@@ -8,23 +8,16 @@
 // building). A certificate of another unit of the building is not this property's. A record whose
 // letter is not A-G is no usable certificate.
 import type { EnergyCertificateSource, RegistryCertificate } from "../types";
-import { createCachedLookup, createLimiter, memoryCache, type AnswerCache, type Outcome } from "../http";
+import { liveClient, type LiveClientOptions, type Outcome } from "../http";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaRow } from "../registries/catalonia";
 import { bareReference as bare, isoDate, ratingLetter } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
 
-export interface LiveEnergyCertificateOptions {
+export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   /** Socrata host of the Catalan dataset. Default: analisi.transparenciacatalunya.cat. */
   cataloniaBaseUrl?: string;
   /** The GVA WFS endpoint. Default: terramapas.icv.gva.es/26_GCEE. */
   valenciaBaseUrl?: string;
-  /** Per request, default 5000 ms (a lookup makes one or two). */
-  timeoutMs?: number;
-  /** Lookups in flight at once in this process, default 4; the rest queue. */
-  maxConcurrent?: number;
-  cache?: AnswerCache;
-  /** Default 24 h. */
-  cacheTtlMs?: number;
 }
 
 type Scope = "unit" | "building";
@@ -97,12 +90,7 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
 }
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
-  const timeoutMs = options.timeoutMs ?? 5000;
-  const lookup = createCachedLookup({
-    cache: options.cache ?? memoryCache(),
-    ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
-    limit: createLimiter(options.maxConcurrent ?? 4),
-  });
+  const { timeoutMs, lookup } = liveClient(options);
   const cataloniaBase = options.cataloniaBaseUrl ?? CATALONIA_BASE_URL;
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   return {

@@ -2,7 +2,8 @@
 // (deterministic per reference), its letter drawn from the estimate model's prior for the year
 // built so it looks like the building; the rest are `not_found`, which makes the pipeline estimate.
 // Scenario 9200 fails its first two attempts.
-import { ratedUse, ratingPrior, RATINGS, type Rating } from "@/lib/enrichment/estimate";
+import { RATINGS, type Rating } from "@/lib/domain";
+import { ratedUse, ratingPrior } from "@/lib/enrichment/estimate";
 import type { EnergyCertificateSource, RegistryCertificate } from "../types";
 import { between, delay, draw, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
 

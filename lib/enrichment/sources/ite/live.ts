@@ -9,33 +9,21 @@
 // is unconfirmed or the year of construction unknown (nothing could be looked up).
 import { ccaaForProvince } from "@/lib/reference-data";
 import type { IteResult, IteSource } from "../types";
-import { createCachedLookup, createLimiter, memoryCache, type AnswerCache } from "../http";
+import { liveClient, type LiveClientOptions } from "../http";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaIiteRow } from "../registries/catalonia";
 import { isoDate } from "../registries/fields";
 import { iteRequirement } from "./rules";
 
-export interface LiveIteOptions {
+export interface LiveIteOptions extends LiveClientOptions {
   /** Socrata host of the Catalan CEE dataset. Default: analisi.transparenciacatalunya.cat. */
   cataloniaBaseUrl?: string;
-  /** Per request, default 5000 ms. */
-  timeoutMs?: number;
-  /** Requests in flight at once in this process, default 4. */
-  maxConcurrent?: number;
-  cache?: AnswerCache;
-  /** Default 24 h. */
-  cacheTtlMs?: number;
   /** The date building ages are counted at (tests); default now. */
   now?: () => Date;
 }
 
 export function createLiveIte(options: LiveIteOptions = {}): IteSource {
   const base = options.cataloniaBaseUrl ?? CATALONIA_BASE_URL;
-  const timeoutMs = options.timeoutMs ?? 5000;
-  const lookup = createCachedLookup({
-    cache: options.cache ?? memoryCache(),
-    ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
-    limit: createLimiter(options.maxConcurrent ?? 4),
-  });
+  const { timeoutMs, lookup } = liveClient(options);
   return {
     async lookup({ reference, facts, signal }) {
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;

@@ -1,7 +1,5 @@
 // Reading the loosely typed fields of registry records (Socrata rows, WFS feature properties).
-import type { RegistryCertificate } from "../types";
-
-export type Rating = RegistryCertificate["rating"];
+import type { Rating } from "@/lib/domain";
 
 /** An energy class letter A-G (any case, padded), else null: anything else is no usable rating. */
 export function ratingLetter(value: unknown): Rating | null {

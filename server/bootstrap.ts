@@ -1,6 +1,6 @@
 // Operator bootstrap from the environment: a seed partner and key, and an admin user (idempotent).
-import { schema, type Db } from "@/lib/db";
-import { hashApiKey, parseApiKey, visibleStart } from "@/lib/api-keys";
+import type { Db } from "@/lib/db";
+import { ensureApiKey, parseApiKey } from "@/lib/api-keys";
 import { ensurePartner } from "@/lib/partners";
 import { ensureAdmin } from "@/lib/auth/users";
 
@@ -21,9 +21,5 @@ async function ensureSeedKey(db: Db, key: string): Promise<void> {
   const parsed = parseApiKey(key.trim());
   if (!parsed) throw new Error("FINCA_SEED_API_KEY is not a well-formed Finca key (finca_live_… or finca_test_… with a valid checksum).");
   const partner = await ensurePartner(db, SEED_PARTNER);
-  const { apiKeys } = schema;
-  await db
-    .insert(apiKeys)
-    .values({ partnerId: partner.id, mode: parsed.mode, name: "Seed key", keyHash: hashApiKey(parsed.key), visibleStart: visibleStart(parsed.key) })
-    .onConflictDoUpdate({ target: apiKeys.keyHash, set: { partnerId: partner.id, mode: parsed.mode, revokedAt: null } });
+  await ensureApiKey(db, { partnerId: partner.id, name: "Seed key", key: parsed });
 }

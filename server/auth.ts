@@ -2,7 +2,9 @@
 // user's id, role and partner. Sessions are re-checked against the database on every page.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import type { Role } from "@/drizzle/schema";
+import type { Role } from "@/lib/domain";
+import { checkCredentials } from "@/lib/auth/accounts";
+import { getApp } from "./app";
 
 class Throttled extends CredentialsSignin {
   code = "throttled";
@@ -32,8 +34,6 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, request) {
-        const { getApp } = await import("@/lib/app");
-        const { checkCredentials } = await import("@/lib/auth/accounts");
         const email = String(credentials?.email ?? "");
         const password = String(credentials?.password ?? "");
         const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;

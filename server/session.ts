@@ -3,10 +3,10 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { eq } from "drizzle-orm";
-import { auth } from "@/auth";
-import { getApp, type App } from "@/lib/app";
 import { schema } from "@/lib/db";
-import type { Mode } from "@/drizzle/schema";
+import type { Mode, Scope } from "@/lib/domain";
+import { getApp, type App } from "./app";
+import { auth } from "./auth";
 
 export const MODE_COOKIE = "finca_mode";
 
@@ -25,7 +25,7 @@ export async function requireUser(): Promise<PortalContext> {
 }
 
 /** A partner's owner or member, with the portal's current mode (test unless switched). */
-export async function requirePartner(): Promise<PortalContext & { partnerId: string; mode: Mode; scope: { partnerId: string; mode: Mode } }> {
+export async function requirePartner(): Promise<PortalContext & { partnerId: string; mode: Mode; scope: Scope }> {
   const ctx = await requireUser();
   if (!ctx.user.partnerId) redirect("/admin");
   const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === "live" ? "live" : "test";

@@ -1,20 +1,21 @@
-// The composition root: configuration, database, queue, rate limiter, registers and workers, wired
-// once per process (or per test). Everything else receives these as arguments.
+// The composition root: configuration, database, queue, rate limiter, registers, operator bootstrap
+// and workers, wired once per process (or per test). lib/ receives these as narrow arguments.
 import { loadConfig, type Config } from "@/lib/config";
 import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
+import type { Mode } from "@/lib/domain";
 import { startQueue } from "@/lib/queue";
-import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
+import { databaseRateLimiter, upstashRateLimiter } from "@/lib/rate-limit";
 import { createSources } from "@/lib/enrichment/sources";
 import type { Sources } from "@/lib/enrichment/sources/types";
-import type { EnrichmentDeps } from "@/lib/enrichment/pipeline";
-import type { Mode } from "@/drizzle/schema";
-import { registerEnrichWorker } from "@/jobs/enrich";
-import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
+import type { ApiDeps } from "@/lib/partner-api";
+import type { DeliveryDeps } from "@/lib/webhooks/deliver";
 import { bootstrap } from "./bootstrap";
+import { registerWorkers } from "./workers";
 
-export interface App extends EnrichmentDeps {
+export interface App extends ApiDeps, DeliveryDeps {
+  config: Config;
   database: Database;
-  rateLimiter: RateLimiter;
+  /** Stops the workers (a job they run is finished or handed back), then closes the database. */
   close(): Promise<void>;
 }
 
@@ -22,7 +23,7 @@ export interface AppOptions {
   config?: Config;
   database?: Database;
   sources?: Record<Mode, Sources>;
-  /** Run pg-boss workers in this process (default: config FINCA_WORKERS). */
+  /** Run pg-boss workers in this process (default: config FINCA_WORKERS; always with PGlite). */
   workers?: boolean;
   env?: Record<string, string | undefined>;
 }
@@ -54,10 +55,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   };
   await bootstrap(app.db, env);
   // Embedded PGlite has one connection in one process: workers must live here.
-  if (options.workers ?? (config.FINCA_WORKERS || database.kind === "pglite")) {
-    await registerEnrichWorker(queue, app);
-    await registerDeliverWebhookWorker(queue, app);
-  }
+  if (options.workers ?? (config.FINCA_WORKERS || database.kind === "pglite")) await registerWorkers(app);
   return app;
 }
 

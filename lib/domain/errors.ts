@@ -1,0 +1,29 @@
+// The one error of the domain: a stable code (the contract's problem codes) and a message meant for
+// the partner. lib/partner-api maps the code to an HTTP status in one table; the portal shows the
+// message. Anything else thrown is a bug (500) or an outage (503), decided at the HTTP edge.
+
+export const ERROR_TITLES = {
+  invalid_cadastral_reference: "Invalid cadastral reference",
+  missing_api_key: "Missing or invalid API key",
+  validation_error: "Validation error",
+  rate_limited: "Rate limit exceeded",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  service_unavailable: "Service unavailable",
+  internal_error: "Internal error",
+} as const;
+export type ErrorCode = keyof typeof ERROR_TITLES;
+
+/** One entry of a validation error: `pointer` into a JSON body, `parameter` for a query parameter. */
+export type FieldError = { pointer: string; detail: string } | { parameter: string; detail: string };
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(detail);
+    this.name = "DomainError";
+  }
+}

@@ -1,0 +1,41 @@
+// The words every area shares: modes, scopes, statuses, ratings and ids. Declared once here; the
+// database schema, the engine, the domain areas and the HTTP layer all take them from this file.
+
+export const MODES = ["test", "live"] as const;
+export type Mode = (typeof MODES)[number];
+
+/** A partner's data in one mode: every partner-scoped read and write takes one. */
+export interface Scope {
+  partnerId: string;
+  mode: Mode;
+}
+
+export const ROLES = ["owner", "member", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PROPERTY_STATUSES = ["enriching", "enriched", "partially_enriched", "not_found"] as const;
+export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
+
+export const ITE_STATUSES = ["pending", "found", "not_found", "not_required", "unsupported", "failed"] as const;
+export type IteStatus = (typeof ITE_STATUSES)[number];
+
+/** The three enrichment sources, in the order the engine asks them. */
+export const SOURCES = ["cadastre", "energy_certificate", "ite"] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+/** pending: not answered yet, retried; completed: data or a definite answer; failed: retries exhausted. */
+export const SOURCE_STATUSES = ["pending", "completed", "failed"] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const DELIVERY_TRIGGERS = ["scheduled", "manual_replay", "test"] as const;
+export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
+
+export const RATINGS = ["A", "B", "C", "D", "E", "F", "G"] as const;
+export type Rating = (typeof RATINGS)[number];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids arrive in paths and forms: anything that is not a UUID names nothing (a 404, not a cast error). */
+export const isUuid = (id: string): boolean => UUID.test(id);

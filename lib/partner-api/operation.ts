@@ -1,0 +1,48 @@
+// What an API operation is: its place (method, path template), whether it needs a key and counts
+// as a write, its documentation and its handler. The table of them is ./operations.ts.
+import type { z } from "zod";
+import type { ZodOpenApiResponseObject } from "zod-openapi";
+import type { Config } from "@/lib/config";
+import type { Principal } from "@/lib/api-keys";
+import type { PropertiesDeps } from "@/lib/properties";
+import type { RateLimiter } from "@/lib/rate-limit";
+
+/** What the API's handlers need from the process (the composition root's App provides it). */
+export interface ApiDeps extends PropertiesDeps {
+  config: Config;
+  rateLimiter: RateLimiter;
+}
+
+export interface Context {
+  deps: ApiDeps;
+  req: Request;
+  /** Path parameters by name, still percent-encoded, as the path template matched them. */
+  params: Record<string, string>;
+  requestId: string;
+  /** When the request arrived (ms), so deadlines bound the whole response. */
+  startedAt: number;
+}
+
+/** A handler bound to its operation: path parameters come from the router. */
+export type Handler = (req: Request, params: Record<string, string>) => Promise<Response>;
+
+export type Method = "GET" | "POST" | "DELETE";
+
+interface Described {
+  /** The OpenAPI operationId, and the key of the bound handler. */
+  id: string;
+  method: Method;
+  /** Under the base path, OpenAPI style: `/properties/{id}`. */
+  path: string;
+  summary: string;
+  description?: (config: Config) => string;
+  request?: { path?: z.ZodObject; query?: z.ZodObject; body?: z.ZodType };
+  /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
+  responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;
+}
+
+export type Operation = Described &
+  (
+    | { authenticated: true; write: boolean; handle(ctx: Context & { principal: Principal }): Promise<Response> }
+    | { authenticated: false; write: false; handle(ctx: Context): Promise<Response> }
+  );

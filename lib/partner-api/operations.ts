@@ -1,0 +1,138 @@
+// The table of API operations. The Next.js route, the lean server's routing (with its 404 and 405)
+// and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
+import { z } from "zod";
+import type { ZodOpenApiResponseObject } from "zod-openapi";
+import { DomainError, Property } from "@/lib/domain";
+import { getProperty, listProperties, registerReference } from "@/lib/properties";
+import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
+import { idParam, json, readJsonBody } from "./request";
+import { parseBody, parseQuery } from "./validation";
+import { CreatePropertyBody, CreateWebhookEndpointBody, IdParam, ListPropertiesQuery, PropertyList, WebhookEndpointList, WebhookEndpointWithSecret } from "./schemas";
+import { buildOpenApiDocument } from "./openapi";
+import type { Config } from "@/lib/config";
+import type { Operation } from "./operation";
+
+export const BASE_PATH = "/api/v1/partner-api";
+
+export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({ description, content: { "application/json": { schema } } });
+export const problemOnly = (description: string): ZodOpenApiResponseObject => ({ description });
+
+const notFound = (what: string) => new DomainError("not_found", `No ${what} with this id for this API key's partner and mode.`);
+
+export const operations = [
+  {
+    id: "createProperty",
+    method: "POST",
+    path: "/properties",
+    authenticated: true,
+    write: true,
+    summary: "Register a property",
+    description: () =>
+      "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property.",
+    request: { body: CreatePropertyBody },
+    responses: () => ({
+      "200": ok("The reference was already registered: the existing property.", Property),
+      "201": { ...ok("Registered.", Property), headers: z.object({ Location: z.string().meta({ description: "URL of the new property." }) }) },
+      "400": problemOnly("`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters."),
+    }),
+    async handle({ deps, req, principal, startedAt }) {
+      const body = parseBody(CreatePropertyBody, await readJsonBody(req));
+      const { created, property } = await registerReference(deps, principal, body.cadastral_reference, startedAt);
+      return created ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` }) : json(property, 200);
+    },
+  },
+  {
+    id: "listProperties",
+    method: "GET",
+    path: "/properties",
+    authenticated: true,
+    write: false,
+    summary: "List properties, newest first",
+    request: { query: ListPropertiesQuery },
+    responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
+    async handle({ deps, req, principal }) {
+      const query = parseQuery(ListPropertiesQuery, new URL(req.url));
+      const page = await listProperties(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
+      if (!page) {
+        throw new DomainError("validation_error", "The query parameters are invalid.", [{ parameter: "starting_after", detail: "does not name a property of this partner and mode" }]);
+      }
+      return json(page);
+    },
+  },
+  {
+    id: "getProperty",
+    method: "GET",
+    path: "/properties/{id}",
+    authenticated: true,
+    write: false,
+    summary: "Get a property",
+    request: { path: IdParam },
+    responses: () => ({ "200": ok("The property.", Property), "404": problemOnly("`not_found`") }),
+    async handle({ deps, params, principal }) {
+      const id = idParam(params.id);
+      const property = id ? await getProperty(deps.db, principal, id) : null;
+      if (!property) throw notFound("property");
+      return json(property);
+    },
+  },
+  {
+    id: "listWebhookEndpoints",
+    method: "GET",
+    path: "/webhook-endpoints",
+    authenticated: true,
+    write: false,
+    summary: "List webhook endpoints",
+    responses: () => ({ "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList) }),
+    async handle({ deps, principal }) {
+      return json({ data: (await listEndpoints(deps.db, principal)).map(toEndpoint) });
+    },
+  },
+  {
+    id: "createWebhookEndpoint",
+    method: "POST",
+    path: "/webhook-endpoints",
+    authenticated: true,
+    write: true,
+    summary: "Add a webhook endpoint",
+    description: () => "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
+    request: { body: CreateWebhookEndpointBody },
+    responses: () => ({ "201": ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret) }),
+    async handle({ deps, req, principal }) {
+      const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
+      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
+      return json({ ...toEndpoint(endpoint), secret }, 201, { Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}` });
+    },
+  },
+  {
+    id: "deleteWebhookEndpoint",
+    method: "DELETE",
+    path: "/webhook-endpoints/{id}",
+    authenticated: true,
+    write: true,
+    summary: "Delete a webhook endpoint",
+    request: { path: IdParam },
+    responses: () => ({ "204": { description: "Deleted." }, "404": problemOnly("`not_found`") }),
+    async handle({ deps, params, principal }) {
+      const id = idParam(params.id);
+      if (!id || !(await deleteEndpoint(deps.db, principal, id))) throw notFound("webhook endpoint");
+      return new Response(null, { status: 204 });
+    },
+  },
+  {
+    id: "getOpenApiDocument",
+    method: "GET",
+    path: "/openapi.json",
+    authenticated: false,
+    write: false,
+    summary: "This OpenAPI document",
+    responses: () => ({ "200": { description: "The OpenAPI 3.1 document of this API.", content: { "application/json": { schema: z.looseObject({}) } } } }),
+    async handle({ deps }): Promise<Response> {
+      return json(openApiDocument(deps.config));
+    },
+  },
+] as const satisfies readonly Operation[];
+
+export type OperationId = (typeof operations)[number]["id"];
+
+/** The OpenAPI document of these operations. */
+export const openApiDocument = (config: Config): object => buildOpenApiDocument(operations, config);

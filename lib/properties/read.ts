@@ -1,0 +1,107 @@
+// Reading a partner's properties in one mode, as the contract's Property.
+import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { containsPattern, schema, type DbOrTx } from "@/lib/db";
+import type { Property, PropertyStatus, Scope, SourceName } from "@/lib/domain";
+
+const { properties, enrichmentSources } = schema;
+export type PropertyRow = typeof properties.$inferSelect;
+export type SourceRow = typeof enrichmentSources.$inferSelect;
+
+/** The contract's Property from a stored row and its source rows. */
+export function toProperty(p: PropertyRow, sources: SourceRow[]): Property {
+  const source = (name: SourceName) => {
+    const row = sources.find((s) => s.source === name);
+    return {
+      status: row?.status ?? "pending",
+      attempts: row?.attempts ?? 0,
+      updated_at: (row?.updatedAt ?? p.createdAt).toISOString(),
+      error: row?.status === "completed" ? null : (row?.lastError ?? null),
+    };
+  };
+  return {
+    property_id: p.id,
+    cadastral_reference: p.cadastralReference,
+    status: p.status,
+    address: p.address,
+    municipality: p.municipality,
+    province: p.province,
+    ccaa: p.ccaa,
+    year_built: p.yearBuilt,
+    climate_zone: p.climateZone,
+    energy_certificate: p.energyCertificate ?? null,
+    ite_fetch_status: p.iteFetchStatus,
+    enrichment: { cadastre: source("cadastre"), energy_certificate: source("energy_certificate"), ite: source("ite") },
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+    enriched_at: p.enrichedAt?.toISOString() ?? null,
+  };
+}
+
+export async function sourcesOf(db: DbOrTx, propertyIds: string[]): Promise<SourceRow[]> {
+  if (!propertyIds.length) return [];
+  return db.select().from(enrichmentSources).where(inArray(enrichmentSources.propertyId, propertyIds));
+}
+
+const inScope = (scope: Scope) => and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
+
+/** The property as the API shows it; null when absent or outside the caller's scope. */
+export async function getProperty(db: DbOrTx, scope: Scope, id: string): Promise<Property | null> {
+  const [row] = await db.select().from(properties).where(and(eq(properties.id, id), inScope(scope))).limit(1);
+  return row ? toProperty(row, await sourcesOf(db, [row.id])) : null;
+}
+
+export interface ListOptions {
+  limit: number;
+  startingAfter?: string;
+  status?: PropertyStatus;
+  /** Portal search: a substring of the reference, address or municipality. */
+  search?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+export interface PropertyPage {
+  data: Property[];
+  has_more: boolean;
+  next_starting_after: string | null;
+}
+
+/** Newest first; the cursor is a property id of the previous page (keyset on created_at, id). Null for a cursor outside the scope. */
+export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): Promise<PropertyPage | null> {
+  if (o.startingAfter) {
+    const [row] = await db.select({ id: properties.id }).from(properties).where(and(eq(properties.id, o.startingAfter), inScope(scope)));
+    if (!row) return null;
+  }
+  const like = o.search ? containsPattern(o.search) : undefined;
+  const rows = await db
+    .select()
+    .from(properties)
+    .where(
+      and(
+        inScope(scope),
+        o.status ? eq(properties.status, o.status) : undefined,
+        like
+          ? or(
+              sql`${properties.cadastralReference} ilike ${like}`,
+              sql`${properties.address} ilike ${like}`,
+              sql`${properties.municipality} ilike ${like}`,
+            )
+          : undefined,
+        o.createdFrom ? sql`${properties.createdAt} >= ${o.createdFrom}` : undefined,
+        o.createdTo ? lt(properties.createdAt, o.createdTo) : undefined,
+        // Compared in SQL: JavaScript dates would lose the microseconds that order rows.
+        o.startingAfter
+          ? sql`(${properties.createdAt}, ${properties.id}) < (select ${properties.createdAt}, ${properties.id} from ${properties} where ${properties.id} = ${o.startingAfter})`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(properties.createdAt), desc(properties.id))
+    .limit(o.limit + 1);
+  const page = rows.slice(0, o.limit);
+  const sources = await sourcesOf(db, page.map((p) => p.id));
+  return {
+    data: page.map((p) => toProperty(p, sources.filter((s) => s.propertyId === p.id))),
+    has_more: rows.length > o.limit,
+    next_starting_after: rows.length > o.limit ? (page.at(-1)?.id ?? null) : null,
+  };
+}
