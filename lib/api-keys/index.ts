@@ -50,11 +50,12 @@ export async function ensureApiKey(db: DbOrTx, input: { partnerId: string; name:
     .onConflictDoUpdate({ target: apiKeys.keyHash, set: { partnerId, mode: key.mode, revokedAt: null } });
 }
 
-export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; lastUsedAt: Date | null };
+/** Who a valid key speaks for; `visibleStart` names the key in logs without revealing it. */
+export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visibleStart: string; lastUsedAt: Date | null };
 
 const activeKeyByHash = preparedStatement("authenticate_api_key", (db) =>
   db
-    .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, lastUsedAt: apiKeys.lastUsedAt })
+    .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, visibleStart: apiKeys.visibleStart, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
     .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
     .limit(1),

@@ -5,7 +5,7 @@
 import { DomainError } from "@/lib/domain";
 import { problemResponse } from "./errors";
 import { requestIdOf } from "./request";
-import { route } from "./route";
+import { report, route } from "./route";
 import { BASE_PATH, operations, type OperationId } from "./operations";
 import type { ApiDeps, Handler, Method } from "./operation";
 
@@ -41,9 +41,11 @@ function paramsOf(path: Pick<Path, "pattern" | "names">, pathname: string): Reco
 }
 
 /** A problem answer outside any operation (unknown path, or a method the path does not have). */
-function refuse(req: Request, error: DomainError, headers: Record<string, string> = {}): Response {
-  const requestId = requestIdOf(req);
-  return problemResponse(error, requestId, { ...headers, "X-Request-Id": requestId });
+function refuse(deps: ApiDeps, req: Request, error: DomainError, headers: Record<string, string> = {}): Response {
+  const ctx = { requestId: requestIdOf(req), startedAt: Date.now() };
+  const response = problemResponse(error, ctx.requestId, { ...headers, "X-Request-Id": ctx.requestId });
+  report(deps, req, ctx, { operationId: null, status: response.status, principal: null, errorCode: error.code });
+  return response;
 }
 
 export function createPartnerApi(deps: ApiDeps): PartnerApi {
@@ -62,13 +64,13 @@ export function createPartnerApi(deps: ApiDeps): PartnerApi {
     async dispatch(req, method = req.method) {
       const pathname = new URL(req.url).pathname;
       const path = paths.find((p) => p.pattern.test(pathname));
-      if (!path) return refuse(req, new DomainError("not_found", `No operation at ${pathname}.`));
+      if (!path) return refuse(deps, req, new DomainError("not_found", `No operation at ${pathname}.`));
       // HEAD is answered as GET (servers drop the body).
       const handler = path.methods.get(method === "HEAD" ? "GET" : method);
       if (handler) return handler(req, paramsOf(path, pathname));
       const methods = METHOD_ORDER.filter((m) => path.methods.has(m));
       const allow = (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
-      return refuse(req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), { Allow: allow });
+      return refuse(deps, req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), { Allow: allow });
     },
   };
 }

@@ -3,14 +3,35 @@
 import type { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
+import type { ErrorCode, Mode } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
+
+/** One answered request (never its body or key), for logs, metrics and partners' request logs. */
+export interface RequestRecord {
+  at: Date;
+  requestId: string;
+  method: string;
+  /** The path as requested, without the query string. */
+  path: string;
+  /** The operation that answered, null for 404/405. */
+  operationId: string | null;
+  status: number;
+  durationMs: number;
+  partnerId: string | null;
+  mode: Mode | null;
+  /** The key's visible start, when a valid key was sent. */
+  keyStart: string | null;
+  errorCode: ErrorCode | null;
+}
 
 /** What the API's handlers need from the process (the composition root's App provides it). */
 export interface ApiDeps extends PropertiesDeps {
   config: Config;
   rateLimiter: RateLimiter;
+  /** Told of every answered request, after the answer is built; must not throw or block. */
+  onRequest?: (record: RequestRecord) => void;
 }
 
 export interface Context {

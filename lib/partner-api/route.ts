@@ -1,26 +1,51 @@
 // The one wrapper every operation goes through, in the contract's precedence order:
 // request id → API key (401) → rate limit on writes (429) → the handler (422, 400, ...).
-// Errors become problem+json in one place; every response gets X-Request-Id.
+// Errors become problem+json in one place; every response gets X-Request-Id; every answer is
+// reported once to `onRequest`.
 import { authenticateApiKey, touchApiKey, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
 import { rateLimitBucket, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemResponse, toDomainError } from "./errors";
 import { requestIdOf } from "./request";
-import type { ApiDeps, Handler, Operation } from "./operation";
+import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
   return async (req, params) => {
     const ctx = { deps, req, params, requestId: requestIdOf(req), startedAt: Date.now() };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
+    let principal: Principal | null = null;
     let response: Response;
+    let error: DomainError | null = null;
     try {
-      response = op.authenticated ? await op.handle({ ...ctx, principal: await admit(deps, op.write, req, headers) }) : await op.handle(ctx);
-    } catch (error) {
-      response = problemResponse(toDomainError(error, ctx.requestId), ctx.requestId);
+      if (op.authenticated) {
+        principal = await admit(deps, op.write, req, headers);
+        response = await op.handle({ ...ctx, principal });
+      } else response = await op.handle(ctx);
+    } catch (thrown) {
+      error = toDomainError(thrown, ctx.requestId);
+      response = problemResponse(error, ctx.requestId);
     }
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+    report(deps, req, ctx, { operationId: op.id, status: response.status, principal, errorCode: error?.code ?? null });
     return response;
   };
+}
+
+/** Tells `deps.onRequest` about an answer (also used for the 404/405 answers outside operations). */
+export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; startedAt: number }, answer: Pick<RequestRecord, "operationId" | "status" | "errorCode"> & { principal: Principal | null }): void {
+  if (!deps.onRequest) return;
+  const { principal, ...rest } = answer;
+  deps.onRequest({
+    at: new Date(ctx.startedAt),
+    requestId: ctx.requestId,
+    method: req.method,
+    path: new URL(req.url).pathname,
+    durationMs: Date.now() - ctx.startedAt,
+    partnerId: principal?.partnerId ?? null,
+    mode: principal?.mode ?? null,
+    keyStart: principal?.visibleStart ?? null,
+    ...rest,
+  });
 }
 
 /** The key's principal (401 without one), with a write counted against its partner's limit (429). */
