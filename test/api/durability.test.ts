@@ -1,17 +1,18 @@
-import { afterAll, expect, it } from "vitest";
-import { execFile } from "node:child_process";
+import { afterAll, afterEach, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { openDatabase, schema, type Database } from "@/lib/db";
 import { createTestApp } from "../support/app";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
+import { runNode, stopAll } from "../support/processes";
+import { eventually } from "../support/wait";
 
-const run = promisify(execFile);
 const cleanup: (() => Promise<void>)[] = [];
+// A child still running (the test failed or timed out while it ran) is stopped before anything else.
+afterEach(stopAll);
 afterAll(async () => {
   for (const fn of cleanup.reverse()) await fn();
 });
@@ -35,10 +36,10 @@ it("a property created just before the process dies keeps its job; a worker kill
   }
 
   const crash = async (mode: string) => {
-    const child = await run("npx", ["tsx", path.join(__dirname, "../support/crash-child.ts"), mode, target], { cwd: process.cwd(), timeout: 60_000 }).catch((e) => e);
-    // Killed: by signal, or 137 (128 + 9) as reported through the npx wrapper.
-    expect(child.signal === "SIGKILL" || child.code === 137).toBe(true);
-    return String(child.stdout).trim().split("\n").at(-1)!;
+    // A child takes seconds (it opens the database); two minutes is a hang.
+    const child = await runNode(path.join(__dirname, "../support/crash-child.ts"), [mode, target], { timeoutMs: 120_000 });
+    expect(child.signal, child.stderr).toBe("SIGKILL");
+    return child.stdout.trim().split("\n").at(-1)!;
   };
   const created = JSON.parse(await crash("create"));
   expect(created).toMatchObject({ status: 201, state: "enriching" });
@@ -54,11 +55,10 @@ it("a property created just before the process dies keeps its job; a worker kill
     await testDb.drop();
   });
   const { properties, events } = schema;
-  let status = "enriching";
-  for (let i = 0; i < 60 && status === "enriching"; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    status = (await t.app.db.select({ status: properties.status }).from(properties).where(eq(properties.id, created.id)))[0]!.status;
-  }
+  const status = await eventually("the expired job runs again and the property is final", async () => {
+    const [row] = await t.app.db.select({ status: properties.status }).from(properties).where(eq(properties.id, created.id));
+    return row!.status !== "enriching" && row!.status;
+  });
   expect(status).toBe("enriched");
   const announced = await t.app.db.select().from(events).where(eq(events.propertyId, created.id));
   expect(announced.map((e) => e.type)).toEqual(["property.enriched"]);

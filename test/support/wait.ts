@@ -1,0 +1,22 @@
+// Waiting for what the system does by itself (a worker finishing a job, a webhook arriving). The
+// bound is one on correctness: what has not happened after NEVER_MS never will. What a test waits
+// for takes seconds even on a loaded machine; a tighter bound would make no passing test faster,
+// only a slow host fail it.
+import { vi } from "vitest";
+
+export const NEVER_MS = 120_000;
+
+/**
+ * Calls `check` every `intervalMs` (never two at once) until it returns a truthy value, and
+ * resolves with that value; rejects with `what` when NEVER_MS (or `timeoutMs`) passes first, and
+ * with check's own error if it throws.
+ */
+export async function eventually<T>(what: string, check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number } = {}) {
+  const timeout = options.timeoutMs ?? NEVER_MS;
+  try {
+    return await vi.waitUntil(check, { timeout, interval: options.intervalMs ?? 250 });
+  } catch (error) {
+    if ((error as Error).message === "Timed out in waitUntil!") throw new Error(`never happened (within ${timeout} ms): ${what}`);
+    throw error;
+  }
+}
