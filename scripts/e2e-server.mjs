@@ -1,10 +1,12 @@
 // The server the Playwright tests run against: the real `npm start`, on a fresh embedded PGlite
 // folder, or on a fresh database of the PostgreSQL server in DATABASE_URL; removed on exit.
+// Should Playwright die without stopping it, it stops itself the same way (exit-with-parent).
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import "../test/support/exit-with-parent.mjs";
 
 const env = {
   ...process.env,
@@ -40,7 +42,7 @@ if (process.env.DATABASE_URL) {
   cleanup = async () => rmSync(dir, { recursive: true, force: true });
 }
 
-const server = spawn("node", ["scripts/start.mjs"], { stdio: "inherit", env });
+const server = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
 const stop = (signal) => server.kill(signal);
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));

@@ -1,14 +1,60 @@
 // `npm test`: unit and integration tests (vitest), then the portal end-to-end tests (Playwright in
 // Debian's Chromium). Runs on PGlite, or on PostgreSQL when DATABASE_URL is set.
-import { spawnSync } from "node:child_process";
+// Each runner is node itself running the package's own entry point (no npx wrapper between), in a
+// process group of its own: a signal that stops `npm test` (Ctrl-C, a CI time limit) goes on to the
+// whole group, so vitest's workers stop with it (alone, they would run their files to the end).
+// If this process dies without passing it on, the runner's group stops itself, and so does each
+// process a test started (test/support/exit-with-parent.mjs).
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import "../test/support/exit-with-parent.mjs";
 
-function run(command, args) {
-  console.log(`\n$ ${command} ${args.join(" ")}`);
-  const result = spawnSync(command, args, { stdio: "inherit", env: process.env });
-  return result.status ?? 1;
+const GUARD = fileURLToPath(new URL("../test/support/exit-with-parent.mjs", import.meta.url));
+
+const require = createRequire(import.meta.url);
+
+/** The command-line entry point a package declares (its `bin`). */
+function entryPoint(pkg, name) {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  const { bin } = require(manifest);
+  return path.join(path.dirname(manifest), typeof bin === "string" ? bin : bin[name]);
+}
+
+let current = null;
+let interrupted = false;
+const signalGroup = (signal) => {
+  try {
+    process.kill(-current.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
+};
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    interrupted = true;
+    if (current) signalGroup(signal);
+  });
+}
+
+function run(pkg, name, args) {
+  console.log(`\n$ ${name} ${args.join(" ")}`);
+  return new Promise((resolve) => {
+    current = spawn(process.execPath, ["--import", GUARD, entryPoint(pkg, name), ...args], { stdio: "inherit", detached: true });
+    current.on("error", (error) => {
+      console.error(`${name}: ${error.message}`);
+      resolve(1);
+    });
+    current.on("exit", (code) => {
+      // Whatever of its group outlived the runner (a browser, a stuck worker) goes with it.
+      signalGroup("SIGKILL");
+      resolve(code ?? 1);
+    });
+  });
 }
 
 const extra = process.argv.slice(2);
-let failed = run("npx", ["vitest", "run", ...extra]) !== 0;
-if (!process.env.FINCA_SKIP_E2E && !extra.length) failed = run("npx", ["playwright", "test"]) !== 0 || failed;
-process.exit(failed ? 1 : 0);
+let failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0;
+if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length) failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
+process.exit(failed || interrupted ? 1 : 0);
