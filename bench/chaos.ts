@@ -9,7 +9,8 @@
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db";
-import { killHard, load, PipelineStack, round, sleep, violations, writeResult, type Audit } from "./lib";
+import { load, PipelineStack, round, sleep, violations, writeResult, type Audit } from "./lib";
+import { killGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({
   options: {
@@ -77,12 +78,12 @@ async function run(withChaos: boolean) {
       if (!withChaos) return;
       if (!apiKilled && answered >= total * 0.4) {
         apiKilled = true;
-        crash("API server", () => killHard(stack.api!), () => stack.startApi());
-        crash("worker 0", () => killHard(stack.workers[0]!), () => stack.startWorker(0));
+        crash("API server", () => killGroup(stack.api!), () => stack.startApi());
+        crash("worker 0", () => killGroup(stack.workers[0]!), () => stack.startWorker(0));
       }
       if (!worker1Killed && apiKilled && p.final >= total * 0.6) {
         worker1Killed = true;
-        crash("worker 1", () => killHard(stack.workers[1]!), () => stack.startWorker(1));
+        crash("worker 1", () => killGroup(stack.workers[1]!), () => stack.startWorker(1));
       }
     });
     await Promise.all(restarts);

@@ -8,7 +8,8 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, stopServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import { stopGroup } from "@/test/support/processes";
 import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
@@ -61,17 +62,17 @@ for (const target of targets) {
     const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", AUTH_SECRET: "bench", AUTH_TRUST_HOST: "true", BENCH_PARTNER_ID: partnerIds[0]! };
     const ready = `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
-    const node = (args: string[]) => [...(values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : []), ...args];
+    const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
     const server =
       target === "next"
-        ? await startServer(process.execPath, node(["node_modules/next/dist/bin/next", "start", "-p", String(port)]), env, ready)
+        ? await startServer("node_modules/next/dist/bin/next", env, ready, { args: ["start", "-p", String(port)], nodeArgs })
         : target === "lean"
-          ? await startServer(process.execPath, node(["--import", "tsx", "scripts/serve-api.ts"]), env, ready)
-          : await startServer(process.execPath, node(["--import", "tsx", "bench/baseline-server.ts"]), env, `http://127.0.0.1:${port}/`);
+          ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
+          : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
       results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys);
     } finally {
-      await stopServer(server);
+      await stopGroup(server);
     }
   } finally {
     await db.drop();

@@ -1,6 +1,6 @@
 // Shared benchmark plumbing: fresh PostgreSQL databases, child servers, a keep-alive load
 // generator with latency percentiles, RSS readings and result files.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
@@ -15,6 +15,7 @@ import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
 import { createPostgresDatabase } from "@/test/support/database";
 import { freePort } from "@/test/support/ports";
+import { startNode, stopGroup } from "@/test/support/processes";
 import { listen, type LocalServer } from "@/test/support/receiver";
 
 export { freePort };
@@ -27,10 +28,19 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** A new database on the benchmark's PostgreSQL server, dropped by `drop()`. */
 export const freshDatabase = (prefix: string) => createPostgresDatabase(SERVER_URL, prefix);
 
-/** Starts a child and waits until `readyUrl` answers, or (no URL) until it prints "ready". */
-export async function startServer(command: string, args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  // Its own process group, so stopping it also stops what npx/tsx started under it.
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+/**
+ * Starts a node entry point (TypeScript through tsx's loader) in a process group of its own
+ * (test/support/processes) and waits until `readyUrl` answers, or (no URL) until it prints "ready".
+ * BENCH_NODE_ARGS adds node options NODE_OPTIONS refuses, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+ */
+export async function startServer(
+  script: string,
+  env: Record<string, string>,
+  readyUrl: string,
+  options: { args?: string[]; nodeArgs?: string[] } = {},
+): Promise<ChildProcess> {
+  const nodeArgs = [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...(options.nodeArgs ?? [])];
+  const child = startNode(script, options.args, { env, nodeArgs });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
@@ -44,24 +54,11 @@ export async function startServer(command: string, args: string[], env: Record<s
       if (res.status < 500) return child;
     } catch {}
     if (Date.now() > deadline) {
-      await stopServer(child);
+      await stopGroup(child);
       throw new Error(`server not ready:\n${log}`);
     }
     await sleep(250);
   }
-}
-
-export async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  const group = (signal: NodeJS.Signals) => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {}
-  };
-  group("SIGTERM");
-  await Promise.race([exited, sleep(10_000)]);
-  group("SIGKILL");
 }
 
 /** A process and its descendants (next start forks a server child). */
@@ -263,25 +260,6 @@ export function benchReference(i: number, tag = "YJ0624N"): string {
   return first18 + checkLetters(first18);
 }
 
-/**
- * Starts a TypeScript entry point as one node process (no npx/tsx wrapper, so its RSS is its own).
- * BENCH_NODE_ARGS adds node options NODE_OPTIONS refuses, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
- */
-export function startNode(script: string, env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const extra = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  return startServer(process.execPath, [...extra, "--import", "tsx", script], env, readyUrl);
-}
-
-/** SIGKILL to the child's process group, as a crash would; resolves once it is gone. */
-export async function killHard(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once("exit", r));
-  try {
-    process.kill(-child.pid!, "SIGKILL");
-  } catch {}
-  await Promise.race([exited, sleep(5_000)]);
-}
-
 /** Least-squares slope of y over x. */
 export function slope(points: [number, number][]): number {
   const n = points.length;
@@ -477,11 +455,11 @@ export class PipelineStack {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startNode("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${CREATE_PATH.replace(/properties$/, "openapi.json")}`);
+    this.api = await startServer("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${CREATE_PATH.replace(/properties$/, "openapi.json")}`);
   }
 
   async startWorker(i: number): Promise<void> {
-    this.workers[i] = await startNode("scripts/worker.ts", this.env(), "");
+    this.workers[i] = await startServer("scripts/worker.ts", this.env(), "");
   }
 
   /** A create of the i-th bench reference, with the keys round-robin. */
@@ -589,7 +567,7 @@ export class PipelineStack {
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.api, ...this.workers].map((c) => (c ? stopServer(c) : undefined)));
+    await Promise.all([this.api, ...this.workers].map((c) => (c ? stopGroup(c) : undefined)));
     await this.receiver.close();
     await this.database.close();
     await this.db.drop();

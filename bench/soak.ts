@@ -8,7 +8,8 @@
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db";
 import { createPartner } from "@/lib/partners";
-import { freePort, freshDatabase, load, PipelineStack, round, rssMiB, slope, startNode, stopServer, violations, writeResult, benchReference, CREATE_PATH } from "./lib";
+import { freePort, freshDatabase, load, PipelineStack, round, rssMiB, slope, startServer, violations, writeResult, benchReference, CREATE_PATH } from "./lib";
+import { stopGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({
   options: {
@@ -30,14 +31,14 @@ const partners = Math.ceil((rate * 60) / 80);
 
 const stack = await PipelineStack.start({ prefix: "finca_bench_soak", partners, workers: Number(values.workers), poolSize: Number(values.pool) });
 const baseDb = await freshDatabase("finca_bench_soak_base");
-let baseline: Awaited<ReturnType<typeof startNode>> | null = null;
+let baseline: Awaited<ReturnType<typeof startServer>> | null = null;
 let sampler: NodeJS.Timeout | undefined;
 try {
   const seed = await openDatabase({ url: baseDb.url, postgres: { poolSize: 1 } });
   const partnerId = (await createPartner(seed.db, "Soak baseline")).id;
   await seed.close();
   const basePort = await freePort();
-  baseline = await startNode("bench/baseline-server.ts", { DATABASE_URL: baseDb.url, PORT: String(basePort), BENCH_PARTNER_ID: partnerId }, `http://127.0.0.1:${basePort}/`);
+  baseline = await startServer("bench/baseline-server.ts", { DATABASE_URL: baseDb.url, PORT: String(basePort), BENCH_PARTNER_ID: partnerId }, `http://127.0.0.1:${basePort}/`);
   const baselinePid = baseline.pid!;
 
   // [minutes since start, api, baseline, ...workers]
@@ -105,7 +106,7 @@ try {
   if ((growing.length && !inconclusive) || problems.length) process.exitCode = 1;
 } finally {
   clearInterval(sampler);
-  if (baseline) await stopServer(baseline);
+  if (baseline) await stopGroup(baseline);
   await stack.stop();
   await baseDb.drop();
 }
