@@ -5,8 +5,11 @@ export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
     include: ["lib/**/*.test.ts", "jobs/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Bounds on correctness, not on speed: a test or hook still running after five minutes is
+    // hung (the slowest takes about 30 s on an idle machine). A test bounds what it waits for
+    // itself, with a message saying what never happened (test/support/wait.ts, processes.ts).
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
     // Each file gets its own database; two cores do not profit from more.
     maxWorkers: 2,
   },

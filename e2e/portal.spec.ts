@@ -136,7 +136,7 @@ test("a property registered through the API reaches enriched in the portal", asy
   await expect(page.getByText("this page updates by itself")).toBeVisible();
   await shoot(page, "property-enriching");
   // No reload: the page refreshes itself until the durable retry finishes the enrichment.
-  await expect(page.getByTestId("property-json")).toContainText('"status": "enriched"', { timeout: 30_000 });
+  await expect(page.getByTestId("property-json")).toContainText('"status": "enriched"');
   await expect(page.getByText("this page updates by itself")).toHaveCount(0);
   const attempts = page.getByRole("region", { name: "Enrichment attempts" });
   await expect(attempts.getByRole("row").filter({ hasText: "Cadastre #2" })).toContainText("completed");
@@ -180,7 +180,7 @@ test("a webhook endpoint receives a signed test event, seen as delivered", async
   secret = (await page.getByTestId("secret-value").textContent())!.trim();
   received = [];
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(() => received.length).toBeGreaterThan(0);
   const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers as Record<string, string>) as { type: string };
   expect(event.type).toBe("webhook.test");
   // The page follows the delivery by itself while it is in progress.
@@ -197,10 +197,10 @@ test("the overview shows status split, per-source success and deliveries", async
   const refs = ["9300", "9200", "9404", "0002", "0003"].map((unit) => unitRef("4520109VK4742B", unit));
   for (const ref of refs) expect((await createProperty(request, ref)).ok()).toBe(true);
   await expect
-    .poll(async () => (await (await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })).json()).data.length, { timeout: 40_000 })
+    .poll(async () => (await (await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })).json()).data.length)
     .toBe(0);
   // Each property that finished after its response announced itself to the endpoint.
-  await expect.poll(() => received.filter((r) => r.body.includes('"property.enriched"')).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => received.filter((r) => r.body.includes('"property.enriched"')).length).toBeGreaterThanOrEqual(2);
   await signIn(page, owner.email, owner.password);
   await expect(page.getByRole("img", { name: /Properties by status: enriching 0, enriched \d+, partially enriched 1, not found 1/ })).toBeVisible();
   await expect(page.getByText(/gave up after retries/).first()).toBeVisible();
@@ -219,7 +219,7 @@ test("an admin replays a failed delivery", async ({ page }) => {
   await page.goto("/webhooks");
   received = [];
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => received.length).toBeGreaterThanOrEqual(3);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
 
@@ -231,12 +231,12 @@ test("an admin replays a failed delivery", async ({ page }) => {
     .poll(async () => {
       await page.reload();
       return row.count();
-    }, { timeout: 20_000 })
+    })
     .toBeGreaterThan(0);
   await shoot(page, "admin-webhooks");
   const before = received.length;
   await row.getByRole("button", { name: "Replay" }).click();
-  await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThan(before);
+  await expect.poll(() => received.length).toBeGreaterThan(before);
   const ids = new Set(received.slice(-2).map((r) => r.headers["webhook-id"]));
   expect(ids.size).toBe(1); // the replay kept the webhook-id
 

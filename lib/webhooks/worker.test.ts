@@ -7,6 +7,7 @@ import { loadConfig } from "@/lib/config";
 import { enqueue, QUEUES, startQueue, type Queue } from "@/lib/queue";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { freePort } from "@/test/support/ports";
+import { eventually } from "@/test/support/wait";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { createEndpoint } from "./endpoints";
 import { recordEvent } from "./events";
@@ -28,15 +29,6 @@ afterAll(async () => {
   await database.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(100)) {
-    const value = await fn();
-    if (value) return value;
-  }
-  throw new Error("timed out");
-}
-
 async function setup(url: string) {
   const [partner] = await database.db.insert(partners).values({ name: `Partner ${url}` }).returning();
   const scope = { partnerId: partner!.id, mode: "test" as const };
@@ -54,17 +46,17 @@ describe.concurrent("deliver-webhook worker", () => {
     const event = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 1 } }));
     const [delivery] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
 
-    await until(async () => (await attemptsOf(delivery!.id)).length >= 2);
+    await eventually("two attempts fail against the closed port", async () => (await attemptsOf(delivery!.id)).length >= 2, { intervalMs: 100 });
     const receiver = await startReceiver(port);
     receivers.push(receiver);
-    const hit = await until(async () => receiver.received[0]);
+    const hit = await eventually("the event reaches the receiver once it is up", () => receiver.received[0], { intervalMs: 100 });
     expect(hit.headers["webhook-id"]).toBe(delivery!.messageId);
     expect(() => new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>)).not.toThrow();
 
-    const log = await until(async () => {
+    const log = await eventually("the attempt log ends with the 200", async () => {
       const rows = await attemptsOf(delivery!.id);
       return rows.at(-1)?.statusCode === 200 && rows;
-    });
+    }, { intervalMs: 100 });
     expect(log.slice(0, -1).every((a) => a.errorClass === "refused")).toBe(true);
     expect((await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0]).toMatchObject({ status: "succeeded" });
   });
@@ -82,10 +74,10 @@ describe.concurrent("deliver-webhook worker", () => {
     });
     // pg-boss retries the failed batch after about a second, while the send is still open; once the
     // attempt is logged a retry would be skipped, so any second send has happened by then.
-    await until(async () => {
+    await eventually("the delivery succeeds", async () => {
       const [d] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
       return d?.status === "succeeded";
-    });
+    }, { intervalMs: 100 });
     expect(receiver.received).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app
 import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createPgCluster, type PgCluster } from "../support/pg-cluster";
+import { eventually, NEVER_MS } from "../support/wait";
 
 // PostgreSQL crashes under load and comes back: while it is down every create answers 503
 // problem+json with Retry-After (never a 500, never a hang), the app recovers by itself, nothing
@@ -16,8 +17,11 @@ import { createPgCluster, type PgCluster } from "../support/pg-cluster";
 // It runs on a private cluster of its own, so the shared server is never restarted.
 
 const CLIENTS = 6;
-/** No answer within this long is a hang (connections time out well before it). */
-const ANSWER_BOUND_MS = 15_000;
+/**
+ * No answer within this long is a hang: every wait of a request is bounded (connecting 5 s, the
+ * pool 30 s, a query 30 s), and an outage is answered at the first of them.
+ */
+const ANSWER_BOUND_MS = NEVER_MS;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Answer {
@@ -88,11 +92,11 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
       RATE_LIMIT_WRITES: "1000000",
     };
     t = await createTestApp({ testDb: { database, url: cluster.url, drop: async () => {} }, workers: true, sources: registers.sources, env });
-  }, 120_000);
+  });
   afterAll(async () => {
     try {
       // Bounded: a pool that never ends (a lost client) must not keep the cluster alive.
-      if (!closed) await Promise.race([t?.close().then(() => database?.close()), sleep(10_000)]);
+      if (!closed) await Promise.race([t?.close().then(() => database?.close()), sleep(ANSWER_BOUND_MS)]);
     } finally {
       await cluster?.destroy();
       process.off("uncaughtException", collect);
@@ -128,14 +132,13 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
       }
     };
     let clients: Promise<void>[] = [];
-    const startedAt = Date.now();
     let runsAtCrash = 0;
     let crashedAt = 0;
     let restartingAt = 0;
     try {
       clients = Array.from({ length: CLIENTS }, client);
-      // Long enough for the first durable runs to be under way (deadline + 1 s ± jitter after their create).
-      while (registers.state.jobRunsInFlight === 0 && Date.now() - startedAt < 10_000) await sleep(50);
+      // The first durable runs are under way (deadline + 1 s ± jitter after their create).
+      await eventually("a durable run is under way", () => registers.state.jobRunsInFlight > 0, { intervalMs: 50 });
       runsAtCrash = registers.state.jobRunsInFlight;
       await cluster!.crash();
       crashedAt = Date.now();
@@ -144,9 +147,10 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
       await cluster!.start();
       // Recovery: creates succeed again without touching the app.
       const restartedAt = Date.now();
-      while (!answers.some((a) => a.status === 201 && a.startedAt > restartedAt) && Date.now() - restartedAt < 30_000) await sleep(100);
+      await eventually("a create succeeds after the restart", () => answers.some((a) => a.status === 201 && a.startedAt > restartedAt), { intervalMs: 100 });
       const recoveredAt = Date.now();
       await sleep(3000);
+      await eventually("creates are answered after the recovery", () => answers.filter((a) => a.startedAt > recoveredAt).length > CLIENTS, { intervalMs: 100 });
       stopped = true;
       await Promise.all(clients);
 
@@ -163,7 +167,6 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
       expect(during.every((a) => a.status === 503)).toBe(true);
       expect(answers.some((a) => a.status === 201 && a.endedAt < crashedAt)).toBe(true);
       expect(runsAtCrash).toBeGreaterThan(0);
-      expect(recoveredAt - restartedAt).toBeLessThan(30_000);
       // Once recovered, it stays recovered: every create after the first success is a 201.
       const after = answers.filter((a) => a.startedAt > recoveredAt);
       expect(after.length).toBeGreaterThan(CLIENTS);
@@ -189,9 +192,7 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
     // The workers survive the restart: every property left enriching reaches its final state, once.
     const pending = async () =>
       (await app.db.select({ id: properties.id }).from(properties).where(sql`${inArray(properties.id, accepted)} and ${properties.status} = 'enriching'`)).length;
-    const deadline = Date.now() + 45_000;
-    while ((await pending()) > 0 && Date.now() < deadline) await sleep(500);
-    expect(await pending()).toBe(0);
+    await eventually("every property left enriching is final", async () => (await pending()) === 0, { intervalMs: 500 });
     const finals = await app.db.select({ status: properties.status }).from(properties).where(inArray(properties.id, accepted));
     expect(new Set(finals.map((p) => p.status))).toEqual(new Set(["enriched"]));
     const announced = await app.db.select({ propertyId: events.propertyId }).from(events).where(inArray(events.propertyId, leftEnriching));
@@ -202,10 +203,10 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
     // the crash, so the pool keeps its full size outage after outage.
     closed = true;
     await t!.close();
-    const ending = await Promise.race([database!.close().then(() => "closed"), sleep(10_000).then(() => "a client was never released")]);
+    const ending = await Promise.race([database!.close().then(() => "closed"), sleep(ANSWER_BOUND_MS).then(() => "a client was never released")]);
     expect(ending).toBe("closed");
     expect(escaped.map((e) => (e as Error).stack ?? String(e))).toEqual([]);
-  }, 150_000);
+  });
 });
 
 // The same bound when the server hangs instead of crashing (frozen, or a half-open network): a

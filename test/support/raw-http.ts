@@ -64,7 +64,8 @@ export function exchange(
       socket.destroy();
       resolve({ answer, written });
     };
-    const timer = setTimeout(() => finish(null), options.timeoutMs ?? 5_000);
+    // By default, silence (no answer within a minute), not a slow answer.
+    const timer = setTimeout(() => finish(null), options.timeoutMs ?? 60_000);
     socket.on("data", (data) => {
       received.push(data);
       const answer = parse(Buffer.concat(received), options.head ?? false, false);

@@ -6,6 +6,7 @@ import { schema } from "@/lib/db";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
 import { startReceiver, type Receiver } from "../support/receiver";
+import { eventually } from "../support/wait";
 
 // Real sandbox registers, real workers (pg-boss), a real receiver.
 let t: TestApp;
@@ -30,16 +31,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => Promise<T | undefined | false>, seconds = 25): Promise<T> {
-  for (let i = 0; i < seconds * 4; i++) {
-    const value = await fn();
-    if (value) return value;
-    await sleep(250);
-  }
-  throw new Error("timed out");
-}
-
 describe("end to end", () => {
   it("create (scenario 9100) → property.enriched is received and verifies", async () => {
     const receiver = await startReceiver();
@@ -52,7 +43,7 @@ describe("end to end", () => {
     const property = await res.json();
     expect(property.status).toBe("enriching");
 
-    const hit = await until(async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
+    const hit = await eventually("property.enriched reaches the receiver", async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
     const payload = new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
     expect(payload.type).toBe("property.enriched");
     expect(payload.data).toMatchObject({ property_id: property.property_id, status: "enriched", cadastral_reference: scenarioReference("9100") });
@@ -74,7 +65,7 @@ describe("end to end", () => {
       }),
     );
     for (const [unit, id] of ids) {
-      const final = await until(async () => {
+      const final = await eventually(`scenario ${unit} reaches a final status`, async () => {
         const p = await (await t.api.getProperty(get(`/properties/${id}`, { "X-API-Key": key }))).json();
         return p.status !== "enriching" && p;
       });
@@ -95,15 +86,15 @@ describe("end to end", () => {
     const property = await res.json();
 
     const { webhookDeliveries, webhookAttempts } = schema;
-    const delivery = await until(async () => {
+    const delivery = await eventually("two delivery attempts fail against the closed port", async () => {
       const [d] = await t.app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id));
       return d && d.attempts >= 2 && d;
     });
     const receiver = await startReceiver(port);
     receivers.push(receiver);
-    const hit = await until(async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
+    const hit = await eventually("the event reaches the receiver once it is up", async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
     expect(hit.headers["webhook-id"]).toBe(delivery.messageId);
-    const log = await until(async () => {
+    const log = await eventually("the attempt log ends with the 200", async () => {
       const rows = await t.app.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).orderBy(webhookAttempts.id);
       return rows.at(-1)?.statusCode === 200 && rows;
     });

@@ -32,7 +32,7 @@ describe("sandbox registers", () => {
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
     expect(await cadastre.lookup(input(scenarioReference("9100"), 1, controller.signal))).toMatchObject({ kind: "error", code: "timeout" });
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(5000); // ended by the abort, not after slowMs
     expect(await cadastre.lookup(input(scenarioReference("9100"), 2))).toMatchObject({ kind: "found" });
   });
 
