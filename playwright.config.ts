@@ -22,7 +22,9 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   webServer: {
-    command: `node scripts/e2e-server.mjs`,
+    // exec: the server script is Playwright's own child (no shell between), so it notices if
+    // Playwright dies and stops itself (test/support/exit-with-parent.mjs).
+    command: `exec node scripts/e2e-server.mjs`,
     url: `http://127.0.0.1:${PORT}/api/v1/partner-api/openapi.json`,
     // npm start builds first when the build is missing or stale: minutes on two busy cores.
     timeout: 600_000,
