@@ -10,7 +10,7 @@ import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app
 import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createFreezingProxy, type FreezingProxy } from "../support/freezing-proxy";
-import { NEVER_MS } from "../support/wait";
+import { NEVER_MS } from "../support/bounds";
 
 // PostgreSQL freezes with connections open (a hung server, a failover, a network dropping packets):
 // queries on open connections end at the query timeout as a 503, the connections that waited are

@@ -9,7 +9,8 @@ import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app
 import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createPgCluster, type PgCluster } from "../support/pg-cluster";
-import { eventually, NEVER_MS } from "../support/wait";
+import { NEVER_MS } from "../support/bounds";
+import { eventually } from "../support/wait";
 
 // PostgreSQL crashes under load and comes back: while it is down every create answers 503
 // problem+json with Retry-After (never a 500, never a hang), the app recovers by itself, nothing

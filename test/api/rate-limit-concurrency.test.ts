@@ -7,6 +7,7 @@ import { createPartnerApi } from "@/lib/partner-api";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
 import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
+import { NEVER_MS } from "../support/bounds";
 import { checkLetters } from "@/lib/cadastral-reference";
 
 // 1,000 simultaneous writes from 10 partners with different demands (55, 65, ..., 145; limit 100):
@@ -15,14 +16,18 @@ import { checkLetters } from "@/lib/cadastral-reference";
 // instances (own pools, own queues) sharing the database; on PGlite through the one app.
 const LIMIT = 100;
 const DEMANDS = Array.from({ length: 10 }, (_, i) => 55 + 10 * i);
+// The sliding window must hold the whole burst, however slow the machine (a few seconds idle): an
+// hour, where the product's minute would let a burst slower than a minute through twice.
+const WINDOW_SECONDS = 3600;
 
 let t: TestApp;
 let second: App | undefined;
 beforeAll(async () => {
-  t = await createTestApp({ sources: fakeSources() });
+  t = await createTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
   if (onPostgres) {
-    const env = { ENRICHMENT_DEADLINE_MS: "1500" };
-    second = await createApp({ config: loadConfig(env), database: await openDatabase({ url: t.testDb.url, postgres: { poolSize: 10 } }), sources: fakeSources(), workers: false, env });
+    const env = { ENRICHMENT_DEADLINE_MS: "1500", RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
+    const database = await openDatabase({ url: t.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } });
+    second = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
   }
 });
 afterAll(async () => {
@@ -65,7 +70,7 @@ it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across t
       statuses: demand > LIMIT ? { 201: accepted, 429: demand - accepted } : { 201: accepted },
     });
     for (const r of mine) {
-      expect(r.policy).toBe(`"writes";q=${LIMIT};w=60`);
+      expect(r.policy).toBe(`"writes";q=${LIMIT};w=${WINDOW_SECONDS}`);
       expect(r.rateLimit).not.toBeNull();
     }
     // Each accepted write was counted once, in some order: the remainders are LIMIT-1 down to LIMIT-accepted.
@@ -77,7 +82,7 @@ it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across t
       expect(r.rateLimit![1]).toBe("0");
       expect(Number(r.rateLimit![2])).toBeGreaterThanOrEqual(1);
       expect(r.retryAfter).toMatch(/^[1-9]\d*$/);
-      expect(Number(r.retryAfter)).toBeLessThanOrEqual(60);
+      expect(Number(r.retryAfter)).toBeLessThanOrEqual(WINDOW_SECONDS);
     }
   }
 

@@ -1,6 +1,7 @@
 // Raw HTTP/1.1 over a socket, for what only a real server sees: any bytes, broken framing, bodies
 // that never end, aborted requests.
 import net from "node:net";
+import { NEVER_MS } from "./bounds";
 import type { Answer } from "./contract";
 
 /** Node's own answer to a request it could not parse (before any handler runs): no request id, no body. */
@@ -64,8 +65,8 @@ export function exchange(
       socket.destroy();
       resolve({ answer, written });
     };
-    // By default, silence (no answer within a minute), not a slow answer.
-    const timer = setTimeout(() => finish(null), options.timeoutMs ?? 60_000);
+    // By default only silence counts as no answer, not a slow one.
+    const timer = setTimeout(() => finish(null), options.timeoutMs ?? NEVER_MS);
     socket.on("data", (data) => {
       received.push(data);
       const answer = parse(Buffer.concat(received), options.head ?? false, false);

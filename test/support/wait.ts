@@ -1,10 +1,7 @@
-// Waiting for what the system does by itself (a worker finishing a job, a webhook arriving). The
-// bound is one on correctness: what has not happened after NEVER_MS never will. What a test waits
-// for takes seconds even on a loaded machine; a tighter bound would make no passing test faster,
-// only a slow host fail it.
+// Waiting for what the system does by itself (a worker finishing a job, a webhook arriving), up to
+// a bound on correctness (NEVER_MS), not on speed.
 import { vi } from "vitest";
-
-export const NEVER_MS = 120_000;
+import { NEVER_MS } from "./bounds";
 
 /**
  * Calls `check` every `intervalMs` (never two at once) until it returns a truthy value, and
