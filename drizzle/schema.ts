@@ -24,7 +24,11 @@ import {
   SOURCE_STATUSES,
   SOURCES,
   type EnergyCertificate,
+  type PropertyData,
 } from "../lib/domain";
+
+/** The Property's members kept in one jsonb column, by their contract names (lib/properties maps them). */
+export type PropertyDetails = Omit<PropertyData, "address" | "municipality" | "province" | "ccaa" | "year_built" | "climate_zone" | "energy_certificate" | "ite_fetch_status">;
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -106,6 +110,9 @@ export const properties = pgTable(
     climateZone: text("climate_zone"),
     energyCertificate: jsonb("energy_certificate").$type<EnergyCertificate>(),
     iteFetchStatus: text("ite_fetch_status", { enum: ITE_STATUSES }).notNull().default("pending"),
+    // The other members of the Property (use, surfaces, unit, location, ITE details...), as
+    // PropertyDetails: a new member needs no column. Empty for properties written before them.
+    details: jsonb("details").$type<Partial<PropertyDetails>>().notNull().default({}),
     // Facts the cadastre gives that the Property does not expose but later steps need.
     facts: jsonb("facts").$type<Record<string, unknown>>().notNull().default({}),
     // Number of the durable enrichment run that may act on this property; a job carrying another
@@ -132,6 +139,8 @@ export const enrichmentSources = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     lastDurationMs: integer("last_duration_ms"),
+    // The register that answered last (catastro-ovc, icaen-socrata, estimate, sandbox...).
+    provider: text("provider"),
     // A short summary of the register's answer, for operators and the portal timeline.
     summary: jsonb("summary").$type<Record<string, unknown>>(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -152,6 +161,7 @@ export const enrichmentAttempts = pgTable(
     trigger: text("trigger", { enum: ["inline", "job"] }).notNull(),
     outcome: text("outcome", { enum: ["completed", "not_found", "error", "timeout"] }).notNull(),
     error: text("error"),
+    provider: text("provider"),
     startedAt: ts("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),
   },

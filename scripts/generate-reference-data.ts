@@ -4,24 +4,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const source = path.resolve(process.argv[2] ?? path.join(root, "../shared/data"));
 const out = path.join(root, "lib/reference-data/data");
 
-/** Splits one CSV line; a few names are quoted because they contain commas. */
-function cells(line: string): string[] {
-  return [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => (m[1] !== undefined ? m[1].replaceAll('""', '"') : m[2]!));
-}
-
-function csv(file: string): Record<string, string>[] {
-  const [header, ...lines] = readFileSync(path.join(source, file), "utf8").trim().split(/\r?\n/);
-  const columns = cells(header!);
-  return lines.map((line) => {
-    const values = cells(line);
-    if (values.length !== columns.length) throw new Error(`${file}: ${values.length} cells, expected ${columns.length}: ${line}`);
-    return Object.fromEntries(columns.map((c, i) => [c, values[i]!]));
-  });
+function csv(file: string, options: { delimiter?: string; encoding?: BufferEncoding } = {}): Record<string, string>[] {
+  return parse(readFileSync(path.join(source, file), options.encoding ?? "utf8"), { columns: true, delimiter: options.delimiter ?? ",", skip_empty_lines: true });
 }
 
 const json = (file: string) => JSON.parse(readFileSync(path.join(source, file), "utf8"));
@@ -39,9 +29,15 @@ const climateBands = Object.fromEntries(Object.entries(zones).map(([code, bands]
 
 const catastroByIne = new Map(csv("municipality-codes-ine-catastro.csv").map((r) => [r.ine_code!, r.catastro_code!]));
 const rows = csv("municipalities-altitude-cte.csv");
-// One array per municipality (keys would double the size):
-// [ine code, name, altitude m, population, catastro code | "", capital reference zone | ""].
-// Altitude is kept as given: rounding the few decimal values could move one across a band edge.
+// The municipality's area (IGN SUPERFICIE, hectares with a decimal comma), by 5-digit INE code.
+const hectares = new Map(
+  csv("ign-municipios-original-latin1.csv", { delimiter: ";", encoding: "latin1" }).map((r) => [r.COD_INE!.slice(0, 5), Number(r.SUPERFICIE!.replace(",", "."))]),
+);
+// One array per municipality (keys would double the size): [ine code, name, altitude m,
+// population, catastro code | "", capital reference zone | "", capital latitude, capital
+// longitude (ETRS89 ≈ WGS 84, 5 decimals ≈ 1 m), area km²]. Altitude is kept as given: rounding
+// the few decimal values could move one across a band edge.
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 const municipalities = rows.map((r) => [
   r.ine_code,
   r.name,
@@ -49,12 +45,16 @@ const municipalities = rows.map((r) => [
   Number(r.population) || 0,
   catastroByIne.get(r.ine_code!) ?? "",
   r.cte2019_zone_capital_override,
+  round(Number(r.lat_etrs89), 5),
+  round(Number(r.lon_etrs89), 5),
+  round((hectares.get(r.ine_code!) ?? 0) / 100, 2),
 ]);
 // The source's own zone per municipality, only for the test that checks our band lookup against it.
 const expectedZones = Object.fromEntries(rows.map((r) => [r.ine_code!, r.cte2019_zone!]));
 
-for (const [ine, , altitude] of municipalities) {
+for (const [ine, , altitude, , , , lat, lon, area] of municipalities) {
   if (!Number.isFinite(altitude)) throw new Error(`municipality ${ine}: altitude is not a number`);
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || !(Number(area) > 0)) throw new Error(`municipality ${ine}: no coordinates or area`);
   if (!provinces[String(ine).slice(0, 2)]) throw new Error(`municipality ${ine}: unknown province`);
 }
 

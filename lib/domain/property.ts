@@ -1,21 +1,93 @@
 // The Property as partners see it (create, get, list items and the `data` of events), per the
 // contract. One zod schema is its type, its validation in tests and its OpenAPI description.
-// To add a member: declare it here, fill it in the enrichment engine (lib/enrichment/engine.ts).
+// To add a member: declare it here, then fill it in the enrichment engine (lib/enrichment/engine.ts).
+// Every member is present: null when its source has not answered or does not know it.
 import { z } from "zod";
 import { ITE_STATUSES, PROPERTY_STATUSES, RATINGS, SOURCE_STATUSES } from "./words";
 
 export const Timestamp = z.string().meta({ format: "date-time", description: "RFC 3339" });
+const DateOnly = z.string().meta({ format: "date", description: "YYYY-MM-DD" });
+
+/** Catastro's main uses (`luso`), normalised. */
+export const USES = [
+  "residential",
+  "commercial",
+  "office",
+  "industrial",
+  "parking_storage",
+  "hospitality_leisure",
+  "public_services",
+  "religious",
+  "sports",
+  "agricultural",
+  "land",
+  "other",
+] as const;
+export type Use = (typeof USES)[number];
+
+/** Whether a certificate is of the unit itself or of its whole building (standing in for the unit). */
+export const CERTIFICATE_SCOPES = ["unit", "building"] as const;
+export type CertificateScope = (typeof CERTIFICATE_SCOPES)[number];
+
+export const ITE_RESULTS = ["favourable", "unfavourable", "conditional"] as const;
+export type IteResult = (typeof ITE_RESULTS)[number];
+
+const Rating = z.enum(RATINGS);
+
+export const RatingProbabilities = z
+  .object(Object.fromEntries(RATINGS.map((r) => [r, z.number().min(0).max(1)])) as Record<(typeof RATINGS)[number], z.ZodNumber>)
+  .meta({ id: "RatingProbabilities", description: "Probability of each letter; they sum to 1." });
 
 export const EnergyCertificate = z
-  .looseObject({
-    rating: z.enum(RATINGS),
-    source: z.enum(["registry", "estimated"]),
-    registry: z.string().optional().meta({ description: "Registry that issued it (source registry)." }),
-    certificate_id: z.string().optional(),
-    issued_on: z.string().optional().meta({ description: "Date of the certificate, YYYY-MM-DD." }),
+  .object({
+    rating: Rating.meta({ description: "Non-renewable primary energy letter: the label's headline (for an estimate, the most probable letter)." }),
+    source: z.enum(["registry", "estimated"]).meta({ description: "registry: an official certificate was found; estimated: no certificate, modelled." }),
+    emissions_rating: Rating.nullable().meta({ description: "CO2 emissions letter; null when the registry does not give it, and for estimates." }),
+    primary_energy_kwh_m2_year: z.number().nullable().meta({ description: "Non-renewable primary energy, kWh/m²·year; null when not given, and for estimates." }),
+    emissions_kg_co2_m2_year: z.number().nullable().meta({ description: "CO2 emissions, kg/m²·year; null when not given, and for estimates." }),
+    issued_on: DateOnly.nullable().meta({ description: "Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates." }),
+    valid_until: DateOnly.nullable().meta({ description: "End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates." }),
+    expired: z.boolean().nullable().meta({ description: "valid_until is in the past; null when valid_until is unknown, and for estimates." }),
+    scope: z.enum(CERTIFICATE_SCOPES).nullable().meta({ description: "unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates." }),
+    registry: z.string().nullable().meta({ description: "Registry that holds the certificate; null for estimates." }),
+    certificate_id: z.string().nullable().meta({ description: "The certificate's number in its registry, when given; null for estimates." }),
+    probabilities: RatingProbabilities.nullable().meta({ description: "Estimates only: the model's probability of each letter; null for registry certificates." }),
+    confidence: z.enum(["medium", "low", "very_low"]).nullable().meta({ description: "Estimates only: how much to trust the letter; null for registry certificates." }),
+    basis: z.string().nullable().meta({ description: "Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates." }),
   })
   .meta({ id: "EnergyCertificate" });
 export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
+
+export const Ite = z
+  .object({
+    status: z.enum(ITE_STATUSES).meta({ description: "Equals ite_fetch_status." }),
+    inspected_on: DateOnly.nullable().meta({ description: "Date of the latest inspection on record; null when none is known." }),
+    result: z.enum(ITE_RESULTS).nullable().meta({ description: "Result of that inspection; null when the registry does not say." }),
+    next_due_on: DateOnly.nullable().meta({
+      description: "When the next inspection is due: the latest inspection + 10 years, or (none on record) the end of the year the building reaches its region's confirmed first-inspection age; null where no age is confirmed.",
+    }),
+    registry: z.string().nullable().meta({ description: "Registry the record comes from; null for rules-only answers." }),
+    reference: z.string().nullable().meta({ description: "The inspection's reference in that registry, when given." }),
+  })
+  .meta({ id: "Ite" });
+export type Ite = z.infer<typeof Ite>;
+
+export const Unit = z
+  .object({
+    staircase: z.string().nullable(),
+    floor: z.string().nullable().meta({ description: "As Catastro writes it: 00 ground, -1 basement, EN, PR, …" }),
+    door: z.string().nullable(),
+  })
+  .meta({ id: "Unit" });
+export type Unit = z.infer<typeof Unit>;
+
+export const Location = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+  })
+  .meta({ id: "Location", description: "WGS 84 decimal degrees of the parcel." });
+export type Location = z.infer<typeof Location>;
 
 export const SourceEnrichment = z
   .object({
@@ -25,22 +97,41 @@ export const SourceEnrichment = z
     attempts: z.number().int(),
     updated_at: Timestamp,
     error: z.string().nullable().meta({ description: "Last error code while failing, else null." }),
+    provider: z.string().nullable().meta({
+      description: "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
+    }),
   })
   .meta({ id: "SourceEnrichment" });
+
+/** The members the engine works out (everything but identity, status and times). */
+export const PropertyData = z.object({
+  address: z.string().nullable(),
+  municipality: z.string().nullable(),
+  province: z.string().nullable(),
+  ccaa: z.string().nullable().meta({ description: "Autonomous community, derived from the province." }),
+  year_built: z.number().int().nullable(),
+  climate_zone: z.string().nullable().meta({ description: "CTE DB-HE 2019 climate zone, e.g. D3 or α3." }),
+  energy_certificate: EnergyCertificate.nullable().meta({ description: "null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year)." }),
+  ite_fetch_status: z.enum(ITE_STATUSES),
+  ite: Ite.nullable().meta({ description: "null until the ITE source answers." }),
+  use: z.enum(USES).nullable().meta({ description: "Main use, normalised from Catastro's; a parcel's is the use with the largest built area." }),
+  use_label: z.string().nullable().meta({ description: "Catastro's own label (luso), e.g. Residencial." }),
+  built_area_m2: z.number().int().nullable().meta({ description: "Built surface of the unit; for a 14-character parcel, the sum over its units." }),
+  plot_area_m2: z.number().int().nullable().meta({ description: "Surface of the parcel (plot), when Catastro gives it." }),
+  units_in_parcel: z.number().int().nullable().meta({ description: "Number of units in the parcel, when known." }),
+  unit: Unit.nullable().meta({ description: "Staircase, floor and door of a 20-character reference; null for parcels." }),
+  postal_code: z.string().nullable().meta({ description: "5 digits." }),
+  municipality_code: z.string().nullable().meta({ description: "INE municipality code, 5 digits." }),
+  location: Location.nullable().meta({ description: "null when the coordinates service did not answer." }),
+});
+export type PropertyData = z.infer<typeof PropertyData>;
 
 export const Property = z
   .object({
     property_id: z.uuid(),
     cadastral_reference: z.string(),
     status: z.enum(PROPERTY_STATUSES),
-    address: z.string().nullable(),
-    municipality: z.string().nullable(),
-    province: z.string().nullable(),
-    ccaa: z.string().nullable().meta({ description: "Autonomous community, derived from the province." }),
-    year_built: z.number().int().nullable(),
-    climate_zone: z.string().nullable().meta({ description: "CTE DB-HE 2019 climate zone, e.g. D3 or α3." }),
-    energy_certificate: EnergyCertificate.nullable(),
-    ite_fetch_status: z.enum(ITE_STATUSES),
+    ...PropertyData.shape,
     enrichment: z.object({
       cadastre: SourceEnrichment,
       energy_certificate: SourceEnrichment,

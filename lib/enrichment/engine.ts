@@ -2,33 +2,32 @@
 // draft of a property. It knows no database and no queue: the caller gives it the state it has
 // stored and the registers, lets it run until a deadline, and writes the draft's fields, source
 // states and new attempt records itself (lib/properties).
-import { SOURCES, type EnergyCertificate, type IteStatus, type Mode, type PropertyStatus, type SourceName, type SourceStatus } from "@/lib/domain";
-import { municipalityByIne, provinceByCode } from "@/lib/reference-data";
-import { ccaaForProvince, climateZoneForMunicipality } from "./derive";
-import { estimateEnergyRating } from "./estimate";
-import type { CadastreFacts, SourceOutcome, Sources } from "./sources/types";
+import {
+  SOURCES,
+  type EnergyCertificate,
+  type Ite,
+  type IteStatus,
+  type Mode,
+  type PropertyData,
+  type PropertyStatus,
+  type SourceName,
+  type SourceStatus,
+  type Use,
+} from "@/lib/domain";
+import { ccaaForProvince, climateZoneForMunicipality, municipalityByIne, provinceByCode } from "@/lib/reference-data";
+import { estimateEnergyCertificate } from "./estimate";
+import { firstDueOn, RENEWAL_YEARS } from "./sources/ite/rules";
+import { PROVIDERS, type CadastreFacts, type IteFinding, type RegistryCertificate, type SourceOutcome, type Sources } from "./sources/types";
 
 export type Trigger = "inline" | "job";
-
-/** What the engine works out about a property (the Property's data members, and the facts later steps need). */
-export interface EnrichedFields {
-  address: string | null;
-  municipality: string | null;
-  province: string | null;
-  ccaa: string | null;
-  yearBuilt: number | null;
-  climateZone: string | null;
-  energyCertificate: EnergyCertificate | null;
-  iteFetchStatus: IteStatus;
-  /** Facts the cadastre gave that the Property does not expose but later steps and runs need. */
-  facts: Record<string, unknown>;
-}
 
 export interface SourceState {
   status: SourceStatus;
   attempts: number;
   lastError: string | null;
   lastDurationMs: number | null;
+  /** Which register answered last (the Property's enrichment.<source>.provider). */
+  provider: string | null;
   /** A short summary of the register's answer, for operators and the portal timeline. */
   summary: Record<string, unknown> | null;
   updatedAt: Date;
@@ -41,6 +40,7 @@ export interface AttemptRecord {
   trigger: Trigger;
   outcome: "completed" | "not_found" | "error" | "timeout";
   error: string | null;
+  provider: string | null;
   startedAt: Date;
   durationMs: number;
 }
@@ -49,7 +49,10 @@ export interface AttemptRecord {
 export interface Draft {
   reference: string;
   mode: Mode;
-  fields: EnrichedFields;
+  /** The Property's members as far as known (what gets written). */
+  data: PropertyData;
+  /** What the cadastre said (`facts.cadastre`), kept for later runs: they need it to ask the other registers. */
+  facts: Record<string, unknown>;
   sources: Record<SourceName, SourceState>;
   /** Attempts made by this run (the stored log holds the earlier ones). */
   attempts: AttemptRecord[];
@@ -61,15 +64,42 @@ export interface Draft {
 
 const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
 
+export const EMPTY_DATA: PropertyData = {
+  address: null,
+  municipality: null,
+  province: null,
+  ccaa: null,
+  year_built: null,
+  climate_zone: null,
+  energy_certificate: null,
+  ite_fetch_status: "pending",
+  ite: null,
+  use: null,
+  use_label: null,
+  built_area_m2: null,
+  plot_area_m2: null,
+  units_in_parcel: null,
+  unit: null,
+  postal_code: null,
+  municipality_code: null,
+  location: null,
+};
+
+/** What a stored property gives a later run: its data, the cadastre's facts and its source states. */
+export interface StoredState {
+  data: PropertyData;
+  facts: Record<string, unknown>;
+  sources: Partial<Record<SourceName, SourceState>>;
+}
+
 /** A new property's draft, or (with `stored`) the draft of one enriched before. */
-export function newDraft(reference: string, mode: Mode, stored?: { fields: EnrichedFields; sources: Partial<Record<SourceName, SourceState>> }, now = new Date()): Draft {
-  const pending = (): SourceState => ({ status: "pending", attempts: 0, lastError: null, lastDurationMs: null, summary: null, updatedAt: now });
+export function newDraft(reference: string, mode: Mode, stored?: StoredState, now = new Date()): Draft {
+  const pending = (): SourceState => ({ status: "pending", attempts: 0, lastError: null, lastDurationMs: null, provider: null, summary: null, updatedAt: now });
   return {
     reference,
     mode,
-    fields: stored
-      ? { ...stored.fields }
-      : { address: null, municipality: null, province: null, ccaa: null, yearBuilt: null, climateZone: null, energyCertificate: null, iteFetchStatus: "pending", facts: {} },
+    data: { ...EMPTY_DATA, ...stored?.data },
+    facts: { ...stored?.facts },
     sources: { cadastre: pending(), energy_certificate: pending(), ite: pending(), ...stored?.sources },
     attempts: [],
     inFlight: new Map(),
@@ -77,28 +107,95 @@ export function newDraft(reference: string, mode: Mode, stored?: { fields: Enric
   };
 }
 
-const factsOf = (draft: Draft) => (draft.fields.facts as { cadastre?: CadastreFacts }).cadastre;
+const factsOf = (draft: Draft) => (draft.facts as { cadastre?: CadastreFacts }).cadastre;
 
 // ---- effects of outcomes on the draft (pure) ----
+
+/** Catastro's `luso` labels (and the words in them) → the contract's normalised use. */
+const USE_PATTERNS: [RegExp, Use][] = [
+  [/residencial|vivienda/i, "residential"],
+  [/almac[eé]n|estacionamiento|aparcamiento|garaje|trastero/i, "parking_storage"],
+  [/comercial|comercio/i, "commercial"],
+  [/oficina/i, "office"],
+  [/industrial/i, "industrial"],
+  [/ocio|hosteler[ií]a|hotel|espect[aá]culo/i, "hospitality_leisure"],
+  [/religios/i, "religious"],
+  [/deportiv/i, "sports"],
+  [/sanidad|beneficencia|cultural|edificio singular|enseñanza|docente|p[uú]blic/i, "public_services"],
+  [/agrari|agr[ií]cola|ganader|forestal/i, "agricultural"],
+  [/suelo|sin edificar|urbanizaci[oó]n|jardiner[ií]a/i, "land"],
+];
+
+export function normalizeUse(label: string | null): Use | null {
+  if (!label) return null;
+  return USE_PATTERNS.find(([pattern]) => pattern.test(label))?.[1] ?? "other";
+}
 
 /** Names from our reference tables (proper case, official) when the INE codes are known. */
 function applyCadastre(draft: Draft, facts: CadastreFacts) {
   const province = facts.provinceCode ? provinceByCode(facts.provinceCode) : null;
   const municipality = facts.municipalityCode ? municipalityByIne(facts.municipalityCode) : null;
-  Object.assign(draft.fields, {
+  Object.assign(draft.data, {
     address: facts.address,
     municipality: municipality?.name ?? facts.municipality,
     province: province?.name ?? facts.province,
     ccaa: facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null,
-    climateZone: facts.municipalityCode ? climateZoneForMunicipality(facts.municipalityCode) : null,
-    yearBuilt: facts.yearBuilt,
-    facts: { ...draft.fields.facts, cadastre: facts },
-  });
+    climate_zone: facts.municipalityCode ? climateZoneForMunicipality(facts.municipalityCode) : null,
+    year_built: facts.yearBuilt,
+    use: normalizeUse(facts.use),
+    use_label: facts.use,
+    built_area_m2: facts.surfaceM2,
+    plot_area_m2: facts.plotAreaM2 ?? null,
+    units_in_parcel: facts.units ?? null,
+    // Staircase, floor and door belong to a unit's reference, not to a parcel's.
+    unit: draft.reference.length === 20 ? (facts.unit ?? null) : null,
+    postal_code: facts.postalCode ?? null,
+    municipality_code: facts.municipalityCode,
+    location: facts.location ?? null,
+  } satisfies Partial<PropertyData>);
+  draft.facts = { ...draft.facts, cadastre: facts };
 }
 
 function applyEstimate(draft: Draft) {
   const facts = factsOf(draft);
-  if (facts) draft.fields.energyCertificate = estimateEnergyRating({ yearBuilt: facts.yearBuilt, climateZone: draft.fields.climateZone, use: facts.use });
+  if (facts) draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt: facts.yearBuilt, climateZone: draft.data.climate_zone, use: facts.use });
+}
+
+const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;
+
+/** A registry's certificate as the Property shows it: validity completed, expiry as of `now`. */
+export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertificate {
+  // A certificate is valid for 10 years (RD 390/2021 art. 13) when the registry gives no end.
+  const validUntil = c.validUntil ?? (c.issuedOn ? addYears(c.issuedOn, 10) : null);
+  return {
+    rating: c.rating,
+    source: "registry",
+    emissions_rating: c.emissionsRating,
+    primary_energy_kwh_m2_year: c.primaryEnergyKwhM2Year,
+    emissions_kg_co2_m2_year: c.emissionsKgCo2M2Year,
+    issued_on: c.issuedOn,
+    valid_until: validUntil,
+    expired: validUntil === null ? null : validUntil < now.toISOString().slice(0, 10),
+    scope: c.scope,
+    registry: c.registry,
+    certificate_id: c.certificateId,
+    probabilities: null,
+    confidence: null,
+    basis: null,
+  };
+}
+
+/** An inspection answer as the Property shows it; the next due date from the record or the rules. */
+function iteOf(status: IteStatus, finding: IteFinding | null, data: PropertyData): Ite {
+  const inspectedOn = finding?.inspectedOn ?? null;
+  return {
+    status,
+    inspected_on: inspectedOn,
+    result: finding?.result ?? null,
+    next_due_on: finding?.nextDueOn ?? (inspectedOn ? addYears(inspectedOn, RENEWAL_YEARS) : firstDueOn(data.ccaa, data.year_built)),
+    registry: finding?.registry ?? null,
+    reference: finding?.reference ?? null,
+  };
 }
 
 /** Without a cadastre answer the other sources cannot run: they end with the cadastre. */
@@ -108,27 +205,35 @@ function settleWithoutCadastre(draft: Draft, status: SourceStatus, reason: strin
     if (s.status !== "pending") continue;
     draft.sources[name] = { ...s, status, lastError: status === "failed" ? reason : null, summary: { skipped: reason }, updatedAt: now };
   }
-  draft.fields.iteFetchStatus = ite;
+  draft.data.ite_fetch_status = ite;
 }
 
 /** Effects of a source that exhausted its retries. */
 function giveUp(draft: Draft, source: SourceName, now: Date) {
   if (source === "cadastre") settleWithoutCadastre(draft, "failed", "cadastre_unavailable", "failed", now);
-  if (source === "ite") draft.fields.iteFetchStatus = "failed";
+  if (source === "ite") draft.data.ite_fetch_status = "failed";
   // The registry never answered, but an estimate is still better than nothing; the source stays failed.
   if (source === "energy_certificate") applyEstimate(draft);
 }
 
-function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>, now: Date) {
+/** Applies a definite answer; returns the provider to record (an estimate's, where one replaced a missing certificate). */
+function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>, now: Date): string {
   if (source === "cadastre") {
     if (outcome.kind === "found") applyCadastre(draft, outcome.data as CadastreFacts);
     else settleWithoutCadastre(draft, "completed", "reference_not_found", "not_found", now);
   } else if (source === "energy_certificate") {
-    if (outcome.kind === "found") draft.fields.energyCertificate = outcome.data as EnergyCertificate;
-    else applyEstimate(draft);
+    if (outcome.kind === "found") draft.data.energy_certificate = certificateOf(outcome.data as RegistryCertificate, now);
+    else {
+      applyEstimate(draft);
+      // Test mode names the sandbox whatever answered; live, the estimate answered in the registry's stead.
+      if (draft.data.energy_certificate && outcome.provider !== PROVIDERS.sandbox) return PROVIDERS.estimate;
+    }
   } else {
-    draft.fields.iteFetchStatus = outcome.kind === "found" ? (outcome.data as { status: IteStatus }).status : "not_found";
+    const finding = outcome.kind === "found" ? (outcome.data as IteFinding) : null;
+    draft.data.ite_fetch_status = finding?.status ?? "not_found";
+    draft.data.ite = iteOf(draft.data.ite_fetch_status, finding, draft.data);
   }
+  return outcome.provider;
 }
 
 /** Records one attempt's outcome in the draft (status, attempt log, effects). */
@@ -139,12 +244,15 @@ function record(draft: Draft, source: SourceName, outcome: SourceOutcome<unknown
   const prev = draft.sources[source];
   const number = prev.attempts + 1;
   const durationMs = now.getTime() - startedAt.getTime();
-  const failedForGood = outcome.kind === "error" && number >= maxAttempts;
+  // A failure the register will never get past (a malformed request) is not retried.
+  const failedForGood = outcome.kind === "error" && (outcome.permanent === true || number >= maxAttempts);
+  const provider = outcome.kind === "error" ? (outcome.provider ?? prev.provider) : effects(draft, source, outcome, now);
   draft.sources[source] = {
     status: outcome.kind === "error" ? (failedForGood ? "failed" : "pending") : "completed",
     attempts: number,
     lastError: outcome.kind === "error" ? outcome.code : null,
     lastDurationMs: durationMs,
+    provider,
     summary: outcome.kind === "error" ? { message: outcome.message.slice(0, 300) } : { outcome: outcome.kind, ...outcome.summary },
     updatedAt: now,
   };
@@ -154,11 +262,11 @@ function record(draft: Draft, source: SourceName, outcome: SourceOutcome<unknown
     trigger,
     outcome: outcome.kind === "error" ? (outcome.code === "timeout" ? "timeout" : "error") : outcome.kind === "found" ? "completed" : "not_found",
     error: outcome.kind === "error" ? outcome.code : null,
+    provider: outcome.provider ?? null,
     startedAt,
     durationMs,
   });
-  if (outcome.kind !== "error") effects(draft, source, outcome, now);
-  else if (failedForGood) giveUp(draft, source, now);
+  if (failedForGood) giveUp(draft, source, now);
 }
 
 /** After the last scheduled run, a source still pending (skipped by a crash or a run's deadline) has failed. */

@@ -1,99 +1,90 @@
 import { describe, expect, it } from "vitest";
-import { RATINGS } from "@/lib/domain";
-import { estimateEnergyRating, ratedUse, ratingPrior } from "./estimate";
+import { RATINGS, type Rating } from "@/lib/domain";
+import { populationByWinterZone } from "@/lib/reference-data";
+import evidence from "./data/rating-evidence.json";
+import model from "./data/rating-model.json";
+import { estimateEnergyCertificate, estimateProbabilities, mixture, ratedUse, type ModelParameters, type Period } from "./estimate";
 
-const rate = (yearBuilt: number | null, climateZone: string | null = "B4", use: string | null = "Residencial") =>
-  estimateEnergyRating({ yearBuilt, climateZone, use });
+const residential = (yearBuilt: number | null, climateZone: string | null = "C2") => estimateEnergyCertificate({ yearBuilt, climateZone, use: "Residencial" });
+const mean = (p: Record<Rating, number>) => RATINGS.reduce((s, r, i) => s + i * p[r], 0);
 
-describe("estimateEnergyRating: construction periods", () => {
-  it.each([
-    [1900, "E", ["E", "G"]],
-    [1979, "E", ["E", "G"]],
-    [1980, "E", ["D", "F"]],
-    [2006, "E", ["D", "F"]],
-    [2007, "D", ["C", "E"]],
-    [2013, "D", ["C", "E"]],
-    [2014, "B", ["A", "C"]],
-    [2019, "B", ["A", "C"]],
-    [2020, "A", ["A", "B"]],
-    [2025, "A", ["A", "B"]],
-  ])("built %i, mild zone → %s", (year, rating, range) => {
-    expect(rate(year)).toEqual({
-      rating,
+describe("calibration against published distributions", () => {
+  const params = model.parameters as ModelParameters;
+  /** Percentage points between the model and a table, for each letter (or group) it gives. */
+  const gaps = (id: string) => {
+    const table = evidence.tables.find((t) => t.id === id)!;
+    const p = mixture(params, table.periods as Partial<Record<Period, number>>, populationByWinterZone(table.zones === "national" ? null : table.zones));
+    return Object.fromEntries(Object.entries(table.letters).map(([key, observed]) => [key, Math.abs(100 * ([...key].reduce((s, r) => s + p[r as Rating], 0) - observed))]));
+  };
+
+  it("held out: the Comunidad de Madrid registry (≈162,000 certificates) within 10 percentage points per letter, E the most likely", () => {
+    for (const [letter, gap] of Object.entries(gaps("madrid-registry"))) expect(gap, letter).toBeLessThan(10);
+    expect(residential(1960, "D3")!.rating).toBe("E");
+  });
+
+  it("fitted: every published table within 10 percentage points", () => {
+    for (const t of evidence.tables.filter((t) => t.role === "fit")) {
+      for (const [key, gap] of Object.entries(gaps(t.id))) expect(gap, `${t.id} ${key}`).toBeLessThan(10);
+    }
+  });
+
+  it("the stored fit is what the stored parameters predict (rating-model.json is current)", () => {
+    for (const row of model.fit) {
+      const table = evidence.tables.find((t) => t.id === row.id)!;
+      const p = mixture(params, table.periods as Partial<Record<Period, number>>, populationByWinterZone(table.zones === "national" ? null : table.zones));
+      for (const [key, value] of Object.entries(row.predicted)) expect([...key].reduce((s, r) => s + p[r as Rating], 0), `${row.id} ${key}`).toBeCloseTo(value, 3);
+    }
+    expect(model.fittedTo).toEqual(evidence.tables.filter((t) => t.role === "fit").map((t) => t.id));
+  });
+});
+
+describe("estimateEnergyCertificate", () => {
+  it("no longer pushes pre-2007 cold-winter buildings a letter worse: a 1960 Madrid flat and a 1985 Burgos one are E", () => {
+    expect(residential(1960, "D3")!.rating).toBe("E");
+    expect(residential(1985, "E1")!.rating).toBe("E");
+  });
+
+  it("newer standards rate better, period by period", () => {
+    const years = [1950, 1990, 2010, 2016, 2022];
+    const means = years.map((y) => mean(residential(y)!.probabilities!));
+    for (let i = 1; i < means.length; i++) expect(means[i]!).toBeLessThan(means[i - 1]!);
+    expect(residential(2022)!.rating).toBe("A");
+  });
+
+  it("gives probabilities over A-G that sum to 1, and the rating is the most probable letter", () => {
+    for (const year of [1900, 1979, 1980, 2006, 2007, 2013, 2014, 2019, 2020, 2025]) {
+      const c = residential(year)!;
+      const p = c.probabilities!;
+      expect(Object.keys(p)).toEqual([...RATINGS]);
+      expect(Object.values(p).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
+      expect(p[c.rating]).toBe(Math.max(...Object.values(p)));
+    }
+  });
+
+  it("is labelled an estimate with a basis naming the standard, the zone and the data", () => {
+    expect(residential(1975, "D3")).toMatchObject({
       source: "estimated",
       confidence: "low",
-      plausible_range: range,
-      basis: expect.stringContaining(`built ${year}`),
+      registry: null,
+      issued_on: null,
+      expired: null,
+      basis: expect.stringMatching(/^built 1975 \(no thermal standard\), winter zone D, residential; ordinal model fitted to 5 published distributions .*spain-existing-2014.*not a certificate$/),
     });
   });
 
-  it("names the standard in force", () => {
-    expect(rate(1975)?.basis).toContain("no thermal standard");
-    expect(rate(1990)?.basis).toContain("NBE-CT-79");
-    expect(rate(2010)?.basis).toContain("CTE DB-HE 2006");
-    expect(rate(2016)?.basis).toContain("CTE DB-HE 2013");
-    expect(rate(2022)?.basis).toContain("CTE DB-HE 2019");
-    expect(rate(2022)?.basis).toContain("not a certificate");
-  });
-});
-
-describe("estimateEnergyRating: adjustments", () => {
-  it("rates pre-2007 buildings in winter zones D and E one letter worse", () => {
-    expect(rate(1975, "D3")).toMatchObject({ rating: "F", plausible_range: ["F", "G"] });
-    expect(rate(1990, "E1")).toMatchObject({ rating: "F", plausible_range: ["E", "G"] });
-    expect(rate(2006, "D1")?.rating).toBe("F");
-    expect(rate(1975, "D3")?.basis).toMatch(/climate zone D3 \(cold winter/);
+  it("non-residential, unknown use or unknown zone: very low confidence; an unknown zone mixes Spain's", () => {
+    expect(estimateEnergyCertificate({ yearBuilt: 1990, climateZone: "C2", use: "Oficinas" })?.confidence).toBe("very_low");
+    expect(estimateEnergyCertificate({ yearBuilt: 1990, climateZone: "C2", use: null })?.confidence).toBe("very_low");
+    expect(residential(1990, null)).toMatchObject({ confidence: "very_low", basis: expect.stringContaining("climate zone unknown") });
   });
 
-  it("does not shift CTE-era buildings or milder zones", () => {
-    expect(rate(2007, "E1")?.rating).toBe("D");
-    expect(rate(2020, "E1")?.rating).toBe("A");
-    for (const zone of ["α3", "A4", "B3", "C2"]) expect(rate(1975, zone)?.rating).toBe("E");
-    expect(rate(1975, null)).toMatchObject({ rating: "E", basis: expect.stringContaining("climate zone unknown") });
-  });
-
-  it("keeps non-residential uses on the same table with very low confidence", () => {
-    expect(rate(1990, "C2", "Oficinas")).toMatchObject({ rating: "E", confidence: "very_low", basis: expect.stringContaining("non-residential use (Oficinas)") });
-    expect(rate(2016, "C2", "Comercial")).toMatchObject({ rating: "B", confidence: "very_low" });
-  });
-
-  it("treats an unknown use as residential, with very low confidence", () => {
-    expect(rate(1990, "C2", null)).toMatchObject({ rating: "E", confidence: "very_low", basis: expect.stringContaining("use unknown") });
-  });
-
-  it("rates nothing a certificate would not: land, farming, industry, parking and storage", () => {
-    for (const use of ["Almacen-Estacionamiento", "Obras de urbanización y jardinería, suelos sin edificar", "Agrario", "Industrial"]) {
-      expect(rate(1990, "C2", use)).toBeNull();
+  it("rates nothing a certificate would not: land, farming, industry, parking and storage; nor without a plausible year", () => {
+    for (const use of ["Agrario", "Industrial", "Almacen-Estacionamiento", "Obras de urbanización y jardinería, suelos sin edificar"]) {
       expect(ratedUse(use)).toBe(false);
+      expect(estimateEnergyCertificate({ yearBuilt: 1990, climateZone: "C2", use })).toBeNull();
     }
-    expect(ratedUse("Residencial")).toBe(true);
-    expect(ratedUse(null)).toBe(true);
-  });
-
-  it("makes no estimate without a plausible year", () => {
-    expect(rate(null)).toBeNull();
-    expect(rate(0)).toBeNull();
-    expect(rate(999)).toBeNull();
-    expect(rate(1990.5)).toBeNull();
-  });
-});
-
-describe("ratingPrior", () => {
-  it("is a distribution whose most likely letter is the point estimate", () => {
-    for (const year of [1950, 1990, 2010, 2016, 2022]) {
-      const prior = ratingPrior(year)!;
-      expect([...prior.keys()]).toEqual(RATINGS);
-      expect([...prior.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 9);
-      const mode = [...prior.entries()].sort((a, b) => b[1] - a[1])[0]![0];
-      expect(rate(year)?.rating).toBe(mode);
-    }
-  });
-
-  it("never puts CTE-era buildings below E", () => {
-    for (const year of [2007, 2014, 2020]) expect(ratingPrior(year)!.get("F")! + ratingPrior(year)!.get("G")!).toBe(0);
-  });
-
-  it("is null without a year", () => {
-    expect(ratingPrior(null)).toBeNull();
+    expect(residential(null)).toBeNull();
+    expect(residential(0)).toBeNull();
+    expect(estimateProbabilities({ yearBuilt: 1990, climateZone: "C2", use: "Residencial" })).not.toBeNull();
   });
 });

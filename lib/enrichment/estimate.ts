@@ -1,100 +1,122 @@
-// Estimated energy rating when no official certificate exists: a documented heuristic, always
-// labelled `source: "estimated"` with a confidence and its basis, never presented as a certificate.
+// Estimated energy rating when no official certificate exists: a calibrated model, always
+// labelled `source: "estimated"`, with the probability of each letter, a confidence and its basis.
 //
-// Model (project research "energy-rating-estimation", heuristic prior for residential stock):
-// - The thermal standard in force when the building was built sets a prior over A–G; the point
-//   estimate is its most likely letter, the plausible range the letters holding most of its mass:
-//     ≤ 1979     no thermal standard   E  (E–G)
-//     1980–2006  NBE-CT-79             E  (D–F)
-//     2007–2013  CTE DB-HE 2006        D  (C–E)   CTE-compliant buildings cannot rate below E
-//     2014–2019  CTE DB-HE 2013        B  (A–C)
-//     ≥ 2020     CTE DB-HE 2019 (nZEB) A  (A–B)
-//   The two pre-2007 priors together reproduce the national certified existing stock of 2014
-//   (D 11 %, E 45 %, F 12 %, G 28 %); the others follow the 2014 new-build figures and Galicia's
-//   post-2008 certificates. They are expert calibrations, not a fit: confidence is at best "low".
-// - Winter zones D and E (León, Burgos, Soria...) rate one letter worse before 2007 (León: only
-//   27 % reach D or better). Zones α, A, B, C: no shift, the scale's limits are per climate.
-// - Non-residential uses are rated against a reference building, so the letter says little:
-//   the same table, confidence "very_low". An unknown use is treated as residential, also
-//   "very_low".
-// - No estimate without a plausible year, nor for what no certificate rates: land, farming,
-//   industrial units (RD 390/2021 certifies only their non-process parts, such as offices) and
-//   parking or storage units.
-// - Not applied: the research's single-family adjustment (the cadastre facts carry no building
-//   type) and any surface adjustment (no published evidence).
+// The model is an ordinal (cumulative-logit) one: P(letter ≤ k) = σ(θ_k − η), with
+// η = μ(construction period) + β·(winter zone − C). The thermal standard in force sets the period
+// (none ≤ 1979, NBE-CT-79 1980-2006, CTE DB-HE 2006 2007-2013, DB-HE 2013 2014-2019, DB-HE 2019
+// from 2020); the winter zone (α, A … E) moves the whole distribution. Its parameters are fitted by
+// scripts/fit-rating-model.ts to the published distributions in ./data/rating-evidence.json (each
+// table cited there: Spain's certified stock and new buildings 2014, Catalonia 2014, Extremadura
+// 2013-2021, Galicia's new buildings) with the research note's expert priors at a small weight
+// for what those tables cannot tell apart; the Comunidad de Madrid registry is held out and checked
+// in the tests. The fitted parameters and the fit are in ./data/rating-model.json.
+//
+// Not estimated: land, farming, industrial units (RD 390/2021 certifies only their non-process
+// parts), parking and storage, and anything without a plausible year. Non-residential uses are
+// rated against a reference building, so the model (fitted on dwellings) says little: "very_low".
 import { RATINGS, type EnergyCertificate, type Rating } from "@/lib/domain";
+import { populationByWinterZone } from "@/lib/reference-data";
+import model from "./data/rating-model.json";
 
-export type EstimatedCertificate = EnergyCertificate & {
-  source: "estimated";
-  confidence: "low" | "very_low";
-  plausible_range: [Rating, Rating];
-  basis: string;
+export const PERIODS = ["<=1979", "1980-2006", "2007-2013", "2014-2019", ">=2020"] as const;
+export type Period = (typeof PERIODS)[number];
+const STANDARDS: Record<Period, string> = {
+  "<=1979": "no thermal standard",
+  "1980-2006": "NBE-CT-79",
+  "2007-2013": "CTE DB-HE 2006",
+  "2014-2019": "CTE DB-HE 2013",
+  ">=2020": "CTE DB-HE 2019",
 };
+/** Winter zones from mildest to coldest; C is the reference. */
+export const WINTER_ZONES = ["α", "A", "B", "C", "D", "E"] as const;
 
-interface Period {
-  /** Last year of construction in the period. */
-  until: number;
-  standard: string;
-  range: [Rating, Rating];
-  /** P(A), P(B) … P(G) for residential units built in the period. */
-  prior: readonly number[];
+export interface ModelParameters {
+  /** θ_A … θ_F, increasing. */
+  thresholds: number[];
+  /** μ per period, in PERIODS order. */
+  periods: number[];
+  /** β per step of winter zone. */
+  zoneSlope: number;
 }
 
-const PERIODS: readonly Period[] = [
-  { until: 1979, standard: "no thermal standard", range: ["E", "G"], prior: [0, 0, 0.02, 0.08, 0.45, 0.15, 0.3] },
-  { until: 2006, standard: "NBE-CT-79", range: ["D", "F"], prior: [0, 0.01, 0.05, 0.2, 0.5, 0.12, 0.12] },
-  { until: 2013, standard: "CTE DB-HE 2006", range: ["C", "E"], prior: [0.03, 0.07, 0.25, 0.4, 0.25, 0, 0] },
-  { until: 2019, standard: "CTE DB-HE 2013", range: ["A", "C"], prior: [0.25, 0.4, 0.3, 0.05, 0, 0, 0] },
-  { until: Infinity, standard: "CTE DB-HE 2019", range: ["A", "B"], prior: [0.7, 0.25, 0.05, 0, 0, 0, 0] },
-];
+export const periodOf = (year: number): Period =>
+  year <= 1979 ? "<=1979" : year <= 2006 ? "1980-2006" : year <= 2013 ? "2007-2013" : year <= 2019 ? "2014-2019" : ">=2020";
 
-/** Last construction year before the CTE (2006) whose stock the cold-winter shift applies to. */
-const LAST_PRE_CTE_YEAR = 2006;
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** P(letter) for one period and one winter zone under `params`. */
+export function letterProbabilities(params: ModelParameters, period: Period, winterZone: string): Record<Rating, number> {
+  const eta = params.periods[PERIODS.indexOf(period)]! + params.zoneSlope * (WINTER_ZONES.indexOf(winterZone as (typeof WINTER_ZONES)[number]) - 3);
+  const cumulative = [...params.thresholds.map((t) => sigmoid(t - eta)), 1];
+  return Object.fromEntries(RATINGS.map((r, k) => [r, cumulative[k]! - (k ? cumulative[k - 1]! : 0)])) as Record<Rating, number>;
+}
+
+/** The distribution of a population: periods and winter zones mixed by their shares. */
+export function mixture(params: ModelParameters, periods: Partial<Record<Period, number>>, zones: Record<string, number>): Record<Rating, number> {
+  const out = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<Rating, number>;
+  for (const [period, pw] of Object.entries(periods) as [Period, number][]) {
+    for (const [zone, zw] of Object.entries(zones)) {
+      const p = letterProbabilities(params, period, zone);
+      for (const r of RATINGS) out[r] += pw * zw * p[r];
+    }
+  }
+  return out;
+}
+
+const PARAMETERS = model.parameters as ModelParameters;
 
 /** Catastro uses (`luso`) with nothing a certificate rates. */
 const NOT_RATED = /suelo|sin edificar|agrari|industrial|almac[eé]n|estacionamiento|urbanizaci[oó]n/i;
 
 const plausibleYear = (year: number | null): year is number => year !== null && Number.isInteger(year) && year >= 1000;
-const periodOf = (year: number) => PERIODS.find((p) => year <= p.until)!;
-const mostLikely = (prior: readonly number[]) => RATINGS[prior.indexOf(Math.max(...prior))]!;
-const worse = (r: Rating, steps: number) => RATINGS[Math.min(RATINGS.length - 1, RATINGS.indexOf(r) + steps)]!;
 
 /** Whether a certificate could exist for a unit of this use (null = unknown, assumed yes). */
 export function ratedUse(use: string | null): boolean {
   return !use || !NOT_RATED.test(use);
 }
 
-/**
- * The model's prior P(letter) for a residential unit built in `yearBuilt` (no climate shift), or
- * null without a plausible year. The sandbox registry draws its certificates from it.
- */
-export function ratingPrior(yearBuilt: number | null): ReadonlyMap<Rating, number> | null {
-  if (!plausibleYear(yearBuilt)) return null;
-  return new Map(periodOf(yearBuilt).prior.map((p, i) => [RATINGS[i]!, p]));
-}
-
 export interface EstimateInput {
   yearBuilt: number | null;
+  /** CTE DB-HE 2019 zone, e.g. "D3"; unknown: Spain's population-weighted mix of zones. */
   climateZone: string | null;
   /** Catastro main use (`luso`), e.g. "Residencial". */
   use: string | null;
 }
 
-export function estimateEnergyRating({ yearBuilt, climateZone, use }: EstimateInput): EstimatedCertificate | null {
+const winterOf = (zone: string | null) => (zone && (WINTER_ZONES as readonly string[]).includes(zone[0]!) ? zone[0]! : null);
+const rounded = (p: Record<Rating, number>) => Object.fromEntries(RATINGS.map((r) => [r, Math.round(p[r] * 1000) / 1000])) as Record<Rating, number>;
+
+/** The model's probability of each letter, or null when no estimate can be made. */
+export function estimateProbabilities({ yearBuilt, climateZone, use }: EstimateInput): Record<Rating, number> | null {
   if (!plausibleYear(yearBuilt) || !ratedUse(use)) return null;
-  const period = periodOf(yearBuilt);
-  const coldWinter = climateZone !== null && /^[DE]/.test(climateZone);
-  const shift = coldWinter && yearBuilt <= LAST_PRE_CTE_YEAR ? 1 : 0;
-  const residential = use !== null && /residencial/i.test(use);
-  const useNote = residential ? "residential" : use ? `non-residential use (${use})` : "use unknown, treated as residential";
+  const winter = winterOf(climateZone);
+  return mixture(PARAMETERS, { [periodOf(yearBuilt)]: 1 }, winter ? { [winter]: 1 } : populationByWinterZone());
+}
+
+export function estimateEnergyCertificate(input: EstimateInput): EnergyCertificate | null {
+  const probabilities = estimateProbabilities(input);
+  if (!probabilities || !plausibleYear(input.yearBuilt)) return null;
+  const rating = RATINGS.reduce((best, r) => (probabilities[r] > probabilities[best] ? r : best), RATINGS[0]);
+  const residential = input.use !== null && /residencial/i.test(input.use);
+  const winter = winterOf(input.climateZone);
+  const useNote = residential ? "residential" : input.use ? `non-residential use (${input.use}), rated on the residential model` : "use unknown, treated as residential";
   return {
-    rating: worse(mostLikely(period.prior), shift),
+    rating,
     source: "estimated",
-    confidence: residential ? "low" : "very_low",
-    plausible_range: [worse(period.range[0], shift), worse(period.range[1], shift)],
+    emissions_rating: null,
+    primary_energy_kwh_m2_year: null,
+    emissions_kg_co2_m2_year: null,
+    issued_on: null,
+    valid_until: null,
+    expired: null,
+    scope: null,
+    registry: null,
+    certificate_id: null,
+    probabilities: rounded(probabilities),
+    confidence: residential && winter ? "low" : "very_low",
     basis:
-      `built ${yearBuilt} (${period.standard})` +
-      (climateZone ? `, climate zone ${climateZone}${shift ? " (cold winter, pre-2007: one letter worse)" : ""}` : ", climate zone unknown") +
-      `, ${useNote}; heuristic model, not a certificate`,
+      `built ${input.yearBuilt} (${STANDARDS[periodOf(input.yearBuilt)]}), ` +
+      (winter ? `winter zone ${winter}` : "climate zone unknown (Spain's mix)") +
+      `, ${useNote}; ordinal model fitted to ${model.fittedTo.length} published distributions of certificates (${model.fittedTo.join(", ")}); not a certificate`,
   };
 }

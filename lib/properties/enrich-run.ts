@@ -6,10 +6,10 @@ import { and, eq, sql } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { enqueue, QUEUES } from "@/lib/queue";
 import type { SourceName } from "@/lib/domain";
-import { finalStatus, giveUpPending, newDraft, runUntil, type EnrichedFields, type SourceState } from "@/lib/enrichment/engine";
+import { finalStatus, giveUpPending, newDraft, runUntil, type SourceState } from "@/lib/enrichment/engine";
 import { isLastRun, maxAttempts, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
 import { recordEvent } from "@/lib/webhooks/events";
-import { toProperty } from "./read";
+import { columnsOf, dataOf, toProperty } from "./read";
 import { childRowsOf, type PropertiesDeps } from "./register";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
@@ -27,11 +27,9 @@ export async function runEnrichmentJob(deps: PropertiesDeps, { propertyId, run }
     .where(eq(properties.id, propertyId));
   const property = read[0]?.property;
   if (!property || property.status !== "enriching" || property.enrichmentRun !== run) return;
-  const { address, municipality, province, ccaa, yearBuilt, climateZone, energyCertificate, iteFetchStatus, facts } = property;
-  const fields: EnrichedFields = { address, municipality, province, ccaa, yearBuilt, climateZone, energyCertificate, iteFetchStatus, facts };
-  const stored: Partial<Record<SourceName, SourceState>> = {};
-  for (const { source: r } of read) stored[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, summary: r.summary, updatedAt: r.updatedAt };
-  const draft = newDraft(property.cadastralReference, property.mode, { fields, sources: stored });
+  const sources: Partial<Record<SourceName, SourceState>> = {};
+  for (const { source: r } of read) sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, provider: r.provider, summary: r.summary, updatedAt: r.updatedAt };
+  const draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources });
   await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: maxAttempts(deps.config, property.mode) }, runDeadline(deps.config));
 
   let status = finalStatus(draft);
@@ -45,7 +43,7 @@ export async function runEnrichmentJob(deps: PropertiesDeps, { propertyId, run }
       const now = new Date();
       const [updated] = await tx
         .update(properties)
-        .set({ ...draft.fields, updatedAt: now, ...(status ? { status, enrichedAt: now } : { enrichmentRun: run + 1 }) })
+        .set({ ...columnsOf(draft.data), facts: draft.facts, updatedAt: now, ...(status ? { status, enrichedAt: now } : { enrichmentRun: run + 1 }) })
         .where(and(eq(properties.id, propertyId), eq(properties.status, "enriching"), eq(properties.enrichmentRun, run)))
         .returning();
       if (!updated) throw new StaleRun();
@@ -62,6 +60,7 @@ export async function runEnrichmentJob(deps: PropertiesDeps, { propertyId, run }
             attempts: excluded(enrichmentSources.attempts),
             lastError: excluded(enrichmentSources.lastError),
             lastDurationMs: excluded(enrichmentSources.lastDurationMs),
+            provider: excluded(enrichmentSources.provider),
             summary: excluded(enrichmentSources.summary),
             updatedAt: excluded(enrichmentSources.updatedAt),
           },

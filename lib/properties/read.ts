@@ -1,11 +1,34 @@
 // Reading a partner's properties in one mode, as the contract's Property.
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
-import type { Property, PropertyStatus, Scope, SourceName } from "@/lib/domain";
+import type { Property, PropertyData, PropertyStatus, Scope, SourceName } from "@/lib/domain";
+import { EMPTY_DATA } from "@/lib/enrichment/engine";
 
 const { properties, enrichmentSources } = schema;
 export type PropertyRow = typeof properties.$inferSelect;
 export type SourceRow = typeof enrichmentSources.$inferSelect;
+
+/** The Property's data members as columns: eight have their own, the rest travel in `details`. */
+export function columnsOf(data: PropertyData) {
+  const { address, municipality, province, ccaa, year_built, climate_zone, energy_certificate, ite_fetch_status, ...details } = data;
+  return { address, municipality, province, ccaa, yearBuilt: year_built, climateZone: climate_zone, energyCertificate: energy_certificate, iteFetchStatus: ite_fetch_status, details };
+}
+
+/** The data members of a stored row (members it was written without are null). */
+export function dataOf(p: PropertyRow): PropertyData {
+  return {
+    ...EMPTY_DATA,
+    ...p.details,
+    address: p.address,
+    municipality: p.municipality,
+    province: p.province,
+    ccaa: p.ccaa,
+    year_built: p.yearBuilt,
+    climate_zone: p.climateZone,
+    energy_certificate: p.energyCertificate ?? null,
+    ite_fetch_status: p.iteFetchStatus,
+  };
+}
 
 /** The contract's Property from a stored row and its source rows. */
 export function toProperty(p: PropertyRow, sources: SourceRow[]): Property {
@@ -16,20 +39,14 @@ export function toProperty(p: PropertyRow, sources: SourceRow[]): Property {
       attempts: row?.attempts ?? 0,
       updated_at: (row?.updatedAt ?? p.createdAt).toISOString(),
       error: row?.status === "completed" ? null : (row?.lastError ?? null),
+      provider: row?.provider ?? null,
     };
   };
   return {
     property_id: p.id,
     cadastral_reference: p.cadastralReference,
     status: p.status,
-    address: p.address,
-    municipality: p.municipality,
-    province: p.province,
-    ccaa: p.ccaa,
-    year_built: p.yearBuilt,
-    climate_zone: p.climateZone,
-    energy_certificate: p.energyCertificate ?? null,
-    ite_fetch_status: p.iteFetchStatus,
+    ...dataOf(p),
     enrichment: { cadastre: source("cadastre"), energy_certificate: source("energy_certificate"), ite: source("ite") },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),

@@ -11,7 +11,7 @@ import { newDraft, runUntil, finalStatus, type Draft } from "@/lib/enrichment/en
 import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { insertProperty } from "./insert";
-import { getProperty, toProperty, type PropertyRow, type SourceRow } from "./read";
+import { columnsOf, getProperty, toProperty, type PropertyRow, type SourceRow } from "./read";
 
 const { properties } = schema;
 
@@ -63,7 +63,8 @@ export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertySt
     partnerId: scope.partnerId,
     mode: scope.mode,
     cadastralReference: draft.reference,
-    ...draft.fields,
+    ...columnsOf(draft.data),
+    facts: draft.facts,
     status: status ?? "enriching",
     enrichmentRun: 1,
     createdAt: now,

@@ -25,13 +25,18 @@ export interface Municipality {
   catastroCode: string | null;
   /** CTE reference zone when the municipality is a provincial capital */
   capitalZone: string | null;
+  /** The municipal capital's point (IGN, ETRS89 ≈ WGS 84 degrees) */
+  latitude: number;
+  longitude: number;
+  /** Area of the municipality, km² (IGN) */
+  areaKm2: number;
 }
 
 const PROVINCES: Record<string, Omit<Province, "code">> = provincesJson;
 export const CLIMATE_BANDS = bandsJson as unknown as Record<string, [number | null, string][]>;
 
-const MUNICIPALITIES: Municipality[] = (municipalitiesJson as [string, string, number, number, string, string][]).map(
-  ([ine, name, altitudeM, population, catastroCode, capitalZone]) => ({
+const MUNICIPALITIES: Municipality[] = (municipalitiesJson as [string, string, number, number, string, string, number, number, number][]).map(
+  ([ine, name, altitudeM, population, catastroCode, capitalZone, latitude, longitude, areaKm2]) => ({
     ine,
     name,
     provinceCode: ine.slice(0, 2),
@@ -39,6 +44,9 @@ const MUNICIPALITIES: Municipality[] = (municipalitiesJson as [string, string, n
     population,
     catastroCode: catastroCode || null,
     capitalZone: capitalZone || null,
+    latitude,
+    longitude,
+    areaKm2,
   }),
 );
 const BY_INE = new Map(MUNICIPALITIES.map((m) => [m.ine, m]));
@@ -80,4 +88,43 @@ const SANDBOX = MUNICIPALITIES.filter(
 /** The municipalities the sandbox cadastre places its synthetic properties in (stable order). */
 export function sandboxMunicipalities(): readonly Municipality[] {
   return SANDBOX;
+}
+
+/**
+ * Share of the population living in each CTE winter zone (the zone's first character: α, A … E),
+ * in Spain or in one autonomous community: what an "average" place of that area looks like.
+ */
+export function populationByWinterZone(ccaa: string | null = null): Record<string, number> {
+  const totals: Record<string, number> = {};
+  let all = 0;
+  for (const m of MUNICIPALITIES) {
+    if (ccaa !== null && PROVINCES[m.provinceCode]?.ccaa !== ccaa) continue;
+    const zone = (m.capitalZone ?? climateZone(m.provinceCode, m.altitudeM))?.[0];
+    if (!zone) continue;
+    totals[zone] = (totals[zone] ?? 0) + m.population;
+    all += m.population;
+  }
+  return Object.fromEntries(Object.entries(totals).map(([zone, n]) => [zone, n / all]));
+}
+
+/**
+ * CTE DB-HE 2019, Annex B, Table B.1: the first band of the province whose upper limit exceeds the
+ * altitude (null = no limit). Edges follow the primary transcription: lower-inclusive,
+ * upper-exclusive (the official wording at exact multiples of 50 m is unconfirmed).
+ */
+export function climateZone(provinceCode: string, altitudeM: number): string | null {
+  const bands = CLIMATE_BANDS[provinceCode.padStart(2, "0")];
+  if (!bands || !Number.isFinite(altitudeM)) return null;
+  return bands.find(([max]) => max === null || altitudeM < max)?.[1] ?? null;
+}
+
+/**
+ * The zone of a municipality from its capital's altitude (IGN). Provincial capitals take the zone
+ * Table B.1 names for them: the standard fixes it directly, and for Girona, Ourense and Toledo the
+ * band of the IGN altitude would disagree with it (see lib/reference-data/data/README.md).
+ */
+export function climateZoneForMunicipality(ineCode: string): string | null {
+  const m = municipalityByIne(ineCode);
+  if (!m) return null;
+  return m.capitalZone ?? climateZone(m.provinceCode, m.altitudeM);
 }

@@ -21,6 +21,9 @@ describe("POST /properties → 201", () => {
       [
         "property_id", "cadastral_reference", "status", "address", "municipality", "province", "ccaa", "year_built",
         "climate_zone", "energy_certificate", "ite_fetch_status", "enrichment", "created_at", "updated_at", "enriched_at",
+        // Property, extended (data depth)
+        "use", "use_label", "built_area_m2", "plot_area_m2", "units_in_parcel", "unit", "postal_code", "municipality_code",
+        "location", "ite",
       ].sort(),
     );
     expect(Object.keys(body.enrichment).sort()).toEqual(["cadastre", "energy_certificate", "ite"]);

@@ -1,6 +1,6 @@
 // Programmable registers for API tests: instant, counted answers (the real sandbox and live
 // registers have their own tests). Madrid facts, so derived fields are predictable.
-import type { CadastreFacts, Sources } from "@/lib/enrichment/sources/types";
+import type { CadastreFacts, RegistryCertificate, Sources } from "@/lib/enrichment/sources/types";
 import type { Mode } from "@/lib/domain";
 
 export const MADRID_FACTS: Omit<CadastreFacts, "reference"> = {
@@ -15,24 +15,36 @@ export const MADRID_FACTS: Omit<CadastreFacts, "reference"> = {
   yearBuilt: 1975,
 };
 
+export const FAKE_CERTIFICATE: RegistryCertificate = {
+  rating: "E",
+  emissionsRating: "E",
+  primaryEnergyKwhM2Year: 201.5,
+  emissionsKgCo2M2Year: 42.1,
+  issuedOn: "2020-01-01",
+  validUntil: null,
+  scope: "unit",
+  registry: "fake",
+  certificateId: "C-1",
+};
+
 export function fakeSources(calls: string[] = []): Record<Mode, Sources> {
   const sources: Sources = {
     cadastre: {
       async lookup({ reference }) {
         calls.push(`cadastre:${reference}`);
-        return { kind: "found", data: { reference, ...MADRID_FACTS } };
+        return { kind: "found", data: { reference, ...MADRID_FACTS }, provider: "fake" };
       },
     },
     energyCertificate: {
       async lookup({ reference }) {
         calls.push(`energy_certificate:${reference}`);
-        return { kind: "found", data: { rating: "E", source: "registry", registry: "fake", certificate_id: "C-1", issued_on: "2020-01-01" } };
+        return { kind: "found", data: FAKE_CERTIFICATE, provider: "fake" };
       },
     },
     ite: {
       async lookup({ reference }) {
         calls.push(`ite:${reference}`);
-        return { kind: "found", data: { status: "unsupported" } };
+        return { kind: "found", data: { status: "unsupported" }, provider: "fake" };
       },
     },
   };

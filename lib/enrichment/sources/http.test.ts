@@ -25,8 +25,17 @@ describe("getText against a replay server", () => {
     server.on(/^\/slow/, { body: "{}", delayMs: 300 });
     server.on(/^\/cut/, { destroy: true });
     server.on(/^\/huge/, { body: "x".repeat(3 * 1024 * 1024) });
+    server.on(/^\/moved/, { status: 301, body: "", headers: { Location: "/ok" } });
+    server.on(/^\/loop/, { status: 302, body: "", headers: { Location: "/loop" } });
   });
   afterAll(() => server.close());
+
+  it("refuses redirects unless the target is accepted, and then only a few hops", async () => {
+    expect(await codeOf(getText(`${server.url}/moved`, { timeoutMs: 1000 }))).toBe("redirect");
+    expect(await getText(`${server.url}/moved`, { timeoutMs: 1000, followTo: (url) => url.hostname === "127.0.0.1" })).toBe('{"a":1}');
+    expect(await codeOf(getText(`${server.url}/loop`, { timeoutMs: 1000, followTo: () => true }))).toBe("redirect");
+    expect(server.count(/^\/loop/)).toBe(4);
+  });
 
   it("returns the body of a 200", async () => {
     expect(await getText(`${server.url}/ok`, ANSWERED)).toBe('{"a":1}');
@@ -115,7 +124,7 @@ describe("createLimiter", () => {
 });
 
 describe("memoryCache", () => {
-  const found = (n: number): Outcome<number> => ({ kind: "found", data: n });
+  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "test" });
 
   it("expires entries after their TTL", async () => {
     let now = 1000;
@@ -139,7 +148,7 @@ describe("memoryCache", () => {
 });
 
 describe("createCachedLookup", () => {
-  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, summary: { n } });
+  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "test", summary: { n } });
 
   it("caches definite answers only, and marks cache hits", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(4) });
@@ -147,11 +156,11 @@ describe("createCachedLookup", () => {
     const fetcher = async (): Promise<Outcome<number>> => (++calls === 1 ? { kind: "error", code: "timeout", message: "slow" } : found(7));
     expect(await lookup("k", never(), fetcher)).toMatchObject({ kind: "error" });
     expect(await lookup("k", never(), fetcher)).toEqual(found(7));
-    expect(await lookup("k", never(), fetcher)).toEqual({ kind: "found", data: 7, summary: { n: 7, cached: true } });
+    expect(await lookup("k", never(), fetcher)).toEqual({ kind: "found", data: 7, provider: "test", summary: { n: 7, cached: true } });
     expect(calls).toBe(2);
-    const notFound = async (): Promise<Outcome<number>> => ({ kind: "not_found" });
+    const notFound = async (): Promise<Outcome<number>> => ({ kind: "not_found", provider: "test" });
     await lookup("nf", never(), notFound);
-    expect(await lookup("nf", never(), async () => found(1))).toEqual({ kind: "not_found", summary: { cached: true } });
+    expect(await lookup("nf", never(), async () => found(1))).toEqual({ kind: "not_found", provider: "test", summary: { cached: true } });
   });
 
   it("turns a thrown error into an error outcome", async () => {

@@ -27,18 +27,27 @@ const squash = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, "
  * page (WAF blocks and maintenance pages come as HTML, sometimes with 200), a cut-off body, or no
  * complete answer within the timeout. Only the timeout stops a request: callers stop *waiting*
  * at their own deadline (createCachedLookup), so that a late answer can still be cached.
+ * Redirects are refused (a redirect is usually a WAF or login page), except to hosts that
+ * `followTo` accepts (a register that moved domains), at most a few hops.
  */
-export async function getText(url: string, options: { timeoutMs: number }): Promise<string> {
+export async function getText(url: string, options: { timeoutMs: number; followTo?: (url: URL) => boolean }): Promise<string> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const aborted = () => new UpstreamError("timeout", `no complete answer within ${options.timeoutMs} ms`);
-  let res: Response;
-  try {
-    // Redirects are refused: the registers answer in place, and a redirect is usually a WAF or login page.
-    res = await fetch(url, { signal, redirect: "error", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)" } });
-  } catch (error) {
-    if (signal.aborted) throw aborted();
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new UpstreamError("network", cause?.code ?? cause?.message ?? (error as Error).message);
+  let res: Response | undefined;
+  for (let hop = 0, target = new URL(url); ; hop++) {
+    try {
+      res = await fetch(target, { signal, redirect: "manual", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)" } });
+    } catch (error) {
+      if (signal.aborted) throw aborted();
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new UpstreamError("network", cause?.code ?? cause?.message ?? (error as Error).message);
+    }
+    const location = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
+    if (!location) break;
+    await res.body?.cancel();
+    const next = new URL(location, target);
+    if (!options.followTo?.(next) || hop >= MAX_REDIRECTS) throw new UpstreamError("redirect", `HTTP ${res.status} to ${next.origin}${next.pathname}`);
+    target = next;
   }
   let body: Uint8Array | null;
   try {
@@ -56,6 +65,8 @@ export async function getText(url: string, options: { timeoutMs: number }): Prom
   }
   return text;
 }
+
+const MAX_REDIRECTS = 3;
 
 export function parseJson(text: string): unknown {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkReference } from "@/lib/cadastral-reference";
-import { climateZoneForMunicipality } from "../derive";
+import { climateZoneForMunicipality } from "@/lib/reference-data";
 import { ccaaForProvince } from "@/lib/reference-data";
 import { createSandboxCadastre, sandboxFacts } from "./cadastre/sandbox";
 import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";

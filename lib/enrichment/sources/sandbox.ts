@@ -61,7 +61,7 @@ export function scenarioReference(unit: ScenarioUnit, seed: string | number = 0)
   return parcel + unit + checkLetters(parcel + unit);
 }
 
-export const TIMEOUT: SourceOutcome<never> = { kind: "error", code: "timeout", message: "aborted by the deadline" };
+export const TIMEOUT: SourceOutcome<never> = { kind: "error", code: "timeout", message: "aborted by the deadline", provider: "sandbox" };
 
 /** Waits `ms`; resolves false at once if the signal aborts first. */
 export function delay(ms: number, signal: AbortSignal): Promise<boolean> {

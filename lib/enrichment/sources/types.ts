@@ -1,7 +1,7 @@
 // The one interface every register implements, live (real registers) or sandbox (test mode).
-import type { EnergyCertificate, IteStatus, Mode } from "@/lib/domain";
+import type { CertificateScope, IteResult, IteStatus, Location, Mode, Rating, Unit } from "@/lib/domain";
 
-/** What the cadastre tells us about a unit; later steps derive everything else from it. */
+/** What the cadastre tells us about a unit or parcel; later steps derive everything else from it. */
 export interface CadastreFacts {
   /** The reference the answer is about (20 characters when a unit was resolved). */
   reference: string;
@@ -14,12 +14,21 @@ export interface CadastreFacts {
   /** INE codes: 2-digit province, 5-digit municipality (from `loine`). */
   provinceCode: string | null;
   municipalityCode: string | null;
-  /** Main use (`luso`), e.g. "Residencial". */
+  /** Main use as Catastro labels it (`luso`), e.g. "Residencial"; for a parcel, the use with the largest built area. */
   use: string | null;
+  /** Built surface (`sfc`), m²; for a parcel the sum over its units. */
   surfaceM2: number | null;
   yearBuilt: number | null;
   /** Number of units when a 14-character parcel was asked for. */
   units?: number;
+  /** Plot surface (`finca.dff.ss`), m², when given. */
+  plotAreaM2?: number | null;
+  /** Staircase, floor and door (`loint`) of a unit. */
+  unit?: Unit | null;
+  /** `dp`, 5 digits. */
+  postalCode?: string | null;
+  /** The parcel's point (Consulta_CPMRC, WGS 84); null when the coordinates service did not answer. */
+  location?: Location | null;
 }
 
 export interface SourceInput {
@@ -32,31 +41,52 @@ export interface SourceInput {
   signal: AbortSignal;
 }
 
-/** A definite answer or a retryable failure. Throwing counts as `error` with code `internal`. */
+/**
+ * A definite answer, or a failure: retried unless `permanent` (a request the register will never
+ * answer, such as a malformed one). Throwing counts as a retryable `error` with code `internal`.
+ * `provider` names the register that answered (catastro-ovc, icaen-socrata, gva-wfs, rules, sandbox…).
+ */
 export type SourceOutcome<T> =
-  | { kind: "found"; data: T; summary?: Record<string, unknown> }
-  | { kind: "not_found"; summary?: Record<string, unknown> }
-  | { kind: "error"; code: string; message: string };
+  | { kind: "found"; data: T; provider: string; summary?: Record<string, unknown> }
+  | { kind: "not_found"; provider: string; summary?: Record<string, unknown> }
+  | { kind: "error"; code: string; message: string; provider?: string; permanent?: boolean };
 
 export interface CadastreSource {
   lookup(input: SourceInput): Promise<SourceOutcome<CadastreFacts>>;
 }
 
-/** An official certificate from a registry; `not_found` makes the pipeline estimate one. */
-export type RegistryCertificate = EnergyCertificate & { source: "registry" };
+/** An official certificate as a registry gives it; the engine completes validity and expiry. */
+export interface RegistryCertificate {
+  rating: Rating;
+  emissionsRating: Rating | null;
+  primaryEnergyKwhM2Year: number | null;
+  emissionsKgCo2M2Year: number | null;
+  issuedOn: string | null;
+  validUntil: string | null;
+  scope: CertificateScope;
+  registry: string;
+  certificateId: string | null;
+}
 
+/** `not_found` makes the engine estimate a rating. */
 export interface EnergyCertificateSource {
   lookup(input: SourceInput & { facts: CadastreFacts }): Promise<SourceOutcome<RegistryCertificate>>;
 }
 
-export interface IteResult {
-  status: Exclude<IteStatus, "pending" | "failed">;
-  /** Registry details when found (inspection date, result, registry name...). */
-  details?: Record<string, unknown>;
+/** An inspection-registry answer; the engine works out the next due date. */
+export interface IteFinding {
+  status: Exclude<IteStatus, "pending" | "failed" | "not_found">;
+  inspectedOn?: string | null;
+  result?: IteResult | null;
+  /** When the registry itself says when the next inspection is due. */
+  nextDueOn?: string | null;
+  registry?: string | null;
+  reference?: string | null;
 }
 
+/** `not_found`: the registry was asked and holds no inspection of the building. */
 export interface IteSource {
-  lookup(input: SourceInput & { facts: CadastreFacts }): Promise<SourceOutcome<IteResult>>;
+  lookup(input: SourceInput & { facts: CadastreFacts }): Promise<SourceOutcome<IteFinding>>;
 }
 
 export interface Sources {
@@ -64,3 +94,13 @@ export interface Sources {
   energyCertificate: EnergyCertificateSource;
   ite: IteSource;
 }
+
+/** Providers named in outcomes (registers add their own, e.g. `index:<dataset>`). */
+export const PROVIDERS = {
+  catastro: "catastro-ovc",
+  catalonia: "icaen-socrata",
+  valencia: "gva-wfs",
+  rules: "rules",
+  estimate: "estimate",
+  sandbox: "sandbox",
+} as const;

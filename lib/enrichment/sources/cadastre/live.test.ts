@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
-import { createLiveCadastre } from "./live";
+import { createLiveCadastre, isCatastroHost } from "./live";
 
 const recorded = (name: string) => readFileSync(path.join(__dirname, "fixtures", name), "utf8");
 const input = (reference: string, signal = new AbortController().signal) => ({ reference, mode: "live" as const, attempt: 1, signal });
 const refCat = (reference: string) => new RegExp(`/json/Consulta_DNPRC\\?Provincia=&Municipio=&RefCat=${reference}$`);
+const cpmrc = (parcel: string) => new RegExp(`/json/Consulta_CPMRC\\?Provincia=&Municipio=&SRS=EPSG:4326&RefCat=${parcel}$`);
 
 let server: ReplayServer;
 beforeAll(async () => {
@@ -23,10 +24,13 @@ beforeAll(async () => {
   server.on(refCat("CUT"), { destroy: true });
   server.on(refCat("HANG\\d*"), { hang: true });
   server.on(refCat("SLOW\\d+"), { body: recorded("json-dnprc-notfound-cod5.json"), delayMs: 60 });
+  server.on(cpmrc("9398516VK3799G"), { body: recorded("json-cpmrc-6344205CF7664S.json") });
+  server.on(cpmrc("13005A10900005"), { status: 500, body: "Internal Server Error", contentType: "text/plain" });
+  server.on(refCat("MOVED"), { status: 301, body: "", contentType: "text/plain", headers: { Location: "https://evil.example/json/Consulta_DNPRC" } });
 });
 afterAll(() => server.close());
 
-const cadastre = (options: Parameters<typeof createLiveCadastre>[0] = {}) => createLiveCadastre({ baseUrl: server.url, ...options });
+const cadastre = (options: Parameters<typeof createLiveCadastre>[0] = {}) => createLiveCadastre({ baseUrl: server.url, coordinatesBaseUrl: server.url, ...options });
 
 describe("live cadastre against a replay of Catastro", () => {
   it("asks Consulta_DNPRC by RefCat and parses the recorded answers", async () => {
@@ -43,12 +47,30 @@ describe("live cadastre against a replay of Catastro", () => {
   it("classifies failures", async () => {
     const c = cadastre();
     expect(await c.lookup(input("9398516VK3799G9404BB"))).toMatchObject({ kind: "not_found" });
-    expect(await c.lookup(input("COD17"))).toEqual({ kind: "error", code: "catastro_17", message: "LA REFERENCIA CATASTRAL ES OBLIGATORIA" });
+    expect(await c.lookup(input("COD17"))).toEqual({ kind: "error", code: "catastro_17", message: "LA REFERENCIA CATASTRAL ES OBLIGATORIA", provider: "catastro-ovc", permanent: true });
     expect(await c.lookup(input("WAF200"))).toMatchObject({ kind: "error", code: "upstream_html", message: expect.stringContaining("No se puede procesar su petición") });
     expect(await c.lookup(input("WAF400"))).toMatchObject({ kind: "error", code: "upstream_status_400" });
     expect(await c.lookup(input("BROKEN"))).toMatchObject({ kind: "error", code: "malformed" });
     expect(await c.lookup(input("ERR500"))).toMatchObject({ kind: "error", code: "upstream_status_500" });
     expect(await c.lookup(input("CUT"))).toMatchObject({ kind: "error", code: "network" });
+  });
+
+  it("asks Consulta_CPMRC for the parcel's point, once per parcel; without one, the facts stand with a null location", async () => {
+    const c = cadastre();
+    expect(await c.lookup(input("9398516VK3799G"))).toMatchObject({ kind: "found", data: { location: { latitude: 41.2205317242857, longitude: 1.52328890356962 } } });
+    const asked = server.count(cpmrc("9398516VK3799G"));
+    await c.lookup(input("9398516VK3799G0002SU")); // another unit of the parcel (its DNPRC is not replayed: an error)
+    await c.lookup(input("9398516VK3799G"));
+    expect(server.count(cpmrc("9398516VK3799G"))).toBe(asked);
+    expect(await c.lookup(input("13005A10900005"))).toMatchObject({ kind: "found", data: { municipalityCode: "13005", location: null } });
+  });
+
+  it("follows no redirect off Catastro's own hosts", async () => {
+    expect(await cadastre().lookup(input("MOVED"))).toMatchObject({ kind: "error", code: "redirect", message: expect.stringContaining("evil.example") });
+    expect(isCatastroHost(new URL("https://ovc.catastro.hacienda.gob.es/OVCServWeb/"))).toBe(true);
+    expect(isCatastroHost(new URL("https://ovc.catastro.meh.es/x"))).toBe(true);
+    expect(isCatastroHost(new URL("http://ovc.catastro.meh.es/x"))).toBe(false);
+    expect(isCatastroHost(new URL("https://catastro.meh.es.evil.example/x"))).toBe(false);
   });
 
   it("gives up on a hanging register at its timeout", async () => {

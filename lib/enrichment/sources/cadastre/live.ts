@@ -1,27 +1,52 @@
-// Live cadastre: Catastro OVC WCF JSON `Consulta_DNPRC` by reference (free, no key). Polite by
-// design, since Catastro blocks abusive clients: a per-request timeout, a cap on requests in
-// flight, cached answers, and one request for any number of concurrent lookups of a reference.
-import type { CadastreFacts, CadastreSource } from "../types";
+// Live cadastre: Catastro OVC WCF JSON, free and without a key: `Consulta_DNPRC` (facts by
+// reference), then `Consulta_CPMRC` (the parcel's point; a failure there leaves the location null
+// and does not fail the source). Polite by design, since Catastro blocks abusive clients: a
+// per-request timeout, a cap on requests in flight, cached answers, and one request for any number
+// of concurrent lookups of a reference. Redirects are followed only between Catastro's own hosts
+// (the service has moved domains before: meh.es → hacienda.gob.es).
+import type { Location } from "@/lib/domain";
+import { PROVIDERS, type CadastreFacts, type CadastreSource } from "../types";
 import { getText, liveClient, parseJson, type LiveClientOptions } from "../http";
-import { parseDnprc } from "./parse";
+import { parseCpmrc, parseDnprc } from "./parse";
 
 export const CATASTRO_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCallejero.svc";
+export const CATASTRO_COORDINATES_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCoordenadas.svc";
+
+/** Catastro's hosts, old and new (ovc.catastro.meh.es, *.catastro.hacienda.gob.es, *.sedecatastro.gob.es). */
+export const isCatastroHost = (url: URL) => url.protocol === "https:" && /(^|\.)(catastro\.meh\.es|catastro\.hacienda\.gob\.es|sedecatastro\.gob\.es)$/i.test(url.hostname);
 
 export interface LiveCadastreOptions extends LiveClientOptions {
-  /** The WCF service root (without `/json/...`). Default: Catastro's. */
+  /** The WCF Callejero service root (without `/json/...`). Default: Catastro's. */
   baseUrl?: string;
+  /** The WCF Coordenadas service root. Default: Catastro's. */
+  coordinatesBaseUrl?: string;
 }
 
 export function createLiveCadastre(options: LiveCadastreOptions = {}): CadastreSource {
   const base = (options.baseUrl ?? CATASTRO_BASE_URL).replace(/\/+$/, "");
+  const coordinatesBase = (options.coordinatesBaseUrl ?? CATASTRO_COORDINATES_BASE_URL).replace(/\/+$/, "");
   const { timeoutMs, lookup } = liveClient(options);
+  const get = (url: string) => getText(url, { timeoutMs, followTo: isCatastroHost });
+
+  /** The parcel's point, cached on its own (units of a parcel share it); null whenever it cannot be had. */
+  async function locationOf(parcel: string, signal: AbortSignal): Promise<Location | null> {
+    const outcome = await lookup<Location>(`cadastre:cpmrc:${parcel}`, signal, async () => {
+      const url = `${coordinatesBase}/json/Consulta_CPMRC?Provincia=&Municipio=&SRS=EPSG:4326&RefCat=${encodeURIComponent(parcel)}`;
+      const location = parseCpmrc(parseJson(await get(url)));
+      return location ? { kind: "found", data: location, provider: PROVIDERS.catastro } : { kind: "not_found", provider: PROVIDERS.catastro };
+    });
+    return outcome.kind === "found" ? outcome.data : null;
+  }
+
   return {
-    lookup({ reference, signal }) {
-      return lookup<CadastreFacts>(`cadastre:${reference}`, signal, async () => {
+    async lookup({ reference, signal }) {
+      const outcome = await lookup<CadastreFacts>(`cadastre:${reference}`, signal, async () => {
         // Provincia and Municipio are sent empty, as in the DGC manual's example: RefCat suffices.
         const url = `${base}/json/Consulta_DNPRC?Provincia=&Municipio=&RefCat=${encodeURIComponent(reference)}`;
-        return parseDnprc(parseJson(await getText(url, { timeoutMs })), reference);
+        return parseDnprc(parseJson(await get(url)), reference);
       });
+      if (outcome.kind !== "found") return outcome;
+      return { ...outcome, data: { ...outcome.data, location: await locationOf(reference.slice(0, 14), signal) } };
     },
   };
 }

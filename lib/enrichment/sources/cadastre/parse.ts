@@ -1,8 +1,9 @@
-// Parsing of Catastro OVC `Consulta_DNPRC` JSON answers (shapes: the research notes and the
-// recorded answers in ./fixtures). Errors arrive with HTTP 200 in `lerr`; cod 5 means "no such
-// property", every other code is a failure of the request.
+// Parsing of Catastro OVC JSON answers, `Consulta_DNPRC` (facts by reference) and `Consulta_CPMRC`
+// (the parcel's point), after the research notes and the recorded answers in ./fixtures. Errors
+// arrive with HTTP 200 in `lerr`, classified by code and message (classifyCatastroError).
+import type { Location } from "@/lib/domain";
 import { allMunicipalities, municipalityByCatastroCode, provinceByCode } from "@/lib/reference-data";
-import type { CadastreFacts, SourceOutcome } from "../types";
+import { PROVIDERS, type CadastreFacts, type SourceOutcome } from "../types";
 import { UpstreamError } from "../http";
 
 // The answer is untyped JSON: every field read below is optional and checked on use.
@@ -46,7 +47,7 @@ function codes(dt: Json | undefined, igraf: string | null): { provinceCode: stri
 
 /** The address as Catastro's `ldt` writes it, for answers that lack `ldt` (units of a parcel list). */
 function addressOf(dt: Json | undefined, withUnit: boolean): string | null {
-  const lourb = dt?.locs?.lous?.lourb ?? dt?.locs?.lors?.lourb;
+  const lourb = lourbOf(dt);
   const lorus = dt?.locs?.lors?.lorus;
   const dir = lourb?.dir ?? {};
   const loint = lourb?.loint ?? {};
@@ -56,6 +57,20 @@ function addressOf(dt: Json | undefined, withUnit: boolean): string | null {
   if (!parts.some((p) => str(p))) return null;
   parts.push(lourb?.dp, dt?.nm, dt?.np ? `(${dt.np})` : null);
   return parts.map(str).filter(Boolean).join(" ");
+}
+
+const postalCode = (lourb: Json | undefined) => {
+  const dp = str(lourb?.dp);
+  return dp && /^\d{4,5}$/.test(dp) ? dp.padStart(5, "0") : null;
+};
+
+const lourbOf = (dt: Json | undefined): Json | undefined => dt?.locs?.lous?.lourb ?? dt?.locs?.lors?.lourb;
+
+/** Staircase, floor and door; null when Catastro gives none of them (rustic units, trimmed answers). */
+function unitOf(dt: Json | undefined): CadastreFacts["unit"] {
+  const loint = lourbOf(dt)?.loint;
+  const unit = { staircase: str(loint?.es), floor: str(loint?.pt), door: str(loint?.pu) };
+  return unit.staircase || unit.floor || unit.door ? unit : null;
 }
 
 const kindOf = (cn: unknown): CadastreFacts["kind"] => (cn === "UR" ? "urban" : cn === "RU" ? "rustic" : null);
@@ -86,6 +101,9 @@ function unitFacts(requested: string, bico: Json): CadastreFacts {
     surfaceM2: int(bi.debi?.sfc),
     yearBuilt: int(bi.debi?.ant),
     ...(requested.length === 14 ? { units: 1 } : {}),
+    plotAreaM2: int(bico.finca?.dff?.ss),
+    unit: unitOf(dt),
+    postalCode: postalCode(lourbOf(dt)),
   };
 }
 
@@ -93,7 +111,8 @@ function unitFacts(requested: string, bico: Json): CadastreFacts {
  * A parcel of several units (`lrcdnp`), reported as the building, from this one answer (asking
  * for each unit again would multiply the load on Catastro by the number of units): the address
  * without staircase, floor and door; the oldest year, which is what a first technical inspection
- * depends on; the most common use (first seen wins a tie); the summed built surface.
+ * depends on; the use with the largest built area (17 flats outweigh 20 parking spaces; first seen
+ * wins a tie); the summed built surface.
  */
 function parcelFacts(requested: string, units: Json[]): CadastreFacts {
   const first = units[0]!;
@@ -101,7 +120,7 @@ function parcelFacts(requested: string, units: Json[]): CadastreFacts {
   const uses = new Map<string, number>();
   for (const u of units) {
     const use = str(u.debi?.luso);
-    if (use) uses.set(use, (uses.get(use) ?? 0) + 1);
+    if (use) uses.set(use, (uses.get(use) ?? 0) + (int(u.debi?.sfc) ?? 0));
   }
   const surfaces = units.map((u) => int(u.debi?.sfc)).filter((s): s is number => s !== null);
   return {
@@ -116,28 +135,73 @@ function parcelFacts(requested: string, units: Json[]): CadastreFacts {
     surfaceM2: surfaces.length ? surfaces.reduce((a, b) => a + b, 0) : null,
     yearBuilt: years.length ? Math.min(...years) : null,
     units: units.length,
+    plotAreaM2: null,
+    unit: null,
+    postalCode: postalCode(lourbOf(first.dt)),
   };
+}
+
+/**
+ * What a Catastro error means: the reference does not exist (`not_found`), the request can never
+ * succeed as sent (`permanent`: a malformed or missing reference, an unknown province), or the
+ * service failed this time (`transient`, retried). Code 5 and the messages are as observed and as
+ * the DGC manual's Annex I words them; an unknown code is retried, within the retry schedule.
+ */
+export function classifyCatastroError(cod: string, des: string): "not_found" | "permanent" | "transient" {
+  if (["12", "17", "76"].includes(cod)) return "permanent";
+  if (cod === "5" || /(INMUEBLE|REFERENCIA CATASTRAL) NO EXISTE|NO EXISTE NING[UÚ]N INMUEBLE/i.test(des)) return "not_found";
+  if (/OBLIGATORI|POSICIONES|CORRECTAMENTE FORMADA|NO ES V[AÁ]LID|INCORRECT|NO EXISTE/i.test(des)) return "permanent";
+  return "transient";
+}
+
+/** Errors in `lerr` (a list in JSON, `lerr.err` in some answers), as the first code and message. */
+function firstError(root: Json): { cod: string; des: string } | null {
+  const errors: Json[] = Array.isArray(root.lerr) ? root.lerr : root.lerr?.err ? [root.lerr.err].flat() : [];
+  return errors.length ? { cod: str(errors[0]!.cod) ?? "unknown", des: str(errors[0]!.des) ?? "" } : null;
 }
 
 /** Interprets a Consulta_DNPRC JSON answer; throws UpstreamError("malformed") for anything else. */
 export function parseDnprc(body: unknown, reference: string): SourceOutcome<CadastreFacts> {
   const root = (body as Json | null)?.consulta_dnprcResult;
   if (!root || typeof root !== "object") throw new UpstreamError("malformed", "no consulta_dnprcResult in the answer");
-  const errors: Json[] = Array.isArray(root.lerr) ? root.lerr : root.lerr?.err ? [root.lerr.err].flat() : [];
-  if (errors.length) {
-    const cod = str(errors[0]!.cod) ?? "unknown";
-    const des = str(errors[0]!.des) ?? "";
-    if (cod === "5") return { kind: "not_found", summary: { cod: 5, des } };
-    return { kind: "error", code: `catastro_${cod}`, message: des.slice(0, 200) };
+  const error = firstError(root);
+  if (error) {
+    const kind = classifyCatastroError(error.cod, error.des);
+    if (kind === "not_found") return { kind: "not_found", provider: PROVIDERS.catastro, summary: { cod: Number(error.cod) || error.cod, des: error.des } };
+    return { kind: "error", code: `catastro_${error.cod}`, message: error.des.slice(0, 200), provider: PROVIDERS.catastro, ...(kind === "permanent" ? { permanent: true } : {}) };
   }
   if (root.bico?.bi) {
     const facts = unitFacts(reference, root.bico);
-    return { kind: "found", data: facts, summary: { units: 1, province: facts.provinceCode, municipality: facts.municipalityCode } };
+    return { kind: "found", data: facts, provider: PROVIDERS.catastro, summary: { units: 1, province: facts.provinceCode, municipality: facts.municipalityCode } };
   }
   const units = root.lrcdnp?.rcdnp;
   if (Array.isArray(units) && units.length) {
     const facts = parcelFacts(reference, units);
-    return { kind: "found", data: facts, summary: { units: units.length, province: facts.provinceCode, municipality: facts.municipalityCode } };
+    return { kind: "found", data: facts, provider: PROVIDERS.catastro, summary: { units: units.length, province: facts.provinceCode, municipality: facts.municipalityCode } };
   }
   throw new UpstreamError("malformed", "neither bico nor lrcdnp in the answer");
+}
+
+const coordinate = (v: unknown, min: number, max: number) => {
+  const n = typeof v === "number" ? v : Number(String(v ?? "").replace(",", "."));
+  return Number.isFinite(n) && n >= min && n <= max ? n : null;
+};
+
+/**
+ * The parcel's point from a Consulta_CPMRC JSON answer asked in EPSG:4326 (`coordenadas.coord[]`
+ * with `geo.xcen` = longitude, `geo.ycen` = latitude): null when Catastro has no point for it
+ * (an error in `lerr`), UpstreamError("malformed") for anything else.
+ */
+export function parseCpmrc(body: unknown): Location | null {
+  const root = (body as Json | null)?.Consulta_CPMRCResult ?? (body as Json | null)?.consulta_cpmrcResult;
+  if (!root || typeof root !== "object") throw new UpstreamError("malformed", "no Consulta_CPMRCResult in the answer");
+  if (firstError(root)) return null;
+  const coord = [root.coordenadas?.coord].flat()[0] as Json | undefined;
+  const geo = coord?.geo;
+  if (!geo) throw new UpstreamError("malformed", "no coordenadas.coord.geo in the answer");
+  if (str(geo.srs) && str(geo.srs) !== "EPSG:4326") throw new UpstreamError("malformed", `coordinates in ${str(geo.srs)}, not EPSG:4326`);
+  const longitude = coordinate(geo.xcen, -180, 180);
+  const latitude = coordinate(geo.ycen, -90, 90);
+  if (longitude === null || latitude === null) throw new UpstreamError("malformed", "coordinates are not WGS 84 degrees");
+  return { latitude, longitude };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkReference, unitNumber } from "@/lib/cadastral-reference";
-import { ccaaForProvince, climateZoneForMunicipality } from "@/lib/enrichment/derive";
+import { ccaaForProvince, climateZoneForMunicipality } from "@/lib/reference-data";
 import { municipalityByIne, provinceByCode, sandboxMunicipalities } from "@/lib/reference-data";
 import { draw, scenarioOf, scenarioReference, SCENARIOS, type ScenarioUnit } from "../sandbox";
 import { createSandboxCadastre, sandboxFacts } from "./sandbox";
@@ -103,7 +103,7 @@ describe("createSandboxCadastre", () => {
     const started = Date.now();
     const outcome = await createSandboxCadastre({ slowMs: 5000 }).lookup(input("9398516VK3799G0001AY"));
     expect(Date.now() - started).toBeLessThan(5000); // not slowMs: that is 9100's first attempt only
-    expect(outcome).toEqual({ kind: "found", data: sandboxFacts("9398516VK3799G0001AY"), summary: expect.objectContaining({ register: "sandbox" }) });
+    expect(outcome).toEqual({ kind: "found", data: sandboxFacts("9398516VK3799G0001AY"), provider: "sandbox", summary: expect.objectContaining({ register: "sandbox" }) });
   });
 
   it("9100: the first attempt takes slowMs, so the deadline's abort turns it into a timeout", async () => {

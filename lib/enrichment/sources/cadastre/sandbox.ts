@@ -2,8 +2,9 @@
 // derives a real province, community and climate zone; and the contract's scenarios 9100 and 9404.
 // Building facts (town, street, year, main use) hang on the 14-character parcel, unit facts
 // (floor, door, surface) on the whole reference: units of one parcel share their building.
-import { municipalityByCatastroCode, provinceByCode, sandboxMunicipalities } from "@/lib/reference-data";
-import type { CadastreFacts, CadastreSource } from "../types";
+import type { Location } from "@/lib/domain";
+import { municipalityByCatastroCode, provinceByCode, sandboxMunicipalities, type Municipality } from "@/lib/reference-data";
+import { PROVIDERS, type CadastreFacts, type CadastreSource } from "../types";
 import { between, delay, draw, pick, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
 
 const STREETS = [
@@ -24,6 +25,19 @@ export interface SandboxCadastreOptions extends SandboxOptions {
   slowMs?: number;
 }
 
+/**
+ * A point near the municipal capital, within half the radius of a circle of the municipality's
+ * area: inside the real municipality as far as a capital point and an area allow.
+ */
+function pointIn(town: Municipality, next: () => number): Location {
+  const radiusKm = 0.5 * Math.sqrt(town.areaKm2 / Math.PI);
+  const distance = radiusKm * Math.sqrt(next());
+  const angle = 2 * Math.PI * next();
+  const latitude = town.latitude + (distance * Math.sin(angle)) / 111.32;
+  const longitude = town.longitude + (distance * Math.cos(angle)) / (111.32 * Math.cos((town.latitude * Math.PI) / 180));
+  return { latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6 };
+}
+
 /** The facts the sandbox cadastre answers for a (valid, non-9404) reference. */
 export function sandboxFacts(reference: string): CadastreFacts {
   const parcel = reference.slice(0, 14);
@@ -33,25 +47,53 @@ export function sandboxFacts(reference: string): CadastreFacts {
   const town = (rustic ? municipalityByCatastroCode(parcel.slice(0, 5)) : null) ?? pick(building, sandboxMunicipalities());
   const province = provinceByCode(town.provinceCode)!;
   const place = `${town.name.toUpperCase()} (${province.name.toUpperCase()})`;
+  // Members added later draw from a stream of their own, so the earlier ones stay as they were.
+  const extra = draw(`cadastre:parcel-extra:${parcel}`);
+  // Postal codes start with the province's two digits.
+  const postalCode = `${town.provinceCode}${String(between(extra, 1, 999)).padStart(3, "0")}`;
   const common = {
     reference,
     municipality: town.name.toUpperCase(),
     province: province.name.toUpperCase(),
     provinceCode: town.provinceCode,
     municipalityCode: town.ine,
+    location: pointIn(town, extra),
   };
   if (rustic) {
     // Farmland without constructions: no year or built surface, as Catastro answers for most of it.
     const address = `Polígono ${Number(parcel.slice(6, 9))} Parcela ${Number(parcel.slice(9, 14))} ${place}`;
-    return { ...common, kind: "rustic", address, use: "Agrario", surfaceM2: null, yearBuilt: null, ...(reference.length === 14 ? { units: 1 } : {}) };
+    return {
+      ...common,
+      kind: "rustic",
+      address,
+      use: "Agrario",
+      surfaceM2: null,
+      yearBuilt: null,
+      ...(reference.length === 14 ? { units: 1 } : {}),
+      plotAreaM2: between(extra, 2_000, 80_000),
+      unit: null,
+      postalCode: null,
+    };
   }
   const street = `${pick(building, STREETS)} ${between(building, 1, 120)}`;
   const yearBuilt = between(building, FIRST_YEAR, LAST_YEAR);
   const buildingUse = pick(building, BUILDING_USES);
   const floors = between(building, 1, 8);
+  const plotAreaM2 = between(extra, 120, 1_500);
   if (reference.length === 14) {
     const units = between(building, 1, 4 * floors);
-    return { ...common, kind: "urban", address: `${street} ${place}`, use: buildingUse, surfaceM2: units * between(building, 50, 120), yearBuilt, units };
+    return {
+      ...common,
+      kind: "urban",
+      address: `${street} ${postalCode} ${place}`,
+      use: buildingUse,
+      surfaceM2: units * between(building, 50, 120),
+      yearBuilt,
+      units,
+      plotAreaM2,
+      unit: null,
+      postalCode,
+    };
   }
   const unit = draw(`cadastre:unit:${reference}`);
   const use = buildingUse === "Residencial" && unit() < 0.15 ? pick(unit, ANCILLARY_USES) : buildingUse;
@@ -60,10 +102,13 @@ export function sandboxFacts(reference: string): CadastreFacts {
   return {
     ...common,
     kind: "urban",
-    address: `${street} Es:1 Pl:${floor} Pt:${door} ${place}`,
+    address: `${street} Es:1 Pl:${floor} Pt:${door} ${postalCode} ${place}`,
     use,
     surfaceM2: use === "Almacen-Estacionamiento" ? between(unit, 8, 30) : between(unit, 40, 250),
     yearBuilt,
+    plotAreaM2,
+    unit: { staircase: "1", floor, door },
+    postalCode,
   };
 }
 
@@ -74,11 +119,12 @@ export function createSandboxCadastre(options: SandboxCadastreOptions = {}): Cad
       const scenario = scenarioOf(reference);
       const wait = scenario === SCENARIOS.slowCadastre && attempt === 1 ? slowMs : 0;
       if (!(await delay((options.latencyMs ?? 0) + wait, signal))) return TIMEOUT;
-      if (scenario === SCENARIOS.unknownReference) return { kind: "not_found", summary: { register: "sandbox", scenario } };
+      if (scenario === SCENARIOS.unknownReference) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", scenario } };
       const facts = sandboxFacts(reference);
       return {
         kind: "found",
         data: facts,
+        provider: PROVIDERS.sandbox,
         summary: { register: "sandbox", province: facts.provinceCode, municipality: facts.municipalityCode, ...(scenario ? { scenario } : {}) },
       };
     },

@@ -96,7 +96,19 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   it("the unit's newest certificate, asked by referencia_cadastral", async () => {
     expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, "08")))).toEqual({
       kind: "found",
-      data: { rating: "E", source: "registry", registry: "ICAEN (j6ii-t3w2)", certificate_id: "HT2V7Q9K4M", issued_on: "2023-03-14", emissions_rating: "E", scope: "unit" },
+      // The row's letters and figures: energia_prim_ria_no_renovable "214.61", emissions_de_co2 "45.09".
+      data: {
+        rating: "E",
+        emissionsRating: "E",
+        primaryEnergyKwhM2Year: 214.61,
+        emissionsKgCo2M2Year: 45.09,
+        issuedOn: "2023-03-14",
+        validUntil: null,
+        scope: "unit",
+        registry: "ICAEN (j6ii-t3w2)",
+        certificateId: "HT2V7Q9K4M",
+      },
+      provider: "icaen-socrata",
       summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit" },
     });
     const request = server.requests.findLast((u) => u.searchParams.get("referencia_cadastral") === UNIT_CAT)!;
@@ -107,7 +119,7 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
     const before = server.requests.length;
     expect(await cee().lookup(input(UNIT_CAT_NONE, facts(UNIT_CAT_NONE, "08")))).toMatchObject({
       kind: "found",
-      data: { rating: "E", certificate_id: "B7M2X9QF3D", issued_on: "2016-09-20", scope: "building" },
+      data: { rating: "E", certificateId: "B7M2X9QF3D", issuedOn: "2016-09-20", scope: "building" },
     });
     expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([UNIT_CAT_NONE, PARCEL_CAT]);
   });
@@ -119,23 +131,23 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   });
 
   it("a 14-character parcel the cadastre resolved to one unit: that unit's certificate", async () => {
-    expect(await cee().lookup(input(PARCEL_CAT, facts(UNIT_CAT, "08")))).toMatchObject({ kind: "found", data: { scope: "unit", certificate_id: "HT2V7Q9K4M" } });
+    expect(await cee().lookup(input(PARCEL_CAT, facts(UNIT_CAT, "08")))).toMatchObject({ kind: "found", data: { scope: "unit", certificateId: "HT2V7Q9K4M" } });
   });
 
   it("another unit's certificate is not this property's: not_found", async () => {
-    expect(await cee().lookup(input(PARCEL_CAT_UNITS_ONLY, facts(PARCEL_CAT_UNITS_ONLY, "25")))).toEqual({ kind: "not_found", summary: { registry: "ICAEN (j6ii-t3w2)" } });
+    expect(await cee().lookup(input(PARCEL_CAT_UNITS_ONLY, facts(PARCEL_CAT_UNITS_ONLY, "25")))).toEqual({ kind: "not_found", provider: "icaen-socrata", summary: { registry: "ICAEN (j6ii-t3w2)" } });
     expect(await cee().lookup(input(`${PARCEL_CAT_UNITS_ONLY}0005TS`, facts(`${PARCEL_CAT_UNITS_ONLY}0005TS`, "25")))).toMatchObject({ kind: "not_found" });
   });
 
   it("a record without a valid letter is skipped", async () => {
     expect(await cee().lookup(input(UNIT_CAT_NO_LETTER, facts(UNIT_CAT_NO_LETTER, "08")))).toMatchObject({
       kind: "found",
-      data: { rating: "F", certificate_id: "F83RW1ZK20", issued_on: "2014-07-02", scope: "unit" },
+      data: { rating: "F", certificateId: "F83RW1ZK20", issuedOn: "2014-07-02", scope: "unit" },
     });
   });
 
   it("nothing registered → not_found (the pipeline estimates)", async () => {
-    expect(await cee().lookup(input("9999999DF3802F0001XX", facts("9999999DF3802F0001XX", "43")))).toEqual({ kind: "not_found", summary: { registry: "ICAEN (j6ii-t3w2)" } });
+    expect(await cee().lookup(input("9999999DF3802F0001XX", facts("9999999DF3802F0001XX", "43")))).toEqual({ kind: "not_found", provider: "icaen-socrata", summary: { registry: "ICAEN (j6ii-t3w2)" } });
   });
 
   it("classifies failures", async () => {
@@ -163,7 +175,19 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
   it("the unit's certificate, by an FES filter on ref_referencia", async () => {
     expect(await cee().lookup(input(UNIT_VAL, facts(UNIT_VAL, "46")))).toEqual({
       kind: "found",
-      data: { rating: "E", source: "registry", registry: "GVA GCEE WFS", certificate_id: "E2019VS012374", valid_until: "2029-06-12", emissions_rating: "E", scope: "unit" },
+      // Comma decimals in the layer: cer_contotal "172,35", cer_emitotal "38,91"; no issue date.
+      data: {
+        rating: "E",
+        emissionsRating: "E",
+        primaryEnergyKwhM2Year: 172.35,
+        emissionsKgCo2M2Year: 38.91,
+        issuedOn: null,
+        validUntil: "2029-06-12",
+        scope: "unit",
+        registry: "GVA GCEE WFS",
+        certificateId: "E2019VS012374",
+      },
+      provider: "gva-wfs",
       summary: { registry: "GVA GCEE WFS", scope: "unit" },
     });
     const request = server.requests.findLast((u) => (u.searchParams.get("FILTER") ?? "").includes(UNIT_VAL))!;
@@ -174,13 +198,13 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
   it("then the building's certificate, by ref_parcela", async () => {
     expect(await cee().lookup(input(UNIT_VAL_NONE, facts(UNIT_VAL_NONE, "46")))).toMatchObject({
       kind: "found",
-      data: { rating: "C", certificate_id: "E2017VS020911", valid_until: "2027-10-30", scope: "building" },
+      data: { rating: "C", certificateId: "E2017VS020911", validUntil: "2027-10-30", scope: "building" },
     });
   });
 
   it("only other units' certificates, or none: not_found", async () => {
-    expect(await cee().lookup(input("1416301YJ2711P", facts("1416301YJ2711P", "03")))).toEqual({ kind: "not_found", summary: { registry: "GVA GCEE WFS" } });
-    expect(await cee().lookup(input("0000000XX0000X", facts("0000000XX0000X", "12")))).toEqual({ kind: "not_found", summary: { registry: "GVA GCEE WFS" } });
+    expect(await cee().lookup(input("1416301YJ2711P", facts("1416301YJ2711P", "03")))).toEqual({ kind: "not_found", provider: "gva-wfs", summary: { registry: "GVA GCEE WFS" } });
+    expect(await cee().lookup(input("0000000XX0000X", facts("0000000XX0000X", "12")))).toEqual({ kind: "not_found", provider: "gva-wfs", summary: { registry: "GVA GCEE WFS" } });
   });
 
   it("an ExceptionReport is an error", async () => {
@@ -192,7 +216,7 @@ describe("regions without a registry queryable by reference", () => {
   it("answer not_found at once, without a request", async () => {
     const before = server.requests.length;
     for (const province of ["28", "41", "48", "07"]) {
-      expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({ kind: "not_found", summary: { reason: "no_registry_for_region", province } });
+      expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({ kind: "not_found", provider: "estimate", summary: { reason: "no_registry_for_region", province } });
     }
     expect(server.requests.length).toBe(before);
   });

@@ -7,10 +7,11 @@
 // failing that, one registered under the bare 14-character parcel (a certificate of the whole
 // building). A certificate of another unit of the building is not this property's. A record whose
 // letter is not A-G is no usable certificate.
-import type { EnergyCertificateSource, RegistryCertificate } from "../types";
+import type { CertificateScope } from "@/lib/domain";
+import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaRow } from "../registries/catalonia";
-import { bareReference as bare, isoDate, ratingLetter } from "../registries/fields";
+import { bareReference as bare, decimal, isoDate, ratingLetter } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
@@ -20,41 +21,50 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   valenciaBaseUrl?: string;
 }
 
-type Scope = "unit" | "building";
+const text = (v: unknown) => (v === undefined || v === null || String(v).trim() === "" ? null : String(v).trim());
 
-const compact = <T extends Record<string, unknown>>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined && v !== "")) as T;
-
-function fromCatalonia(row: CataloniaRow, scope: Scope): RegistryCertificate {
-  return compact({
+/**
+ * ICAEN's columns: the consumption letter, non-renewable primary energy (kWh/m²·year), the global
+ * CO2 letter and kgCO2/m²·year (`qualificaci_emissions` is only the heating one), the registration
+ * date (the dataset's only date) and the procedure number.
+ */
+function fromCatalonia(row: CataloniaRow, scope: CertificateScope): RegistryCertificate {
+  return {
     rating: ratingLetter(row.qualificaci_de_consum_d)!,
-    source: "registry" as const,
+    emissionsRating: ratingLetter(row.qualificacio_d_emissions),
+    primaryEnergyKwhM2Year: decimal(row.energia_prim_ria_no_renovable),
+    emissionsKgCo2M2Year: decimal(row.emissions_de_co2),
+    issuedOn: isoDate(row.data_entrada),
+    validUntil: null,
+    scope,
     registry: CATALONIA_REGISTRY,
-    certificate_id: typeof row.num_cas === "string" ? row.num_cas.trim() : undefined,
-    // The dataset dates a certificate by its entry in the registry.
-    issued_on: isoDate(row.data_entrada) ?? undefined,
-    emissions_rating: ratingLetter(row.qualificacio_d_emissions) ?? undefined,
-    scope,
-  });
+    certificateId: text(row.num_cas),
+  };
 }
 
-function fromValencia(p: ValenciaProperties, scope: Scope): RegistryCertificate {
-  const id = p.codigo ?? p.idcertificado;
-  return compact({
+/**
+ * GVA's layer gives the consumption and emissions letters and totals (comma decimals) and the end
+ * of validity, not the issue date (validity is 10 years, but renewals and earlier rules make "minus
+ * ten years" a guess, so no issue date is derived).
+ */
+function fromValencia(p: ValenciaProperties, scope: CertificateScope): RegistryCertificate {
+  return {
     rating: ratingLetter(p.cer_concalificacion)!,
-    source: "registry" as const,
-    registry: VALENCIA_REGISTRY,
-    certificate_id: id === undefined || id === null ? undefined : String(id).trim(),
-    // The layer gives the end of validity, not the issue date (validity is 10 years, but renewals
-    // and earlier rules make "minus ten years" a guess, so no issue date is derived).
-    valid_until: isoDate(p.validohasta) ?? undefined,
-    emissions_rating: ratingLetter(p.cer_emicalificacion) ?? undefined,
+    emissionsRating: ratingLetter(p.cer_emicalificacion),
+    primaryEnergyKwhM2Year: decimal(p.cer_contotal),
+    emissionsKgCo2M2Year: decimal(p.cer_emitotal),
+    issuedOn: null,
+    validUntil: isoDate(p.validohasta),
     scope,
-  });
+    registry: VALENCIA_REGISTRY,
+    certificateId: text(p.codigo ?? p.idcertificado),
+  };
 }
 
-const notFound = (registry: string, unusable: number): Outcome<never> => ({
+const notFound = (provider: string, registry: string, unusable: number): Outcome<never> => ({
   kind: "not_found",
-  summary: compact({ registry, unusable_records: unusable || undefined }),
+  provider,
+  summary: { registry, ...(unusable ? { unusable_records: unusable } : {}) },
 });
 
 async function catalonia(base: string, unit: string | null, parcel: string, timeoutMs: number): Promise<Outcome<RegistryCertificate>> {
@@ -63,10 +73,10 @@ async function catalonia(base: string, unit: string | null, parcel: string, time
     if (!reference) continue;
     const rows = await cataloniaRows(base, reference, timeoutMs);
     const row = rows.find((r) => ratingLetter(r.qualificaci_de_consum_d));
-    if (row) return { kind: "found", data: fromCatalonia(row, scope), summary: { registry: CATALONIA_REGISTRY, scope } };
+    if (row) return { kind: "found", data: fromCatalonia(row, scope), provider: PROVIDERS.catalonia, summary: { registry: CATALONIA_REGISTRY, scope } };
     unusable += rows.length;
   }
-  return notFound(CATALONIA_REGISTRY, unusable);
+  return notFound(PROVIDERS.catalonia, CATALONIA_REGISTRY, unusable);
 }
 
 /** Newest first by end of validity (the WFS has no documented order). */
@@ -77,7 +87,7 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
   if (unit) {
     const features = (await valenciaFeatures(base, "ref_referencia", unit, timeoutMs)).sort(newestFirst);
     const p = features.find((f) => ratingLetter(f.cer_concalificacion));
-    if (p) return { kind: "found", data: fromValencia(p, "unit"), summary: { registry: VALENCIA_REGISTRY, scope: "unit" } };
+    if (p) return { kind: "found", data: fromValencia(p, "unit"), provider: PROVIDERS.valencia, summary: { registry: VALENCIA_REGISTRY, scope: "unit" } };
     unusable += features.length;
   }
   const features = (await valenciaFeatures(base, "ref_parcela", parcel, timeoutMs)).sort(newestFirst);
@@ -85,8 +95,8 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
   // (no real answer of the layer has been seen; see ../registries/fixtures/README.md).
   const own = features.filter((f) => [parcel, ""].includes(bare(f.ref_referencia)));
   const p = own.find((f) => ratingLetter(f.cer_concalificacion));
-  if (p) return { kind: "found", data: fromValencia(p, "building"), summary: { registry: VALENCIA_REGISTRY, scope: "building" } };
-  return notFound(VALENCIA_REGISTRY, unusable + own.length);
+  if (p) return { kind: "found", data: fromValencia(p, "building"), provider: PROVIDERS.valencia, summary: { registry: VALENCIA_REGISTRY, scope: "building" } };
+  return notFound(PROVIDERS.valencia, VALENCIA_REGISTRY, unusable + own.length);
 }
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
@@ -102,7 +112,7 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
       const province = facts.provinceCode ?? "";
       if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => catalonia(cataloniaBase, unit, parcel, timeoutMs));
       if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => valencia(valenciaBase, unit, parcel, timeoutMs));
-      return { kind: "not_found", summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
+      return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
     },
   };
 }

@@ -28,10 +28,10 @@ describe("sandbox energy certificate registry", () => {
       const outcome = await lookup(reference, 1, facts);
       if (outcome.kind !== "found") continue;
       const c = outcome.data;
-      expect(c).toMatchObject({ source: "registry", registry: "sandbox", certificate_id: expect.stringMatching(/^SBX-\d{2}-[0-9A-Z]{6}$/) });
+      expect(c).toMatchObject({ registry: "sandbox", certificateId: expect.stringMatching(/^SBX-\d{2}-[0-9A-Z]{6}$/) });
       expect(c.rating).toMatch(/^[A-G]$/);
-      expect(c.issued_on! >= "2013-06-01" && c.issued_on! <= "2025-12-31").toBe(true);
-      expect(Number(c.issued_on!.slice(0, 4))).toBeGreaterThan(facts.yearBuilt!);
+      expect(c.issuedOn! >= "2013-06-01" && c.issuedOn! <= "2025-12-31").toBe(true);
+      expect(Number(c.issuedOn!.slice(0, 4))).toBeGreaterThan(facts.yearBuilt!);
     }
   });
 
@@ -40,8 +40,10 @@ describe("sandbox energy certificate registry", () => {
       const outcomes = await Promise.all(references.map((r) => lookup(r, 1, { ...sandboxFacts(r), use: "Residencial", yearBuilt })));
       return outcomes.flatMap((o) => (o.kind === "found" ? [o.data.rating] : []));
     };
-    expect((await ratings(2022)).every((r) => "ABC".includes(r))).toBe(true);
-    expect((await ratings(1960)).every((r) => "CDEFG".includes(r))).toBe(true);
+    // Drawn from the estimate model: nZEB-era buildings mostly A-B, pre-1980 ones mostly E-G.
+    const share = (letters: string[], allowed: string) => letters.filter((r) => allowed.includes(r)).length / letters.length;
+    expect(share(await ratings(2022), "AB")).toBeGreaterThan(0.8);
+    expect(share(await ratings(1960), "EFG")).toBeGreaterThan(0.7);
   });
 
   it("has nothing for units no certificate rates, or without a year", async () => {

@@ -48,8 +48,10 @@ describe("live ITE", () => {
   it("Catalonia, inspection due: an IITE code on any certificate of the building is found", async () => {
     expect(await ite().lookup(input(INSPECTED, facts("08", 1958)))).toEqual({
       kind: "found",
-      data: { status: "found", details: { registry: "ICAEN (j6ii-t3w2)", iite_code: "IITE-08-2016-004517", certificate_id: "B7M2X9QF3D", reported_on: "2016-09-20" } },
-      summary: { registry: "ICAEN (j6ii-t3w2)", requirement: "required" },
+      // The IITE code is the inspection's reference; the row's date is its energy certificate's.
+      data: { status: "found", registry: "ICAEN (j6ii-t3w2)", reference: "IITE-08-2016-004517" },
+      provider: "icaen-socrata",
+      summary: { registry: "ICAEN (j6ii-t3w2)", certificate_id: "B7M2X9QF3D", reported_on: "2016-09-20", requirement: "required" },
     });
   });
 

@@ -8,7 +8,7 @@
 // registries have no open access: everywhere else the answer is `unsupported`, also when the rule
 // is unconfirmed or the year of construction unknown (nothing could be looked up).
 import { ccaaForProvince } from "@/lib/reference-data";
-import type { IteResult, IteSource } from "../types";
+import { PROVIDERS, type IteFinding, type IteSource } from "../types";
 import { liveClient, type LiveClientOptions } from "../http";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaIiteRow } from "../registries/catalonia";
 import { isoDate } from "../registries/fields";
@@ -28,22 +28,25 @@ export function createLiveIte(options: LiveIteOptions = {}): IteSource {
     async lookup({ reference, facts, signal }) {
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now: options.now?.() });
-      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, summary: { ccaa, year_built: facts.yearBuilt } };
+      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.rules, summary: { ccaa, year_built: facts.yearBuilt } };
       if (!CATALONIA_PROVINCES.has(facts.provinceCode ?? "")) {
-        return { kind: "found", data: { status: "unsupported" }, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
+        return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
       }
       // The inspection is of the building: one answer serves every unit of the parcel, so what
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
-      const outcome = await lookup<IteResult>(`ite:cat:${parcel}`, signal, async () => {
+      const outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, async () => {
         const row = await cataloniaIiteRow(base, parcel, timeoutMs);
         const code = typeof row?.informe_ins_tecnica_edifici === "string" ? row.informe_ins_tecnica_edifici.trim() : "";
-        if (!code) return { kind: "not_found", summary: { registry: CATALONIA_REGISTRY } };
-        const details: Record<string, unknown> = { registry: CATALONIA_REGISTRY, iite_code: code };
-        if (row?.num_cas) details.certificate_id = row.num_cas;
-        const seen = isoDate(row?.data_entrada);
-        if (seen) details.reported_on = seen;
-        return { kind: "found", data: { status: "found", details }, summary: { registry: CATALONIA_REGISTRY } };
+        if (!code) return { kind: "not_found", provider: PROVIDERS.catalonia, summary: { registry: CATALONIA_REGISTRY } };
+        // The IITE code evidences an inspection; the dataset gives neither its date nor its result
+        // (the row's date is the energy certificate's, kept for operators in the summary).
+        return {
+          kind: "found",
+          data: { status: "found", registry: CATALONIA_REGISTRY, reference: code },
+          provider: PROVIDERS.catalonia,
+          summary: { registry: CATALONIA_REGISTRY, certificate_id: row?.num_cas ?? null, reported_on: isoDate(row?.data_entrada) },
+        };
       });
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },

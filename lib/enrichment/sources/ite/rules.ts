@@ -34,3 +34,16 @@ export function iteRequirement({ ccaa, yearBuilt, now = new Date() }: { ccaa: st
   if (threshold === null || yearBuilt === null || !Number.isInteger(yearBuilt) || yearBuilt <= 0) return "unknown";
   return now.getUTCFullYear() - yearBuilt < threshold ? "not_required" : "required";
 }
+
+/** Inspections are renewed every 10 years in every region with a confirmed rule. */
+export const RENEWAL_YEARS = 10;
+
+/**
+ * When a building's first inspection falls due: the end of the year it reaches its region's
+ * confirmed first-inspection age (YYYY-MM-DD), or null where no age is confirmed.
+ */
+export function firstDueOn(ccaa: string | null, yearBuilt: number | null): string | null {
+  const age = firstInspectionAge(ccaa);
+  if (age === null || yearBuilt === null || !Number.isInteger(yearBuilt) || yearBuilt <= 0) return null;
+  return `${yearBuilt + age}-12-31`;
+}

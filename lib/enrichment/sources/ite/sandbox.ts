@@ -2,15 +2,14 @@
 // `unsupported` (no confirmed rule); where an inspection is due, a deterministic record per building
 // (the 14-character parcel) is found or not. Scenario 9300 always fails.
 import { ccaaForProvince } from "@/lib/reference-data";
-import type { IteSource } from "../types";
-import { between, delay, draw, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
-import { firstInspectionAge, iteRequirement } from "./rules";
+import { PROVIDERS, type IteSource } from "../types";
+import { between, delay, draw, pick, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
+import { firstInspectionAge, iteRequirement, RENEWAL_YEARS } from "./rules";
 
 /** Share of buildings due an inspection that have one on record. */
 const INSPECTED_SHARE = 0.6;
-const FAVORABLE_SHARE = 0.8;
-/** Inspections are renewed every 10 years in every confirmed region. */
-const PERIOD_YEARS = 10;
+/** Results of the inspections on record: mostly favourable, some with conditions. */
+const RESULTS = [...Array<"favourable">(14).fill("favourable"), "conditional", "conditional", "conditional", "unfavourable", "unfavourable", "unfavourable"] as const;
 
 export interface SandboxIteOptions extends SandboxOptions {
   /** The date building ages are counted at (tests); default now. */
@@ -27,26 +26,26 @@ export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
       const now = options.now?.() ?? new Date();
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now });
-      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, summary: { register: "sandbox", ccaa } };
-      if (requirement === "unknown") return { kind: "found", data: { status: "unsupported" }, summary: { register: "sandbox", ccaa } };
+      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
+      if (requirement === "unknown") return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
 
       const next = draw(`ite:${reference.slice(0, 14)}`);
       const year = now.getUTCFullYear();
       // Due since `yearBuilt + threshold`; the record on file is the latest one, within a period.
       const firstDue = facts.yearBuilt! + firstInspectionAge(ccaa)!;
-      const earliest = Math.max(firstDue, year - PERIOD_YEARS);
-      if (next() >= INSPECTED_SHARE || earliest >= year) return { kind: "not_found", summary: { register: "sandbox", ccaa } };
+      const earliest = Math.max(firstDue, year - RENEWAL_YEARS);
+      if (next() >= INSPECTED_SHARE || earliest >= year) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
       const inspectedOn = new Date(Date.UTC(between(next, earliest, year - 1), between(next, 0, 11), between(next, 1, 28)));
       return {
         kind: "found",
         data: {
           status: "found",
-          details: {
-            registry: "sandbox",
-            inspected_on: inspectedOn.toISOString().slice(0, 10),
-            result: next() < FAVORABLE_SHARE ? "favorable" : "unfavorable",
-          },
+          inspectedOn: inspectedOn.toISOString().slice(0, 10),
+          result: pick(next, RESULTS),
+          registry: "sandbox",
+          reference: `SBX-ITE-${reference.slice(0, 14)}-${inspectedOn.getUTCFullYear()}`,
         },
+        provider: PROVIDERS.sandbox,
         summary: { register: "sandbox", ccaa },
       };
     },

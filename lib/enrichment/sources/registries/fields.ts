@@ -18,3 +18,17 @@ export function isoDate(value: unknown): string | null {
 
 /** A reference as registries store it, without blanks, upper case ("" when absent). */
 export const bareReference = (reference: unknown) => (typeof reference === "string" ? reference.replace(/\s+/g, "").toUpperCase() : "");
+
+/**
+ * A decimal number as registries write it ("214.61", "172,35", "1.234,5"): the last of "." and ","
+ * is the decimal mark, the other a thousands separator. Null for anything else, and for negatives.
+ */
+export function decimal(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : null;
+  const s = typeof value === "string" ? value.trim() : "";
+  if (!/^\d[\d.,]*$/.test(s)) return null;
+  const mark = Math.max(s.lastIndexOf("."), s.lastIndexOf(","));
+  const normalised = mark < 0 ? s : s.slice(0, mark).replace(/[.,]/g, "") + "." + s.slice(mark + 1);
+  const n = Number(normalised);
+  return Number.isFinite(n) ? n : null;
+}

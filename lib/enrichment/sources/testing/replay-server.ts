@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from "node:net";
 
 export type Reply =
   /** A body with a status (default 200) and content type (default JSON), optionally after a delay. */
-  | { status?: number; body: string; contentType?: string; delayMs?: number }
+  | { status?: number; body: string; contentType?: string; delayMs?: number; headers?: Record<string, string> }
   /** Never answer: the client's timeout or abort has to end it. */
   | { hang: true }
   /** Drop the connection without an answer. */
@@ -58,7 +58,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
     if ("destroy" in reply) return void req.socket.destroy();
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return; // the client gave up during the delay
-    res.writeHead(reply.status ?? 200, { "Content-Type": reply.contentType ?? "application/json; charset=utf-8" }).end(reply.body);
+    res.writeHead(reply.status ?? 200, { "Content-Type": reply.contentType ?? "application/json; charset=utf-8", ...reply.headers }).end(reply.body);
   });
   server.on("connection", (s) => {
     sockets.add(s);

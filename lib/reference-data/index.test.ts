@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { ccaaForProvince, climateZone, climateZoneForMunicipality } from "./derive";
 import {
   allMunicipalities,
+  ccaaForProvince,
+  climateZone,
+  climateZoneForMunicipality,
   municipalityByCatastroCode,
   municipalityByIne,
   provinceByCode,
   sandboxMunicipalities,
   SANDBOX_MIN_POPULATION,
-} from "@/lib/reference-data";
-import expected from "@/lib/reference-data/data/expected-zones.json";
+} from ".";
+import expected from "./data/expected-zones.json";
 
 const expectedZone = (ine: string) => (expected as Record<string, string>)[ine];
 

@@ -1,0 +1,91 @@
+// Fits the estimate's ordinal model (lib/enrichment/estimate.ts) to the published distributions in
+// lib/enrichment/data/rating-evidence.json and writes lib/enrichment/data/rating-model.json with the
+// parameters and, per table, what was observed and what the model predicts. Run it after changing
+// the evidence, then the tests (one checks the held-out tables).
+//   node --import tsx scripts/fit-rating-model.ts
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { RATINGS, type Rating } from "@/lib/domain";
+import { populationByWinterZone } from "@/lib/reference-data";
+import { mixture, PERIODS, type ModelParameters, type Period } from "@/lib/enrichment/estimate";
+import evidence from "@/lib/enrichment/data/rating-evidence.json";
+
+type Table = (typeof evidence.tables)[number];
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const zonesOf = (t: Table) => populationByWinterZone(t.zones === "national" ? null : t.zones);
+
+/** The model's share of each key a table gives ("E", or a group such as "EFG"). */
+function predicted(params: ModelParameters, t: Table): Record<string, number> {
+  const p = mixture(params, t.periods as Partial<Record<Period, number>>, zonesOf(t));
+  return Object.fromEntries(Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + p[r as Rating], 0)]));
+}
+
+/** Unconstrained vector → parameters: increasing thresholds, μ(≤1979) = 0 (the scale's origin). */
+function decode(x: number[]): ModelParameters {
+  const thresholds = [x[0]!];
+  for (let k = 1; k < RATINGS.length - 1; k++) thresholds.push(thresholds[k - 1]! + Math.exp(x[k]!));
+  return { thresholds, periods: [0, ...x.slice(6, 6 + PERIODS.length - 1)], zoneSlope: x[10]! };
+}
+
+const fitting = evidence.tables.filter((t) => t.role !== "holdout");
+function loss(x: number[]): number {
+  const params = decode(x);
+  let sum = 0;
+  for (const t of fitting) {
+    const p = predicted(params, t);
+    for (const [key, observed] of Object.entries(t.letters)) sum += (t.weight ?? 1) * (observed - p[key]!) ** 2;
+  }
+  const prior = evidence.zoneSlopePrior;
+  return sum + prior.weight * ((params.zoneSlope - prior.mean) / prior.sd) ** 2;
+}
+
+/** Nelder-Mead on `f` from `start`, with restarts until it stops improving. */
+function minimise(f: (x: number[]) => number, start: number[]): number[] {
+  let best = start;
+  for (let restart = 0; restart < 20; restart++) {
+    const n = best.length;
+    let simplex = [best, ...best.map((_, i) => best.map((v, j) => (i === j ? v + 0.5 : v)))].map((x) => ({ x, f: f(x) }));
+    for (let iter = 0; iter < 20_000; iter++) {
+      simplex.sort((a, b) => a.f - b.f);
+      if (simplex[n]!.f - simplex[0]!.f < 1e-13) break;
+      const centroid = best.map((_, j) => simplex.slice(0, n).reduce((s, p) => s + p.x[j]!, 0) / n);
+      const along = (t: number) => centroid.map((c, j) => c + t * (simplex[n]!.x[j]! - c));
+      const reflected = { x: along(-1), f: 0 };
+      reflected.f = f(reflected.x);
+      if (reflected.f < simplex[0]!.f) {
+        const expanded = { x: along(-2), f: 0 };
+        expanded.f = f(expanded.x);
+        simplex[n] = expanded.f < reflected.f ? expanded : reflected;
+      } else if (reflected.f < simplex[n - 1]!.f) simplex[n] = reflected;
+      else {
+        const contracted = { x: along(0.5), f: 0 };
+        contracted.f = f(contracted.x);
+        if (contracted.f < simplex[n]!.f) simplex[n] = contracted;
+        else simplex = simplex.map((p, i) => (i === 0 ? p : { x: p.x.map((v, j) => simplex[0]!.x[j]! + 0.5 * (v - simplex[0]!.x[j]!)), f: 0 })).map((p) => ({ x: p.x, f: f(p.x) }));
+      }
+    }
+    simplex.sort((a, b) => a.f - b.f);
+    if (f(best) - simplex[0]!.f < 1e-12) break;
+    best = simplex[0]!.x;
+  }
+  return best;
+}
+
+// Start: thresholds spread over the scale, newer periods better (lower η), no zone effect.
+const start = [-4, 0, 0, 0.3, 0.7, 0.3, -0.8, -2.5, -4.5, -6, 0];
+const x = minimise(loss, start);
+const parameters = decode(x);
+const round = (v: number) => Math.round(v * 1e4) / 1e4;
+const output = {
+  _about:
+    "Written by scripts/fit-rating-model.ts from rating-evidence.json: the estimate's ordinal model (lib/enrichment/estimate.ts). `fit` lists each table's observed shares and the model's.",
+  fittedTo: evidence.tables.filter((t) => t.role === "fit").map((t) => t.id),
+  parameters: { thresholds: parameters.thresholds.map(round), periods: parameters.periods.map(round), zoneSlope: round(parameters.zoneSlope) },
+  loss: round(loss(x)),
+  fit: evidence.tables.map((t) => ({ id: t.id, role: t.role, observed: t.letters, predicted: Object.fromEntries(Object.entries(predicted(parameters, t)).map(([k, v]) => [k, round(v)])) })),
+};
+writeFileSync(path.join(root, "lib/enrichment/data/rating-model.json"), JSON.stringify(output, null, 2) + "\n");
+for (const row of output.fit) console.log(row.role.padEnd(8), row.id.padEnd(24), JSON.stringify(row.observed), "→", JSON.stringify(row.predicted));
+console.log("parameters", JSON.stringify(output.parameters), "loss", output.loss);

@@ -1,0 +1,89 @@
+// Every member of the extended Property (contract: "Property, extended"), with its type and its
+// nullability, on create, get, list and the property.enriched webhook payload: checked against the
+// zod schema the OpenAPI document is built from, on the sandbox registers (test mode).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { schema } from "@/lib/db";
+import { checkLetters } from "@/lib/cadastral-reference";
+import { Property } from "@/lib/domain";
+import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
+
+const Strict = Property.strict();
+
+let t: TestApp;
+let key: string;
+let partnerId: string;
+beforeAll(async () => {
+  t = await createTestApp({ workers: true, env: { ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1", ENRICHMENT_RETRY_JITTER: "0", SANDBOX_SLOW_MS: "3000" } });
+  const created = await newPartnerKey(t.app);
+  key = created.key;
+  partnerId = created.partner.id;
+  await createEndpoint(t.app.db, { partnerId, mode: "test" }, { url: "https://hooks.example.com/finca" }, false);
+});
+afterAll(() => t.close());
+
+const create = async (reference: string) => (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).json();
+
+const DATA_MEMBERS = ["use", "use_label", "built_area_m2", "plot_area_m2", "units_in_parcel", "unit", "postal_code", "municipality_code", "location", "ite"] as const;
+
+describe("the extended Property", () => {
+  it("create, get and list answer every member, typed as the schema says", async () => {
+    const references = ["2749704YJ0624N0001DI", "9398516VK3799G", "13005A109000050000SL", scenarioReference("9404")];
+    const created = [];
+    for (const reference of references) {
+      const body = await create(reference);
+      expect(() => Strict.parse(body), JSON.stringify(body)).not.toThrow();
+      created.push(body);
+    }
+    for (const body of created) {
+      const got = await (await t.api.getProperty(get(`/properties/${body.property_id}`, { "X-API-Key": key }))).json();
+      expect(Strict.parse(got)).toEqual(body);
+    }
+    const list = await (await t.api.listProperties(get("/properties?limit=100", { "X-API-Key": key }))).json();
+    for (const item of list.data) expect(() => Strict.parse(item)).not.toThrow();
+  });
+
+  it("a unit: cadastre facts, a point, a unit; a parcel: units and no unit", async () => {
+    const unit = await create(`2749704YJ0624N0002${checkLetters("2749704YJ0624N0002")}`);
+    expect(unit).toMatchObject({
+      use: expect.any(String),
+      use_label: expect.any(String),
+      built_area_m2: expect.any(Number),
+      plot_area_m2: expect.any(Number),
+      unit: { staircase: "1", floor: expect.stringMatching(/^\d{2}$/), door: expect.stringMatching(/^[A-D]$/) },
+      postal_code: expect.stringMatching(/^\d{5}$/),
+      municipality_code: expect.stringMatching(/^\d{5}$/),
+      location: { latitude: expect.any(Number), longitude: expect.any(Number) },
+      enrichment: { cadastre: { provider: "sandbox" }, energy_certificate: { provider: "sandbox" }, ite: { provider: "sandbox" } },
+    });
+    const parcel = await create("2749704YJ0624N");
+    expect(parcel).toMatchObject({ unit: null, units_in_parcel: expect.any(Number) });
+    expect(parcel.postal_code).toBe(unit.postal_code); // the building's
+  });
+
+  it("a reference the cadastre does not know: every added member present and null", async () => {
+    const body = await create(scenarioReference("9404", "members"));
+    expect(body.status).toBe("not_found");
+    for (const member of DATA_MEMBERS) expect(body[member], member).toBeNull();
+    expect(body.energy_certificate).toBeNull();
+  });
+
+  it("still enriching: present and null; the property.enriched payload carries every member", async () => {
+    const reference = scenarioReference("9100", "members");
+    const body = await create(reference);
+    expect(body.status).toBe("enriching");
+    for (const member of DATA_MEMBERS) expect(body[member], member).toBeNull();
+    expect(body.enrichment.cadastre.provider).toBeNull(); // no register has answered yet
+    const { events } = schema;
+    let payload: unknown;
+    for (let i = 0; i < 120 && !payload; i++) {
+      const [event] = await t.app.db.select().from(events).where(and(eq(events.propertyId, body.property_id), eq(events.type, "property.enriched")));
+      payload = event?.payload;
+      if (!payload) await new Promise((r) => setTimeout(r, 500));
+    }
+    const data = Strict.parse(payload);
+    expect(data).toMatchObject({ status: "enriched", municipality_code: expect.stringMatching(/^\d{5}$/), location: expect.any(Object) });
+  });
+});
