@@ -150,3 +150,51 @@ export function formatDuration(ms: number): string {
   if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
   return `${(ms / 3_600_000).toFixed(1)} h`;
 }
+
+/** Mainland Spain and the Balearics (and, inset, the Canaries): the frame a parcel's point is drawn in. */
+const MAINLAND = { west: -9.6, east: 4.6, south: 35.8, north: 43.9 };
+const CANARIES = { west: -18.3, east: -13.3, south: 27.5, north: 29.5 };
+
+/**
+ * A static location view: the parcel's point in Spain's frame, drawn locally (no map tiles from
+ * the internet), with the coordinates as text for everyone.
+ */
+export function LocationView({ latitude, longitude }: { latitude: number; longitude: number }) {
+  const canaries = latitude < 30;
+  const box = canaries ? CANARIES : MAINLAND;
+  const width = 240;
+  const height = Math.round((width * (box.north - box.south)) / ((box.east - box.west) * Math.cos((((box.north + box.south) / 2) * Math.PI) / 180)));
+  const x = ((longitude - box.west) / (box.east - box.west)) * width;
+  const y = ((box.north - latitude) / (box.north - box.south)) * height;
+  const label = `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
+  return (
+    <figure className="inline-block">
+      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-60 rounded border border-slate-200 bg-sky-50" role="img" aria-label={`Location ${label} in ${canaries ? "the Canary Islands" : "Spain"}`}>
+        {[0.25, 0.5, 0.75].map((f) => (
+          <g key={f} className="text-slate-200" stroke="currentColor" strokeWidth="0.5">
+            <line x1={f * width} y1="0" x2={f * width} y2={height} />
+            <line x1="0" y1={f * height} x2={width} y2={f * height} />
+          </g>
+        ))}
+        <circle cx={x} cy={y} r="9" className="text-brand-700" fill="currentColor" opacity="0.15" />
+        <circle cx={x} cy={y} r="3.5" className="text-brand-700" fill="currentColor" />
+      </svg>
+      <figcaption className="mt-1 font-mono text-xs text-slate-600">{label} (WGS 84)</figcaption>
+    </figure>
+  );
+}
+
+/** Probability of each letter, as bars with their percentages. */
+export function RatingBars({ probabilities }: { probabilities: Record<string, number> }) {
+  return (
+    <ul className="mt-1 space-y-0.5 text-xs" aria-label="Probability of each letter">
+      {Object.entries(probabilities).map(([letter, p]) => (
+        <li key={letter} className="flex items-center gap-2">
+          <span className="w-3 font-semibold">{letter}</span>
+          <span className="h-2 rounded bg-brand-600" style={{ width: `${Math.max(1, Math.round(p * 120))}px` }} aria-hidden="true" />
+          <span className="tabular-nums text-slate-600">{Math.round(p * 100)} %</span>
+        </li>
+      ))}
+    </ul>
+  );
+}

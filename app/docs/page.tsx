@@ -77,8 +77,19 @@ export default async function Guide() {
               <li>{c("status")}: {c("enriched")} (every source answered), {c("partially_enriched")} (a source gave up after all retries), {c("not_found")} (the cadastre does not know the reference).</li>
               <li>{c("energy_certificate.source")}: {c("registry")} for an official certificate, {c("estimated")} when none exists (modelled from year built, climate zone and use).</li>
               <li>{c("ite_fetch_status")}: {c("not_required")} for buildings younger than the region&apos;s first-inspection age; {c("unsupported")} where no machine-readable ITE registry exists.</li>
-              <li>{c("enrichment")} shows each source&apos;s status, attempts and last error code: useful in your logs, not needed for your logic.</li>
+              <li>{c("enrichment")} shows each source&apos;s status, attempts, last error code and {c("provider")} (the register that answered: {c("catastro-ovc")}, {c("icaen-socrata")}, {c("gva-wfs")}, {c("rules")}, {c("estimate")}; {c("sandbox")} in test mode): useful in your logs, not needed for your logic.</li>
             </ul>
+            <p>
+              Every member is always present, {c("null")} when its source has not answered or does not know it. From the cadastre: {c("use")} (normalised;
+              a parcel&apos;s is the use with the largest built area) and {c("use_label")}, {c("built_area_m2")}, {c("plot_area_m2")}, {c("units_in_parcel")},
+              {c("unit")} (staircase, floor, door: 20-character references only), {c("postal_code")}, {c("municipality_code")} (INE) and {c("location")} (WGS 84; {c("null")} when
+              the coordinates service did not answer). A registry certificate adds {c("emissions_rating")}, {c("primary_energy_kwh_m2_year")}, {c("emissions_kg_co2_m2_year")},
+              {c("issued_on")}, {c("valid_until")} (issue + 10 years when the registry gives no end), {c("expired")}, {c("scope")} ({c("building")} when the whole building&apos;s
+              certificate stands in for the unit), {c("registry")} and {c("certificate_id")}; an estimate adds {c("probabilities")} (A–G, summing to 1), {c("confidence")} and
+              {c("basis")}, and its {c("rating")} is the most probable letter. {c("ite")} gives the latest inspection&apos;s date, result and reference where a registry has one,
+              and {c("next_due_on")} (the latest inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed first-inspection age). The
+              API reference lists every field and when it is null.
+            </p>
           </Section>
 
           <Section id="verify-webhooks" title="4. Receive and verify webhooks">

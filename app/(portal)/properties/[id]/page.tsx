@@ -6,7 +6,7 @@ import { getProperty } from "@/lib/properties";
 import { deliveries, timeline } from "@/lib/portal/queries";
 import { SOURCES } from "@/lib/domain";
 import { AutoRefresh } from "../../../_components/auto-refresh";
-import { formatDuration, LaneChart } from "../../../_components/charts";
+import { formatDuration, LaneChart, LocationView, RatingBars } from "../../../_components/charts";
 import { CopyButton } from "../../../_components/copy-button";
 import { ActionButton } from "../../../_components/action-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
@@ -32,15 +32,56 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
     ...steps.map((s) => s.startedAt.getTime() + s.durationMs),
   );
   const certificate = property.energy_certificate;
-  const facts: [string, React.ReactNode][] = [
-    ["Address", property.address],
-    ["Municipality", property.municipality],
-    ["Province", property.province],
-    ["Autonomous community", property.ccaa],
-    ["Year built", property.year_built],
-    ["Climate zone", property.climate_zone],
-    ["Energy rating", certificate ? <span key="rating"><span className="font-semibold">{certificate.rating}</span> <span className="text-slate-600">({certificate.source === "registry" ? `registry${certificate.certificate_id ? ` ${certificate.certificate_id}` : ""}` : "estimated"})</span></span> : null],
-    ["ITE", <Badge key="ite" value={property.ite_fetch_status} />],
+  const ite = property.ite;
+  const unit = property.unit;
+  const m2 = (n: number | null) => (n === null ? null : `${n.toLocaleString("en")} m²`);
+  const sections: [string, [string, React.ReactNode][]][] = [
+    [
+      "Cadastre",
+      [
+        ["Address", property.address],
+        ["Municipality", property.municipality && `${property.municipality}${property.municipality_code ? ` (INE ${property.municipality_code})` : ""}`],
+        ["Province", property.province],
+        ["Autonomous community", property.ccaa],
+        ["Postal code", property.postal_code],
+        ["Use", property.use && `${property.use.replace("_", " ")} (${property.use_label})`],
+        ["Year built", property.year_built],
+        ["Built area", m2(property.built_area_m2)],
+        ["Plot area", m2(property.plot_area_m2)],
+        ["Units in parcel", property.units_in_parcel],
+        ["Unit", unit && [unit.staircase && `staircase ${unit.staircase}`, unit.floor && `floor ${unit.floor}`, unit.door && `door ${unit.door}`].filter(Boolean).join(", ")],
+        ["Climate zone", property.climate_zone],
+        ["Location", property.location && <LocationView key="location" {...property.location} />],
+      ],
+    ],
+    [
+      "Energy certificate",
+      certificate?.source === "estimated"
+        ? [
+            ["Estimated rating", <span key="rating"><span className="font-semibold">{certificate.rating}</span> <span className="text-slate-600">(no certificate found; confidence {certificate.confidence?.replace("_", " ")})</span></span>],
+            ["Probabilities", certificate.probabilities && <RatingBars key="bars" probabilities={certificate.probabilities} />],
+            ["Basis", certificate.basis],
+          ]
+        : [
+            ["Rating", certificate && <span key="rating"><span className="font-semibold">{certificate.rating}</span>{certificate.emissions_rating && <span className="text-slate-600"> · emissions {certificate.emissions_rating}</span>}</span>],
+            ["Primary energy", certificate?.primary_energy_kwh_m2_year != null && `${certificate.primary_energy_kwh_m2_year} kWh/m²·year`],
+            ["Emissions", certificate?.emissions_kg_co2_m2_year != null && `${certificate.emissions_kg_co2_m2_year} kg CO₂/m²·year`],
+            ["Issued", certificate?.issued_on],
+            ["Valid until", certificate?.valid_until && <span key="valid">{certificate.valid_until}{certificate.expired && <> <Badge value="failed" label="expired" /></>}</span>],
+            ["Scope", certificate?.scope && (certificate.scope === "unit" ? "this unit" : "the whole building")],
+            ["Registry", certificate?.registry && `${certificate.registry}${certificate.certificate_id ? ` · ${certificate.certificate_id}` : ""}`],
+          ],
+    ],
+    [
+      "Building inspection (ITE)",
+      [
+        ["Status", <Badge key="ite" value={property.ite_fetch_status} />],
+        ["Inspected", ite?.inspected_on],
+        ["Result", ite?.result],
+        ["Next due", ite?.next_due_on],
+        ["Registry", ite?.registry && `${ite.registry}${ite.reference ? ` · ${ite.reference}` : ""}`],
+      ],
+    ],
   ];
   const json = JSON.stringify(property, null, 2);
   return (
@@ -61,14 +102,19 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
       />
       <div className="grid gap-4 lg:grid-cols-5">
         <Card title="Enriched data" className="lg:col-span-3">
-          <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-3 text-sm sm:grid-cols-[11rem_1fr]">
-            {facts.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-slate-600">{k}</dt>
-                <dd className="min-w-0 break-words text-slate-900">{v ?? <Missing>{enriching ? "not yet known" : "not available"}</Missing>}</dd>
-              </div>
-            ))}
-          </dl>
+          {sections.map(([title, rows]) => (
+            <section key={title} className="mb-5 last:mb-0">
+              <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+              <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm sm:grid-cols-[11rem_1fr]">
+                {rows.map(([k, v]) => (
+                  <div key={k} className="contents">
+                    <dt className="text-slate-600">{k}</dt>
+                    <dd className="min-w-0 break-words text-slate-900">{v === null || v === undefined || v === false || v === "" ? <Missing>{enriching ? "not yet known" : "not available"}</Missing> : v}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
         </Card>
         <Card title="Sources" className="lg:col-span-2">
           <ul className="divide-y divide-slate-100 text-sm">
@@ -82,6 +128,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
                   </div>
                   <p className="mt-0.5 text-xs text-slate-600">
                     {e.attempts ? <>{e.attempts} attempt{e.attempts === 1 ? "" : "s"} · last <Time value={e.updated_at} seconds /></> : e.status === "pending" ? "waiting for the cadastre" : "not needed"}
+                    {e.provider && <> · from <code className="font-mono">{e.provider}</code></>}
                     {e.error && <span className="text-red-700"> · last error <code className="font-mono">{e.error}</code></span>}
                   </p>
                 </li>
