@@ -14,5 +14,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/dashboard", "/properties/:path*", "/keys", "/webhooks", "/team", "/admin/:path*"],
+  matcher: ["/dashboard", "/properties/:path*", "/keys", "/webhooks", "/team", "/account", "/admin/:path*"],
 };

@@ -417,7 +417,7 @@ export class PipelineStack {
       const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners);
       database = await openDatabase({ url: db.url, postgres: { poolSize: 4 } });
       for (const [i, partnerId] of partnerIds.entries()) {
-        const { secret } = await createEndpoint(database.db, { partnerId, mode: "test" }, { url: receiver.url(`/hooks/${i}`) }, true);
+        const { secret } = await createEndpoint(database.db, { partnerId, mode: "test" }, { url: receiver.url(`/hooks/${i}`) }, { allowPrivate: true, maxEndpoints: 20 });
         receiver.expect(`/hooks/${i}`, secret);
       }
       stack = new PipelineStack(options, db, database, keys, receiver, await freePort());

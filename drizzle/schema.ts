@@ -36,6 +36,9 @@ const createdAt = () => ts("created_at").notNull().defaultNow();
 export const partners = pgTable("partners", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull().unique(),
+  // Set only by the operator's bootstrap ("seed"): the seed partner is found by this, never by its
+  // name, which anyone signing up could claim.
+  systemRole: text("system_role").unique(),
   createdAt: createdAt(),
 });
 
@@ -47,6 +50,10 @@ export const users = pgTable("users", {
   name: text("name"),
   passwordHash: text("password_hash").notNull(),
   role: text("role", { enum: ROLES }).notNull(),
+  // Every session carries the version it was issued under; a sign-out, password or role change,
+  // removal or disable bumps it, so every copy of an older cookie stops working at once.
+  sessionVersion: integer("session_version").notNull().default(0),
+  disabledAt: ts("disabled_at"),
   createdAt: createdAt(),
 });
 
@@ -63,7 +70,7 @@ export const invitations = pgTable("invitations", {
   acceptedAt: ts("accepted_at"),
 });
 
-// Failed sign-in attempts per key (email or client address), for brute-force throttling.
+// Unsuccessful sign-in attempts per key (email, client address), for brute-force throttling.
 export const signInFailures = pgTable(
   "sign_in_failures",
   {

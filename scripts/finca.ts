@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
-import { createUser } from "@/lib/auth/users";
+import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
+import { directPasswords } from "@/lib/auth/password";
 import { MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
@@ -19,6 +20,10 @@ Commands:
   keys revoke <key id>                            Revoke a key
   users create --email <e> --password <p> --role owner|member|admin [--partner <name>]
                                                   Create a portal user (admins belong to no partner)
+  users disable|enable --email <e>                Disable a user (every session ends) or enable again
+  users reset-password --email <e>                A new random password, printed once as the last line;
+                                                  every session ends
+  users sign-out --email <e>                      End every session of the user
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -92,8 +97,24 @@ async function run(database: Database, argv: string[]): Promise<void> {
       const role = option(values, "role");
       if (!(ROLES as readonly string[]).includes(role)) usage(`--role must be one of ${ROLES.join(", ")}`);
       const partner = role === "admin" ? null : await ensurePartner(db, option(values, "partner"));
-      const user = await createUser(db, { email: option(values, "email"), password: option(values, "password"), role: role as Role, partnerId: partner?.id ?? null });
+      const user = await createUser(db, { email: option(values, "email"), passwordHash: await directPasswords.hash(option(values, "password")), role: role as Role, partnerId: partner?.id ?? null });
       console.log(user.id);
+      return;
+    }
+    case "users disable":
+    case "users enable":
+    case "users reset-password":
+    case "users sign-out": {
+      const user = (await findUserByEmail(db, option(values, "email"))) ?? usage(`no user with email ${values.email}`);
+      // The operator at the console acts as no portal user, so any account can be disabled.
+      if (action === "disable" || action === "enable") await setDisabled(db, "operator-cli", user.id, action === "disable");
+      else if (action === "sign-out") await endSessions(db, user.id);
+      else {
+        console.error(`New password for ${user.email}; every session of theirs has ended. Pass it on safely.`);
+        console.log(await resetPassword(db, directPasswords, user.id));
+        return;
+      }
+      console.log(`${user.email}: ${action === "sign-out" ? "signed out everywhere" : `${action}d`}`);
       return;
     }
     default:

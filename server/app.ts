@@ -4,7 +4,9 @@ import { loadConfig, type Config } from "@/lib/config";
 import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import { startQueue } from "@/lib/queue";
-import { databaseRateLimiter, upstashRateLimiter } from "@/lib/rate-limit";
+import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
+import { gatedPasswords, type Passwords } from "@/lib/auth/password";
+import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
@@ -15,6 +17,10 @@ import { registerWorkers } from "./workers";
 export interface App extends ApiDeps, DeliveryDeps {
   config: Config;
   database: Database;
+  /** Password hashing and checks for public paths, capped per process. */
+  passwords: Passwords;
+  /** Sign-ups per client address (all clients together when the address is unknown). */
+  signUps: RateLimiter;
   /** Stops the workers (a job they run is finished or handed back), then closes the database. */
   close(): Promise<void>;
 }
@@ -47,7 +53,10 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     db: database.db,
     queue,
     rateLimiter,
+    passwords: gatedPasswords(config.PASSWORD_CHECKS_CONCURRENT, config.PASSWORD_CHECKS_QUEUE),
+    signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
     sourcesFor: (mode) => sources[mode],
+    slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
     async close() {
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await database.close();

@@ -1,22 +1,29 @@
 // next-auth (Auth.js v5): email + password against our users table, JWT sessions carrying the
-// user's id, role and partner. Sessions are re-checked against the database on every page.
+// user's id, role, partner and session version. Every page and action re-checks the session
+// against the database (./session.ts): a sign-out, a password or role change, a removal or a
+// disable ends every copy of the cookie at once.
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import type { Role } from "@/lib/domain";
+import { DomainError, type Role } from "@/lib/domain";
 import { checkCredentials } from "@/lib/auth/accounts";
+import { clientAddress } from "@/lib/auth/throttle";
 import { getApp } from "./app";
 
-class Throttled extends CredentialsSignin {
-  code = "throttled";
+/** A refusal the sign-in form explains (`code` reaches the action's AuthError). */
+class Refused extends CredentialsSignin {
+  constructor(readonly code: string) {
+    super();
+  }
 }
 
 declare module "next-auth" {
   interface User {
     role?: Role;
     partnerId?: string | null;
+    sessionVersion?: number;
   }
   interface Session {
-    user: { id: string; email: string; name?: string | null; role: Role; partnerId: string | null };
+    user: { id: string; email: string; name?: string | null; role: Role; partnerId: string | null; sessionVersion: number };
   }
 }
 
@@ -34,26 +41,29 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, request) {
-        const email = String(credentials?.email ?? "");
-        const password = String(credentials?.password ?? "");
-        const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
-        const result = await checkCredentials((await getApp()).db, email, password, address);
+        const app = await getApp();
+        const address = clientAddress(request.headers.get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
+        const result = await checkCredentials(app, String(credentials?.email ?? ""), String(credentials?.password ?? ""), address).catch((error: unknown) => {
+          if (error instanceof DomainError && error.code === "rate_limited") throw new Refused("busy");
+          throw error;
+        });
         if (!result.ok) {
-          if (result.reason === "throttled") throw new Throttled();
+          if (result.reason === "throttled") throw new Refused(`throttled:${Math.ceil(result.retryAfterMs / 1000)}`);
+          if (result.reason === "disabled") throw new Refused("disabled");
           return null;
         }
         const { user } = result;
-        return { id: user.id, email: user.email, name: user.name, role: user.role, partnerId: user.partnerId };
+        return { id: user.id, email: user.email, name: user.name, role: user.role, partnerId: user.partnerId, sessionVersion: user.sessionVersion };
       },
     }),
   ],
   callbacks: {
     jwt({ token, user }) {
-      if (user) Object.assign(token, { uid: user.id, role: user.role, partnerId: user.partnerId ?? null });
+      if (user) Object.assign(token, { uid: user.id, role: user.role, partnerId: user.partnerId ?? null, sv: user.sessionVersion });
       return token;
     },
     session({ session, token }) {
-      Object.assign(session.user, { id: token.uid, role: token.role, partnerId: token.partnerId ?? null });
+      Object.assign(session.user, { id: token.uid, role: token.role, partnerId: token.partnerId ?? null, sessionVersion: token.sv });
       return session;
     },
   },

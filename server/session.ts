@@ -1,9 +1,10 @@
-// Server-side guards for pages and actions: the session is re-checked against the database, so a
-// deleted user or a changed role takes effect at once.
+// Server-side guards for pages and actions: the session is re-checked against the database on every
+// request, so a removed or disabled user, a changed password or role, or a sign-out elsewhere ends
+// it at once (the session version it was issued under no longer matches).
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
+import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import type { Mode, Scope } from "@/lib/domain";
 import { getApp, type App } from "./app";
 import { auth } from "./auth";
@@ -19,8 +20,8 @@ export async function requireUser(): Promise<PortalContext> {
   const session = await auth();
   if (!session?.user?.id) redirect("/sign-in");
   const app = await getApp();
-  const [user] = await app.db.select().from(schema.users).where(eq(schema.users.id, session.user.id));
-  if (!user) redirect("/sign-in");
+  const user = await getUser(app.db, session.user.id);
+  if (!sessionIsCurrent(user, session.user.sessionVersion)) redirect("/sign-in");
   return { app, user };
 }
 

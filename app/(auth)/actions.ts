@@ -1,9 +1,15 @@
 "use server";
 
+import { headers } from "next/headers";
 import { AuthError } from "next-auth";
 import { signIn } from "@/server/auth";
 import { getApp } from "@/server/app";
+import { requireUser } from "@/server/session";
+import { changePassword } from "@/lib/auth/users";
 import { acceptInvitation, signUp } from "@/lib/auth/accounts";
+import { safeNextPath } from "@/lib/auth/redirect";
+import { clientAddress } from "@/lib/auth/throttle";
+import { BUSY } from "@/lib/auth/password";
 import { DomainError } from "@/lib/domain";
 
 /** `values` gives back what was typed (never passwords): React resets a form after its action. */
@@ -11,30 +17,37 @@ export type FormState = { error?: string; values?: Record<string, string> } | un
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 const KEPT = ["email", "name", "organisation"];
-const typed = (form: FormData) => Object.fromEntries(KEPT.map((name) => [name, field(form, name)]));
+// Given back only when sane: a 500 KB "name" is refused, not echoed into the page.
+const typed = (form: FormData) => Object.fromEntries(KEPT.map((name) => [name, field(form, name).slice(0, 320)]));
+
+function refusal(code: string | undefined): string {
+  if (code?.startsWith("throttled:")) return `Too many failed attempts. Wait ${code.slice("throttled:".length)} seconds and try again.`;
+  if (code === "busy") return BUSY;
+  if (code === "disabled") return "This account is disabled. Ask your organisation's owner or Finca's support.";
+  return "Wrong email or password.";
+}
 
 async function signInWith(email: string, password: string, redirectTo: string): Promise<FormState> {
   try {
     await signIn("credentials", { email, password, redirectTo });
   } catch (error) {
-    if (error instanceof AuthError) {
-      const code = (error as AuthError & { code?: string }).code;
-      return { error: code === "throttled" ? "Too many failed attempts. Wait 15 minutes and try again." : "Wrong email or password." };
-    }
+    if (error instanceof AuthError) return { error: refusal((error as AuthError & { code?: string }).code) };
     throw error; // the redirect after a successful sign-in
   }
 }
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
-  const next = field(form, "next");
-  // Only a path on this site: "//host" and "/\\host" would leave it.
-  const failed = await signInWith(field(form, "email"), field(form, "password"), /^\/(?![/\\])/.test(next) ? next : "/dashboard");
+  const failed = await signInWith(field(form, "email"), field(form, "password"), safeNextPath(field(form, "next")));
   return failed && { ...failed, values: typed(form) };
 }
 
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
+  const app = await getApp();
   try {
-    await signUp((await getApp()).db, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
+    const address = clientAddress((await headers()).get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
+    const decision = await app.signUps.hit(`sign-up:${address ?? "any"}`);
+    if (!decision.allowed) return { error: `Too many new accounts from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`, values: typed(form) };
+    await signUp(app, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
@@ -44,7 +57,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
 
 export async function acceptInviteAction(_: FormState, form: FormData): Promise<FormState> {
   try {
-    await acceptInvitation((await getApp()).db, field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
+    await acceptInvitation(await getApp(), field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
@@ -52,3 +65,14 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
 }
 
+/** Self-service password change: every session ends (copies elsewhere too), this one is renewed. */
+export async function changePasswordAction(_: FormState, form: FormData): Promise<FormState> {
+  const { app, user } = await requireUser();
+  try {
+    await changePassword(app.db, app.passwords, user.id, field(form, "current"), field(form, "password"));
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail };
+    throw error;
+  }
+  return signInWith(user.email, field(form, "password"), `${field(form, "home") === "/admin" ? "/admin" : ""}/account?changed=1`);
+}

@@ -6,14 +6,19 @@ import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
-import { requireOwner, requirePartner, MODE_COOKIE } from "@/server/session";
+import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
 import { registerFromPortal } from "@/lib/portal/register";
-import { DomainError } from "@/lib/domain";
+import { DomainError, hasControl } from "@/lib/domain";
 import { createEndpoint, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
-import type { Mode } from "@/lib/domain";
+import { endSessions, removeMember } from "@/lib/auth/users";
+import type { Mode, Scope } from "@/lib/domain";
+import { rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit";
+import { parseBody } from "@/lib/partner-api/validation";
+import { CreateWebhookEndpointBody } from "@/lib/partner-api/schemas";
+import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
 export type ActionState = { error?: string; key?: string; secret?: string; link?: string; values?: Record<string, string> } | undefined;
@@ -29,15 +34,25 @@ export async function switchMode(form: FormData) {
   revalidatePath("/", "layout");
 }
 
+/** Signs out everywhere: a copy of this session's cookie stops working too. */
 export async function signOutAction() {
+  const { app, user } = await requireUser();
+  await endSessions(app.db, user.id);
   await signOut({ redirectTo: "/sign-in" });
 }
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, partnerId } = await requirePartner();
+  const { app, partnerId, scope } = await requirePartner();
   const name = field(form, "name");
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
-  const { key } = await createApiKey(app.db, { partnerId, mode: modeOf(form), name: name.slice(0, 100) });
+  if (hasControl(name) || name.length > 100) return { error: "The name can have at most 100 characters and no control characters.", values: { name: name.slice(0, 100) } };
+  try {
+    await countWrite(app, scope);
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail, values: { name } };
+    throw error;
+  }
+  const { key } = await createApiKey(app.db, { partnerId, mode: modeOf(form), name });
   revalidatePath("/keys");
   return { key };
 }
@@ -57,15 +72,24 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
   redirect(`/properties/${result.property.property_id}`);
 }
 
+/** Counted against the partner's write limit, as the same change through the API would be. */
+async function countWrite(app: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
+  const decision = await app.rateLimiter.hit(rateLimitBucket(scope));
+  if (!decision.allowed) throw rateLimited(decision);
+}
+
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
+  const values = { url: field(form, "url").slice(0, MAX_URL_LENGTH + 1), description: field(form, "description").slice(0, 501) };
   try {
-    // PostgreSQL text cannot hold a NUL (a crafted form post): dropped, as the browser would never send one.
-    const { secret } = await createEndpoint(app.db, scope, { url: field(form, "url"), description: field(form, "description").replaceAll("\u0000", "").slice(0, 500) }, app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
+    await countWrite(app, scope);
+    // The API's own request schema: the portal accepts exactly what the API accepts.
+    const input = parseBody(CreateWebhookEndpointBody, { url: field(form, "url"), ...(field(form, "description") && { description: field(form, "description") }) });
+    const { secret } = await createEndpoint(app.db, scope, input, { allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS });
     revalidatePath("/webhooks");
     return { secret };
   } catch (error) {
-    if (error instanceof DomainError) return { error: error.detail, values: { url: field(form, "url"), description: field(form, "description") } };
+    if (error instanceof DomainError) return { error: error.errors?.length ? error.errors.map((e) => `${"pointer" in e ? e.pointer.slice(1) : e.parameter}: ${e.detail}`).join("; ") : error.detail, values };
     throw error;
   }
 }
@@ -120,11 +144,25 @@ export async function replayFailedAction(form: FormData) {
   revalidatePath("/webhooks");
 }
 
+export async function removeMemberAction(form: FormData) {
+  const { app, partnerId, user } = await requireOwner();
+  // The button exists only for members; anything else (a crafted post) removes nothing.
+  await removeMember(app.db, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
+    if (!(error instanceof DomainError)) throw error;
+  });
+  revalidatePath("/team");
+}
+
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, partnerId, user } = await requireOwner();
   const email = field(form, "email");
-  if (email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return { error: "Enter a valid email address, or leave it empty.", values: { email } };
-  const token = await createInvitation(app.db, partnerId, user.id, email || undefined);
+  let token: string;
+  try {
+    token = await createInvitation(app.db, partnerId, user.id, email || undefined);
+  } catch (error) {
+    if (error instanceof DomainError) return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
+    throw error;
+  }
   revalidatePath("/team");
   return { link: `/invite/${token}` };
 }

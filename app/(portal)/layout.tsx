@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
@@ -33,7 +34,7 @@ export default async function PortalLayout({ children }: { children: React.React
           <ModeSwitch mode={mode} />
           <div className="hidden text-right leading-tight md:block">
             <p className="text-sm font-medium text-slate-900">{partner?.name}</p>
-            <p className="text-xs text-slate-600">{user.email}</p>
+            <Link href="/account" className="text-xs text-slate-600 underline-offset-2 hover:underline">{user.email}</Link>
           </div>
           <form action={signOutAction}>
             <button className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline">Sign out</button>

@@ -168,8 +168,8 @@ export function LocationView({ latitude, longitude }: { latitude: number; longit
   const y = ((box.north - latitude) / (box.north - box.south)) * height;
   const label = `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
   return (
-    <figure className="inline-block">
-      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-60 rounded border border-slate-200 bg-sky-50" role="img" aria-label={`Location ${label} in ${canaries ? "the Canary Islands" : "Spain"}`}>
+    <figure className="block max-w-60">
+      <svg viewBox={`0 0 ${width} ${height}`} className="h-auto w-full rounded border border-slate-200 bg-sky-50" role="img" aria-label={`Location ${label} in ${canaries ? "the Canary Islands" : "Spain"}`}>
         {[0.25, 0.5, 0.75].map((f) => (
           <g key={f} className="text-slate-200" stroke="currentColor" strokeWidth="0.5">
             <line x1={f * width} y1="0" x2={f * width} y2={height} />

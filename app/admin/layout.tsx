@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requireAdmin } from "@/server/session";
 import { SiteFrame } from "../_components/site-frame";
 import { signOutAction } from "../(portal)/actions";
@@ -20,7 +21,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
       navLabel="Admin"
       right={
         <>
-          <span className="hidden text-slate-300 sm:inline">{user.email}</span>
+          <Link href="/admin/account" className="hidden text-slate-300 underline-offset-2 hover:underline sm:inline">{user.email}</Link>
           <form action={signOutAction}><button className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline">Sign out</button></form>
         </>
       }

@@ -4,50 +4,56 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import { DomainError, isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
-import { verifyPassword } from "./password";
-import { clearFailures, isThrottled, recordFailure } from "./throttle";
+import type { Passwords } from "./password";
+import { beginAttempt, endAttempt } from "./throttle";
+import { checkEmail, checkName, checkPassword, refuse } from "./input";
 
-/** A refusal of what a person typed in a form (shown to them as it is). */
-const refuse = (detail: string) => new DomainError("validation_error", detail);
+export { MIN_PASSWORD } from "./input";
 
-export const MIN_PASSWORD = 10;
+/** Names an outsider must not take: the operator's own partners and words that suggest Finca staff. */
+const RESERVED_NAMES = ["seed partner", "finca", "admin", "administrator", "operator", "support", "system"];
+const comparable = (name: string) => name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+export const isReservedName = (name: string) => RESERVED_NAMES.includes(comparable(name));
 
-function checkPassword(password: string) {
-  if (password.length < MIN_PASSWORD) throw refuse(`The password needs at least ${MIN_PASSWORD} characters.`);
-}
-
-function checkEmail(email: string) {
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw refuse("Enter a valid email address.");
+export interface AccountDeps {
+  db: Db;
+  passwords: Passwords;
 }
 
 /** A new partner organisation with the user as its owner. */
-export async function signUp(db: Db, input: { organisation: string; name?: string; email: string; password: string }): Promise<User> {
-  const organisation = input.organisation.trim();
-  if (organisation.length < 2) throw refuse("Enter your organisation's name.");
-  checkEmail(input.email.trim());
+export async function signUp({ db, passwords }: AccountDeps, input: { organisation: string; name?: string; email: string; password: string }): Promise<User> {
+  const organisation = checkName(input.organisation, "organisation's name", 2);
+  const name = checkName(input.name ?? "", "name", 0);
+  checkEmail(input.email);
   checkPassword(input.password);
+  if (isReservedName(organisation)) throw refuse("This organisation name is reserved. Choose another.");
   if (await findUserByEmail(db, input.email)) throw refuse("An account with this email already exists. Sign in instead.");
+  const passwordHash = await passwords.hash(input.password);
   return db.transaction(async (tx) => {
     const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();
     if (!partner) throw refuse("An organisation with this name already exists. Ask its owner for an invitation.");
-    return createUser(tx, { email: input.email, password: input.password, role: "owner", partnerId: partner.id, name: input.name?.trim() || undefined });
+    return createUser(tx, { email: input.email, passwordHash, role: "owner", partnerId: partner.id, name: name || undefined });
   });
 }
 
-export type CredentialCheck = { ok: true; user: User } | { ok: false; reason: "throttled" | "invalid" };
+export type CredentialCheck = { ok: true; user: User } | { ok: false; reason: "throttled"; retryAfterMs: number } | { ok: false; reason: "invalid" | "disabled" };
 
-/** Email + password, throttled per email and per client address. */
-export async function checkCredentials(db: Db, email: string, password: string, address: string | null): Promise<CredentialCheck> {
-  const normalized = normalizeEmail(email);
-  if (await isThrottled(db, normalized, address)) return { ok: false, reason: "throttled" };
-  const user = await findUserByEmail(db, normalized);
-  // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
-  const valid = await verifyPassword(user?.passwordHash ?? DUMMY_HASH, password);
-  if (!user || !valid) {
-    await recordFailure(db, normalized, address);
-    return { ok: false, reason: "invalid" };
+/** Email + password, throttled per email and per client address (see ./throttle). */
+export async function checkCredentials({ db, passwords }: AccountDeps, email: string, password: string, address: string | null, now = new Date()): Promise<CredentialCheck> {
+  const normalized = normalizeEmail(email).slice(0, 320);
+  const attempt = await beginAttempt(db, normalized, address, now);
+  if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterMs: attempt.retryAfterMs };
+  let valid = false;
+  let user: User | null = null;
+  try {
+    user = await findUserByEmail(db, normalized);
+    // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
+    valid = (await passwords.verify(user?.passwordHash ?? DUMMY_HASH, password)) && user !== null;
+  } finally {
+    await endAttempt(db, normalized, attempt.ids, valid, now);
   }
-  await clearFailures(db, normalized);
+  if (!valid || !user) return { ok: false, reason: "invalid" };
+  if (user.disabledAt) return { ok: false, reason: "disabled" };
   return { ok: true, user };
 }
 
@@ -58,6 +64,7 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 
 /** A one-time invitation link token (only its hash is stored). */
 export async function createInvitation(db: Db, partnerId: string, createdBy: string, email?: string): Promise<string> {
+  if (email) checkEmail(email);
   const token = randomBytes(24).toString("base64url");
   await db.insert(schema.invitations).values({
     partnerId,
@@ -79,9 +86,11 @@ export async function findInvitation(db: Db, token: string) {
 }
 
 /** Uses the invitation once: a member of the inviting partner. */
-export async function acceptInvitation(db: Db, token: string, input: { email: string; password: string; name?: string }): Promise<User> {
-  checkEmail(input.email.trim());
+export async function acceptInvitation({ db, passwords }: AccountDeps, token: string, input: { email: string; password: string; name?: string }): Promise<User> {
+  checkEmail(input.email);
   checkPassword(input.password);
+  const name = checkName(input.name ?? "", "name", 0);
+  const passwordHash = await passwords.hash(input.password);
   return db.transaction(async (tx) => {
     const [invitation] = await tx
       .update(schema.invitations)
@@ -91,7 +100,7 @@ export async function acceptInvitation(db: Db, token: string, input: { email: st
     if (!invitation) throw refuse("This invitation link is invalid, expired or already used.");
     if (invitation.email && invitation.email !== normalizeEmail(input.email)) throw refuse("This invitation is for another email address.");
     if (await findUserByEmail(tx as unknown as Db, input.email)) throw refuse("An account with this email already exists.");
-    return createUser(tx, { email: input.email, password: input.password, role: "member", partnerId: invitation.partnerId, name: input.name });
+    return createUser(tx, { email: input.email, passwordHash, role: "member", partnerId: invitation.partnerId, name: name || undefined });
   });
 }
 

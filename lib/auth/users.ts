@@ -1,8 +1,13 @@
 // Portal users: partner owners and members, and operators (admins) who belong to no partner.
-import { eq, sql } from "drizzle-orm";
+// Every change that must take access away (sign-out, password, role, removal, disable) bumps the
+// user's session version: sessions carry the version they were issued under and are refused once
+// it differs (server/session.ts), so every copy of an old cookie stops working at once.
+import { randomBytes } from "node:crypto";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
-import type { Role } from "@/lib/domain";
-import { hashPassword } from "./password";
+import { isUuid, type Role } from "@/lib/domain";
+import type { Passwords } from "./password";
+import { checkPassword, refuse } from "./input";
 
 const { users } = schema;
 export type User = typeof users.$inferSelect;
@@ -14,28 +19,81 @@ export async function findUserByEmail(db: DbOrTx, email: string): Promise<User |
   return row ?? null;
 }
 
-export async function createUser(
-  db: DbOrTx,
-  input: { email: string; password: string; role: Role; partnerId: string | null; name?: string },
-): Promise<User> {
+export async function getUser(db: DbOrTx, id: string): Promise<User | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function createUser(db: DbOrTx, input: { email: string; passwordHash: string; role: Role; partnerId: string | null; name?: string }): Promise<User> {
   const [row] = await db
     .insert(users)
-    .values({
-      email: normalizeEmail(input.email),
-      passwordHash: await hashPassword(input.password),
-      role: input.role,
-      partnerId: input.partnerId,
-      name: input.name ?? null,
-    })
+    .values({ email: normalizeEmail(input.email), passwordHash: input.passwordHash, role: input.role, partnerId: input.partnerId, name: input.name ?? null })
     .returning();
   return row!;
 }
 
-/** The operator's bootstrap admin: created, or its password and role reset to the configured ones. */
-export async function ensureAdmin(db: DbOrTx, email: string, password: string): Promise<void> {
-  const passwordHash = await hashPassword(password);
-  await db
-    .insert(users)
-    .values({ email: normalizeEmail(email), passwordHash, role: "admin", partnerId: null })
-    .onConflictDoUpdate({ target: users.email, set: { passwordHash, role: "admin", partnerId: sql`null` } });
+/** Is a session issued under `version` still good for this user? */
+export const sessionIsCurrent = (user: User | null, version: unknown): user is User => !!user && !user.disabledAt && user.sessionVersion === version;
+
+const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
+
+/** Ends every session of the user (a sign-out everywhere). */
+export async function endSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db.update(users).set(bump).where(eq(users.id, userId));
+}
+
+/** Self-service: the current password proves it is them; every session ends, this one included. */
+export async function changePassword(db: DbOrTx, passwords: Passwords, userId: string, current: string, next: string): Promise<void> {
+  const user = await getUser(db, userId);
+  if (!user || !(await passwords.verify(user.passwordHash, current))) throw refuse("The current password is not right.");
+  checkPassword(next);
+  if (next === current) throw refuse("Choose a password different from the current one.");
+  await db.update(users).set({ passwordHash: await passwords.hash(next), ...bump }).where(eq(users.id, userId));
+}
+
+/** An operator's reset: a new random password, shown once to be passed on; every session ends. */
+export async function resetPassword(db: DbOrTx, passwords: Passwords, userId: string): Promise<string> {
+  if (!isUuid(userId)) throw refuse("No such user.");
+  const password = randomBytes(15).toString("base64url");
+  const [row] = await db.update(users).set({ passwordHash: await passwords.hash(password), ...bump }).where(eq(users.id, userId)).returning({ id: users.id });
+  if (!row) throw refuse("No such user.");
+  return password;
+}
+
+/** An operator disables (or enables again) a user; never their own account. */
+export async function setDisabled(db: DbOrTx, actorId: string, userId: string, disabled: boolean): Promise<void> {
+  if (actorId === userId) throw refuse("You cannot disable your own account.");
+  if (!isUuid(userId)) throw refuse("No such user.");
+  await db.update(users).set({ disabledAt: disabled ? new Date() : null, ...bump }).where(eq(users.id, userId));
+}
+
+/** An owner removes a member of their organisation: the account is deleted, its sessions with it. */
+export async function removeMember(db: DbOrTx, partnerId: string, ownerId: string, memberId: string): Promise<void> {
+  if (!isUuid(memberId)) throw refuse("No such member.");
+  const [row] = await db
+    .delete(users)
+    .where(and(eq(users.id, memberId), eq(users.partnerId, partnerId), eq(users.role, "member"), ne(users.id, ownerId)))
+    .returning({ id: users.id });
+  if (!row) throw refuse("Only members of your organisation can be removed (not its owner).");
+}
+
+/**
+ * The operator's bootstrap admin: created, or its password reset to the configured one. An
+ * existing partner account with that email is never promoted (someone may have signed up early
+ * with the address the operator meant to use): start-up fails and says so.
+ */
+export async function ensureAdmin(db: DbOrTx, passwords: Passwords, email: string, password: string): Promise<void> {
+  const existing = await findUserByEmail(db, email);
+  if (existing && (existing.role !== "admin" || existing.partnerId)) {
+    throw new Error(`FINCA_ADMIN_EMAIL ${normalizeEmail(email)} belongs to a partner's portal account; it is not made an admin. Choose another address, or remove that account first.`);
+  }
+  if (!existing) {
+    await db.insert(users).values({ email: normalizeEmail(email), passwordHash: await passwords.hash(password), role: "admin", partnerId: null }).onConflictDoNothing({ target: users.email });
+    return;
+  }
+  // A changed password ends the sessions made with the old one.
+  if (!(await passwords.verify(existing.passwordHash, password))) {
+    await db.update(users).set({ passwordHash: await passwords.hash(password), ...bump }).where(eq(users.id, existing.id));
+  }
 }

@@ -22,6 +22,10 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_RETRY_SCHEDULE_TEST: seconds.default([1, 2, 4, 8, 16, 32, 64]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** Endpoints one partner may have per mode (each create fans out to all of them). */
+  WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).default(20),
+  /** Deliveries of one partner in flight at once per worker process; the rest wait their turn, so one partner's slow or failing receivers cannot take every slot. */
+  WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number().int().min(1).default(10),
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process (always true in embedded PGlite mode). */
   FINCA_WORKERS: flag.default(true),
@@ -30,6 +34,13 @@ const EnvSchema = z.object({
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(100),
+  /** Proxies in front of the portal that append to X-Forwarded-For; 0 = the header is ignored. */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Password checks (argon2) run at once in this process; more wait, beyond the queue they are refused. */
+  PASSWORD_CHECKS_CONCURRENT: z.coerce.number().int().min(1).default(2),
+  PASSWORD_CHECKS_QUEUE: z.coerce.number().int().min(0).default(32),
+  /** New organisations per client address and hour (per instance of all clients when no trusted proxy says who). */
+  SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),

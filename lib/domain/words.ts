@@ -39,3 +39,8 @@ export type Rating = (typeof RATINGS)[number];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids arrive in paths and forms: anything that is not a UUID names nothing (a 404, not a cast error). */
 export const isUuid = (id: string): boolean => UUID.test(id);
+
+// Control characters (C0, DEL, C1): PostgreSQL text cannot hold a NUL, and none belongs in a name,
+// an email or a URL someone typed.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+export const hasControl = (value: string): boolean => CONTROL.test(value);

@@ -99,7 +99,7 @@ export const operations = [
     responses: () => ({ "201": ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret) }),
     async handle({ deps, req, principal }) {
       const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
-      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE);
+      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS });
       return json({ ...toEndpoint(endpoint), secret }, 201, { Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}` });
     },
   },

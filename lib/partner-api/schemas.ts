@@ -5,6 +5,7 @@ import { z } from "zod";
 import "zod-openapi";
 import { PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
 export const CreatePropertyBody = z
   .strictObject({
@@ -56,7 +57,7 @@ export const Problem = z
 
 export const CreateWebhookEndpointBody = z
   .strictObject({
-    url: z.string().max(2048).meta({ example: "https://example.com/webhooks/finca" }),
+    url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
     // PostgreSQL text cannot hold a NUL.
     description: z.string().max(500).refine((d) => !d.includes("\u0000"), "must not contain NUL characters").optional(),
   })

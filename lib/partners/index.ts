@@ -16,6 +16,21 @@ export async function ensurePartner(db: DbOrTx, name: string): Promise<Partner> 
   return (await findPartnerByName(db, name))!;
 }
 
+/**
+ * The operator's own partner for a system role (e.g. "seed"), found by that role, which only the
+ * operator's bootstrap sets; created with `name`, which sign-up refuses to anyone else. A partner
+ * of that name that is not the system one (an earlier sign-up) is never taken over: start-up fails.
+ */
+export async function ensureSystemPartner(db: DbOrTx, role: string, name: string): Promise<Partner> {
+  const [own] = await db.select().from(partners).where(eq(partners.systemRole, role)).limit(1);
+  if (own) return own;
+  const [created] = await db.insert(partners).values({ name, systemRole: role }).onConflictDoNothing().returning();
+  if (created) return created;
+  const [raced] = await db.select().from(partners).where(eq(partners.systemRole, role)).limit(1);
+  if (raced) return raced;
+  throw new Error(`A partner named "${name}" exists and is not the operator's ${role} partner; rename it (or remove it) before starting with it configured.`);
+}
+
 export async function createPartner(db: DbOrTx, name: string): Promise<Partner> {
   const [row] = await db.insert(partners).values({ name }).returning();
   return row!;

@@ -26,7 +26,7 @@ beforeAll(async () => {
   for (const reference of ["2749704YJ0624N0001DI", "9398516VK3799G"]) {
     expect((await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status).toBe(201);
   }
-  const { endpoint } = await createEndpoint(t.app.db, scope, { url: "https://hooks.example.com/finca" }, false);
+  const { endpoint } = await createEndpoint(t.app.db, scope, { url: "https://hooks.example.com/finca" }, { allowPrivate: false, maxEndpoints: 20 });
   endpointId = endpoint.id;
   await t.app.db.transaction((tx) => recordEvent(tx, t.app.queue, { ...scope, type: "webhook.test", propertyId: null, payload: {} }));
 });

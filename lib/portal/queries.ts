@@ -112,7 +112,7 @@ export async function adminCounts(db: Db) {
 
 export async function allUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, partner: partners.name, createdAt: users.createdAt })
+    .select({ id: users.id, email: users.email, role: users.role, partner: partners.name, createdAt: users.createdAt, disabledAt: users.disabledAt })
     .from(users)
     .leftJoin(partners, eq(partners.id, users.partnerId))
     .orderBy(desc(users.createdAt));

@@ -11,6 +11,7 @@ import { wirePayload, type DeliverJob } from "./events";
 import { webhookHeaders } from "./sign";
 import { sendWebhook, type SendResult } from "./send";
 import type { Resolver } from "./ssrf";
+import { deferSeconds, type PartnerSlots } from "./fair-share";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;
 const [d, a, e] = [webhookDeliveries, webhookAttempts, webhookEndpoints];
@@ -22,6 +23,8 @@ export interface DeliveryDeps {
   /** Tests inject a resolver; production uses the system's. */
   resolver?: Resolver;
   now?: () => Date;
+  /** The process's delivery slots per partner; without it, no per-partner cap (tests of one delivery). */
+  slots?: PartnerSlots;
 }
 
 export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
@@ -41,7 +44,7 @@ export function nextDelaySeconds(schedule: number[], step: number, result: Pick<
   return scheduled;
 }
 
-export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped";
+export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped" | "deferred";
 
 /**
  * Runs the attempt a job stands for. Idempotent per job: a job whose attempt count no longer
@@ -66,6 +69,12 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     return "skipped";
   }
 
+  const release = deps.slots ? deps.slots.take(endpoint.partnerId) : () => {};
+  if (!release) {
+    // This partner has its share in flight: the same job again in a moment, no attempt counted.
+    await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, job, { delaySeconds: deferSeconds() });
+    return "deferred";
+  }
   const body = wirePayload(event);
   const startedAt = now();
   const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);
@@ -74,7 +83,7 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
     requireHttps: endpoint.mode === "live",
     resolver: deps.resolver,
-  });
+  }).finally(release);
   const attempt = delivery.attempts + 1;
   const step = job.step ?? job.attempt;
 
@@ -120,12 +129,14 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
       .where(eq(webhookEndpoints.id, endpoint.id))
       .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
     const gone = result.statusCode === 410;
+    // A blocked address stays blocked: retrying it for days only knocks on the operator's network.
+    const blocked = result.errorClass === "ssrf_blocked";
     const failingTooLong = state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
     const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
     if (disableReason) {
       await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: disableReason }).where(eq(webhookEndpoints.id, endpoint.id));
     }
-    const retriable = !gone && state!.enabled && !disableReason;
+    const retriable = !gone && !blocked && state!.enabled && !disableReason;
     const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;
     const outcome: DeliveryOutcome = delay === null ? "failed" : "retry";
 

@@ -12,6 +12,7 @@ import { recordEvent, type DeliverJob } from "./events";
 import { deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "./ssrf";
+import { partnerSlots } from "./fair-share";
 
 const { partners, webhookDeliveries, webhookAttempts, webhookEndpoints, events } = schema;
 
@@ -45,7 +46,7 @@ async function newScope(mode: Mode = "test"): Promise<Scope> {
 
 async function newEndpoint(scope?: Scope, url = receiver.url) {
   const s = scope ?? (await newScope());
-  return { scope: s, ...(await createEndpoint(database.db, s, { url, description: "test" }, true)) };
+  return { scope: s, ...(await createEndpoint(database.db, s, { url, description: "test" }, { allowPrivate: true, maxEndpoints: 20 })) };
 }
 
 async function emit(scope: Scope, payload: Record<string, unknown> = { property_id: "p1", status: "enriched" }) {
@@ -222,13 +223,15 @@ describe("delivery against a real receiver", () => {
     expect(await endpointOf(endpoint.id)).toMatchObject({ enabled: true, disabledReason: null, failingSince: null });
   });
 
-  it("a private target is refused at connect time and logged as ssrf_blocked, not thrown", async () => {
+  it("a private target is refused at connect time, logged as ssrf_blocked without the address, and not retried", async () => {
     const strict = { ...deps, config: { ...config, FINCA_WEBHOOKS_ALLOW_PRIVATE: false }, resolver: (async () => [{ address: "127.0.0.1", family: 4 }]) satisfies Resolver };
     const scope = await newScope();
-    const { endpoint } = await createEndpoint(database.db, scope, { url: `http://hooks.example:${new URL(receiver.url).port}/hooks` }, false);
+    const { endpoint } = await createEndpoint(database.db, scope, { url: `http://hooks.example:${new URL(receiver.url).port}/hooks` }, { allowPrivate: false, maxEndpoints: 20 });
     const id = (await emit(scope)).deliveries[0]!.id;
-    expect(await runNext(id, strict)).toBe("retry");
+    expect(await runNext(id, strict)).toBe("failed");
     expect((await attemptsOf(id))[0]).toMatchObject({ errorClass: "ssrf_blocked", statusCode: null });
+    expect((await attemptsOf(id))[0]!.error).not.toContain("127.0.0.1");
+    expect(await jobsOf(id)).toHaveLength(1);
     expect(receiver.received).toHaveLength(0);
     expect(endpoint.enabled).toBe(true);
 
@@ -236,9 +239,27 @@ describe("delivery against a real receiver", () => {
     const live = await newScope("live");
     await database.db.insert(webhookEndpoints).values({ ...live, url: receiver.url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
     const liveId = (await emit(live)).deliveries[0]!.id;
-    expect(await runNext(liveId)).toBe("retry");
+    expect(await runNext(liveId)).toBe("failed");
     expect((await attemptsOf(liveId))[0]).toMatchObject({ errorClass: "ssrf_blocked", error: "live endpoints must use https" });
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it("one partner's deliveries beyond its share in flight wait their turn without an attempt; other partners go on", async () => {
+    const slots = partnerSlots(1);
+    const fair = { ...deps, slots };
+    const busy = await newEndpoint();
+    const other = await newEndpoint();
+    const hold = slots.take(busy.scope.partnerId)!; // the partner's one slot is in flight
+    const waiting = (await emit(busy.scope)).deliveries[0]!.id;
+    expect(await runNext(waiting, fair)).toBe("deferred");
+    expect(await attemptsOf(waiting)).toHaveLength(0);
+    expect(await deliveryOf(waiting)).toMatchObject({ status: "pending", attempts: 0 });
+    const [first, again] = await jobsOf(waiting);
+    expect(again!.data).toEqual(first!.data);
+    expect(again!.delaySeconds).toBeGreaterThan(0);
+    expect(await runNext((await emit(other.scope)).deliveries[0]!.id, fair)).toBe("succeeded");
+    hold();
+    expect(await runNext(waiting, fair)).toBe("succeeded");
   });
 
   it("logs a response body with NUL bytes (PostgreSQL text cannot hold them)", async () => {
@@ -339,7 +360,7 @@ describe("endpoints", () => {
   it("refuses unacceptable URLs at creation", async () => {
     const live = await newScope("live");
     const test = await newScope("test");
-    const create = (scope: Scope, url: string) => createEndpoint(database.db, scope, { url }, false);
+    const create = (scope: Scope, url: string) => createEndpoint(database.db, scope, { url }, { allowPrivate: false, maxEndpoints: 20 });
     await expect(create(live, "http://example.com/hook")).rejects.toThrow(
       new DomainError("validation_error", "The URL must use https in live mode.", [{ pointer: "/url", detail: "The URL must use https in live mode." }]),
     );

@@ -39,16 +39,31 @@ export function toEndpoint(e: EndpointRow): WebhookEndpoint {
 
 const active = (scope: Scope) => and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode), isNull(webhookEndpoints.deletedAt));
 
-export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: string; description?: string | null }, allowPrivate: boolean) {
+export interface EndpointRules {
+  allowPrivate: boolean;
+  /** Active endpoints a partner may have per mode. */
+  maxEndpoints: number;
+}
+
+export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: string; description?: string | null }, rules: EndpointRules) {
   const url = input.url.trim();
-  const problem = urlProblem(url, scope.mode, allowPrivate);
+  const problem = urlProblem(url, scope.mode, rules.allowPrivate);
   if (problem) throw new DomainError("validation_error", `The URL ${problem}.`, [{ pointer: "/url", detail: `The URL ${problem}.` }]);
   const secret = generateSecret();
-  const [endpoint] = await db
-    .insert(webhookEndpoints)
-    .values({ partnerId: scope.partnerId, mode: scope.mode, url, description: input.description?.trim() || null, secret })
-    .returning();
-  return { endpoint: endpoint!, secret };
+  return db.transaction(async (tx) => {
+    // Serialises creates of one partner and mode, so concurrent ones cannot pass the cap together.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${scope.partnerId}:${scope.mode}`}, 0))`);
+    const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(active(scope))) as [{ n: number }];
+    if (n >= rules.maxEndpoints) {
+      const detail = `At most ${rules.maxEndpoints} webhook endpoints per mode: delete one you no longer use first.`;
+      throw new DomainError("validation_error", detail, [{ pointer: "/url", detail }]);
+    }
+    const [endpoint] = await tx
+      .insert(webhookEndpoints)
+      .values({ partnerId: scope.partnerId, mode: scope.mode, url, description: input.description?.trim() || null, secret })
+      .returning();
+    return { endpoint: endpoint!, secret };
+  });
 }
 
 export async function listEndpoints(db: DbOrTx, scope: Scope): Promise<EndpointRow[]> {

@@ -71,6 +71,14 @@ describe("urlProblem (endpoint creation)", () => {
     expect(urlProblem("https://metadata.google.internal/x", "test", false)).toMatch(/local/);
     expect(urlProblem("https://127.0.0.1/x", "test", true)).toBeNull();
   });
+  it("refuses single-label and cluster-internal names, and URLs longer than the API allows", () => {
+    expect(urlProblem("https://postgres/x", "live", false)).toMatch(/fully qualified/);
+    expect(urlProblem("https://postgres:5432/x", "test", false)).toMatch(/fully qualified/);
+    expect(urlProblem("https://kubernetes.default.svc/x", "live", false)).toMatch(/local/);
+    expect(urlProblem("https://api.default.svc.cluster.local/x", "live", false)).toMatch(/local/);
+    expect(urlProblem(`https://example.com/${"a".repeat(500_000)}`, "test", false)).toMatch(/at most 2048/);
+    expect(urlProblem("https://hooks.example.com/x", "live", false)).toBeNull();
+  });
   it("sees through the IPv4 spellings the URL parser normalises", () => {
     expect(urlProblem("http://2130706433/x", "test", false)).toMatch(/private/);
     expect(urlProblem("http://0x7f.1/x", "test", false)).toMatch(/private/);

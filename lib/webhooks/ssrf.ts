@@ -85,7 +85,8 @@ export function guardedLookup(resolver: Resolver = systemResolver, allowPrivate 
     resolver(hostname)
       .then((addresses) => {
         const blocked = addresses.find((a) => isBlockedAddress(a.address));
-        if (blocked && !allowPrivate) throw new SsrfBlockedError(`${hostname} resolves to ${blocked.address}, a private or reserved address`);
+        // The address itself is not said: the attempt log is the partner's, and would map our network for them.
+        if (blocked && !allowPrivate) throw new SsrfBlockedError(`blocked: ${hostname} resolves to a private or reserved address`);
         const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
         const first = usable[0];
         if (!first) throw notFound(hostname);
@@ -96,13 +97,17 @@ export function guardedLookup(resolver: Resolver = systemResolver, allowPrivate 
   };
 }
 
-/** Host names that only mean something inside the operator's network. */
-const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa)$/i;
+/** Host names that only mean something inside the operator's network (Kubernetes services included). */
+const LOCAL_NAME = /(^|\.)(localhost|local|internal|localdomain|home\.arpa|lan|intranet|corp|svc|cluster\.local)$/i;
+
+/** The longest URL an endpoint may have (the API's schema and the portal alike). */
+export const MAX_URL_LENGTH = 2048;
 
 /** Why a webhook URL is refused at creation, or null when it is acceptable. */
 export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boolean): string | null {
   // The URL parser would drop or encode them silently, and PostgreSQL text cannot hold a NUL.
   if (/[\u0000-\u001f\u007f]/.test(raw)) return "must not contain control characters";
+  if (raw.length > MAX_URL_LENGTH) return `must have at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {
     url = new URL(raw);
@@ -118,6 +123,8 @@ export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boo
   if (!allowPrivate) {
     if (net.isIP(host) && isBlockedAddress(host)) return "points to a private, loopback or reserved address";
     if (LOCAL_NAME.test(host)) return "points to a local host name";
+    // `postgres`, `redis`, `kubernetes`: single-label names resolve only through the operator's search domains.
+    if (!net.isIP(host) && !host.includes(".")) return "must use a fully qualified public host name";
   }
   return null;
 }

@@ -32,7 +32,7 @@ afterAll(async () => {
 async function setup(url: string) {
   const [partner] = await database.db.insert(partners).values({ name: `Partner ${url}` }).returning();
   const scope = { partnerId: partner!.id, mode: "test" as const };
-  const { secret } = await createEndpoint(database.db, scope, { url }, true);
+  const { secret } = await createEndpoint(database.db, scope, { url }, { allowPrivate: true, maxEndpoints: 20 });
   return { scope, secret };
 }
 

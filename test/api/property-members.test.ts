@@ -20,7 +20,7 @@ beforeAll(async () => {
   const created = await newPartnerKey(t.app);
   key = created.key;
   partnerId = created.partner.id;
-  await createEndpoint(t.app.db, { partnerId, mode: "test" }, { url: "https://hooks.example.com/finca" }, false);
+  await createEndpoint(t.app.db, { partnerId, mode: "test" }, { url: "https://hooks.example.com/finca" }, { allowPrivate: false, maxEndpoints: 20 });
 });
 afterAll(() => t.close());
 

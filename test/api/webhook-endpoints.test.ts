@@ -60,3 +60,22 @@ describe("/webhook-endpoints", () => {
     expect((await problemOf(res)).code).toBe("not_found");
   });
 });
+
+describe("/webhook-endpoints fan-out cap", () => {
+  it("refuses an endpoint beyond WEBHOOK_MAX_ENDPOINTS per partner and mode (422), even when created concurrently", async () => {
+    const max = t.app.config.WEBHOOK_MAX_ENDPOINTS;
+    const { key: own } = await newPartnerKey(t.app, "test");
+    const results = await Promise.all(
+      Array.from({ length: max + 5 }, (_, i) => t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: `https://hooks.example.com/${i}` }, { "X-API-Key": own }))),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(max);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(5);
+    const problem = await problemOf(refused[0]!);
+    expect(problem).toMatchObject({ status: 422, code: "validation_error" });
+    expect(problem.errors![0]!.detail).toMatch(new RegExp(`At most ${max} webhook endpoints`));
+    // The other mode has its own allowance.
+    const { key: live } = await newPartnerKey(t.app, "live");
+    expect((await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/live" }, { "X-API-Key": live }))).status).toBe(201);
+  });
+});

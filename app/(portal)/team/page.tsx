@@ -3,7 +3,7 @@ import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { withdrawInvitationAction } from "../actions";
+import { removeMemberAction, withdrawInvitationAction } from "../actions";
 import { InviteForm } from "../forms";
 
 export const metadata = { title: "Team" };
@@ -25,7 +25,7 @@ export default async function Team() {
       <TableWrap label="Members">
         <table className="table">
           <thead>
-            <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="hidden sm:table-cell">Joined</th></tr>
+            <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="hidden sm:table-cell">Joined</th>{owner && <th scope="col"><span className="sr-only">Actions</span></th>}</tr>
           </thead>
           <tbody>
             {members.map((m) => (
@@ -34,6 +34,13 @@ export default async function Team() {
                 <td>{m.name ?? <Missing />}</td>
                 <td><Badge value={m.role} /></td>
                 <td className="hidden sm:table-cell"><Time value={m.createdAt} /></td>
+                {owner && (
+                  <td className="text-right">
+                    {m.role === "member" && (
+                      <ActionButton action={removeMemberAction} id={m.id} className="btn-danger btn-sm" pendingText="Removing…" confirm={`Remove ${m.email}? Their account is deleted and they are signed out at once.`}>Remove</ActionButton>
+                    )}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

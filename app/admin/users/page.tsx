@@ -2,11 +2,13 @@ import { requireAdmin } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { allUsers } from "@/lib/portal/queries";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { adminToggleUser } from "../actions";
+import { ResetPassword } from "./reset-password";
 
 export const metadata = { title: "Partners and users" };
 
 export default async function AdminUsers() {
-  const { app } = await requireAdmin();
+  const { app, user: me } = await requireAdmin();
   const [partners, users] = await Promise.all([listPartners(app.db), allUsers(app.db)]);
   return (
     <>
@@ -39,15 +41,27 @@ export default async function AdminUsers() {
         <TableWrap label="Users">
           <table className="table">
             <thead>
-              <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Since</th></tr>
+              <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Since</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
             </thead>
             <tbody>
               {users.map((u) => (
                 <tr key={u.id}>
                   <td className="break-all">{u.email}</td>
-                  <td><Badge value={u.role} /></td>
+                  <td><Badge value={u.role} />{u.disabledAt && <> <Badge value="disabled" /></>}</td>
                   <td>{u.partner ?? <Missing>operator</Missing>}</td>
                   <td className="hidden sm:table-cell"><Time value={u.createdAt} /></td>
+                  <td className="text-right">
+                    {u.id !== me.id && (
+                      <div className="flex flex-wrap justify-end gap-2">
+                        <form action={adminToggleUser}>
+                          <input type="hidden" name="id" value={u.id} />
+                          <input type="hidden" name="disable" value={u.disabledAt ? "0" : "1"} />
+                          <button className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>{u.disabledAt ? "Enable" : "Disable"}</button>
+                        </form>
+                        <ResetPassword id={u.id} email={u.email} />
+                      </div>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

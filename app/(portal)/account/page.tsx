@@ -1,0 +1,9 @@
+import { requirePartner } from "@/server/session";
+import { AccountPage } from "../../_components/account-page";
+
+export const metadata = { title: "Your account" };
+
+export default async function Account({ searchParams }: { searchParams: Promise<{ changed?: string }> }) {
+  const { user } = await requirePartner();
+  return <AccountPage user={user} home="/dashboard" changed={(await searchParams).changed === "1"} />;
+}

@@ -1,0 +1,9 @@
+import { requireAdmin } from "@/server/session";
+import { AccountPage } from "../../_components/account-page";
+
+export const metadata = { title: "Your account" };
+
+export default async function AdminAccount({ searchParams }: { searchParams: Promise<{ changed?: string }> }) {
+  const { user } = await requireAdmin();
+  return <AccountPage user={user} home="/admin" changed={(await searchParams).changed === "1"} />;
+}

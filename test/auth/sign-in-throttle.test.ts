@@ -1,0 +1,94 @@
+// Sign-in throttling: atomic under concurrency, slowing down rather than locking the owner out,
+// per client address only behind a trusted proxy, and a process-wide cap on password checks.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkCredentials, signUp } from "@/lib/auth/accounts";
+import { directPasswords, gatedPasswords, type Passwords } from "@/lib/auth/password";
+import { clientAddress, delayAfter, FREE_FAILURES_PER_EMAIL, MAX_DELAY_MS, MAX_FAILURES_PER_ADDRESS } from "@/lib/auth/throttle";
+import { DomainError } from "@/lib/domain";
+import { createTestApp, type TestApp } from "../support/app";
+import { fakeSources } from "../support/fake-sources";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources() });
+});
+afterAll(() => t.close());
+
+const counting = () => {
+  const counter: { checks: number; passwords: Passwords } = {
+    checks: 0,
+    passwords: { hash: directPasswords.hash, verify: (h, p) => (counter.checks++, directPasswords.verify(h, p)) },
+  };
+  return counter;
+};
+const account = async (tag: string) => signUp(t.app, { organisation: `Throttle ${tag} ${Date.now()}`, email: `${tag}-${Date.now()}@example.test`, password: "the-right-password" });
+
+it(`60 concurrent wrong guesses get at most ${FREE_FAILURES_PER_EMAIL} password checks`, async () => {
+  const user = await account("burst");
+  const counter = counting();
+  const now = new Date();
+  const results = await Promise.all(Array.from({ length: 60 }, () => checkCredentials({ db: t.app.db, passwords: counter.passwords }, user.email, "wrong", null, now)));
+  expect(counter.checks).toBeLessThanOrEqual(FREE_FAILURES_PER_EMAIL);
+  expect(results.filter((r) => r.ok === false && r.reason === "throttled").length).toBeGreaterThanOrEqual(60 - FREE_FAILURES_PER_EMAIL);
+});
+
+it("after repeated failures the owner is slowed down, not locked out for the window", async () => {
+  const user = await account("owner");
+  const start = Date.now();
+  const at = (ms: number) => new Date(start + ms);
+  for (let i = 0; i < FREE_FAILURES_PER_EMAIL; i++) expect(await checkCredentials(t.app, user.email, "wrong", null, at(i))).toEqual({ ok: false, reason: "invalid" });
+  // Right away even the right password waits (the guesses' wait applies to everyone)…
+  const refused = await checkCredentials(t.app, user.email, "the-right-password", null, at(FREE_FAILURES_PER_EMAIL));
+  expect(refused).toMatchObject({ ok: false, reason: "throttled" });
+  expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(delayAfter(FREE_FAILURES_PER_EMAIL));
+  // …but only for a second, not fifteen minutes; the refused attempt did not push the wait out.
+  expect(await checkCredentials(t.app, user.email, "the-right-password", null, at(FREE_FAILURES_PER_EMAIL + delayAfter(FREE_FAILURES_PER_EMAIL)))).toMatchObject({ ok: true });
+});
+
+it("the wait grows with each failure and is capped", () => {
+  expect(delayAfter(FREE_FAILURES_PER_EMAIL - 1)).toBe(0);
+  expect(delayAfter(FREE_FAILURES_PER_EMAIL + 1)).toBe(2 * delayAfter(FREE_FAILURES_PER_EMAIL));
+  expect(delayAfter(1000)).toBe(MAX_DELAY_MS);
+});
+
+it(`a client address that keeps failing is refused after ${MAX_FAILURES_PER_ADDRESS} failures, whatever the email`, async () => {
+  const now = new Date();
+  for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) expect(await checkCredentials(t.app, `spray-${i}@example.test`, "wrong", "198.51.100.7", now)).toMatchObject({ reason: "invalid" });
+  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.7", now)).toMatchObject({ reason: "throttled" });
+  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.8", now)).toMatchObject({ reason: "invalid" });
+});
+
+describe("clientAddress", () => {
+  it("ignores X-Forwarded-For unless a trusted proxy is configured", () => {
+    expect(clientAddress("203.0.113.1", 0)).toBeNull();
+  });
+  it("takes the entry our own proxies appended, not what the client wrote", () => {
+    expect(clientAddress("1.2.3.4, 203.0.113.1", 1)).toBe("203.0.113.1");
+    expect(clientAddress("1.2.3.4, 203.0.113.1, 10.0.0.2", 2)).toBe("203.0.113.1");
+    expect(clientAddress("203.0.113.1", 2)).toBeNull();
+    expect(clientAddress(null, 1)).toBeNull();
+  });
+});
+
+it("password checks are capped for the whole process: at most N at once, a bounded queue, then a refusal", async () => {
+  let running = 0;
+  let peak = 0;
+  const release: (() => void)[] = [];
+  const slow: Passwords = {
+    hash: async () => "",
+    verify: () =>
+      new Promise<boolean>((resolve) => {
+        peak = Math.max(peak, ++running);
+        release.push(() => (running--, resolve(false)));
+      }),
+  };
+  const gate = gatedPasswords(2, 3, slow);
+  const admitted = Array.from({ length: 5 }, () => gate.verify("h", "p"));
+  await expect(gate.verify("h", "p")).rejects.toSatisfy((e) => e instanceof DomainError && e.code === "rate_limited");
+  while (release.length || running) {
+    release.shift()?.();
+    await new Promise((r) => setImmediate(r));
+  }
+  await Promise.all(admitted);
+  expect(peak).toBe(2);
+});
