@@ -3,6 +3,20 @@ const nextConfig = {
   // Native/wasm packages must be loaded by Node, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "@node-rs/argon2"],
   poweredByHeader: false,
+  async headers() {
+    return [
+      {
+        // No page of ours may be framed by another site (clickjacking on sign-in, key and endpoint actions).
+        source: "/:path*",
+        headers: [
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

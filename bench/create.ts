@@ -65,7 +65,7 @@ for (const target of targets) {
     const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
     const server =
       target === "next"
-        ? await startServer("node_modules/next/dist/bin/next", env, ready, { args: ["start", "-p", String(port)], nodeArgs })
+        ? await startServer("server/main.ts", env, ready, { nodeArgs })
         : target === "lean"
           ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });

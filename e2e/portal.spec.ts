@@ -176,6 +176,22 @@ test("properties: search, filters, and registering from the portal under the API
   await expect(page.getByRole("heading", { name: `${parcel}0001${checkLetters(parcel + "0001")}` })).toBeVisible();
 });
 
+test("crafted input gets a page or a clear refusal, never a 500", async ({ page, request }) => {
+  await signIn(page, owner.email, owner.password);
+  for (const path of ["/properties?from=2024-13-45", "/properties?to=9999-99-99", `/properties?after=${"-".repeat(36)}`, "/properties?q=%00", "/properties?q=a&q=b&status=x&status=y", "/invite/%E0%A4%A", "/properties/%E0%A4%A"]) {
+    const res = await page.goto(path);
+    expect(res!.status(), path).toBeLessThan(500);
+  }
+  const framed = await request.get("/sign-in");
+  expect(framed.headers()["x-frame-options"]).toBe("DENY");
+  expect(framed.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
+  // The portal refuses what the API refuses (it validates with the API's own request schema).
+  await page.goto("/webhooks");
+  await page.getByLabel("Endpoint URL").fill("https://postgres/hooks");
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(page.getByTestId("form-error")).toContainText("fully qualified");
+});
+
 test("a webhook endpoint receives a signed test event, seen as delivered", async ({ page }) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/webhooks");
@@ -333,7 +349,7 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   page.once("dialog", (d) => d.accept());
   await page.getByRole("row").filter({ hasText: `member-${run}@acme.test` }).getByRole("button", { name: "Remove" }).click();
   await expect(page.getByRole("row").filter({ hasText: `member-${run}@acme.test` })).toHaveCount(0);
-  await member.getByRole("link", { name: "Properties" }).click();
+  await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Properties" }).click();
   await expect(member).toHaveURL(/\/sign-in/);
   await member.close();
   // A withdrawn invitation's link stops working.

@@ -1,5 +1,5 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves portal + API
-// + workers with `next start` (embedded PGlite in FINCA_DATA_DIR unless DATABASE_URL is set).
+// + workers with server/main.ts (embedded PGlite in FINCA_DATA_DIR unless DATABASE_URL is set).
 import { spawnSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -39,6 +39,7 @@ if (!existsSync(buildId) || Math.max(...sources.map(newestMtime)) > statSync(bui
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, [next, "start", "-p", env.PORT ?? "3000"], { stdio: "inherit", env });
+// Our server (server/main.ts: Next.js behind a front door for what Next cannot route), under this very node.
+const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

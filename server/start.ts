@@ -1,8 +1,6 @@
-// Node-only part of instrumentation.ts (kept apart so the edge bundle never sees `process.once`).
+// Node-only part of instrumentation.ts (kept apart so the edge bundle never sees Node APIs): the App
+// starts with the server, so background work runs without waiting for a first request. Shutdown is
+// the server's (server/main.ts).
 import { getApp } from "./app";
-import { closeOnSignals } from "./lifecycle";
 
-const app = await getApp();
-// Next.js stops its own HTTP server on the same signals.
-closeOnSignals(app);
-console.log(`[finca] ready on ${app.database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`);
+await getApp();

@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { PartnerApi } from "./api";
 import { problemResponse, toDomainError } from "./errors";
-import { requestIdOf } from "./request";
+import { MAX_BODY_BYTES, requestIdOf } from "./request";
 
 /** The request's URL on a fixed origin: routing needs only the path, and a Host header can be anything. */
 function urlOf(target: string): URL {
@@ -36,19 +36,43 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
       req.once("close", () => stop(() => controller.error(new Error("request body aborted"))));
     },
     pull: () => void req.resume(),
-    // The rest is read and dropped; the answer then closes the connection (see below).
+    // The rest is read and dropped (see finishBody).
     cancel: () => stop(() => req.resume()),
   });
 }
 
+/**
+ * What is left of a body once the answer is ready. Closing the connection on a client that is
+ * still sending makes its kernel drop our answer (a reset), so a body up to the cap is read to its
+ * end and dropped, keeping the connection; one declared or found larger closes it.
+ */
+function finishBody(req: http.IncomingMessage, response: Response): void {
+  if (req.complete) return;
+  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) {
+    response.headers.set("Connection", "close");
+    return;
+  }
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > MAX_BODY_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
 export function createPartnerApiServer(api: PartnerApi): http.Server {
-  return http.createServer(async (req, res) => {
+  return http.createServer(partnerApiListener(api));
+}
+
+/** The adapter alone, for a server that also serves other things (server/http.ts). */
+export function partnerApiListener(api: PartnerApi): http.RequestListener {
+  return async (req, res) => {
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
     let response: Response;
+    // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
+    const fetchMethod = method === "TRACE" ? "GET" : method;
     try {
-      // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
-      const fetchMethod = method === "TRACE" ? "GET" : method;
       const request = new Request(url, {
         method: fetchMethod,
         headers: req.headers as Record<string, string>,
@@ -62,9 +86,8 @@ export function createPartnerApiServer(api: PartnerApi): http.Server {
       const requestId = requestIdOf(new Request(url));
       response = problemResponse(toDomainError(error, requestId), requestId, { "X-Request-Id": requestId });
     }
-    // A body left unread (over the cap) is not drained to keep the connection: it is closed.
-    if (!req.complete) response.headers.set("Connection", "close");
+    finishBody(req, response);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(Buffer.from(await response.arrayBuffer()));
-  });
+  };
 }

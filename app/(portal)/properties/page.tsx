@@ -2,21 +2,21 @@ import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
+import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "../forms";
 
 export const metadata = { title: "Properties" };
 
-type Search = { q?: string; status?: string; from?: string; to?: string; after?: string };
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+type Search = Record<"q" | "status" | "from" | "to" | "after", RawParam>;
 
 export default async function Properties({ searchParams }: { searchParams: Promise<Search> }) {
   const { app, scope, mode } = await requirePartner();
   const s = await searchParams;
-  const status = (PROPERTY_STATUSES as readonly string[]).includes(s.status ?? "") ? (s.status as PropertyStatus) : undefined;
-  const from = s.from && DAY.test(s.from) ? s.from : undefined;
-  const to = s.to && DAY.test(s.to) ? s.to : undefined;
-  const q = s.q?.trim().slice(0, 100) || undefined;
+  const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "") ? (oneParam(s.status) as PropertyStatus) : undefined;
+  const from = isoDay(s.from);
+  const to = isoDay(s.to);
+  const q = searchText(s.q, 100);
   const filtered = Boolean(q || status || from || to);
   const page = await listProperties(app.db, scope, {
     limit: 25,
@@ -25,7 +25,7 @@ export default async function Properties({ searchParams }: { searchParams: Promi
     // Dates are whole UTC days: "to" includes that day.
     createdFrom: from ? new Date(`${from}T00:00:00Z`) : undefined,
     createdTo: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
-    startingAfter: s.after && /^[0-9a-f-]{36}$/.test(s.after) ? s.after : undefined,
+    startingAfter: idParam(s.after),
   });
   const query = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
   return (

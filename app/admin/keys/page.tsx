@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requireAdmin } from "@/server/session";
+import { searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
@@ -7,9 +8,9 @@ import { adminRevokeKey } from "../actions";
 
 export const metadata = { title: "All API keys" };
 
-export default async function AdminKeys({ searchParams }: { searchParams: Promise<{ q?: string }> }) {
+export default async function AdminKeys({ searchParams }: { searchParams: Promise<{ q?: RawParam }> }) {
   const { app } = await requireAdmin();
-  const q = (await searchParams).q?.trim().slice(0, 64) || undefined;
+  const q = searchText((await searchParams).q, 64);
   const keys = await allKeys(app.db, q);
   return (
     <>

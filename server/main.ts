@@ -1,0 +1,28 @@
+// `npm start`'s server process: Next.js with the front door (./http.ts), the App (database, queue,
+// workers) in the same process, and graceful shutdown: stop taking requests, let those in flight
+// finish, stop the workers, close the database.
+import http from "node:http";
+import path from "node:path";
+import next from "next";
+import { createPartnerApi } from "@/lib/partner-api";
+import { partnerApiListener } from "@/lib/partner-api/node-server";
+import { getApp } from "./app";
+import { frontDoor } from "./http";
+import { closeOnSignals } from "./lifecycle";
+
+const port = Number(process.env.PORT ?? 3000);
+const nextApp = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
+await nextApp.prepare();
+const app = await getApp();
+const handle = nextApp.getRequestHandler();
+const server = http.createServer(frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))));
+// Longer than the usual load balancer's idle timeout, so it never reuses a connection we closed.
+server.keepAliveTimeout = 65_000;
+server.listen(port, () => console.log(`[finca] ready on :${port} (${app.database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"})`));
+closeOnSignals(app, async () => {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+  await nextApp.close();
+});
