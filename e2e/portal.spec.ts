@@ -187,9 +187,9 @@ test("crafted input gets a page or a clear refusal, never a 500", async ({ page,
   expect(framed.headers()["content-security-policy"]).toContain("frame-ancestors 'none'");
   // The portal refuses what the API refuses (it validates with the API's own request schema).
   await page.goto("/webhooks");
-  await page.getByLabel("Endpoint URL").fill("https://postgres/hooks");
+  await page.getByLabel("Endpoint URL").fill("https://user:secret@hooks.example.com/x");
   await page.getByRole("button", { name: "Add endpoint" }).click();
-  await expect(page.getByTestId("form-error")).toContainText("fully qualified");
+  await expect(page.getByTestId("form-error")).toContainText("must not contain credentials");
 });
 
 test("a webhook endpoint receives a signed test event, seen as delivered", async ({ page }) => {

@@ -13,8 +13,8 @@ import { PROPERTY_STATUSES } from "@/lib/domain";
 
 let t: TestApp;
 let key: string;
-// The fuzz makes more writes than the rate limit allows; 429 has its own tests.
-useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000" } }, (ctx) => ({ t, key } = ctx));
+// The fuzz makes more writes and endpoints than the limits allow; 429 and the endpoint cap have their own tests.
+useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000", WEBHOOK_MAX_ENDPOINTS: "1000000" } }, (ctx) => ({ t, key } = ctx));
 
 const NUM_RUNS = 120;
 
