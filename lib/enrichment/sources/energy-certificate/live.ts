@@ -11,7 +11,7 @@ import type { CertificateScope } from "@/lib/domain";
 import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaRow } from "../registries/catalonia";
-import { bareReference as bare, decimal, isoDate, ratingLetter } from "../registries/fields";
+import { bareReference as bare, decimal, isoDate, propertyUnit, ratingLetter } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
@@ -106,8 +106,7 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
   return {
     async lookup({ reference, facts, signal }) {
       const parcel = reference.slice(0, 14);
-      // The unit's 20 characters: as registered, or as the cadastre resolved a one-unit parcel.
-      const unit = [reference, facts.reference].find((r) => r.length === 20 && r.startsWith(parcel)) ?? null;
+      const unit = propertyUnit(reference, facts.reference);
       const key = unit ?? parcel;
       const province = facts.provinceCode ?? "";
       if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => catalonia(cataloniaBase, unit, parcel, timeoutMs));
