@@ -8,6 +8,7 @@ import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
+import { registerIndex } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -46,7 +47,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
-  const sources = options.sources ?? createSources(config);
+  // Live lookups ask the local register index first (lib/registers), then the live registries.
+  const sources = options.sources ?? createSources(config, { index: registerIndex(database.db) });
   const app: App = {
     config,
     database,
