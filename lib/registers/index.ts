@@ -6,3 +6,4 @@ export { localFile, remoteFile } from "./files";
 export { registerIndex } from "./lookup";
 export { RegisterFileError } from "./read";
 export { listDatasets, type DatasetStatus } from "./status";
+export { importFromUrls, refreshDatasets, refreshPlan, type RefreshOutcome, type RefreshSettings } from "./refresh";
