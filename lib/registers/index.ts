@@ -7,3 +7,4 @@ export { registerIndex } from "./lookup";
 export { RegisterFileError } from "./read";
 export { listDatasets, type DatasetStatus } from "./status";
 export { importFromUrls, refreshDatasets, refreshPlan, type RefreshOutcome, type RefreshSettings } from "./refresh";
+export { coverage, FORAL_NOTE } from "./coverage";
