@@ -3,12 +3,7 @@
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { QUEUES, type Queue } from "@/lib/queue";
-import { refreshDatasets, refreshPlan } from "@/lib/registers";
-
-export interface RefreshJob {
-  /** One dataset; all configured ones when absent (the schedule). */
-  dataset?: string;
-}
+import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
 
 const settingsOf = (config: Config) => ({ urls: config.REGISTER_URLS, timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN });
 
@@ -29,9 +24,4 @@ export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: D
       else console.error(`[registers] ${outcome.dataset}: refresh failed: ${outcome.error}`);
     }
   });
-}
-
-/** An admin's "refresh now": the import runs in a worker, not in the request. */
-export function requestRefresh(queue: Queue, dataset: string) {
-  return queue.send(QUEUES.refreshRegisters, { dataset } satisfies RefreshJob);
 }

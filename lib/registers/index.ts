@@ -6,5 +6,5 @@ export { localFile, remoteFile } from "./files";
 export { registerIndex } from "./lookup";
 export { RegisterFileError } from "./read";
 export { listDatasets, type DatasetStatus } from "./status";
-export { importFromUrls, refreshDatasets, refreshPlan, type RefreshOutcome, type RefreshSettings } from "./refresh";
+export { importFromUrls, refreshDatasets, refreshPlan, requestRefresh, type RefreshJob, type RefreshOutcome, type RefreshSettings } from "./refresh";
 export { coverage, FORAL_NOTE } from "./coverage";

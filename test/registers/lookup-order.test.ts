@@ -37,7 +37,8 @@ beforeAll(async () => {
     if (filter.includes(`<fes:Literal>${ref("0002")}</fes:Literal>`)) return { body: sourceFixture("registries", "wfs-ceeedificios-unit-2749704YJ0624N0001DI.geojson") };
     return { body: sourceFixture("registries", "wfs-ceeedificios-empty.geojson") };
   });
-  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE` } });
+  server.on(/0801_GESIEE/, { body: sourceFixture("registries", "wfs-ceeedificios-empty.geojson") });
+  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` } });
   liveKey = (await newPartnerKey(t.app, "live")).key;
   testKey = (await newPartnerKey(t.app, "test")).key;
   const file = await fileWith("val-index.csv", `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,EMISIONES_CO2_LETRA,VALIDO_HASTA,REGISTRO\n${ref("0001")},B,C,01/01/2033,IDX-1\n`);

@@ -4,8 +4,7 @@ import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
 import { QUEUES } from "@/lib/queue";
-import { listDatasets } from "@/lib/registers";
-import { requestRefresh } from "@/jobs/refresh-registers";
+import { listDatasets, requestRefresh as request } from "@/lib/registers";
 import { createTestApp, type TestApp } from "../support/app";
 import { eventually } from "../support/wait";
 import { fixture } from "./support";
@@ -26,6 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
+const requestRefresh = (queue: TestApp["app"]["queue"], dataset: string) => request(queue, t.app.config.REGISTER_URLS, dataset);
 const status = async (id: string) => (await listDatasets(t.app.db)).find((d) => d.id === id)!;
 
 describe("register refresh", () => {
@@ -44,6 +44,10 @@ describe("register refresh", () => {
     const failed = await eventually("the broken file's error recorded", async () => (await status("cyl-jcyl")).lastError);
     expect(failed).toContain("broken.csv: line 1: the header lacks");
     expect((await status("cyl-jcyl")).rows).toBe(0);
+  });
+
+  it("is refused for a dataset without a configured URL", async () => {
+    await expect(requestRefresh(t.app.queue, "can-gobcan")).rejects.toThrow("no URL is configured for can-gobcan");
   });
 });
 

@@ -18,4 +18,5 @@ export const LIVE_REGISTERS: readonly LiveRegister[] = [
   { source: "energy_certificate", provider: PROVIDERS.valencia, provinces: VALENCIA_PROVINCES },
   // The IITE code on ICAEN's certificates (evidence of an inspection, see ite/live.ts).
   { source: "ite", provider: PROVIDERS.catalonia, provinces: CATALONIA_PROVINCES },
+  { source: "ite", provider: PROVIDERS.gesiee, provinces: VALENCIA_PROVINCES },
 ];

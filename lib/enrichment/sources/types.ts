@@ -100,6 +100,7 @@ export const PROVIDERS = {
   catastro: "catastro-ovc",
   catalonia: "icaen-socrata",
   valencia: "gva-wfs",
+  gesiee: "gva-gesiee",
   rules: "rules",
   estimate: "estimate",
   sandbox: "sandbox",
