@@ -13,7 +13,7 @@
 import { ccaaForProvince } from "@/lib/reference-data";
 import { PROVIDERS, type IteFinding, type IteSource } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
-import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaIiteRow } from "../registries/catalonia";
+import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaIiteRow, type CataloniaClient } from "../registries/catalonia";
 import { isoDate } from "../registries/fields";
 import { GESIEE_BASE_URL, GESIEE_REGISTRY, gesieeReports, type GesieeReport } from "../registries/gesiee";
 import { VALENCIA_PROVINCES } from "../registries/valencia";
@@ -22,6 +22,8 @@ import { iteRequirement } from "./rules";
 export interface LiveIteOptions extends LiveClientOptions {
   /** Socrata host of the Catalan CEE dataset. Default: analisi.transparenciacatalunya.cat. */
   cataloniaBaseUrl?: string;
+  /** Socrata app token for the Catalan dataset (SOCRATA_APP_TOKEN). */
+  socrataAppToken?: string;
   /** The GVA GESIEE WFS endpoint. Default: terramapas.icv.gva.es/0801_GESIEE. */
   valenciaBaseUrl?: string;
   /** The date building ages are counted at (tests); default now. */
@@ -31,8 +33,8 @@ export interface LiveIteOptions extends LiveClientOptions {
 /** Newest first by expiry (the layer has no documented order). */
 const newestReport = (a: GesieeReport, b: GesieeReport) => (isoDate(b.fecha_caducidad) ?? "").localeCompare(isoDate(a.fecha_caducidad) ?? "");
 
-async function catalonia(base: string, parcel: string, timeoutMs: number): Promise<Outcome<IteFinding>> {
-  const row = await cataloniaIiteRow(base, parcel, timeoutMs);
+async function catalonia(client: CataloniaClient, parcel: string): Promise<Outcome<IteFinding>> {
+  const row = await cataloniaIiteRow(client, parcel);
   const code = typeof row?.informe_ins_tecnica_edifici === "string" ? row.informe_ins_tecnica_edifici.trim() : "";
   if (!code) return { kind: "not_found", provider: PROVIDERS.catalonia, summary: { registry: CATALONIA_REGISTRY } };
   // The IITE code evidences an inspection; the dataset gives neither its date nor its result
@@ -65,9 +67,9 @@ async function valencia(base: string, parcel: string, timeoutMs: number): Promis
 }
 
 export function createLiveIte(options: LiveIteOptions = {}): IteSource {
-  const cataloniaBase = options.cataloniaBaseUrl ?? CATALONIA_BASE_URL;
-  const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
   const { timeoutMs, lookup } = liveClient(options);
+  const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
+  const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
   return {
     async lookup({ reference, facts, signal }) {
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
@@ -78,7 +80,7 @@ export function createLiveIte(options: LiveIteOptions = {}): IteSource {
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
       let outcome: Outcome<IteFinding>;
-      if (CATALONIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, () => catalonia(cataloniaBase, parcel, timeoutMs));
+      if (CATALONIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, () => catalonia(cataloniaClient, parcel));
       else if (VALENCIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:val:${parcel}`, signal, () => valencia(valenciaBase, parcel, timeoutMs));
       else return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };

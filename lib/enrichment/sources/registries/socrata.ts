@@ -2,7 +2,10 @@
 // throttled pool that unauthenticated calls share (dev.socrata.com, "Application Tokens").
 const SOCRATA_HOSTS: ReadonlySet<string> = new Set(["analisi.transparenciacatalunya.cat", "catalegdades.caib.cat"]);
 
-/** `X-App-Token` for a Socrata URL when a token is configured; no header otherwise. */
+/** `X-App-Token` when a token is configured. */
+export const appTokenHeader = (token: string | undefined): Record<string, string> => (token ? { "X-App-Token": token } : {});
+
+/** The app token header for a download from a Socrata portal; none for other hosts (never leak the token). */
 export function socrataHeaders(url: string, token: string | undefined): Record<string, string> {
-  return token && SOCRATA_HOSTS.has(new URL(url).hostname) ? { "X-App-Token": token } : {};
+  return SOCRATA_HOSTS.has(new URL(url).hostname) ? appTokenHeader(token) : {};
 }
