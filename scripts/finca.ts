@@ -10,6 +10,8 @@ import { MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 import { loadConfig } from "@/lib/config";
 import { datasetById, importDataset, importFromUrls, listDatasets, localFile, type Dataset, type ImportProgress, type ImportResult } from "@/lib/registers";
 import { stat } from "node:fs/promises";
+import { createSources } from "@/lib/enrichment/sources";
+import { checkRegisters } from "@/lib/enrichment/sources/check";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -33,6 +35,8 @@ Commands:
                                                   make one dataset); replaces the previous copy only
                                                   when every file was read. as_of defaults to the
                                                   files' modification date, or today for --url
+  registers check                                 Ask each live register for a known reference:
+                                                  reachable, parsed, latency (needs internet access)
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -142,6 +146,12 @@ async function run(database: Database, argv: string[]): Promise<void> {
         })),
       );
       return;
+    case "registers check": {
+      const checks = await checkRegisters(createSources(loadConfig()).live);
+      console.table(checks.map((c) => ({ register: c.register, reference: c.reference, reachable: c.reachable, parsed: c.parsed, latency_ms: c.latencyMs, outcome: c.outcome.slice(0, 80) })));
+      if (checks.some((c) => !c.parsed)) process.exitCode = 1;
+      return;
+    }
     case "registers import": {
       const dataset = (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
       const result = await importRegister(database, dataset, values.file ?? [], values.url ?? [], values["as-of"]);
