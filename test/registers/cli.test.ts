@@ -51,6 +51,16 @@ describe.sequential("finca registers", () => {
     expect(run.stderr).toContain("missing.csv: HTTP 404");
   });
 
+  it("check reports each live register and exits 1 when one cannot be read", async () => {
+    const nowhere = "http://127.0.0.1:9";
+    const run = await runNode("scripts/finca.ts", ["registers", "check"], {
+      env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere },
+      timeoutMs: NEVER_MS,
+    });
+    expect(run.code).toBe(1);
+    for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "gva-gesiee"]) expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
+  });
+
   it("usage errors exit 2", async () => {
     expect((await finca("import", "nowhere", "--file", "x")).code).toBe(2);
     expect((await finca("import", "cat-icaen")).stderr).toContain("--file <path> (one or more) or --url <url>");
