@@ -5,7 +5,7 @@
 // Importing the same files again gives the same index: imports are idempotent.
 import type { Readable } from "node:stream";
 import { and, eq, lt, sql } from "drizzle-orm";
-import { schema, type Db } from "@/lib/db";
+import { bare, schema, type Db } from "@/lib/db";
 import type { Dataset, RecordDraft } from "./datasets";
 import { readRows, RegisterFileError } from "./read";
 
@@ -57,15 +57,28 @@ async function claimGeneration(db: Db, id: string): Promise<number> {
   return row!.generation;
 }
 
+/**
+ * One statement per batch with the rows as a single JSON parameter: several times faster than a
+ * multi-row VALUES of as many parameters (bench/registers-import.ts), for the same rows.
+ */
+async function insertBatch(db: Db, dataset: string, generation: number, batch: (RecordDraft & { sourceRow: number })[]) {
+  const rows = JSON.stringify(batch.map((r) => ({ kind: r.kind, parcel: r.parcel, unit: r.unit, dated_on: r.datedOn, source_row: r.sourceRow, data: r.data })));
+  const columns = [records.dataset, records.generation, records.kind, records.parcel, records.unit, records.datedOn, records.sourceRow, records.data].map(bare);
+  await db.execute(sql`
+    insert into ${records} (${sql.join(columns, sql`, `)})
+    select ${dataset}, ${generation}, r.kind, r.parcel, r.unit, r.dated_on, r.source_row, r.data
+    from jsonb_to_recordset(${rows}::jsonb) as r(kind text, parcel text, unit text, dated_on date, source_row integer, data jsonb)`);
+}
+
 async function readFile(db: Db, dataset: Dataset, generation: number, file: ImportFile, options: ImportOptions, totals: { rows: number; skipped: number; sourceRows: number }) {
   const { stream, size } = await file.open();
   let bytes = 0;
   stream.on("data", (chunk: Buffer) => (bytes += chunk.length));
-  const batchSize = options.batchSize ?? 1000;
+  const batchSize = options.batchSize ?? 2000;
   let batch: (RecordDraft & { sourceRow: number })[] = [];
   const flush = async () => {
     if (!batch.length) return;
-    await db.insert(records).values(batch.map((r) => ({ ...r, dataset: dataset.id, generation })));
+    await insertBatch(db, dataset.id, generation, batch);
     totals.rows += batch.length;
     batch = [];
   };
