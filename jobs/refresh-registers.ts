@@ -8,7 +8,7 @@ import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
 const settingsOf = (config: Config) => ({ urls: config.REGISTER_URLS, timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN });
 
 export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config }) {
-  const plan = refreshPlan(deps.config.REGISTER_URLS); // an unknown dataset stops the start, named
+  const plan = refreshPlan(deps.config.REGISTER_URLS);
   // A refresh runs as long as its downloads may (it must not expire and start twice); a failed
   // one is not retried: its error stays on the dataset, and the next schedule tries again.
   await queue.updateQueue(QUEUES.refreshRegisters, {

@@ -8,7 +8,7 @@ import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
-import { registerIndex } from "@/lib/registers";
+import { refreshPlan, registerIndex } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -38,6 +38,7 @@ export interface AppOptions {
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
+  refreshPlan(config.REGISTER_URLS); // a dataset that does not exist stops the start before anything opens
   if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
     console.warn("[finca] FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
   }

@@ -6,6 +6,7 @@ import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/t
 import { QUEUES } from "@/lib/queue";
 import { listDatasets, requestRefresh as request } from "@/lib/registers";
 import { createTestApp, type TestApp } from "../support/app";
+import { createTestDatabase } from "../support/database";
 import { eventually } from "../support/wait";
 import { fixture } from "./support";
 
@@ -52,5 +53,10 @@ describe("register refresh", () => {
 });
 
 it("a configured dataset that does not exist stops the start, named", async () => {
-  await expect(createTestApp({ workers: true, env: { REGISTER_URLS: "atlantis=https://example.org/x.csv" } })).rejects.toThrow(/unknown dataset "atlantis"/);
+  const testDb = await createTestDatabase();
+  try {
+    await expect(createTestApp({ testDb, workers: true, env: { REGISTER_URLS: "atlantis=https://example.org/x.csv" } })).rejects.toThrow(/unknown dataset "atlantis"/);
+  } finally {
+    await testDb.drop();
+  }
 });
