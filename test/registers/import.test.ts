@@ -3,6 +3,7 @@
 // file leaves the previous copy; a new import replaces the old one whole; the same file twice
 // gives the same index.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, countOf, type TestDatabase } from "@/test/support/database";
 import { DATASETS, importDataset, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
@@ -121,6 +122,29 @@ describe("replacing a dataset", () => {
     expect(second.generation).toBeGreaterThan(first.generation);
     expect({ ...second, generation: 0 }).toEqual({ ...first, generation: 0 });
     expect(await countOf(db(), sql`select 1 from register_records where dataset = 'ara-gaodcore'`)).toBe(first.rows);
+  });
+
+  it("lets the import that started later win when it finishes first", async () => {
+    // The earlier import's file stops after its header until the later import has finished.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    async function* slow() {
+      yield Buffer.from("REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA\n");
+      await held;
+      yield Buffer.from("1416301YJ2711N0007AA,G\n");
+    }
+    let opened = () => {};
+    const open = new Promise<void>((r) => (opened = r));
+    // A file is opened after its import claimed its generation: the later import claims the next one.
+    const earlier = importDataset(db(), dataset("val-gva"), [{ name: "earlier.csv", open: async () => (opened(), { stream: Readable.from(slow()), size: null }) }], { asOf: "2026-11-10" });
+    await open;
+    const later = await fileWith("later.csv", "REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA\n1416301YJ2711N0008AA,A\n");
+    expect(await importDataset(db(), dataset("val-gva"), [localFile(later)], { asOf: "2026-11-11" })).toMatchObject({ superseded: false });
+    release();
+    expect(await earlier).toMatchObject({ superseded: true });
+    expect(await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0008" })).toMatchObject({ asOf: "2026-11-11" });
+    expect(await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0007" })).toBeNull();
+    expect(await countOf(db(), sql`select 1 from register_records where dataset = 'val-gva'`)).toBe(1);
   });
 
   it("reads several files as one dataset (Valencia's per-year files)", async () => {
