@@ -28,7 +28,7 @@ export default async function AdminRegisters() {
                 <tr key={d.id} data-testid="register-dataset">
                   <td><span className="font-mono text-xs">{d.id}</span><p className="text-xs text-slate-600">{d.title}</p></td>
                   <td>{d.ccaa}</td>
-                  <td>{d.rows ? d.rows.toLocaleString("en") : <Missing>not imported</Missing>}{d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}</td>
+                  <td>{d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}{d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}</td>
                   <td>{d.asOf ?? <Missing />}</td>
                   <td className="hidden md:table-cell"><Time value={d.importedAt} /></td>
                   <td className="max-w-sm text-xs">{d.lastError ? <><Badge value="failed" /> <span className="break-words">{d.lastError}</span></> : <Missing />}</td>
