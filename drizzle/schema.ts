@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -20,6 +21,7 @@ import {
   ITE_STATUSES,
   MODES,
   PROPERTY_STATUSES,
+  REGISTER_RECORD_KINDS,
   ROLES,
   SOURCE_STATUSES,
   SOURCES,
@@ -273,3 +275,42 @@ export const rateLimitWindows = pgTable("rate_limit_windows", {
   bucket: text("bucket").primaryKey(),
   hits: bigint("hits", { mode: "number" }).array().notNull(),
 });
+
+// The local register index (lib/registers): certificate and inspection records of open datasets.
+// Each import writes a new generation of its dataset's records and then switches the dataset to
+// it in one statement, so a lookup sees the previous copy or the new one, never half of either.
+export const registerDatasets = pgTable("register_datasets", {
+  id: text("id").primaryKey(),
+  /** The generation lookups read (0: never imported). */
+  generation: integer("generation").notNull().default(0),
+  /** The last generation an import claimed (imports count up from here). */
+  lastGeneration: integer("last_generation").notNull().default(0),
+  rows: integer("rows").notNull().default(0),
+  /** Source rows left out of the live copy (no usable reference or rating). */
+  skipped: integer("skipped").notNull().default(0),
+  asOf: date("as_of", { mode: "string" }),
+  /** Files or URL the live copy was read from. */
+  source: text("source"),
+  importedAt: ts("imported_at"),
+  lastAttemptAt: ts("last_attempt_at"),
+  lastError: text("last_error"),
+});
+
+export const registerRecords = pgTable(
+  "register_records",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    dataset: text("dataset").notNull(),
+    generation: integer("generation").notNull(),
+    kind: text("kind", { enum: REGISTER_RECORD_KINDS }).notNull(),
+    parcel: text("parcel").notNull(),
+    /** The first 18 characters of a unit reference; null for a record of the whole building. */
+    unit: text("unit"),
+    /** Issue date, else end of validity: orders a reference's records newest first. */
+    datedOn: date("dated_on", { mode: "string" }),
+    /** Line of the source file the record comes from. */
+    sourceRow: integer("source_row").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("register_records_parcel").on(t.parcel, t.kind), index("register_records_dataset").on(t.dataset, t.generation)],
+);

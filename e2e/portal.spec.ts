@@ -4,7 +4,7 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";
 
@@ -278,6 +278,38 @@ test("an admin replays a failed delivery", async ({ page }) => {
   // An admin has no partner pages; a partner has no admin pages.
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/admin$/);
+});
+
+test("an admin refreshes a register dataset and sees it in the coverage", async ({ page }) => {
+  // scripts/e2e-server.mjs configures La Rioja's dataset at this address (E2E_PORT + 1).
+  const registerFile = http.createServer((req, res) => {
+    res.writeHead(req.url === "/rio-larioja.csv" ? 200 : 404, { "Content-Type": "text/csv" });
+    res.end(req.url === "/rio-larioja.csv" ? readFileSync("lib/registers/datasets/fixtures/rio-larioja.csv") : "");
+  });
+  await new Promise<void>((r) => registerFile.listen(Number(process.env.E2E_PORT ?? 3217) + 1, "127.0.0.1", r));
+  try {
+    await signIn(page, admin.email, admin.password);
+    await page.goto("/admin/registers");
+    const row = page.getByTestId("register-dataset").filter({ hasText: "rio-larioja" });
+    await expect(row.getByText("not imported")).toBeVisible();
+    await expect(page.getByTestId("register-dataset").filter({ hasText: "can-gobcan" }).getByText("no URL configured")).toBeVisible();
+    await row.getByRole("button", { name: "Refresh now" }).click();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return row.getByTestId("dataset-rows").textContent({ timeout: 1000 }).catch(() => null);
+      })
+      .toBe("5");
+    await expect(page.getByTestId("coverage-row").filter({ hasText: "La Rioja" }).getByText(/index:rio-larioja/)).toBeVisible();
+    await shoot(page, "admin-registers");
+    await page.goto("/docs#coverage");
+    await expect(page.getByTestId("coverage-row")).toHaveCount(19);
+    await expect(page.getByTestId("coverage-row").filter({ hasText: "País Vasco" }).getByText(/Foral cadastre/)).toBeVisible();
+    await expect(page.getByTestId("coverage-row").filter({ hasText: "La Rioja" }).getByText(/5 rows as of/)).toBeVisible();
+    await shoot(page, "docs-coverage");
+  } finally {
+    await new Promise<void>((r) => registerFile.close(() => r()));
+  }
 });
 
 test("a member of another partner is refused partner A's property", async ({ page }) => {

@@ -18,6 +18,8 @@ const env = {
   ENRICHMENT_RETRY_SCHEDULE_TEST: "3,2,4",
   WEBHOOK_RETRY_SCHEDULE_TEST: "1,1",
   JOB_POLL_SECONDS: "0.5",
+  // La Rioja's register dataset, served by the admin test on the next port.
+  REGISTER_URLS: `rio-larioja=http://127.0.0.1:${Number(process.env.PORT) + 1}/rio-larioja.csv`,
 };
 
 let cleanup = () => {};

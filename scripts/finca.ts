@@ -7,6 +7,11 @@ import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
 import { directPasswords } from "@/lib/auth/password";
 import { MODES, ROLES, type Mode, type Role } from "@/lib/domain";
+import { loadConfig } from "@/lib/config";
+import { datasetById, importDataset, importFromUrls, listDatasets, localFile, type Dataset, type ImportProgress, type ImportResult } from "@/lib/registers";
+import { stat } from "node:fs/promises";
+import { createSources } from "@/lib/enrichment/sources";
+import { checkRegisters } from "@/lib/enrichment/sources/check";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -24,6 +29,14 @@ Commands:
   users reset-password --email <e>                A new random password, printed once as the last line;
                                                   every session ends
   users sign-out --email <e>                      End every session of the user
+  registers list                                  Register index datasets: rows, as_of, last import, last error
+  registers import <dataset> (--file <path> ... | --url <url> ...) [--as-of YYYY-MM-DD]
+                                                  Import a dataset from files or downloads (several
+                                                  make one dataset); replaces the previous copy only
+                                                  when every file was read. as_of defaults to the
+                                                  files' modification date, or today for --url
+  registers check                                 Ask each live register for a known reference:
+                                                  reachable, parsed, latency (needs internet access)
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -34,7 +47,7 @@ const usage = (message: string): never => {
   throw new UsageError(message);
 };
 
-function option(values: Record<string, string | boolean | undefined>, name: string): string {
+function option(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   return typeof value === "string" && value.trim() ? value.trim() : usage(`--${name} is required`);
 }
@@ -54,6 +67,9 @@ async function run(database: Database, argv: string[]): Promise<void> {
       email: { type: "string" },
       password: { type: "string" },
       role: { type: "string" },
+      file: { type: "string", multiple: true },
+      url: { type: "string", multiple: true },
+      "as-of": { type: "string" },
     },
   });
   const [resource, action, arg] = positionals;
@@ -117,8 +133,62 @@ async function run(database: Database, argv: string[]): Promise<void> {
       console.log(`${user.email}: ${action === "sign-out" ? "signed out everywhere" : `${action}d`}`);
       return;
     }
+    case "registers list":
+      console.table(
+        (await listDatasets(db)).map((d) => ({
+          dataset: d.id,
+          ccaa: d.ccaa,
+          rows: d.rows,
+          skipped: d.skipped,
+          as_of: d.asOf ?? "",
+          imported: d.importedAt?.toISOString() ?? "",
+          last_error: d.lastError ?? "",
+        })),
+      );
+      return;
+    case "registers check": {
+      const checks = await checkRegisters(createSources(loadConfig()).live);
+      console.table(checks.map((c) => ({ register: c.register, reference: c.reference, reachable: c.reachable, parsed: c.parsed, latency_ms: c.latencyMs, outcome: c.outcome.slice(0, 80) })));
+      if (checks.some((c) => !c.parsed)) process.exitCode = 1;
+      return;
+    }
+    case "registers import": {
+      const dataset = (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
+      const result = await importRegister(database, dataset, values.file ?? [], values.url ?? [], values["as-of"]);
+      console.log(`${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`);
+      return;
+    }
     default:
       usage(`unknown command: ${positionals.join(" ") || "(none)"}`);
+  }
+}
+
+/** A progress line on a terminal (stderr), rewritten in place; nothing when output is piped. */
+function progressLine(): ((p: ImportProgress) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  const started = Date.now();
+  return ({ file, bytes, size, rows }) => {
+    const share = size ? ` ${Math.min(100, Math.floor((bytes / size) * 100))}%` : ` ${(bytes / 1e6).toFixed(1)} MB`;
+    const rate = Math.round(rows / Math.max(0.001, (Date.now() - started) / 1000));
+    process.stderr.write(`\r${file.slice(-60)}${share}  ${rows.toLocaleString("en")} rows  ${rate.toLocaleString("en")} rows/s\x1b[K`);
+  };
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+async function importRegister(database: Database, dataset: Dataset, files: string[], urls: string[], asOf: string | undefined): Promise<ImportResult> {
+  if (!files.length === !urls.length) usage("registers import takes --file <path> (one or more) or --url <url> (one or more)");
+  if (asOf !== undefined && !DATE.test(asOf)) usage("--as-of must be a date, YYYY-MM-DD");
+  const onProgress = progressLine();
+  try {
+    if (urls.length) {
+      const config = loadConfig();
+      return await importFromUrls(database.db, dataset, urls, { timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN }, { now: asOf ? new Date(asOf) : undefined, onProgress });
+    }
+    const modified = Math.max(...(await Promise.all(files.map(async (f) => (await stat(f)).mtimeMs))));
+    return await importDataset(database.db, dataset, files.map(localFile), { asOf: asOf ?? new Date(modified).toISOString().slice(0, 10), onProgress });
+  } finally {
+    if (onProgress) process.stderr.write("\n");
   }
 }
 

@@ -8,6 +8,7 @@ import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
+import { refreshPlan, registerIndex } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -37,6 +38,7 @@ export interface AppOptions {
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
+  refreshPlan(config.REGISTER_URLS); // a dataset that does not exist stops the start before anything opens
   if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
     console.warn("[finca] FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
   }
@@ -46,7 +48,8 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
-  const sources = options.sources ?? createSources(config);
+  // Live lookups ask the local register index first (lib/registers), then the live registries.
+  const sources = options.sources ?? createSources(config, { index: registerIndex(database.db) });
   const app: App = {
     config,
     database,

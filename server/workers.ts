@@ -4,8 +4,10 @@ import type { PropertiesDeps } from "@/lib/properties";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { registerEnrichWorker } from "@/jobs/enrich";
+import { registerRefreshRegistersWorker } from "@/jobs/refresh-registers";
 
 export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config }): Promise<void> {
   await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS);
   await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS);
+  await registerRefreshRegistersWorker(deps.queue, deps);
 }

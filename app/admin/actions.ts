@@ -8,6 +8,7 @@ import { setEnabled } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";
 import { resetPassword, setDisabled } from "@/lib/auth/users";
 import { DomainError } from "@/lib/domain";
+import { requestRefresh } from "@/lib/registers";
 
 const id = (form: FormData) => String(form.get("id") ?? "");
 
@@ -56,4 +57,11 @@ export async function adminResetPassword(_: ResetState, form: FormData): Promise
     if (error instanceof DomainError) return { error: error.detail };
     throw error;
   }
+}
+
+/** Downloads and imports a register dataset from its configured URLs, in a worker. */
+export async function adminRefreshRegister(form: FormData) {
+  const { app } = await requireAdmin();
+  await requestRefresh(app.queue, app.config.REGISTER_URLS, id(form));
+  revalidatePath("/admin/registers");
 }

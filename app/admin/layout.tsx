@@ -8,6 +8,7 @@ const NAV = [
   ["/admin/users", "Partners & users"],
   ["/admin/keys", "API keys"],
   ["/admin/webhooks", "Webhooks"],
+  ["/admin/registers", "Registers"],
 ] as const;
 
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {

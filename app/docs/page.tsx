@@ -2,6 +2,8 @@ import Link from "next/link";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { connection } from "next/server";
 import { getApp } from "@/server/app";
+import { coverage } from "@/lib/registers";
+import { CoverageTable } from "../_components/coverage-table";
 import { Card, CodeBlock, PageHeader } from "../_components/ui";
 
 export const metadata = { title: "Integration guide" };
@@ -13,6 +15,7 @@ const SECTIONS = [
   ["verify-webhooks", "4. Receive and verify webhooks"],
   ["scenarios", "5. Test with sandbox scenarios"],
   ["errors-and-limits", "6. Errors and rate limit"],
+  ["coverage", "7. Coverage by region"],
 ] as const;
 
 const SCENARIOS = [
@@ -34,7 +37,8 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 export default async function Guide() {
   await connection(); // the settings are the running server's, not the build's
-  const { config } = await getApp();
+  const { config, db } = await getApp();
+  const covered = await coverage(db);
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
       <nav aria-label="On this page" className="mb-6 lg:sticky lg:top-6 lg:mb-0 lg:self-start">
@@ -166,6 +170,16 @@ Content-Type: application/problem+json
               Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")};
               a {c("429")} adds {c("Retry-After")} in seconds.
             </p>
+          </Section>
+
+          <Section id="coverage" title="7. Coverage by region">
+            <p>
+              What each source can tell, per autonomous community, as {c("GET /api/v1/partner-api/coverage")} returns it. Providers are asked in the order listed:
+              {" "}{c("index:<dataset>")} is this service&apos;s copy of a region&apos;s open dataset (with the date it describes and its rows), {c("live")} a register
+              queried by reference, {c("rules")} the region&apos;s confirmed first-inspection age, {c("estimate")} the modelled rating. {c("enrichment.<source>.provider")} on
+              each property says which one answered; in test mode it is always {c("sandbox")}.
+            </p>
+            <CoverageTable rows={covered} />
           </Section>
         </div>
       </div>

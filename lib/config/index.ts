@@ -10,6 +10,13 @@ const flag = z
   .enum(["0", "1", "true", "false"])
   .transform((v) => v === "1" || v === "true");
 
+/** `dataset=url` pairs separated by spaces; a dataset named several times is read from all its files. */
+const datasetUrls = z
+  .string()
+  .transform((s) => s.split(/\s+/).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[a-z0-9-]+=https?:\/\/\S+$/, "dataset=url pairs separated by spaces")))
+  .transform((pairs) => pairs.map((pair) => ({ dataset: pair.slice(0, pair.indexOf("=")), url: pair.slice(pair.indexOf("=") + 1) })));
+
 const EnvSchema = z.object({
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
@@ -47,6 +54,16 @@ const EnvSchema = z.object({
   CATASTRO_BASE_URL: z.string().url().optional(),
   CEE_CATALONIA_BASE_URL: z.string().url().optional(),
   CEE_VALENCIA_BASE_URL: z.string().url().optional(),
+  /** The GVA GESIEE WFS (IEE.CV inspection reports). */
+  ITE_VALENCIA_BASE_URL: z.string().url().optional(),
+  /** Socrata app token (dev.socrata.com) for ICAEN's dataset: without one, calls share a throttled pool. */
+  SOCRATA_APP_TOKEN: z.string().min(1).optional(),
+  /** Register index datasets refreshed on a schedule, from these URLs (`registers list` names the datasets). */
+  REGISTER_URLS: datasetUrls.default([]),
+  /** When configured datasets are refreshed (cron, UTC). */
+  REGISTER_REFRESH_CRON: z.string().regex(/^\S+( \S+){4}$/, "a 5-field cron expression").default("30 3 * * 0"),
+  /** Bound on one dataset file's download and import (bulk files are large). */
+  REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

@@ -2,7 +2,8 @@
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
-import { DomainError, Property } from "@/lib/domain";
+import { Coverage, DomainError, Property } from "@/lib/domain";
+import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, registerReference } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
 import { idParam, json, readJsonBody } from "./request";
@@ -116,6 +117,20 @@ export const operations = [
       const id = idParam(params.id);
       if (!id || !(await deleteEndpoint(deps.db, principal, id))) throw notFound("webhook endpoint");
       return new Response(null, { status: 204 });
+    },
+  },
+  {
+    id: "getCoverage",
+    method: "GET",
+    path: "/coverage",
+    authenticated: true,
+    write: false,
+    summary: "What each register covers, per autonomous community",
+    description: () =>
+      "For each of the 19 autonomous communities and cities, and each source (cadastre, energy certificate, ITE), the providers asked in order and the best kind among them: `live` (a register queried by reference), `index` (a local copy of an open dataset, with its `as_of` date and row count), `rules` (ITE age rules only), `estimate` (energy only) or `unsupported`. País Vasco and Navarra keep foral cadastres the national cadastre does not cover.",
+    responses: () => ({ "200": ok("Coverage per community.", Coverage) }),
+    async handle({ deps }) {
+      return json({ data: await coverage(deps.db) });
     },
   },
   {

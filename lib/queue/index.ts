@@ -9,6 +9,8 @@ export const QUEUES = {
   enrich: "enrich",
   /** Sends one webhook delivery (event × endpoint). */
   deliverWebhook: "deliver-webhook",
+  /** Downloads and imports register index datasets (scheduled, or asked for by an admin). */
+  refreshRegisters: "refresh-registers",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -44,7 +46,8 @@ export async function startQueue(database: Database, config: Config): Promise<Qu
     retryLimit: 20,
     retryDelay: 1,
     retryBackoff: true,
-    schedule: false,
+    // Cron schedules only where something is scheduled: the register refresh.
+    schedule: config.REGISTER_URLS.length > 0,
   });
   boss.on("error", (error) => console.error("[queue]", error.message));
   await boss.start();

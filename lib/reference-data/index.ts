@@ -64,6 +64,27 @@ export function ccaaForProvince(code: string | number): string | null {
   return provinceByCode(code)?.ccaa ?? null;
 }
 
+export interface Community {
+  name: string;
+  /** INE code, 2 digits. */
+  code: string;
+  provinceCodes: string[];
+  /** false for the foral territories (País Vasco, Navarra), whose cadastres the national one does not hold. */
+  catastro: boolean;
+}
+
+/** The 19 autonomous communities and cities, by INE code. */
+export function allCommunities(): Community[] {
+  const byCode = new Map<string, Community>();
+  for (const [code, p] of Object.entries(PROVINCES).sort(([a], [b]) => a.localeCompare(b))) {
+    const community = byCode.get(p.ccaaCode) ?? { name: p.ccaa, code: p.ccaaCode, provinceCodes: [], catastro: true };
+    community.provinceCodes.push(code);
+    community.catastro &&= p.catastro;
+    byCode.set(p.ccaaCode, community);
+  }
+  return [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code));
+}
+
 export function municipalityByIne(code: string | number): Municipality | null {
   return BY_INE.get(pad(code, 5)) ?? null;
 }

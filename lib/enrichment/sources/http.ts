@@ -30,13 +30,13 @@ const squash = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, "
  * Redirects are refused (a redirect is usually a WAF or login page), except to hosts that
  * `followTo` accepts (a register that moved domains), at most a few hops.
  */
-export async function getText(url: string, options: { timeoutMs: number; followTo?: (url: URL) => boolean }): Promise<string> {
+export async function getText(url: string, options: { timeoutMs: number; followTo?: (url: URL) => boolean; headers?: Record<string, string> }): Promise<string> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const aborted = () => new UpstreamError("timeout", `no complete answer within ${options.timeoutMs} ms`);
   let res: Response | undefined;
   for (let hop = 0, target = new URL(url); ; hop++) {
     try {
-      res = await fetch(target, { signal, redirect: "manual", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)" } });
+      res = await fetch(target, { signal, redirect: "manual", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)", ...options.headers } });
     } catch (error) {
       if (signal.aborted) throw aborted();
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -1,7 +1,8 @@
 // The registers per mode: test keys get the deterministic sandbox, live keys the real registers.
 import type { Config } from "@/lib/config";
 import type { Mode } from "@/lib/domain";
-import type { Sources } from "./types";
+import type { RegisterIndex, Sources } from "./types";
+import { indexedEnergyCertificate, indexedIte } from "./indexed";
 import { createSandboxCadastre } from "./cadastre/sandbox";
 import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";
 import { createSandboxIte } from "./ite/sandbox";
@@ -10,10 +11,15 @@ import { createLiveEnergyCertificate } from "./energy-certificate/live";
 import { createLiveIte } from "./ite/live";
 import { memoryCache } from "./http";
 
-export function createSources(config: Config): Record<Mode, Sources> {
+/** `index`: the local register index, asked before the live registries (live mode only). */
+export function createSources(config: Config, options: { index?: RegisterIndex } = {}): Record<Mode, Sources> {
   const latencyMs = config.SANDBOX_LATENCY_MS;
   // One cache per process for all live registers (keys are prefixed per register).
   const cache = memoryCache(50_000);
+  const liveCertificate = createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache });
+  const liveIte = createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.ITE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache });
+  const energyCertificate = options.index ? indexedEnergyCertificate(options.index, liveCertificate) : liveCertificate;
+  const ite = options.index ? indexedIte(options.index, liveIte) : liveIte;
   return {
     test: {
       // Scenario 9100 answers after the create deadline (+1 s), so its first attempt always misses it.
@@ -21,10 +27,6 @@ export function createSources(config: Config): Record<Mode, Sources> {
       energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
       ite: createSandboxIte({ latencyMs }),
     },
-    live: {
-      cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache }),
-      energyCertificate: createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, cache }),
-      ite: createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, cache }),
-    },
+    live: { cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache }), energyCertificate, ite },
   };
 }

@@ -100,7 +100,30 @@ export const PROVIDERS = {
   catastro: "catastro-ovc",
   catalonia: "icaen-socrata",
   valencia: "gva-wfs",
+  gesiee: "gva-gesiee",
   rules: "rules",
   estimate: "estimate",
   sandbox: "sandbox",
 } as const;
+
+/** A record of the local register index: which dataset, as of when, from which line. */
+export interface IndexHit<T> {
+  data: T;
+  dataset: string;
+  asOf: string | null;
+  sourceRow: number;
+}
+
+/**
+ * The local copy of open register datasets (lib/registers), asked before the live registries. The
+ * composition root passes it in; the engine and the sources know only this interface.
+ * `certificate`: the newest certificate of the unit (its first 18 characters), else the newest
+ * certificate of the whole building registered under the parcel (`scope: building`).
+ */
+export interface RegisterIndex {
+  certificate(query: { parcel: string; unit: string | null }): Promise<IndexHit<RegistryCertificate> | null>;
+  inspection(query: { parcel: string }): Promise<IndexHit<IteFinding> | null>;
+}
+
+/** The provider name of an index answer: `index:<dataset>`. */
+export const indexProvider = (dataset: string) => `index:${dataset}`;

@@ -10,8 +10,8 @@
 import type { CertificateScope } from "@/lib/domain";
 import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
-import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaRow } from "../registries/catalonia";
-import { bareReference as bare, decimal, isoDate, ratingLetter } from "../registries/fields";
+import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaClient, type CataloniaRow } from "../registries/catalonia";
+import { bareReference as bare, decimal, isoDate, propertyUnit, ratingLetter } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
@@ -19,6 +19,8 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   cataloniaBaseUrl?: string;
   /** The GVA WFS endpoint. Default: terramapas.icv.gva.es/26_GCEE. */
   valenciaBaseUrl?: string;
+  /** Socrata app token for the Catalan dataset (SOCRATA_APP_TOKEN). */
+  socrataAppToken?: string;
 }
 
 const text = (v: unknown) => (v === undefined || v === null || String(v).trim() === "" ? null : String(v).trim());
@@ -67,11 +69,11 @@ const notFound = (provider: string, registry: string, unusable: number): Outcome
   summary: { registry, ...(unusable ? { unusable_records: unusable } : {}) },
 });
 
-async function catalonia(base: string, unit: string | null, parcel: string, timeoutMs: number): Promise<Outcome<RegistryCertificate>> {
+async function catalonia(client: CataloniaClient, unit: string | null, parcel: string): Promise<Outcome<RegistryCertificate>> {
   let unusable = 0;
   for (const [reference, scope] of [[unit, "unit"], [parcel, "building"]] as const) {
     if (!reference) continue;
-    const rows = await cataloniaRows(base, reference, timeoutMs);
+    const rows = await cataloniaRows(client, reference);
     const row = rows.find((r) => ratingLetter(r.qualificaci_de_consum_d));
     if (row) return { kind: "found", data: fromCatalonia(row, scope), provider: PROVIDERS.catalonia, summary: { registry: CATALONIA_REGISTRY, scope } };
     unusable += rows.length;
@@ -101,16 +103,15 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
   const { timeoutMs, lookup } = liveClient(options);
-  const cataloniaBase = options.cataloniaBaseUrl ?? CATALONIA_BASE_URL;
+  const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   return {
     async lookup({ reference, facts, signal }) {
       const parcel = reference.slice(0, 14);
-      // The unit's 20 characters: as registered, or as the cadastre resolved a one-unit parcel.
-      const unit = [reference, facts.reference].find((r) => r.length === 20 && r.startsWith(parcel)) ?? null;
+      const unit = propertyUnit(reference, facts.reference);
       const key = unit ?? parcel;
       const province = facts.provinceCode ?? "";
-      if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => catalonia(cataloniaBase, unit, parcel, timeoutMs));
+      if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => catalonia(cataloniaClient, unit, parcel));
       if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => valencia(valenciaBase, unit, parcel, timeoutMs));
       return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
     },

@@ -32,12 +32,33 @@ beforeAll(async () => {
     }
     return { body: "[]" };
   });
+  server.on(/0801_GESIEE/, (url) => {
+    const filter = url.searchParams.get("FILTER") ?? "";
+    if (url.searchParams.get("typeNames") !== "ms:GESIEE.Informes") return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml" };
+    if (filter.includes("<fes:ValueReference>inf_refcatastral</fes:ValueReference><fes:Literal>1416301YJ2711N</fes:Literal>")) return { body: fixture("wfs-gesiee-informes-parcel-1416301YJ2711N.geojson") };
+    return { body: fixture("wfs-ceeedificios-empty.geojson") };
+  });
 });
 afterAll(() => server.close());
 
-const ite = (options: Parameters<typeof createLiveIte>[0] = {}) => createLiveIte({ cataloniaBaseUrl: server.url, now: () => new Date("2026-06-01"), ...options });
+const ite = (options: Parameters<typeof createLiveIte>[0] = {}) =>
+  createLiveIte({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/0801_GESIEE`, now: () => new Date("2026-06-01"), ...options });
 
 describe("live ITE", () => {
+  it("Comunitat Valenciana, assessment due: the parcel's newest IEE.CV report, its expiry and pending urgent work", async () => {
+    const outcome = await ite().lookup(input(UNINSPECTED, facts("46", 1962)));
+    expect(outcome).toEqual({
+      kind: "found",
+      provider: "gva-gesiee",
+      data: { status: "found", registry: "GVA GESIEE (IEE.CV)", reference: "IEE/U/2024/05/046/0000498", nextDueOn: "2034-05-20", result: "unfavourable" },
+      summary: { registry: "GVA GESIEE (IEE.CV)", urgent_interventions: 3, urgent_state: "INTu sin ejecutar", assessed: "Completo", requirement: "required" },
+    });
+  });
+
+  it("Comunitat Valenciana: no report of the parcel is not_found", async () => {
+    expect(await ite().lookup(input("2749704YJ0624N0001DI", facts("46", 1950)))).toMatchObject({ kind: "not_found", provider: "gva-gesiee" });
+  });
+
   it("not_required below the confirmed first-inspection age, without a request", async () => {
     const before = server.requests.length;
     expect(await ite().lookup(input(INSPECTED, facts("08", 1990)))).toMatchObject({ kind: "found", data: { status: "not_required" } }); // Cataluña: 45
@@ -82,7 +103,6 @@ describe("live ITE", () => {
   it("elsewhere, or where the rule is unconfirmed: unsupported, without a request", async () => {
     const before = server.requests.length;
     expect(await ite().lookup(input(INSPECTED, facts("28", 1950)))).toMatchObject({ kind: "found", data: { status: "unsupported" } }); // Madrid, due: lists by address only
-    expect(await ite().lookup(input(INSPECTED, facts("46", 1950)))).toMatchObject({ kind: "found", data: { status: "unsupported" } }); // Valencia: no open registry
     expect(await ite().lookup(input(INSPECTED, facts("41", 2020)))).toMatchObject({ kind: "found", data: { status: "unsupported" } }); // Andalucía: rule unconfirmed
     expect(await ite().lookup(input(INSPECTED, facts(null, 1950)))).toMatchObject({ kind: "found", data: { status: "unsupported" } });
     expect(server.requests.length).toBe(before);

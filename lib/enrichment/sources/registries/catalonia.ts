@@ -3,6 +3,7 @@
 // that evidences a technical inspection of the building. Field names: the dataset's dictionary
 // (see shared research, cee-registries.md); Socrata leaves empty fields out of a JSON row.
 import { getText, parseJson, UpstreamError } from "../http";
+import { appTokenHeader } from "./socrata";
 
 export const CATALONIA_BASE_URL = "https://analisi.transparenciacatalunya.cat";
 export const CATALONIA_PROVINCES: ReadonlySet<string> = new Set(["08", "17", "25", "43"]);
@@ -27,9 +28,16 @@ const ROWS = 5;
 
 const literal = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
-async function query(base: string, params: Record<string, string>, timeoutMs: number): Promise<CataloniaRow[]> {
+/** Where and how to ask: the Socrata host, the answer timeout, and the app token if configured. */
+export interface CataloniaClient {
+  base: string;
+  timeoutMs: number;
+  appToken?: string;
+}
+
+async function query({ base, timeoutMs, appToken }: CataloniaClient, params: Record<string, string>): Promise<CataloniaRow[]> {
   const url = `${base.replace(/\/+$/, "")}/resource/j6ii-t3w2.json?${new URLSearchParams({ ...params, $order: "data_entrada DESC" })}`;
-  const rows = parseJson(await getText(url, { timeoutMs }));
+  const rows = parseJson(await getText(url, { timeoutMs, headers: appTokenHeader(appToken) }));
   if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null)) throw new UpstreamError("malformed", "the Socrata answer is not an array of rows");
   return rows as CataloniaRow[];
 }
@@ -40,16 +48,12 @@ async function query(base: string, params: Record<string, string>, timeoutMs: nu
  * match, not a prefix: the certificates of a parcel's units can outnumber one answer and push
  * the building's own out of it.
  */
-export function cataloniaRows(base: string, reference: string, timeoutMs: number): Promise<CataloniaRow[]> {
-  return query(base, { referencia_cadastral: reference, $limit: String(ROWS) }, timeoutMs);
+export function cataloniaRows(client: CataloniaClient, reference: string): Promise<CataloniaRow[]> {
+  return query(client, { referencia_cadastral: reference, $limit: String(ROWS) });
 }
 
 /** The newest certificate of the parcel or its units that carries an IITE code, or null. */
-export async function cataloniaIiteRow(base: string, parcel: string, timeoutMs: number): Promise<CataloniaRow | null> {
-  const rows = await query(
-    base,
-    { $where: `starts_with(referencia_cadastral, ${literal(parcel)}) AND informe_ins_tecnica_edifici IS NOT NULL AND informe_ins_tecnica_edifici != ''`, $limit: "1" },
-    timeoutMs,
-  );
+export async function cataloniaIiteRow(client: CataloniaClient, parcel: string): Promise<CataloniaRow | null> {
+  const rows = await query(client, { $where: `starts_with(referencia_cadastral, ${literal(parcel)}) AND informe_ins_tecnica_edifici IS NOT NULL AND informe_ins_tecnica_edifici != ''`, $limit: "1" });
   return rows[0] ?? null;
 }

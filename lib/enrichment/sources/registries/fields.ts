@@ -7,10 +7,10 @@ export function ratingLetter(value: unknown): Rating | null {
   return /^[A-G]$/.test(letter) ? (letter as Rating) : null;
 }
 
-/** YYYY-MM-DD from a registry date (`2019-05-10T00:00:00.000`, `2019-05-10`, `10/05/2019`), else null. */
+/** YYYY-MM-DD from a registry date (`2019-05-10T00:00:00.000`, `2019-05-10`, `2019/05/10`, `10/05/2019`), else null. */
 export function isoDate(value: unknown): string | null {
   const s = typeof value === "string" ? value.trim() : "";
-  const iso = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(s);
   if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
   const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(s);
   return dmy ? `${dmy[3]}-${dmy[2]!.padStart(2, "0")}-${dmy[1]!.padStart(2, "0")}` : null;
@@ -31,4 +31,13 @@ export function decimal(value: unknown): number | null {
   const normalised = mark < 0 ? s : s.slice(0, mark).replace(/[.,]/g, "") + "." + s.slice(mark + 1);
   const n = Number(normalised);
   return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * The unit a property is about: its own 20-character reference, or the one the cadastre resolved
+ * for a one-unit parcel; null for a parcel of several units.
+ */
+export function propertyUnit(reference: string, resolved: string): string | null {
+  const parcel = reference.slice(0, 14);
+  return [reference, resolved].find((r) => r.length === 20 && r.startsWith(parcel)) ?? null;
 }

@@ -26,14 +26,14 @@ export const MAX_FEATURES = 50;
 
 const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
-/** Features whose `property` equals `value` (`ref_referencia` for a unit, `ref_parcela` for a parcel). */
-export async function valenciaFeatures(base: string, property: "ref_referencia" | "ref_parcela", value: string, timeoutMs: number): Promise<ValenciaProperties[]> {
+/** Properties of the features of a GVA WFS layer whose `property` equals `value` (FES 2.0, GeoJSON out). */
+export async function gvaFeatures<P>(base: string, typeName: string, property: string, value: string, timeoutMs: number): Promise<P[]> {
   const filter = `<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:PropertyIsEqualTo><fes:ValueReference>${property}</fes:ValueReference><fes:Literal>${xml(value)}</fes:Literal></fes:PropertyIsEqualTo></fes:Filter>`;
   const params = new URLSearchParams({
     service: "WFS",
     version: "2.0.0",
     request: "GetFeature",
-    typeNames: "ms:CEEEdificios",
+    typeNames: typeName,
     outputFormat: "application/json; subtype=geojson",
     count: String(MAX_FEATURES),
     FILTER: filter,
@@ -43,5 +43,10 @@ export async function valenciaFeatures(base: string, property: "ref_referencia" 
   if (/^\s*</.test(text)) throw new UpstreamError("wfs_exception", text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160));
   const body = parseJson(text) as { features?: unknown };
   if (!Array.isArray(body?.features)) throw new UpstreamError("malformed", "the WFS answer has no features array");
-  return body.features.map((f) => ((f as { properties?: ValenciaProperties } | null)?.properties ?? {}) as ValenciaProperties);
+  return body.features.map((f) => ((f as { properties?: P } | null)?.properties ?? {}) as P);
+}
+
+/** Certificates whose `property` equals `value` (`ref_referencia` for a unit, `ref_parcela` for a parcel). */
+export function valenciaFeatures(base: string, property: "ref_referencia" | "ref_parcela", value: string, timeoutMs: number): Promise<ValenciaProperties[]> {
+  return gvaFeatures<ValenciaProperties>(base, "ms:CEEEdificios", property, value, timeoutMs);
 }

@@ -1,0 +1,53 @@
+import { requireAdmin } from "@/server/session";
+import { coverage, listDatasets } from "@/lib/registers";
+import { ActionButton } from "../../_components/action-button";
+import { CoverageTable } from "../../_components/coverage-table";
+import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { adminRefreshRegister } from "../actions";
+
+export const metadata = { title: "Registers" };
+
+export default async function AdminRegisters() {
+  const { app } = await requireAdmin();
+  const [datasets, covered] = await Promise.all([listDatasets(app.db), coverage(app.db)]);
+  const configured = new Set(app.config.REGISTER_URLS.map((u) => u.dataset));
+  return (
+    <>
+      <PageHeader
+        title="Registers"
+        description="The register index: local copies of open certificate and inspection datasets, asked before the live registers. Datasets with URLs in REGISTER_URLS are refreshed on REGISTER_REFRESH_CRON; files are imported with the CLI (registers import)."
+      />
+      <Card title={`Datasets (${datasets.length})`} className="mb-6">
+        <TableWrap label="Register index datasets">
+          <table className="table">
+            <thead>
+              <tr><th scope="col">Dataset</th><th scope="col">Community</th><th scope="col">Rows</th><th scope="col">As of</th><th scope="col" className="hidden md:table-cell">Imported</th><th scope="col">Last error</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+            </thead>
+            <tbody>
+              {datasets.map((d) => (
+                <tr key={d.id} data-testid="register-dataset">
+                  <td><span className="font-mono text-xs">{d.id}</span><p className="text-xs text-slate-600">{d.title}</p></td>
+                  <td>{d.ccaa}</td>
+                  <td>{d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}{d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}</td>
+                  <td>{d.asOf ?? <Missing />}</td>
+                  <td className="hidden md:table-cell"><Time value={d.importedAt} /></td>
+                  <td className="max-w-sm text-xs">{d.lastError ? <><Badge value="failed" /> <span className="break-words">{d.lastError}</span></> : <Missing />}</td>
+                  <td className="text-right">
+                    {configured.has(d.id) ? (
+                      <ActionButton action={adminRefreshRegister} id={d.id} className="btn-secondary btn-sm" pendingText="Queuing…">Refresh now</ActionButton>
+                    ) : (
+                      <span className="text-xs text-slate-600">no URL configured</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      </Card>
+      <Card title="Coverage">
+        <CoverageTable rows={covered} />
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+// Register index refreshes (pg-boss): on REGISTER_REFRESH_CRON every configured dataset, or the one
+// an admin asked for. Thin: lib/registers downloads and imports; a failure stays on the dataset.
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { QUEUES, type Queue } from "@/lib/queue";
+import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
+
+const settingsOf = (config: Config) => ({ urls: config.REGISTER_URLS, timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN });
+
+export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config }) {
+  const plan = refreshPlan(deps.config.REGISTER_URLS);
+  // A refresh runs as long as its downloads may (it must not expire and start twice); a failed
+  // one is not retried: its error stays on the dataset, and the next schedule tries again.
+  await queue.updateQueue(QUEUES.refreshRegisters, {
+    name: QUEUES.refreshRegisters,
+    expireInSeconds: Math.ceil(deps.config.REGISTER_DOWNLOAD_TIMEOUT_MS / 1000) * Math.max(1, plan.size) + 300,
+    retryLimit: 0,
+  });
+  if (plan.size) await queue.schedule(QUEUES.refreshRegisters, deps.config.REGISTER_REFRESH_CRON, {}, { tz: "UTC" });
+  else await queue.unschedule(QUEUES.refreshRegisters);
+  await queue.work<RefreshJob>(QUEUES.refreshRegisters, { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS }, async ([job]) => {
+    for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job!.data.dataset)) {
+      if (outcome.ok) console.log(`[registers] ${outcome.dataset}: ${outcome.result.rows} records as of ${outcome.result.asOf}`);
+      else console.error(`[registers] ${outcome.dataset}: refresh failed: ${outcome.error}`);
+    }
+  });
+}

@@ -1,0 +1,38 @@
+// What the service can tell per autonomous community and source (GET /coverage, docs, admin).
+import { z } from "zod";
+
+export const COVERAGE_KINDS = ["live", "index", "rules", "estimate", "unsupported"] as const;
+export type CoverageKind = (typeof COVERAGE_KINDS)[number];
+
+export const CoverageProvider = z
+  .object({
+    provider: z.string().meta({ description: "As in `enrichment.<source>.provider`: `catastro-ovc`, `icaen-socrata`, `index:<dataset>`, `rules`, `estimate`…" }),
+    kind: z.enum(COVERAGE_KINDS),
+    dataset: z.string().nullable().meta({ description: "The index dataset (kind `index`)." }),
+    as_of: z.string().nullable().meta({ description: "Date the dataset's copy describes (kind `index`)." }),
+    rows: z.number().int().nullable().meta({ description: "Records in the dataset's copy (kind `index`)." }),
+  })
+  .meta({ id: "CoverageProvider" });
+export type CoverageProvider = z.infer<typeof CoverageProvider>;
+
+export const CoverageSource = z
+  .object({
+    kind: z.enum(COVERAGE_KINDS).meta({ description: "The strongest kind among the providers: live, then index, then rules or estimate; unsupported when none" }),
+    providers: z.array(CoverageProvider).meta({ description: "In the order they are asked." }),
+  })
+  .meta({ id: "CoverageSource" });
+export type CoverageSource = z.infer<typeof CoverageSource>;
+
+export const CommunityCoverage = z
+  .object({
+    ccaa: z.string(),
+    cadastre: CoverageSource,
+    energy_certificate: CoverageSource,
+    ite: CoverageSource,
+    note: z.string().nullable().meta({ description: "Why a community is not covered (the foral cadastres)." }),
+  })
+  .meta({ id: "CommunityCoverage" });
+export type CommunityCoverage = z.infer<typeof CommunityCoverage>;
+
+export const Coverage = z.object({ data: z.array(CommunityCoverage) }).meta({ id: "Coverage" });
+export type Coverage = z.infer<typeof Coverage>;

@@ -1,0 +1,42 @@
+// `registers check` against replayed registers (constructed answers, see the fixture READMEs).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { loadConfig } from "@/lib/config";
+import { createSources } from ".";
+import { checkRegisters } from "./check";
+import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
+
+const fixture = (folder: string, name: string) => readFileSync(path.join(__dirname, folder, "fixtures", name), "utf8");
+
+let server: ReplayServer;
+beforeAll(async () => {
+  server = await startReplayServer();
+  server.on(/Consulta_DNPRC/, { body: fixture("cadastre", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json") });
+  server.on(/Consulta_CPMRC/, { body: fixture("cadastre", "json-cpmrc-6344205CF7664S.json") });
+  server.on(/j6ii-t3w2/, { body: "[]" });
+  server.on(/26_GCEE/, { body: fixture("registries", "wfs-ceeedificios-unit-2749704YJ0624N0001DI.geojson") });
+  server.on(/0801_GESIEE/, { body: WAF_PAGE, contentType: "text/html" });
+});
+afterAll(() => server.close());
+
+it("reports each live register: reachable, parsed, outcome and latency", async () => {
+  const live = createSources(
+    loadConfig({ CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` }),
+  ).live;
+  const checks = await checkRegisters(live);
+  expect(checks.map(({ latencyMs, ...c }) => (expect(latencyMs).toBeGreaterThanOrEqual(0), c))).toEqual([
+    { register: "catastro-ovc", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
+    { register: "icaen-socrata", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
+    { register: "gva-wfs", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
+    { register: "icaen-socrata (IITE)", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
+    { register: "gva-gesiee", reference: "2749704YJ0624N0001DI", reachable: true, parsed: false, outcome: expect.stringMatching(/^upstream_html: /) },
+  ]);
+});
+
+it("an address that does not answer is unreachable", async () => {
+  // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+  const nowhere = "http://127.0.0.1:9";
+  const live = createSources(loadConfig({ CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere })).live;
+  for (const check of await checkRegisters(live)) expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
+});

@@ -1,0 +1,48 @@
+// Index first: a record of the local register index (a copy of an open dataset) answers before the
+// live registry is asked; without one the live source answers as before (and, where no registry
+// exists, the estimate or the ITE rules). Live mode only: test mode keeps the sandbox.
+import { propertyUnit } from "./registries/fields";
+import { indexProvider, type EnergyCertificateSource, type IndexHit, type IteSource, type RegisterIndex, type SourceOutcome } from "./types";
+
+const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({ ...extra, dataset: hit.dataset, as_of: hit.asOf, source_row: hit.sourceRow });
+
+/**
+ * The index is a database read: if it fails, the live registry still answers, and the failure is
+ * named in that answer's summary for operators.
+ */
+async function indexFirst<T>(ask: () => Promise<IndexHit<T> | null>, found: (hit: IndexHit<T>) => SourceOutcome<T>, live: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
+  let hit: IndexHit<T> | null;
+  try {
+    hit = await ask();
+  } catch (error) {
+    const outcome = await live();
+    return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, index_error: (error as Error).message } };
+  }
+  return hit ? found(hit) : live();
+}
+
+export function indexedEnergyCertificate(index: RegisterIndex, live: EnergyCertificateSource): EnergyCertificateSource {
+  return {
+    lookup(input) {
+      const parcel = input.reference.slice(0, 14);
+      const unit = propertyUnit(input.reference, input.facts.reference)?.slice(0, 18) ?? null;
+      return indexFirst(
+        () => index.certificate({ parcel, unit }),
+        (hit) => ({ kind: "found", data: hit.data, provider: indexProvider(hit.dataset), summary: summaryOf(hit, { registry: hit.data.registry, scope: hit.data.scope }) }),
+        () => live.lookup(input),
+      );
+    },
+  };
+}
+
+export function indexedIte(index: RegisterIndex, live: IteSource): IteSource {
+  return {
+    lookup(input) {
+      return indexFirst(
+        () => index.inspection({ parcel: input.reference.slice(0, 14) }),
+        (hit) => ({ kind: "found", data: hit.data, provider: indexProvider(hit.dataset), summary: summaryOf(hit, { registry: hit.data.registry ?? null }) }),
+        () => live.lookup(input),
+      );
+    },
+  };
+}

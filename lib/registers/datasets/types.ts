@@ -1,0 +1,36 @@
+// One interface for every dataset of the register index: what the file must look like, and how one
+// of its rows becomes index records (or is skipped, with the reason counted).
+import type { RegisterRecordKind } from "@/lib/domain";
+
+/** A parsed row, by the file's own header names. */
+export type Row = Record<string, string | undefined>;
+
+export interface RecordDraft {
+  kind: RegisterRecordKind;
+  parcel: string;
+  unit: string | null;
+  datedOn: string | null;
+  data: Record<string, unknown>;
+}
+
+export type RowResult = { records: RecordDraft[] } | { skipped: "reference" | "rating" };
+
+export interface Dataset {
+  /** Key used by the CLI, the configuration and `index:<id>` providers. */
+  id: string;
+  title: string;
+  /** The autonomous community it covers, as lib/reference-data names it. */
+  ccaa: string;
+  /** The registry label certificates carry (`registry` of the Property's certificate). */
+  registry: string;
+  kinds: readonly RegisterRecordKind[];
+  /** Where the publisher offers the file (documentation; refreshes use the configured URLs). */
+  url: string | null;
+  /** Where the expected format comes from, and whether a real file was ever read. */
+  evidence: string;
+  /** Header names every file must have; other known columns are read when present. */
+  required: readonly string[];
+  /** Text encoding when the publisher is known to use one; otherwise detected from the header. */
+  encoding?: "utf8" | "latin1";
+  read(row: Row): RowResult;
+}

@@ -1,0 +1,64 @@
+// Refreshing datasets from their configured URLs: on the schedule (jobs/refresh-registers), from
+// the admin console, or `registers import --url`. Downloads stream straight into the importer.
+import type { Db } from "@/lib/db";
+import { QUEUES, type Queue } from "@/lib/queue";
+import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
+import { datasetById, type Dataset } from "./datasets";
+import { remoteFile } from "./files";
+import { importDataset, type ImportProgress, type ImportResult } from "./import";
+
+export interface RefreshSettings {
+  /** REGISTER_URLS */
+  urls: readonly { dataset: string; url: string }[];
+  timeoutMs: number;
+  socrataAppToken?: string;
+}
+
+/** The configured URLs per dataset; an unknown dataset is a configuration error. */
+export function refreshPlan(urls: RefreshSettings["urls"]): Map<Dataset, string[]> {
+  const plan = new Map<Dataset, string[]>();
+  for (const { dataset: id, url } of urls) {
+    const dataset = datasetById(id);
+    if (!dataset) throw new Error(`REGISTER_URLS names an unknown dataset "${id}" (see \`registers list\`)`);
+    plan.set(dataset, [...(plan.get(dataset) ?? []), url]);
+  }
+  return plan;
+}
+
+const today = (now: Date) => now.toISOString().slice(0, 10);
+
+/** Downloads and imports one dataset from `urls`; the data is as of the day of the download. */
+export function importFromUrls(db: Db, dataset: Dataset, urls: readonly string[], settings: Omit<RefreshSettings, "urls">, options: { now?: Date; onProgress?: (p: ImportProgress) => void } = {}): Promise<ImportResult> {
+  const files = urls.map((url) => remoteFile(url, { timeoutMs: settings.timeoutMs, headers: socrataHeaders(url, settings.socrataAppToken) }));
+  return importDataset(db, dataset, files, { asOf: today(options.now ?? new Date()), onProgress: options.onProgress });
+}
+
+export type RefreshOutcome = { dataset: string } & ({ ok: true; result: ImportResult } | { ok: false; error: string });
+
+/**
+ * Refreshes every configured dataset (or only `only`), one after the other. A dataset that fails
+ * keeps its previous copy and its error (see import.ts); the others are still refreshed.
+ */
+export async function refreshDatasets(db: Db, settings: RefreshSettings, only?: string): Promise<RefreshOutcome[]> {
+  const outcomes: RefreshOutcome[] = [];
+  for (const [dataset, urls] of refreshPlan(settings.urls)) {
+    if (only && dataset.id !== only) continue;
+    try {
+      outcomes.push({ dataset: dataset.id, ok: true, result: await importFromUrls(db, dataset, urls, settings) });
+    } catch (error) {
+      outcomes.push({ dataset: dataset.id, ok: false, error: (error as Error).message });
+    }
+  }
+  return outcomes;
+}
+
+export interface RefreshJob {
+  /** One dataset; every configured one when absent (the schedule). */
+  dataset?: string;
+}
+
+/** An admin's "refresh now": the download and import run in a worker (jobs/refresh-registers), not in the request. */
+export async function requestRefresh(queue: Queue, urls: RefreshSettings["urls"], dataset: string): Promise<void> {
+  if (!urls.some((u) => u.dataset === dataset)) throw new Error(`no URL is configured for ${dataset} (REGISTER_URLS)`);
+  await queue.send(QUEUES.refreshRegisters, { dataset } satisfies RefreshJob);
+}

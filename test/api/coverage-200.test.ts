@@ -1,0 +1,65 @@
+// GET /coverage → 200: the 19 communities and cities, each source's providers in lookup order,
+// index datasets with their date and row count once imported, the foral territories unsupported.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Coverage } from "@/lib/domain";
+import { createTestApp, get, newPartnerKey, type TestApp } from "../support/app";
+import { fakeSources } from "../support/fake-sources";
+import { importFixture } from "../registers/support";
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources() });
+  key = (await newPartnerKey(t.app)).key;
+});
+afterAll(() => t.close());
+
+async function fetchCoverage() {
+  const res = await t.api.getCoverage(get("/coverage", { "X-API-Key": key }));
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  const body = Coverage.parse(await res.json());
+  return Object.fromEntries(body.data.map((c) => [c.ccaa, c]));
+}
+
+describe("GET /coverage → 200", () => {
+  it("lists every community and city once", async () => {
+    expect(Object.keys(await fetchCoverage())).toHaveLength(19);
+  });
+
+  it("states the foral territories as outside the national cadastre", async () => {
+    const all = await fetchCoverage();
+    for (const name of ["País Vasco", "Comunidad Foral de Navarra"]) {
+      expect(all[name]).toMatchObject({ cadastre: { kind: "unsupported", providers: [] }, energy_certificate: { kind: "unsupported" }, ite: { kind: "unsupported" } });
+      expect(all[name]!.note).toMatch(/foral cadastre/i);
+    }
+  });
+
+  it("names the live registers and the estimate before any import", async () => {
+    const all = await fetchCoverage();
+    expect(all["Cataluña"]!.energy_certificate).toEqual({
+      kind: "live",
+      providers: [
+        { provider: "icaen-socrata", kind: "live", dataset: null, as_of: null, rows: null },
+        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+      ],
+    });
+    expect(all["Región de Murcia"]!).toMatchObject({ cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] }, energy_certificate: { kind: "estimate" }, ite: { kind: "unsupported", providers: [] } });
+    expect(all["Comunidad de Madrid"]!.ite).toMatchObject({ kind: "rules", providers: [{ provider: "rules" }] });
+  });
+
+  it("adds an imported dataset, first, with its date and row count", async () => {
+    await importFixture(t.app.db, "ara-gaodcore", "2026-10-30");
+    await importFixture(t.app.db, "cat-icaen", "2026-11-01");
+    const all = await fetchCoverage();
+    expect(all["Aragón"]!.energy_certificate).toEqual({
+      kind: "index",
+      providers: [
+        { provider: "index:ara-gaodcore", kind: "index", dataset: "ara-gaodcore", as_of: "2026-10-30", rows: 5 },
+        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+      ],
+    });
+    expect(all["Cataluña"]!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
+    expect(all["Cataluña"]!.energy_certificate.kind).toBe("live");
+  });
+});

@@ -1,0 +1,161 @@
+// Each importer on its fixture (dirty references, several per field, a building's certificate,
+// rows without reference or rating), then what makes imports safe: a malformed line or a foreign
+// file leaves the previous copy; a new import replaces the old one whole; the same file twice
+// gives the same index.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Readable } from "node:stream";
+import { sql } from "drizzle-orm";
+import { createTestDatabase, countOf, type TestDatabase } from "@/test/support/database";
+import { DATASETS, importDataset, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
+import { dataset, fileWith, fixtureBytes, importFixture } from "./support";
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(() => testDb.drop());
+const db = () => testDb.database.db;
+
+/** Per fixture: its parcel, and the letters of unit 0001's newest certificate, units 0002/0003's shared one, and the building's. */
+const EXPECTED = {
+  "cat-icaen": { parcel: "0625102DF3802F", unit1: "E", unit23: "D", building: "E", inspections: 1 },
+  "val-gva": { parcel: "1416301YJ2711N", unit1: "E", unit23: "D", building: "E", inspections: 0 },
+  "cyl-jcyl": { parcel: "4926201VM4742N", unit1: "E", unit23: "D", building: "E", inspections: 0 },
+  "ara-gaodcore": { parcel: "7541901XM8174S", unit1: "E", unit23: "D", building: "E", inspections: 0 },
+  "can-gobcan": { parcel: "1234567CS3413S", unit1: "C", unit23: "B", building: "C", inspections: 0 },
+  "rio-larioja": { parcel: "9872023VH5797S", unit1: "E", unit23: "D", building: "E", inspections: 0 },
+} as const;
+
+describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
+  const index = () => registerIndex(db());
+  const unit = (n: string) => `${expected.parcel}${n}`;
+
+  it("indexes every usable row, one record per reference, and counts the rest as skipped", async () => {
+    const result = await importFixture(db(), id);
+    // 6 rows: a unit, the same unit older and written dirty, two units in one field, the parcel; no reference; no rating.
+    expect(result).toMatchObject({ dataset: id, rows: 5 + expected.inspections, skipped: 2, asOf: "2026-11-01", superseded: false });
+  });
+
+  it("finds a unit's newest certificate, also where the registry wrote the reference dirty", async () => {
+    const hit = await index().certificate({ parcel: expected.parcel, unit: unit("0001") });
+    expect(hit).toMatchObject({ dataset: id, asOf: "2026-11-01", data: { rating: expected.unit1, scope: "unit", registry: dataset(id).registry } });
+    expect(hit!.sourceRow).toBe(2);
+  });
+
+  it("finds each unit of a field naming several", async () => {
+    for (const n of ["0002", "0003"]) {
+      expect((await index().certificate({ parcel: expected.parcel, unit: unit(n) }))?.data).toMatchObject({ rating: expected.unit23, scope: "unit" });
+    }
+  });
+
+  it("falls back to the building's certificate for another unit and for the parcel", async () => {
+    for (const u of [unit("0009"), null]) {
+      expect((await index().certificate({ parcel: expected.parcel, unit: u }))?.data).toMatchObject({ rating: expected.building, scope: "building" });
+    }
+  });
+
+  it("reads the figures and dates of the certificate", async () => {
+    const { data } = (await index().certificate({ parcel: expected.parcel, unit: unit("0001") }))!;
+    expect(data.primaryEnergyKwhM2Year).toEqual(expect.any(Number));
+    expect(data.emissionsKgCo2M2Year).toEqual(expect.any(Number));
+    expect(data.emissionsRating).toBe(expected.unit1);
+    expect(data.issuedOn ?? data.validUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+});
+
+describe("Catalonia's IITE code", () => {
+  it("is an inspection of the building, found by parcel", async () => {
+    await importFixture(db(), "cat-icaen");
+    expect(await registerIndex(db()).inspection({ parcel: "0625102DF3802F" })).toMatchObject({
+      dataset: "cat-icaen",
+      data: { status: "found", reference: "IITE-2016-000123", registry: "ICAEN (j6ii-t3w2)" },
+    });
+    expect(await registerIndex(db()).inspection({ parcel: "1416301YJ2711N" })).toBeNull();
+  });
+});
+
+describe("a file that cannot be read", () => {
+  it("names file, line and column, keeps the previous copy and records the error", async () => {
+    await importFixture(db(), "val-gva", "2026-10-01");
+    const broken = await fileWith("val-gva-broken.csv", Buffer.concat([await fixtureBytes("val-gva"), Buffer.from('VAL-0007,EXISTENTE,"CALLE SIN CIERRE,46001\n')]));
+    const error = await importDataset(db(), dataset("val-gva"), [localFile(broken)], { asOf: "2026-11-01" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RegisterFileError);
+    expect(error).toMatchObject({ file: broken, line: 8 });
+    expect((error as Error).message).toMatch(/val-gva-broken\.csv: line 8, column/);
+    const status = (await listDatasets(db())).find((d) => d.id === "val-gva")!;
+    expect(status).toMatchObject({ rows: 5, asOf: "2026-10-01", lastError: (error as Error).message });
+    expect(await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0001" })).toMatchObject({ asOf: "2026-10-01" });
+    // Its partial rows are gone: only the live generation is left.
+    expect(await countOf(db(), sql`select 1 from register_records where dataset = 'val-gva'`)).toBe(5);
+  });
+
+  it("with a field-count error names the line", async () => {
+    const short = await fileWith("short.csv", Buffer.concat([await fixtureBytes("cyl-jcyl"), Buffer.from("CYL-0009;Valladolid\n")]));
+    await expect(importDataset(db(), dataset("cyl-jcyl"), [localFile(short)], { asOf: "2026-11-01" })).rejects.toThrow(/short\.csv: line 8, column/);
+  });
+
+  it("without the dataset's columns is refused at line 1, naming the missing columns", async () => {
+    const foreign = await fileWith("foreign.csv", await fixtureBytes("val-gva"));
+    await expect(importDataset(db(), dataset("cyl-jcyl"), [localFile(foreign)], { asOf: "2026-11-01" })).rejects.toThrow(/foreign\.csv: line 1: the header lacks the columns "Ref\. Catastral", "Calificación E\.Primaria"/);
+  });
+
+  it("with the columns but nothing usable is refused", async () => {
+    const useless = await fileWith("useless.csv", "REF_CATASTRAL,CALIF_CONSUMO_NORENOV\nnone,X\n");
+    await expect(importDataset(db(), dataset("rio-larioja"), [localFile(useless)], { asOf: "2026-11-01" })).rejects.toThrow(/none of the 1 rows has a usable reference and rating/);
+  });
+});
+
+describe("replacing a dataset", () => {
+  it("swaps the whole copy: the old records are gone, the new ones found", async () => {
+    await importFixture(db(), "rio-larioja", "2026-10-01");
+    const next = await fileWith("rio-next.csv", "REF_CATASTRAL,CALIF_CONSUMO_NORENOV,FECHA_VALIDEZ\n9872023VH5797S0005AA,A,2035-01-01\n");
+    const result = await importDataset(db(), dataset("rio-larioja"), [localFile(next)], { asOf: "2026-11-15" });
+    expect(result).toMatchObject({ rows: 1, skipped: 0 });
+    expect(await registerIndex(db()).certificate({ parcel: "9872023VH5797S", unit: "9872023VH5797S0001" })).toBeNull();
+    expect(await registerIndex(db()).certificate({ parcel: "9872023VH5797S", unit: "9872023VH5797S0005" })).toMatchObject({ asOf: "2026-11-15", data: { rating: "A" } });
+    expect(await countOf(db(), sql`select 1 from register_records where dataset = 'rio-larioja'`)).toBe(1);
+  });
+
+  it("is idempotent: the same file twice gives the same index", async () => {
+    const first = await importFixture(db(), "ara-gaodcore");
+    const second = await importFixture(db(), "ara-gaodcore");
+    expect(second.generation).toBeGreaterThan(first.generation);
+    expect({ ...second, generation: 0 }).toEqual({ ...first, generation: 0 });
+    expect(await countOf(db(), sql`select 1 from register_records where dataset = 'ara-gaodcore'`)).toBe(first.rows);
+  });
+
+  it("lets the import that started later win when it finishes first", async () => {
+    // The earlier import's file stops after its header until the later import has finished.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    async function* slow() {
+      yield Buffer.from("REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA\n");
+      await held;
+      yield Buffer.from("1416301YJ2711N0007AA,G\n");
+    }
+    let opened = () => {};
+    const open = new Promise<void>((r) => (opened = r));
+    // A file is opened after its import claimed its generation: the later import claims the next one.
+    const earlier = importDataset(db(), dataset("val-gva"), [{ name: "earlier.csv", open: async () => (opened(), { stream: Readable.from(slow()), size: null }) }], { asOf: "2026-11-10" });
+    await open;
+    const later = await fileWith("later.csv", "REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA\n1416301YJ2711N0008AA,A\n");
+    expect(await importDataset(db(), dataset("val-gva"), [localFile(later)], { asOf: "2026-11-11" })).toMatchObject({ superseded: false });
+    release();
+    expect(await earlier).toMatchObject({ superseded: true });
+    expect(await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0008" })).toMatchObject({ asOf: "2026-11-11" });
+    expect(await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0007" })).toBeNull();
+    expect(await countOf(db(), sql`select 1 from register_records where dataset = 'val-gva'`)).toBe(1);
+  });
+
+  it("reads several files as one dataset (Valencia's per-year files)", async () => {
+    const other = await fileWith("val-2021.csv", "REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,VALIDO_HASTA\n1416301YJ2711N0005QQ,B,01/01/2031\n");
+    const { fixture } = await import("./support");
+    const result = await importDataset(db(), dataset("val-gva"), [localFile(fixture("val-gva")), localFile(other)], { asOf: "2026-11-01" });
+    expect(result.rows).toBe(6);
+    expect((await listDatasets(db())).find((d) => d.id === "val-gva")).toMatchObject({ rows: 6, lastError: null, source: expect.stringContaining("val-2021.csv") });
+  });
+});
+
+it("every dataset has a fixture covered here", () => {
+  expect(DATASETS.map((d) => d.id).sort()).toEqual(Object.keys(EXPECTED).sort());
+});

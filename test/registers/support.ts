@@ -1,0 +1,26 @@
+// Register index tests: fixtures by dataset, and files written on the fly for variations of them.
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { datasetById, importDataset, localFile, type Dataset } from "@/lib/registers";
+import type { Db } from "@/lib/db";
+
+export const FIXTURES = path.join(process.cwd(), "lib/registers/datasets/fixtures");
+export const fixture = (id: string) => path.join(FIXTURES, `${id}.csv`);
+
+export function dataset(id: string): Dataset {
+  const found = datasetById(id);
+  if (!found) throw new Error(`no dataset ${id}`);
+  return found;
+}
+
+/** A file with `content` (a fixture's bytes plus or minus some lines) in a fresh folder. */
+export async function fileWith(name: string, content: Buffer | string): Promise<string> {
+  const file = path.join(await mkdtemp(path.join(tmpdir(), "finca-registers-")), name);
+  await writeFile(file, content);
+  return file;
+}
+
+export const fixtureBytes = (id: string) => readFile(fixture(id));
+
+export const importFixture = (db: Db, id: string, asOf = "2026-11-01") => importDataset(db, dataset(id), [localFile(fixture(id))], { asOf });
