@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native/wasm packages must be loaded by Node, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "@node-rs/argon2"],
+  serverExternalPackages: ["@electric-sql/pglite", "pg", "pg-boss", "@node-rs/argon2", "pino", "pino-pretty", "prom-client", "opossum"],
   poweredByHeader: false,
   async headers() {
     return [

@@ -1,5 +1,5 @@
 // Durable webhook deliveries (pg-boss), one job per attempt. Thin: lib/webhooks/deliver does the work.
-import { QUEUES, workInParallel, type Queue } from "@/lib/queue";
+import { QUEUES, workInParallel, type JobRun, type Queue } from "@/lib/queue";
 import { deliverOnce, type DeliveryDeps } from "@/lib/webhooks/deliver";
 import type { DeliverJob } from "@/lib/webhooks/events";
 
@@ -7,7 +7,7 @@ import type { DeliverJob } from "@/lib/webhooks/events";
 const WORKERS = 4;
 const BATCH = 50;
 
-export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryDeps, pollSeconds: number) {
+export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryDeps, pollSeconds: number, onRun?: (run: JobRun) => void) {
   // A retried batch re-runs jobs whose attempt was already logged: deliverOnce skips those.
-  await workInParallel<DeliverJob>(queue, QUEUES.deliverWebhook, { workers: WORKERS, batchSize: BATCH, pollSeconds }, (job) => deliverOnce(deps, job));
+  await workInParallel<DeliverJob>(queue, QUEUES.deliverWebhook, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (job) => deliverOnce(deps, job));
 }

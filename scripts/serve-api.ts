@@ -5,11 +5,12 @@ import { createPartnerApi } from "@/lib/partner-api";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { getApp } from "@/server/app";
 import { closeOnSignals } from "@/server/lifecycle";
+import { opsHandlers } from "@/server/ops";
 
 const app = await getApp();
-const server = createPartnerApiServer(createPartnerApi(app));
+const server = createPartnerApiServer(createPartnerApi(app), opsHandlers(app));
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 4000), () => console.log(`[finca] partner API on :${process.env.PORT ?? 4000}`));
+server.listen(Number(process.env.PORT ?? 4000), () => app.logger.info({ port: Number(process.env.PORT ?? 4000) }, "partner API listening"));
 closeOnSignals(app, () => {
   server.close();
   server.closeIdleConnections();

@@ -8,5 +8,5 @@ if (!process.env.DATABASE_URL) {
   process.exit(2);
 }
 const app = await createApp({ workers: true });
-console.log("[finca] worker ready");
+app.logger.info({ database: app.database.kind }, "worker started");
 closeOnSignals(app);

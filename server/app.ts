@@ -12,12 +12,16 @@ import { refreshPlan, registerIndex } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
+import type { Logger } from "@/lib/observability/logger";
 import { bootstrap } from "./bootstrap";
+import { createObservability, queueState, type Observability } from "./observability";
 import { registerWorkers } from "./workers";
 
-export interface App extends ApiDeps, DeliveryDeps {
+export interface App extends ApiDeps, DeliveryDeps, Pick<Observability, "logger" | "metrics" | "breakers" | "onJobRun"> {
   config: Config;
   database: Database;
+  /** From the queue's start until it stops or `close` begins (readiness). */
+  queueRunning(): boolean;
   /** Password hashing and checks for public paths, capped per process. */
   passwords: Passwords;
   /** Sign-ups per client address (all clients together when the address is unknown). */
@@ -33,24 +37,29 @@ export interface AppOptions {
   /** Run pg-boss workers in this process (default: config FINCA_WORKERS; always with PGlite). */
   workers?: boolean;
   env?: Record<string, string | undefined>;
+  /** Where the App logs; default stdout at LOG_LEVEL. */
+  logger?: Logger;
 }
 
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
   refreshPlan(config.REGISTER_URLS); // a dataset that does not exist stops the start before anything opens
-  if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
-    console.warn("[finca] FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
-  }
   const database = options.database ?? (await openDatabase(defaultDatabaseOptions(env)));
+  const observability = createObservability(config, database, options.logger);
+  if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
+    observability.logger.warn("FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
+  }
   const queue = await startQueue(database, config);
+  const queueRun = queueState(queue);
   const rateLimiter =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
   // Live lookups ask the local register index first (lib/registers), then the live registries.
-  const sources = options.sources ?? createSources(config, { index: registerIndex(database.db) });
+  const sources = options.sources ?? createSources(config, { index: registerIndex(database.db), breakers: observability.breakers });
   const app: App = {
+    ...observability,
     config,
     database,
     db: database.db,
@@ -60,7 +69,10 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
+    queueRunning: queueRun.running,
     async close() {
+      queueRun.stopping();
+      observability.breakers.shutdown();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await database.close();
     },

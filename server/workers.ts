@@ -1,13 +1,14 @@
 // The pg-boss workers a process runs (jobs/ holds them, thin; lib/ does the work).
 import type { Config } from "@/lib/config";
 import type { PropertiesDeps } from "@/lib/properties";
+import type { JobRun } from "@/lib/queue";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { registerEnrichWorker } from "@/jobs/enrich";
 import { registerRefreshRegistersWorker } from "@/jobs/refresh-registers";
 
-export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config }): Promise<void> {
-  await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS);
-  await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS);
+export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config; onJobRun?: (run: JobRun) => void }): Promise<void> {
+  await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
+  await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerRefreshRegistersWorker(deps.queue, deps);
 }

@@ -64,6 +64,21 @@ const EnvSchema = z.object({
   REGISTER_REFRESH_CRON: z.string().regex(/^\S+( \S+){4}$/, "a 5-field cron expression").default("30 3 * * 0"),
   /** Bound on one dataset file's download and import (bulk files are large). */
   REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /** pino's levels; `silent` logs nothing. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `json` (one object a line) or `pretty` (colours, for people); default pretty only on a terminal. */
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  /** When set, GET /metrics wants `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(1).optional(),
+  /** Each readiness check fails when it has not answered within this. */
+  READY_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
+  /** A live register's breaker opens when at least this share (%) of its requests in the window fail... */
+  REGISTER_BREAKER_ERROR_PERCENT: z.coerce.number().min(1).max(100).default(50),
+  /** ...and at least this many requests were made in the window. */
+  REGISTER_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).default(5),
+  REGISTER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** How long an open breaker asks nothing before one trial request. */
+  REGISTER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).default(30),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

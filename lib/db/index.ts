@@ -117,6 +117,22 @@ export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
+/**
+ * Migrations in drizzle/migrations the database has not applied (0 when it is up to date). Drizzle's
+ * migrator applies every migration newer than the last one it recorded, so the newest recorded
+ * `created_at` against the folder's is the whole test. Its table is drizzle's, not in our schema.
+ */
+export async function pendingMigrations(db: Pick<Db, "execute">): Promise<number> {
+  // The folder does not change under a running process: read once.
+  migrationTimes ??= import("drizzle-orm/migrator").then(({ readMigrationFiles }) => readMigrationFiles({ migrationsFolder: MIGRATIONS }).map((m) => m.folderMillis));
+  const [last] = rowsOf<{ created_at: string | number | null }>(
+    await db.execute(sql`select max(created_at) as created_at from ${sql.identifier("drizzle")}.${sql.identifier("__drizzle_migrations")}`),
+  );
+  const applied = Number(last?.created_at ?? 0);
+  return (await migrationTimes).filter((millis) => millis > applied).length;
+}
+let migrationTimes: Promise<number[]> | undefined;
+
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
   return options.url ? openPostgres(options.url, { ...postgresLimits({}), ...options.postgres }) : openPglite(options.dataDir ?? "memory://");
 }

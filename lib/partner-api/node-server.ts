@@ -42,6 +42,7 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
 }
 
 /**
+/**
  * What is left of a body once the answer is ready. Closing the connection on a client that is
  * still sending makes its kernel drop our answer (a reset), so a body up to the cap is read to its
  * end and dropped, keeping the connection; one declared or found larger closes it.
@@ -60,12 +61,15 @@ function finishBody(req: http.IncomingMessage, response: Response): void {
   req.resume();
 }
 
-export function createPartnerApiServer(api: PartnerApi): http.Server {
-  return http.createServer(partnerApiListener(api));
+/** Handlers for exact paths outside the API (GET and HEAD), such as the operators' `/api/health`, `/api/ready` and `/metrics`. */
+export type ExtraRoutes = Record<string, (req: Request) => Promise<Response>>;
+
+export function createPartnerApiServer(api: PartnerApi, routes: ExtraRoutes = {}): http.Server {
+  return http.createServer(partnerApiListener(api, routes));
 }
 
 /** The adapter alone, for a server that also serves other things (server/http.ts). */
-export function partnerApiListener(api: PartnerApi): http.RequestListener {
+export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): http.RequestListener {
   return async (req, res) => {
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
@@ -80,7 +84,8 @@ export function partnerApiListener(api: PartnerApi): http.RequestListener {
         // @ts-expect-error Node's fetch needs duplex for streamed request bodies
         duplex: "half",
       });
-      response = await api.dispatch(request, method);
+      const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
+      response = extra ? await extra(request) : await api.dispatch(request, method);
     } catch (error) {
       // Whatever a client sends gets an answer; a rejection here would leave the socket hanging.
       const requestId = requestIdOf(new Request(url));

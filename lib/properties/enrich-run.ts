@@ -31,6 +31,7 @@ export async function runEnrichmentJob(deps: PropertiesDeps, { propertyId, run }
   for (const { source: r } of read) sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, provider: r.provider, summary: r.summary, updatedAt: r.updatedAt };
   const draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources });
   await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: maxAttempts(deps.config, property.mode) }, runDeadline(deps.config));
+  deps.onAttempts?.(draft.attempts, property.mode);
 
   let status = finalStatus(draft);
   if (!status && isLastRun(deps.config, property.mode, run)) {

@@ -7,7 +7,7 @@ import { preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import { DomainError, SOURCES, type Mode, type Property, type PropertyStatus, type Scope } from "@/lib/domain";
-import { newDraft, runUntil, finalStatus, type Draft } from "@/lib/enrichment/engine";
+import { newDraft, runUntil, finalStatus, type AttemptRecord, type Draft } from "@/lib/enrichment/engine";
 import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { insertProperty } from "./insert";
@@ -21,6 +21,8 @@ export interface PropertiesDeps {
   queue: Queue;
   config: ScheduleConfig;
   sourcesFor(mode: Mode): Sources;
+  /** Told of the attempts each run made (inline or durable), whether or not its write wins; must not throw. */
+  onAttempts?: (attempts: readonly AttemptRecord[], mode: Mode) => void;
 }
 
 export interface Registration {
@@ -78,6 +80,7 @@ export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertySt
 async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: string, startedAt: number): Promise<Property | null> {
   const draft = newDraft(reference, scope.mode);
   await runUntil(draft, { sources: deps.sourcesFor(scope.mode), trigger: "inline", maxAttempts: maxAttempts(deps.config, scope.mode) }, inlineDeadline(deps.config, startedAt));
+  deps.onAttempts?.(draft.attempts, scope.mode);
   const status = finalStatus(draft);
   const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status);
   // Finished inline: final at the response, nothing to announce. Otherwise the durable job

@@ -3,6 +3,7 @@ import PgBoss from "pg-boss";
 import plans from "pg-boss/src/plans.js";
 import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
 import type { Config } from "@/lib/config";
+import type { QueueStat } from "@/lib/observability/metrics";
 
 export const QUEUES = {
   /** Retries the unfinished enrichment sources of one property. */
@@ -57,6 +58,26 @@ export async function startQueue(database: Database, config: Config): Promise<Qu
   return boss;
 }
 
+/**
+ * Per queue: jobs due and waiting, scheduled for later, and running, and how long the oldest due
+ * job has waited (seconds). pg-boss's own table, so its names are written out here.
+ */
+export async function queueStats(executor: SqlExecutor): Promise<QueueStat[]> {
+  const { rows } = await executor.executeSql(
+    `select name,
+       count(*) filter (where state < 'active' and start_after <= now())::int as waiting,
+       count(*) filter (where state < 'active' and start_after > now())::int as scheduled,
+       count(*) filter (where state = 'active')::int as active,
+       coalesce(extract(epoch from now() - min(start_after) filter (where state < 'active' and start_after <= now())), 0)::float8 as oldest
+     from ${SCHEMA}.job where state <= 'active' group by name`,
+    [],
+  );
+  return Object.values(QUEUES).map((queue) => {
+    const row = rows.find((r: { name: string }) => r.name === queue);
+    return { queue, waiting: row?.waiting ?? 0, scheduled: row?.scheduled ?? 0, active: row?.active ?? 0, oldestWaitingSeconds: row?.oldest ?? 0 };
+  });
+}
+
 export interface EnqueueOptions {
   /** Run no earlier than this many seconds from now. */
   delaySeconds?: number;
@@ -70,6 +91,16 @@ export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: o
   });
 }
 
+/** One job run, for logs and metrics. Job data are ids and counters (never secrets), so they are logged. */
+export interface JobRun {
+  queue: QueueName;
+  jobId: string;
+  data: object;
+  durationMs: number;
+  /** What the run threw (the job is then retried by pg-boss), or null. */
+  error: unknown;
+}
+
 /**
  * Registers `workers` pg-boss workers for a queue, each taking up to `batchSize` jobs per poll and
  * running them side by side. A pg-boss worker waits a polling interval after every batch, which
@@ -81,14 +112,24 @@ export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: o
 export async function workInParallel<T extends object>(
   queue: Queue,
   name: QueueName,
-  options: { workers: number; batchSize: number; pollSeconds: number },
+  options: { workers: number; batchSize: number; pollSeconds: number; onRun?: (run: JobRun) => void },
   handle: (data: T) => Promise<unknown>,
 ): Promise<void> {
+  const run = async (job: PgBoss.Job<T>) => {
+    const startedAt = Date.now();
+    try {
+      await handle(job.data);
+      options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: Date.now() - startedAt, error: null });
+    } catch (error) {
+      options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: Date.now() - startedAt, error });
+      throw error;
+    }
+  };
   for (let i = 0; i < options.workers; i++) {
     let id: string | undefined;
     id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
       if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
-      const results = await Promise.allSettled(jobs.map((job) => handle(job.data)));
+      const results = await Promise.allSettled(jobs.map(run));
       const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
       if (failure) throw failure.reason;
     });

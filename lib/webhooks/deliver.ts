@@ -25,6 +25,26 @@ export interface DeliveryDeps {
   now?: () => Date;
   /** The process's delivery slots per partner; without it, no per-partner cap (tests of one delivery). */
   slots?: PartnerSlots;
+  /** Told of each attempt made, once its outcome is written (logs, metrics); must not throw. */
+  onAttempt?: (attempt: DeliveryAttemptRecord) => void;
+}
+
+/** One attempt as logs and metrics see it: ids and results, never the URL, the secret or the bodies. */
+export interface DeliveryAttemptRecord {
+  deliveryId: string;
+  endpointId: string;
+  partnerId: string;
+  mode: Mode;
+  eventType: string;
+  /** 1 for the first attempt of this delivery. */
+  attempt: number;
+  trigger: DeliverJob["trigger"];
+  outcome: Exclude<DeliveryOutcome, "skipped" | "deferred">;
+  statusCode: number | null;
+  errorClass: SendResult["errorClass"];
+  durationMs: number;
+  /** From the event's creation to this attempt's end, ms: the receipt latency of a success. */
+  sinceEventMs: number;
 }
 
 export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
@@ -86,6 +106,25 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
   }).finally(release);
   const attempt = delivery.attempts + 1;
   const step = job.step ?? job.attempt;
+  const report = (outcome: DeliveryOutcome): DeliveryOutcome => {
+    if (outcome !== "skipped" && outcome !== "deferred") {
+      deps.onAttempt?.({
+        deliveryId: delivery.id,
+        endpointId: endpoint.id,
+        partnerId: endpoint.partnerId,
+        mode: endpoint.mode,
+        eventType: event.type,
+        attempt,
+        trigger: job.trigger,
+        outcome,
+        statusCode: result.statusCode,
+        errorClass: result.errorClass,
+        durationMs: result.durationMs,
+        sinceEventMs: now().getTime() - event.createdAt.getTime(),
+      });
+    }
+    return outcome;
+  };
 
   if (result.ok) {
     // The common case in one statement (no transaction round trips): the guarded update claims the
@@ -111,11 +150,11 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
         )
         select ${bare(d.id)} from claimed`),
     );
-    return claimed ? "succeeded" : "skipped";
+    return report(claimed ? "succeeded" : "skipped");
   }
 
   // A failed attempt.
-  return deps.db.transaction(async (tx) => {
+  const failed = await deps.db.transaction(async (tx): Promise<DeliveryOutcome> => {
     // The row lock makes this the only run that logs this attempt (a job handed out twice sends twice
     // at worst, which at-least-once allows, but is counted and scheduled once).
     const [claimed] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(current).for("update");
@@ -167,4 +206,5 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     }
     return outcome;
   });
+  return report(failed);
 }

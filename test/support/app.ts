@@ -6,6 +6,7 @@ import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import type { Mode } from "@/lib/domain";
+import type { Logger } from "@/lib/observability/logger";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createTestDatabase, type TestDatabase } from "./database";
 
@@ -17,16 +18,18 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; sources?: Record<Mode, Sources>; workers?: boolean; testDb?: TestDatabase } = {},
+  options: { env?: Record<string, string>; sources?: Record<Mode, Sources>; workers?: boolean; testDb?: TestDatabase; logger?: Logger } = {},
 ): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDatabase());
-  const env = { ENRICHMENT_DEADLINE_MS: "1500", JOB_POLL_SECONDS: "0.5", ...options.env };
+  // Logs only what is wrong (a test that reads the logs passes a logger of its own).
+  const env = { ENRICHMENT_DEADLINE_MS: "1500", JOB_POLL_SECONDS: "0.5", LOG_LEVEL: "warn", ...options.env };
   const app = await createApp({
     config: loadConfig(env),
     database: testDb.database,
     sources: options.sources,
     workers: options.workers ?? false,
     env,
+    logger: options.logger,
   });
   return {
     app,

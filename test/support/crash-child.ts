@@ -13,7 +13,8 @@ const [mode, target] = process.argv.slice(2);
 const database = await openDatabase(target!.startsWith("postgres") ? { url: target } : { dataDir: target });
 const sources = fakeSources();
 const die = () => process.kill(process.pid, "SIGKILL");
-const env = { ENRICHMENT_DEADLINE_MS: "200", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1", JOB_POLL_SECONDS: "0.5" };
+// Its stdout is the test's channel: no log lines on it.
+const env = { LOG_LEVEL: "silent", ENRICHMENT_DEADLINE_MS: "200", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1", JOB_POLL_SECONDS: "0.5" };
 
 if (mode === "create") {
   const hang = { lookup: () => new Promise<never>(() => {}) };

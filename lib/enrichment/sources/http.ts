@@ -1,6 +1,7 @@
 // What every live register client needs: a bounded GET with a timeout, error classification,
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
 import { readCapped } from "@/lib/http/read-capped";
+import type { RegisterBreakers } from "./breaker";
 import type { SourceOutcome } from "./types";
 
 export type Outcome<T> = SourceOutcome<T>;
@@ -231,12 +232,22 @@ export interface LiveClientOptions {
   cache?: AnswerCache;
   /** Default 24 h. */
   cacheTtlMs?: number;
+  /** The process's breakers, one per register (./breaker); none: every lookup asks. */
+  breakers?: RegisterBreakers;
 }
 
-/** A live client's request timeout and its cached, coalesced, capped lookup, from its options' defaults. */
-export function liveClient(options: LiveClientOptions): { timeoutMs: number; lookup: CachedLookup } {
+/** Runs one fetch at a register under its breaker, when there are breakers. */
+export type Guard = <T>(provider: string, fetch: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+
+/**
+ * A live client's request timeout, its cached, coalesced, capped lookup, and its register guard
+ * (fetchers run under it: a cached answer is served even while the register's breaker is open).
+ */
+export function liveClient(options: LiveClientOptions): { timeoutMs: number; lookup: CachedLookup; guard: Guard } {
+  const breakers = options.breakers;
   return {
     timeoutMs: options.timeoutMs ?? 5000,
+    guard: breakers ? (provider, fetch) => breakers.guard(provider, fetch) : (_, fetch) => fetch(),
     lookup: createCachedLookup({
       cache: options.cache ?? memoryCache(),
       ttlMs: options.cacheTtlMs ?? 24 * 3600_000,

@@ -10,14 +10,19 @@ import { createLiveCadastre } from "./cadastre/live";
 import { createLiveEnergyCertificate } from "./energy-certificate/live";
 import { createLiveIte } from "./ite/live";
 import { memoryCache } from "./http";
+import type { RegisterBreakers } from "./breaker";
 
-/** `index`: the local register index, asked before the live registries (live mode only). */
-export function createSources(config: Config, options: { index?: RegisterIndex } = {}): Record<Mode, Sources> {
+/**
+ * `index`: the local register index, asked before the live registries (live mode only);
+ * `breakers`: the process's, one per live register (sandbox registers have none).
+ */
+export function createSources(config: Config, options: { index?: RegisterIndex; breakers?: RegisterBreakers } = {}): Record<Mode, Sources> {
+  const breakers = options.breakers;
   const latencyMs = config.SANDBOX_LATENCY_MS;
   // One cache per process for all live registers (keys are prefixed per register).
   const cache = memoryCache(50_000);
-  const liveCertificate = createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache });
-  const liveIte = createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.ITE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache });
+  const liveCertificate = createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache, breakers });
+  const liveIte = createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.ITE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache, breakers });
   const energyCertificate = options.index ? indexedEnergyCertificate(options.index, liveCertificate) : liveCertificate;
   const ite = options.index ? indexedIte(options.index, liveIte) : liveIte;
   return {
@@ -27,6 +32,6 @@ export function createSources(config: Config, options: { index?: RegisterIndex }
       energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
       ite: createSandboxIte({ latencyMs }),
     },
-    live: { cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache }), energyCertificate, ite },
+    live: { cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache, breakers }), energyCertificate, ite },
   };
 }

@@ -102,7 +102,7 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
 }
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
-  const { timeoutMs, lookup } = liveClient(options);
+  const { timeoutMs, lookup, guard } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   return {
@@ -111,8 +111,8 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
       const unit = propertyUnit(reference, facts.reference);
       const key = unit ?? parcel;
       const province = facts.provinceCode ?? "";
-      if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => catalonia(cataloniaClient, unit, parcel));
-      if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => valencia(valenciaBase, unit, parcel, timeoutMs));
+      if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => guard(PROVIDERS.catalonia, () => catalonia(cataloniaClient, unit, parcel)));
+      if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => guard(PROVIDERS.valencia, () => valencia(valenciaBase, unit, parcel, timeoutMs)));
       return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
     },
   };

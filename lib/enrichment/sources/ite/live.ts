@@ -67,7 +67,7 @@ async function valencia(base: string, parcel: string, timeoutMs: number): Promis
 }
 
 export function createLiveIte(options: LiveIteOptions = {}): IteSource {
-  const { timeoutMs, lookup } = liveClient(options);
+  const { timeoutMs, lookup, guard } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
   return {
@@ -80,8 +80,8 @@ export function createLiveIte(options: LiveIteOptions = {}): IteSource {
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
       let outcome: Outcome<IteFinding>;
-      if (CATALONIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, () => catalonia(cataloniaClient, parcel));
-      else if (VALENCIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:val:${parcel}`, signal, () => valencia(valenciaBase, parcel, timeoutMs));
+      if (CATALONIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, () => guard(PROVIDERS.catalonia, () => catalonia(cataloniaClient, parcel)));
+      else if (VALENCIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:val:${parcel}`, signal, () => guard(PROVIDERS.gesiee, () => valencia(valenciaBase, parcel, timeoutMs)));
       else return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },

@@ -1,0 +1,33 @@
+// Structured logs (pino): one JSON object a line, or pino-pretty's colours on a terminal. Lines are
+// built from chosen fields (ids, statuses, timings, a key's visible start), never from requests,
+// bodies or rows; the redaction below is the second line of defence should a field slip in.
+import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
+import type { Config } from "@/lib/config";
+
+export type { Logger };
+
+/** Field names that may hold a credential, at the top level or one object down. */
+const SECRET_FIELDS = ["password", "passwordHash", "secret", "previousSecret", "key", "apiKey", "token", "authorization", "cookie", "x-api-key"];
+const REDACT = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`]);
+
+export interface LoggerOptions {
+  level?: Config["LOG_LEVEL"];
+  format?: Config["LOG_FORMAT"];
+  /** Where lines go; default stdout. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? process.stdout;
+  const format = options.format ?? (destination === process.stdout && process.stdout.isTTY ? "pretty" : "json");
+  const settings = { level: options.level ?? "info", base: { pid: process.pid }, redact: { paths: REDACT, censor: "[redacted]" } };
+  // pino-pretty as a plain stream, not a transport: no worker thread, which Next.js's bundles and a
+  // prompt shutdown both prefer.
+  return format === "pretty" ? pino(settings, pretty({ colorize: true, sync: true, destination: options.destination ?? 1 })) : pino(settings, destination);
+}
+
+/** An error as log fields: its class and message, not its stack or properties (a database error carries its SQL and values). */
+export function errorFields(error: unknown): { error: string; errorClass?: string } {
+  return error instanceof Error ? { error: error.message, errorClass: error.constructor.name } : { error: String(error) };
+}
