@@ -18,7 +18,8 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     let error: DomainError | null = null;
     try {
       if (op.authenticated) {
-        principal = await admit(deps, op.write, req, headers);
+        principal = await authenticate(deps, req, headers);
+        if (op.write) await countWrite(deps, principal, headers);
         response = await op.handle({ ...ctx, principal });
       } else response = await op.handle(ctx);
     } catch (thrown) {
@@ -48,17 +49,19 @@ export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; st
   });
 }
 
-/** The key's principal (401 without one), with a write counted against its partner's limit (429). */
-async function admit(deps: ApiDeps, write: boolean, req: Request, headers: Record<string, string>): Promise<Principal> {
+/** The key's principal (401 without one). */
+async function authenticate(deps: ApiDeps, req: Request, headers: Record<string, string>): Promise<Principal> {
   const key = req.headers.get("x-api-key")?.trim();
   if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
   const principal = await authenticateApiKey(deps.db, key);
   if (!principal) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
   touchApiKey(deps.db, principal).catch((error) => console.error(`[api] ${headers["X-Request-Id"]} last_used_at:`, error));
-  if (write) {
-    const decision = await deps.rateLimiter.hit(rateLimitBucket(principal));
-    Object.assign(headers, rateLimitHeaders(decision));
-    if (!decision.allowed) throw rateLimited(decision);
-  }
   return principal;
+}
+
+/** A write counted against its partner's limit (429 over it; the answer still names the partner). */
+async function countWrite(deps: ApiDeps, principal: Principal, headers: Record<string, string>): Promise<void> {
+  const decision = await deps.rateLimiter.hit(rateLimitBucket(principal));
+  Object.assign(headers, rateLimitHeaders(decision));
+  if (!decision.allowed) throw rateLimited(decision);
 }

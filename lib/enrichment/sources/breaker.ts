@@ -7,6 +7,7 @@
 // Per process: each instance learns on its own that a register is down.
 import CircuitBreaker from "opossum";
 import type { BreakerState } from "@/lib/observability/metrics";
+import { toError } from "./http";
 import type { SourceOutcome } from "./types";
 
 export type { BreakerState };
@@ -87,12 +88,13 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
       try {
         return (await breaker.fire(fetch)) as SourceOutcome<T>;
       } catch (error) {
-        if (error instanceof FailedOutcome) return error.outcome;
+        // Failures name the register, so the attempt log and the admin console count them against it.
+        if (error instanceof FailedOutcome) return { ...error.outcome, provider: error.outcome.provider ?? provider };
         if ((error as { code?: string }).code === "EOPENBREAKER") {
           const seconds = Math.round(settings.cooldownMs / 1000);
           return { kind: "error", code: "register_unavailable", message: `${provider} failed repeatedly and is not asked for ${seconds} s`, provider };
         }
-        throw error;
+        return { ...toError(error), provider };
       }
     },
     states: () => Object.fromEntries([...breakers].map(([provider, b]) => [provider, stateOf(b)])),
