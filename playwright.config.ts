@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { SERVER_LOG } from "./e2e/server-log";
 
 const PORT = Number(process.env.E2E_PORT ?? 3217);
 
@@ -30,7 +31,8 @@ export default defineConfig({
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(PORT) },
+    // Every log line, copied to SERVER_LOG: a test reads them for keys, secrets and passwords.
+    env: { PORT: String(PORT), LOG_LEVEL: "debug", FINCA_E2E_SERVER_LOG: SERVER_LOG },
     // SIGTERM (not the default SIGKILL) lets scripts/e2e-server.mjs drop its database or data folder.
     gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
   },

@@ -174,7 +174,11 @@ export const enrichmentAttempts = pgTable(
     startedAt: ts("started_at").notNull(),
     durationMs: integer("duration_ms").notNull(),
   },
-  (t) => [index("enrichment_attempts_property").on(t.propertyId, t.id)],
+  (t) => [
+    index("enrichment_attempts_property").on(t.propertyId, t.id),
+    // The admin console's register health: a provider's attempts of the last day, its last error.
+    index("enrichment_attempts_provider_started").on(t.provider, t.startedAt),
+  ],
 );
 
 // Events recorded for partners (the outbox of webhook deliveries).

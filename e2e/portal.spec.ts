@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { mkdirSync, readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";
+import { SERVER_LOG } from "./server-log";
 
 test.describe.configure({ mode: "serial" });
 
@@ -19,6 +20,7 @@ const unitRef = (parcel: string, unit: string) => parcel + unit + checkLetters(p
 const SLOW = unitRef("2749704YJ0624N", "9100"); // the cadastre answers on the retry: `enriching` first
 
 let apiKey = "";
+let liveKey = "";
 let propertyId = "";
 let secret = "";
 let received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
@@ -424,4 +426,53 @@ test("revoking the key makes the API answer 401", async ({ page, request }) => {
   const res = await request.get("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey } });
   expect(res.status()).toBe(401);
   expect((await res.json()).code).toBe("missing_api_key");
+});
+
+test("live creates while Catastro refuses connections open its breaker, seen in the admin console", async ({ page, request }) => {
+  await signIn(page, owner.email, owner.password);
+  await page.goto("/keys");
+  await page.getByLabel("Name", { exact: true }).fill("Live backend");
+  await page.getByLabel("Mode", { exact: true }).selectOption("live");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("secret-value")).toContainText("finca_live_");
+  liveKey = (await page.getByTestId("secret-value").textContent())!.trim();
+  // REGISTER_BREAKER_MIN_REQUESTS (5) failed requests, each a new parcel (answers are cached per reference).
+  for (let i = 0; i < 5; i++) {
+    const res = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": liveKey }, data: { cadastral_reference: unitRef(`93985${i}6VK3799G`, "0001") } });
+    expect(res.status()).toBe(201);
+  }
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await signIn(page, admin.email, admin.password);
+  await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Registers" }).click();
+  await expect(page.getByRole("heading", { name: "Registers" })).toBeVisible();
+  const catastro = page.getByTestId("register").filter({ hasText: "catastro-ovc" });
+  await expect(catastro).toContainText("open: not asked");
+  await expect(catastro.getByRole("cell").nth(1)).toHaveText(/^[5-9]$/); // attempts in the last hour
+  await expect(catastro.getByRole("cell").nth(2)).toHaveText("0 %");
+  await expect(catastro).toContainText("network");
+  await expect(catastro).toContainText("ECONNREFUSED");
+  const icaen = page.getByTestId("register").filter({ hasText: "icaen-socrata" });
+  await expect(icaen).toContainText("closed");
+  await expect(icaen).toContainText("none");
+  await shoot(page, "admin-registers");
+});
+
+// Last: everything above went through the server (sign-ups, sign-ins, key creation, creates, a
+// delivery, an admin). Its logs name requests by id and the key by its visible start only.
+test("the server's logs hold a line per request, job run and delivery attempt, and no key, secret or password", async () => {
+  const text = readFileSync(SERVER_LOG, "utf8");
+  const lines = text.split("\n").flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+  expect(lines.some((l) => l.msg === "request" && l.route === "createProperty" && l.status === 201 && l.keyStart === apiKey.slice(0, 17))).toBe(true);
+  expect(lines.some((l) => l.msg === "job run" && l.queue === "enrich" && l.outcome === "completed")).toBe(true);
+  expect(lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded")).toBe(true);
+  for (const secretValue of [apiKey, liveKey, secret, secret.replace(/^whsec_/, ""), owner.password, other.password, admin.password, "member password long"]) {
+    expect(secretValue.length).toBeGreaterThan(8);
+    expect(text).not.toContain(secretValue);
+  }
 });

@@ -2,7 +2,7 @@
 // folder, or on a fresh database of the PostgreSQL server in DATABASE_URL; removed on exit.
 // Should Playwright die without stopping it, it stops itself the same way (exit-with-parent).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -20,6 +20,9 @@ const env = {
   JOB_POLL_SECONDS: "0.5",
   // La Rioja's register dataset, served by the admin test on the next port.
   REGISTER_URLS: `rio-larioja=http://127.0.0.1:${Number(process.env.PORT) + 1}/rio-larioja.csv`,
+  // Live mode's cadastre refuses connections (there is no internet here anyway): the admin console's
+  // Registers page shows its breaker open.
+  CATASTRO_BASE_URL: "http://127.0.0.1:9",
 };
 
 let cleanup = () => {};
@@ -44,7 +47,15 @@ if (process.env.DATABASE_URL) {
   cleanup = async () => rmSync(dir, { recursive: true, force: true });
 }
 
-const server = spawn(process.execPath, ["scripts/start.mjs"], { stdio: "inherit", env });
+// What the server prints goes on to Playwright and, when asked, to a file the tests read.
+const server = spawn(process.execPath, ["scripts/start.mjs"], { stdio: ["ignore", "pipe", "pipe"], env });
+const copy = process.env.FINCA_E2E_SERVER_LOG ? createWriteStream(process.env.FINCA_E2E_SERVER_LOG) : null;
+for (const [from, to] of [[server.stdout, process.stdout], [server.stderr, process.stderr]]) {
+  from.on("data", (chunk) => {
+    to.write(chunk);
+    copy?.write(chunk);
+  });
+}
 const stop = (signal) => server.kill(signal);
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));

@@ -1,21 +1,46 @@
 import { requireAdmin } from "@/server/session";
+import { LIVE_REGISTERS } from "@/server/observability";
 import { coverage, listDatasets } from "@/lib/registers";
+import { registerHealth, type WindowStats } from "@/lib/portal/registers";
+import type { BreakerState } from "@/lib/enrichment/sources/breaker";
 import { ActionButton } from "../../_components/action-button";
+import { formatDuration } from "../../_components/charts";
 import { CoverageTable } from "../../_components/coverage-table";
-import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { Badge, Card, Missing, PageHeader, Percent, TableWrap, Time } from "../../_components/ui";
 import { adminRefreshRegister } from "../actions";
 
 export const metadata = { title: "Registers" };
 
+const BREAKER_BADGE: Record<BreakerState, { value: string; label: string }> = {
+  closed: { value: "ok", label: "closed" },
+  half_open: { value: "retrying", label: "half-open: one trial request" },
+  open: { value: "failed", label: "open: not asked" },
+};
+
+const ms = (v: number | null) => (v === null ? "—" : formatDuration(v));
+
+function Window({ stats }: { stats: WindowStats }) {
+  return (
+    <>
+      <td className="tabular-nums">{stats.attempts}</td>
+      <td><Percent value={stats.successRate} /></td>
+      <td className="whitespace-nowrap tabular-nums">{ms(stats.p50Ms)} / {ms(stats.p99Ms)}</td>
+    </>
+  );
+}
+
 export default async function AdminRegisters() {
   const { app } = await requireAdmin();
-  const [datasets, covered] = await Promise.all([listDatasets(app.db), coverage(app.db)]);
+  const states = app.breakers.states();
+  const providers = [...new Set([...LIVE_REGISTERS, ...Object.keys(states)])];
+  const [datasets, covered, health] = await Promise.all([listDatasets(app.db), coverage(app.db), registerHealth(app.db, providers)]);
+  const { REGISTER_BREAKER_ERROR_PERCENT: percent, REGISTER_BREAKER_MIN_REQUESTS: min, REGISTER_BREAKER_WINDOW_SECONDS: window, REGISTER_BREAKER_COOLDOWN_SECONDS: cooldown } = app.config;
   const configured = new Set(app.config.REGISTER_URLS.map((u) => u.dataset));
   return (
     <>
       <PageHeader
         title="Registers"
-        description="The register index: local copies of open certificate and inspection datasets, asked before the live registers. Datasets with URLs in REGISTER_URLS are refreshed on REGISTER_REFRESH_CRON; files are imported with the CLI (registers import)."
+        description="The live registers' health (enrichment attempts of every instance over the last hour and day, from the attempt log, and this instance's circuit breakers), and the register index: local copies of open certificate and inspection datasets, asked before the live registers. Datasets with URLs in REGISTER_URLS are refreshed on REGISTER_REFRESH_CRON; files are imported with the CLI (registers import)."
       />
       <Card title={`Datasets (${datasets.length})`} className="mb-6">
         <TableWrap label="Register index datasets">

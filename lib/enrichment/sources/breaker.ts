@@ -36,6 +36,8 @@ export interface RegisterBreakers {
   guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
   /** The breakers made so far (a register is known once asked). */
   states(): Record<string, BreakerState>;
+  /** The last failed request at `provider` in this process: its message and when. */
+  lastFailure(provider: string): { message: string; at: Date } | null;
   /** Stops the breakers' timers. */
   shutdown(): void;
 }
@@ -51,6 +53,7 @@ type Fetch = () => Promise<SourceOutcome<unknown>>;
 
 export function createBreakers(settings: BreakerSettings, events: BreakerEvents = {}): RegisterBreakers {
   const breakers = new Map<string, CircuitBreaker<[Fetch], SourceOutcome<unknown>>>();
+  const failures = new Map<string, { message: string; at: Date }>();
   const stateOf = (b: CircuitBreaker): BreakerState => (b.opened ? "open" : b.halfOpen ? "half_open" : "closed");
 
   function breakerFor(provider: string) {
@@ -76,7 +79,11 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
     breaker.on("halfOpen", () => events.state?.(provider, "half_open"));
     breaker.on("close", () => events.state?.(provider, "closed"));
     breaker.on("success", (_: unknown, ms: number) => events.request?.(provider, true, ms));
-    breaker.on("failure", (_: unknown, ms: number) => events.request?.(provider, false, ms));
+    breaker.on("failure", (error: Error, ms: number) => {
+      const outcome = error instanceof FailedOutcome ? error.outcome : toError(error);
+      if (outcome.kind === "error") failures.set(provider, { message: `${outcome.code}: ${outcome.message}`.slice(0, 300), at: new Date() });
+      events.request?.(provider, false, ms);
+    });
     breaker.on("reject", () => events.rejected?.(provider));
     breakers.set(provider, breaker);
     return breaker;
@@ -98,6 +105,7 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
       }
     },
     states: () => Object.fromEntries([...breakers].map(([provider, b]) => [provider, stateOf(b)])),
+    lastFailure: (provider) => failures.get(provider) ?? null,
     shutdown: () => breakers.forEach((b) => b.shutdown()),
   };
 }

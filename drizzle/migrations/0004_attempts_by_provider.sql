@@ -1,0 +1,1 @@
+CREATE INDEX "enrichment_attempts_provider_started" ON "enrichment_attempts" USING btree ("provider","started_at");
