@@ -70,6 +70,13 @@ export function startNode(script: string, args: string[] = [], options: NodeOpti
   return child;
 }
 
+const PROGRAM = fileURLToPath(new URL("./run-program.mjs", import.meta.url));
+
+/** A program that is not node (`prometheus`), in a group led by a node wrapper with the same rules. */
+export function startProgram(command: string, args: string[] = [], options: Omit<NodeOptions, "nodeArgs"> = {}): ChildProcess {
+  return startNode(PROGRAM, [command, ...args], options);
+}
+
 /**
  * SIGTERM to the whole group, then SIGKILL to whatever of it is left once the leader has exited or
  * `graceMs` has passed. Resolves once the leader is gone.
