@@ -4,14 +4,11 @@
 import { createPartnerApi } from "@/lib/partner-api";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { getApp } from "@/server/app";
-import { closeOnSignals } from "@/server/lifecycle";
+import { closeOnSignals, stopHttpServer } from "@/server/lifecycle";
 import { opsHandlers } from "@/server/ops";
 
 const app = await getApp();
 const server = createPartnerApiServer(createPartnerApi(app), opsHandlers(app));
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 4000), () => app.logger.info({ port: Number(process.env.PORT ?? 4000) }, "partner API listening"));
-closeOnSignals(app, () => {
-  server.close();
-  server.closeIdleConnections();
-});
+closeOnSignals(app, () => stopHttpServer(server));

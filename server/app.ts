@@ -26,6 +26,9 @@ export interface App extends ApiDeps, DeliveryDeps, Pick<Observability, "logger"
   passwords: Passwords;
   /** Sign-ups per client address (all clients together when the address is unknown). */
   signUps: RateLimiter;
+  /** Readiness fails from now on: a shutdown has begun (the server still answers what it has). */
+  beginShutdown(): void;
+  shuttingDown(): boolean;
   /** Stops the workers (a job they run is finished or handed back), then closes the database. */
   close(): Promise<void>;
 }
@@ -52,6 +55,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   }
   const queue = await startQueue(database, config);
   const queueRun = queueState(queue);
+  let shuttingDown = false;
   const rateLimiter =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
@@ -70,7 +74,10 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
     queueRunning: queueRun.running,
+    beginShutdown: () => void (shuttingDown = true),
+    shuttingDown: () => shuttingDown,
     async close() {
+      shuttingDown = true;
       queueRun.stopping();
       observability.breakers.shutdown();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -1,11 +1,14 @@
 // Graceful shutdown, the same for every process (Next.js server, lean API server, worker): on
-// SIGTERM or SIGINT, stop taking requests, then stop the workers, then close the database, then exit.
+// SIGTERM or SIGINT, fail readiness, stop taking requests (those in flight finish), then stop the
+// workers, then close the database, then exit.
+import type { Server } from "node:http";
 import { errorFields } from "@/lib/observability/logger";
 import type { App } from "./app";
 
 export function closeOnSignals(app: App, stopServing: () => Promise<void> | void = () => {}): void {
   const shutdown = async (signal: string) => {
     app.logger.info({ signal }, "stopping");
+    app.beginShutdown();
     try {
       await stopServing();
       await app.close();
@@ -16,4 +19,21 @@ export function closeOnSignals(app: App, stopServing: () => Promise<void> | void
     process.exit(0);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
+}
+
+/**
+ * Stops a node:http server taking requests: no new connections, idle keep-alive ones closed now,
+ * busy ones once answered (node leaves those open, idle, until their keep-alive timeout: they are
+ * closed as they go idle). Resolves once every connection is gone, so what runs next (closing the
+ * database) never cuts a request short.
+ */
+export function stopHttpServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    server.close(() => {
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

@@ -93,9 +93,10 @@ export function createObservability(config: Config, database: Database, logger: 
   };
 }
 
-/** What `/api/ready` checks: the database answers, every migration is applied, the queue runs. */
-export function readinessChecks(deps: { database: Database; queueRunning(): boolean }): ReadinessCheck[] {
+/** What `/api/ready` checks: no shutdown under way, the database answers, every migration is applied, the queue runs. */
+export function readinessChecks(deps: { database: Database; queueRunning(): boolean; shuttingDown(): boolean }): ReadinessCheck[] {
   return [
+    { name: "shutdown", failure: "the instance is shutting down", check: async () => !deps.shuttingDown() },
     { name: "database", failure: "the database does not answer", check: async () => (await deps.database.db.execute(sql`select 1`), true) },
     { name: "migrations", failure: "database migrations are not all applied", check: async () => (await pendingMigrations(deps.database.db)) === 0 },
     { name: "queue", failure: "the job queue is not running", check: async () => deps.queueRunning() },
