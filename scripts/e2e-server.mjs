@@ -22,7 +22,7 @@ const env = {
   REGISTER_URLS: `rio-larioja=http://127.0.0.1:${Number(process.env.PORT) + 1}/rio-larioja.csv`,
   // Live mode's cadastre refuses connections (there is no internet here anyway): the admin console's
   // Registers page shows its breaker open.
-  CATASTRO_BASE_URL: "http://127.0.0.1:9",
+  CATASTRO_BASE_URL: "http://127.0.0.1:3",
 };
 
 let cleanup = () => {};
