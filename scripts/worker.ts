@@ -1,12 +1,17 @@
-// A worker-only process (PostgreSQL deployments): runs the enrichment and webhook jobs, no HTTP.
+// A worker-only process (PostgreSQL deployments): runs the enrichment and webhook jobs, no API.
 // Start as many as needed beside `FINCA_WORKERS=0` app instances:  DATABASE_URL=… npx tsx scripts/worker.ts
+// With WORKER_OPS_PORT it serves /api/health, /api/ready and /metrics there (its own job figures).
+import { createOpsServer } from "@/lib/ops/server";
 import { createApp } from "@/server/app";
-import { closeOnSignals } from "@/server/lifecycle";
+import { closeOnSignals, stopHttpServer } from "@/server/lifecycle";
+import { opsHandlers } from "@/server/ops";
 
 if (!process.env.DATABASE_URL) {
   console.error("scripts/worker.ts needs DATABASE_URL: with embedded PGlite the server runs the workers itself.");
   process.exit(2);
 }
 const app = await createApp({ workers: true });
-app.logger.info({ database: app.database.kind }, "worker started");
-closeOnSignals(app);
+const port = app.config.WORKER_OPS_PORT;
+const server = port ? createOpsServer(opsHandlers(app)).listen(port) : null;
+app.logger.info({ database: app.database.kind, opsPort: port ?? null }, "worker started");
+closeOnSignals(app, () => (server ? stopHttpServer(server) : undefined));

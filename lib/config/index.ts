@@ -70,6 +70,8 @@ const EnvSchema = z.object({
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /** When set, GET /metrics wants `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(1).optional(),
+  /** A worker-only process (scripts/worker.ts) serves /api/health, /api/ready and /metrics on this port. */
+  WORKER_OPS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Each readiness check fails when it has not answered within this. */
   READY_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
   /** A live register's breaker opens when at least this share (%) of its requests in the window fail... */

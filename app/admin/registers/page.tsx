@@ -42,6 +42,48 @@ export default async function AdminRegisters() {
         title="Registers"
         description="The live registers' health (enrichment attempts of every instance over the last hour and day, from the attempt log, and this instance's circuit breakers), and the register index: local copies of open certificate and inspection datasets, asked before the live registers. Datasets with URLs in REGISTER_URLS are refreshed on REGISTER_REFRESH_CRON; files are imported with the CLI (registers import)."
       />
+      <Card title="Register health" className="mb-6" actions={<span className="text-xs text-slate-600">a breaker opens at {percent} % failures of at least {min} requests in {window} s, and tries again after {cooldown} s</span>}>
+        <TableWrap label="Register health">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col" rowSpan={2}>Register</th>
+                <th scope="col" rowSpan={2}>Breaker (this instance)</th>
+                <th scope="colgroup" colSpan={3}>Last hour</th>
+                <th scope="colgroup" colSpan={3}>Last day</th>
+                <th scope="col" rowSpan={2}>Last error</th>
+              </tr>
+              <tr>
+                <th scope="col">Attempts</th><th scope="col">Answered</th><th scope="col">p50 / p99</th>
+                <th scope="col">Attempts</th><th scope="col">Answered</th><th scope="col">p50 / p99</th>
+              </tr>
+            </thead>
+            <tbody>
+              {health.map((r) => {
+                const failure = app.breakers.lastFailure(r.provider);
+                return (
+                  <tr key={r.provider} data-testid="register">
+                    <th scope="row" className="font-mono text-xs normal-case tracking-normal">{r.provider}</th>
+                    <td><Badge {...BREAKER_BADGE[states[r.provider] ?? "closed"]} /></td>
+                    <Window stats={r.hour} />
+                    <Window stats={r.day} />
+                    <td className="text-xs">
+                      {r.lastError ? (
+                        <>
+                          <span className="font-mono">{r.lastError.code}</span> <Time value={r.lastError.at} />
+                        </>
+                      ) : (
+                        "none"
+                      )}
+                      {failure && <p className="mt-1 max-w-xs break-words text-slate-600" title={failure.at.toISOString()}>{failure.message}</p>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableWrap>
+      </Card>
       <Card title={`Datasets (${datasets.length})`} className="mb-6">
         <TableWrap label="Register index datasets">
           <table className="table">
