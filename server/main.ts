@@ -8,7 +8,7 @@ import { createPartnerApi } from "@/lib/partner-api";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { getApp } from "./app";
 import { frontDoor } from "./http";
-import { closeOnSignals } from "./lifecycle";
+import { closeOnSignals, stopHttpServer } from "./lifecycle";
 
 const port = Number(process.env.PORT ?? 3000);
 const nextApp = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
@@ -18,11 +18,8 @@ const handle = nextApp.getRequestHandler();
 const server = http.createServer(frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))));
 // Longer than the usual load balancer's idle timeout, so it never reuses a connection we closed.
 server.keepAliveTimeout = 65_000;
-server.listen(port, () => console.log(`[finca] ready on :${port} (${app.database.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"})`));
+server.listen(port, () => app.logger.info({ port, database: app.database.kind }, "ready"));
 closeOnSignals(app, async () => {
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+  await stopHttpServer(server);
   await nextApp.close();
 });
