@@ -454,7 +454,7 @@ test("live creates while Catastro refuses connections open its breaker, seen in 
   const icaen = page.getByTestId("register").filter({ hasText: "icaen-socrata" });
   await expect(icaen).toContainText("closed");
   await expect(icaen).toContainText("none");
-  await shoot(page, "admin-registers");
+  await shoot(page, "admin-register-health");
 });
 
 // Last: everything above went through the server (sign-ups, sign-ins, key creation, creates, a
