@@ -161,6 +161,9 @@ test("properties: search, filters, and registering from the portal under the API
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByText("No properties match")).toBeVisible();
   await page.getByRole("link", { name: "Clear filters" }).click();
+  // The filter form is rebuilt by the navigation: wait for it, or the search lands in the old form.
+  await expect(page).toHaveURL(/\/properties$/);
+  await expect(page.getByLabel("Status")).toHaveValue("");
   await page.getByLabel("Search").fill(SLOW.slice(0, 10).toLowerCase());
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("link", { name: SLOW })).toBeVisible();
