@@ -8,14 +8,13 @@ import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey } from "@/lib/api-keys";
-import { registerFromPortal } from "@/lib/portal/register";
+import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
 import { DomainError, hasControl } from "@/lib/domain";
 import { createEndpoint, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
-import type { Mode, Scope } from "@/lib/domain";
-import { rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit";
+import type { Mode } from "@/lib/domain";
 import { parseBody } from "@/lib/partner-api/validation";
 import { CreateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
@@ -47,7 +46,7 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
   if (hasControl(name) || name.length > 100) return { error: "The name can have at most 100 characters and no control characters.", values: { name: name.slice(0, 100) } };
   try {
-    await countWrite(app, scope);
+    await countPortalWrite(app, scope);
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: { name } };
     throw error;
@@ -72,17 +71,11 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
   redirect(`/properties/${result.property.property_id}`);
 }
 
-/** Counted against the partner's write limit, as the same change through the API would be. */
-async function countWrite(app: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
-  const decision = await app.rateLimiter.hit(rateLimitBucket(scope));
-  if (!decision.allowed) throw rateLimited(decision);
-}
-
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
   const values = { url: field(form, "url").slice(0, MAX_URL_LENGTH + 1), description: field(form, "description").slice(0, 501) };
   try {
-    await countWrite(app, scope);
+    await countPortalWrite(app, scope);
     // The API's own request schema: the portal accepts exactly what the API accepts.
     const input = parseBody(CreateWebhookEndpointBody, { url: field(form, "url"), ...(field(form, "description") && { description: field(form, "description") }) });
     const { secret } = await createEndpoint(app.db, scope, input, { allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS });

@@ -44,6 +44,7 @@ export const isUuid = (id: string): boolean => UUID.test(id);
 // an email or a URL someone typed.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const hasControl = (value: string): boolean => CONTROL.test(value);
+export const withoutControl = (value: string): string => value.replace(new RegExp(CONTROL.source, "g"), "");
 
 /** What a register index record holds: an energy certificate or a building inspection. */
 export const REGISTER_RECORD_KINDS = ["certificate", "inspection"] as const;

@@ -1,7 +1,7 @@
 // Query parameters of portal pages, read defensively: a page's URL is anyone's to craft (repeated
 // keys arrive as arrays, dates as "2024-13-45", NULs inside a search), and none of that may reach
 // the database as anything but a valid value or nothing.
-import { hasControl, isUuid } from "@/lib/domain";
+import { hasControl, isUuid, withoutControl } from "@/lib/domain";
 
 export type RawParam = string | string[] | undefined;
 
@@ -10,7 +10,8 @@ export const oneParam = (value: RawParam): string | undefined => (Array.isArray(
 
 /** Free text to search for: trimmed, bounded, without control characters; undefined when empty. */
 export function searchText(value: RawParam, max: number): string | undefined {
-  const text = oneParam(value)?.replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().slice(0, max);
+  const raw = oneParam(value);
+  const text = raw === undefined ? undefined : withoutControl(raw).trim().slice(0, max);
   return text || undefined;
 }
 

@@ -7,12 +7,17 @@ import { rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit
 
 export type PortalRegistration = ({ ok: true } & Registration) | { ok: false; code: "rate_limited" | "invalid_cadastral_reference"; detail: string };
 
+/** A portal write counted against the partner's write limit, as the same change through the API would be. */
+export async function countPortalWrite(deps: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
+  const decision = await deps.rateLimiter.hit(rateLimitBucket(scope));
+  if (!decision.allowed) throw rateLimited(decision);
+}
+
 export async function registerFromPortal(deps: PropertiesDeps & { rateLimiter: RateLimiter }, scope: Scope, input: string): Promise<PortalRegistration> {
   const startedAt = Date.now();
   try {
     // Counted like an API write, whatever the outcome: the partner's integration shares this budget.
-    const decision = await deps.rateLimiter.hit(rateLimitBucket(scope));
-    if (!decision.allowed) throw rateLimited(decision);
+    await countPortalWrite(deps, scope);
     return { ok: true, ...(await registerReference(deps, scope, input, startedAt)) };
   } catch (error) {
     if (error instanceof DomainError && (error.code === "rate_limited" || error.code === "invalid_cadastral_reference")) return { ok: false, code: error.code, detail: error.detail };
