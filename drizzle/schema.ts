@@ -97,6 +97,8 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
     lastUsedAt: ts("last_used_at"),
     revokedAt: ts("revoked_at"),
+    // A rolled key keeps working until then (Stripe's "roll key"); null: no expiry.
+    expiresAt: ts("expires_at"),
   },
   (t) => [index("api_keys_partner").on(t.partnerId, t.mode)],
 );
@@ -252,6 +254,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex("webhook_deliveries_event_endpoint").on(t.eventId, t.endpointId),
     index("webhook_deliveries_endpoint_created").on(t.endpointId, t.createdAt),
+    // Partners search their deliveries by the `webhook-id` their receiver logged.
+    index("webhook_deliveries_message").on(t.messageId),
   ],
 );
 
@@ -307,7 +311,8 @@ export const registerRecords = pgTable(
     dataset: text("dataset").notNull(),
     generation: integer("generation").notNull(),
     kind: text("kind", { enum: REGISTER_RECORD_KINDS }).notNull(),
-    parcel: text("parcel").notNull(),
+    /** Null for a record a city publishes by address only (matched through address_key). */
+    parcel: text("parcel"),
     /** The first 18 characters of a unit reference; null for a record of the whole building. */
     unit: text("unit"),
     /** Issue date, else end of validity: orders a reference's records newest first. */
@@ -315,6 +320,38 @@ export const registerRecords = pgTable(
     /** Line of the source file the record comes from. */
     sourceRow: integer("source_row").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    /** Normalised street type, name and number with municipality, for registers published by address. */
+    addressKey: text("address_key"),
   },
-  (t) => [index("register_records_parcel").on(t.parcel, t.kind), index("register_records_dataset").on(t.dataset, t.generation)],
+  (t) => [
+    index("register_records_parcel").on(t.parcel, t.kind),
+    index("register_records_dataset").on(t.dataset, t.generation),
+    index("register_records_address").on(t.addressKey, t.kind).where(sql`address_key is not null`),
+  ],
+);
+
+// One row per partner API request (lib/request-logs), written in batches off the request path
+// and pruned after REQUEST_LOG_RETENTION_DAYS. Never bodies: only what a partner needs to find a
+// request again. partner_id is null for requests no key authenticated (admins can still find them).
+export const requestLogs = pgTable(
+  "request_logs",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    requestId: text("request_id").notNull(),
+    partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }),
+    keyId: uuid("key_id"),
+    keyVisibleStart: text("key_visible_start"),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    status: integer("status").notNull(),
+    errorCode: text("error_code"),
+    durationMs: integer("duration_ms").notNull(),
+    at: ts("at").notNull(),
+  },
+  (t) => [
+    index("request_logs_partner_at").on(t.partnerId, t.mode, t.at.desc(), t.id.desc()),
+    index("request_logs_request_id").on(t.requestId),
+    index("request_logs_at").on(t.at),
+  ],
 );

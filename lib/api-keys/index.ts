@@ -20,6 +20,7 @@ const summaryColumns = {
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
+  expiresAt: apiKeys.expiresAt,
 };
 
 /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
