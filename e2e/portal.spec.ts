@@ -1,22 +1,20 @@
 // The portal driven as a partner and an operator would, in Debian's Chromium, against the real
 // server (npm start) with embedded PGlite or PostgreSQL. Screenshots of every page, at desktop
 // and phone widths, go to e2e/screenshots/ (git-ignored) for a person to look at.
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";
 import { SERVER_LOG } from "./server-log";
+import { admin, fillSignIn, shoot, signIn, signUp, unitRef, type Account } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
-const owner = { organisation: `Acme Bank ${run}`, email: `owner-${run}@acme.test`, password: "correct horse battery" };
-const other = { organisation: `Other Insurer ${run}`, email: `other-${run}@other.test`, password: "another long password" };
-const admin = { email: "admin@finca.test", password: "admin-password-e2e" };
-// Valid 20-character references (check letters computed) of the sandbox scenarios.
-const unitRef = (parcel: string, unit: string) => parcel + unit + checkLetters(parcel + unit);
+const owner: Account = { organisation: `Acme Bank ${run}`, email: `owner-${run}@acme.test`, password: "correct horse battery" };
+const other: Account = { organisation: `Other Insurer ${run}`, email: `other-${run}@other.test`, password: "another long password" };
 const SLOW = unitRef("2749704YJ0624N", "9100"); // the cadastre answers on the retry: `enriching` first
 
 let apiKey = "";
@@ -27,46 +25,6 @@ let received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let respondWith = 200;
 let receiver: http.Server;
 let receiverUrl = "";
-
-mkdirSync("e2e/screenshots", { recursive: true });
-
-async function shoot(page: Page, name: string) {
-  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["mobile", { width: 390, height: 844 }]] as const) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: `e2e/screenshots/${name}-${label}.png`, fullPage: true });
-    // Readable on a phone: nothing may widen the page beyond the screen (wide tables scroll inside their box).
-    const wider = await page.evaluate((width) => {
-      if (document.documentElement.scrollWidth <= width) return [];
-      return [...document.querySelectorAll("body *")]
-        .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest("[data-scrolls]"))
-        .slice(0, 5)
-        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
-    }, size.width);
-    expect(wider, `${name} at ${label} width`).toEqual([]);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-async function signUp(page: Page, who: typeof owner) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Organisation").fill(who.organisation);
-  await page.getByLabel("Work email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/sign-in");
-  await fillSignIn(page, email, password);
-  await expect(page).toHaveURL(/\/(dashboard|admin)$/);
-}
-
-async function fillSignIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
 
 const createProperty = (request: APIRequestContext, reference: string) =>
   request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: reference } });

@@ -1,0 +1,52 @@
+// What every portal spec shares: accounts, signing up and in, and screenshots at both widths.
+import { expect, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
+import { checkLetters } from "../lib/cadastral-reference";
+
+export type Account = { organisation: string; email: string; password: string };
+
+/** The operator account scripts/e2e-server.mjs seeds. */
+export const admin = { email: "admin@finca.test", password: "admin-password-e2e" };
+
+/** A valid 20-character reference (check letters computed) of a sandbox scenario. */
+export const unitRef = (parcel: string, unit: string) => parcel + unit + checkLetters(parcel + unit);
+
+mkdirSync("e2e/screenshots", { recursive: true });
+
+export async function shoot(page: Page, name: string) {
+  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["mobile", { width: 390, height: 844 }]] as const) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: `e2e/screenshots/${name}-${label}.png`, fullPage: true });
+    // Readable on a phone: nothing may widen the page beyond the screen (wide tables scroll inside their box).
+    const wider = await page.evaluate((width) => {
+      if (document.documentElement.scrollWidth <= width) return [];
+      return [...document.querySelectorAll("body *")]
+        .filter((e) => e.getBoundingClientRect().right > width + 1 && !e.closest("[data-scrolls]"))
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
+    }, size.width);
+    expect(wider, `${name} at ${label} width`).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+export async function signUp(page: Page, who: Account) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Organisation").fill(who.organisation);
+  await page.getByLabel("Work email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/sign-in");
+  await fillSignIn(page, email, password);
+  await expect(page).toHaveURL(/\/(dashboard|admin)$/);
+}
+
+export async function fillSignIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
