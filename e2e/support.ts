@@ -50,3 +50,13 @@ export async function fillSignIn(page: Page, email: string, password: string) {
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
 }
+
+/** Creates a key on the keys page (the page must be open) and returns it. */
+export async function createKey(page: Page, name: string, mode: "test" | "live") {
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Mode", { exact: true }).selectOption(mode);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const value = (await page.getByTestId("secret-value").textContent())!;
+  expect(value).toMatch(new RegExp(`^finca_${mode}_`));
+  return value;
+}

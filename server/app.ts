@@ -12,7 +12,9 @@ import { refreshPlan, registerIndex } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
-import type { Logger } from "@/lib/observability/logger";
+import { errorFields, type Logger } from "@/lib/observability/logger";
+import { requestLogWriter } from "@/lib/request-logs";
+import type { RequestRecord } from "@/lib/partner-api/operation";
 import { bootstrap } from "./bootstrap";
 import { createObservability, queueState, type Observability } from "./observability";
 import { registerWorkers } from "./workers";
@@ -62,8 +64,23 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
   // Live lookups ask the local register index first (lib/registers), then the live registries.
   const sources = options.sources ?? createSources(config, { index: registerIndex(database.db), breakers: observability.breakers });
+  const requestLog = requestLogWriter(database.db, {
+    intervalMs: config.REQUEST_LOG_FLUSH_MS,
+    batchSize: 500,
+    maxQueued: 20_000,
+    onWritten: (rows) => observability.metrics.requestLogRows.inc({ outcome: "written" }, rows),
+    onDropped: (rows) => observability.metrics.requestLogRows.inc({ outcome: "dropped" }, rows),
+    onError(error, rows) {
+      observability.metrics.requestLogRows.inc({ outcome: "failed" }, rows);
+      observability.logger.warn({ ...errorFields(error), rows }, "request log rows not written");
+    },
+  });
   const app: App = {
     ...observability,
+    onRequest(record: RequestRecord) {
+      observability.onRequest(record);
+      if (config.REQUEST_LOGS) requestLog.record(requestLogEntry(record));
+    },
     config,
     database,
     db: database.db,
@@ -80,6 +97,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       shuttingDown = true;
       queueRun.stopping();
       observability.breakers.shutdown();
+      await requestLog.close();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await database.close();
     },
@@ -88,6 +106,11 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   // Embedded PGlite has one connection in one process: workers must live here.
   if (options.workers ?? (config.FINCA_WORKERS || database.kind === "pglite")) await registerWorkers(app);
   return app;
+}
+
+/** What a request log row keeps of an answered request. */
+function requestLogEntry(r: RequestRecord) {
+  return { requestId: r.requestId, partnerId: r.partnerId, mode: r.mode, keyId: r.keyId, keyVisibleStart: r.keyStart, method: r.method, path: r.path, status: r.status, errorCode: r.errorCode, durationMs: r.durationMs, at: r.at };
 }
 
 const KEY = Symbol.for("finca.app");

@@ -6,9 +6,11 @@ import type { DeliveryDeps } from "@/lib/webhooks/deliver";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { registerEnrichWorker } from "@/jobs/enrich";
 import { registerRefreshRegistersWorker } from "@/jobs/refresh-registers";
+import { registerPruneRequestLogsWorker } from "@/jobs/prune-request-logs";
 
 export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config; onJobRun?: (run: JobRun) => void }): Promise<void> {
   await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerRefreshRegistersWorker(deps.queue, deps);
+  await registerPruneRequestLogsWorker(deps.queue, deps);
 }

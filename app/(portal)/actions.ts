@@ -7,7 +7,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
-import { createApiKey, revokeApiKey } from "@/lib/api-keys";
+import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
 import { DomainError, hasControl } from "@/lib/domain";
 import { createEndpoint, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
@@ -20,7 +20,7 @@ import { CreateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
-export type ActionState = { error?: string; key?: string; secret?: string; link?: string; values?: Record<string, string> } | undefined;
+export type ActionState = { error?: string; key?: string; secret?: string; link?: string; expiresAt?: string; values?: Record<string, string> } | undefined;
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 const modeOf = (form: FormData): Mode => (field(form, "mode") === "live" ? "live" : "test");
 
@@ -54,6 +54,23 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
   const { key } = await createApiKey(app.db, { partnerId, mode: modeOf(form), name });
   revalidatePath("/keys");
   return { key };
+}
+
+/** Rolls a key: a new one now, the old one until the chosen expiry. */
+export async function rollKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const { app, partnerId, scope } = await requirePartner();
+  const expiry = field(form, "expires_in");
+  if (!Object.hasOwn(ROLL_EXPIRIES, expiry)) return { error: "Choose when the old key stops working." };
+  try {
+    await countPortalWrite(app, scope);
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail };
+    throw error;
+  }
+  const rolled = await rollApiKey(app.db, { id: field(form, "id"), partnerId, expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES] });
+  if (!rolled) return { error: "This key is no longer active: it was revoked, expired or rolled to a shorter expiry meanwhile." };
+  revalidatePath("/keys");
+  return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
 
 export async function revokeKeyAction(form: FormData) {

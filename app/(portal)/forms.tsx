@@ -4,10 +4,10 @@
 import { useActionState, useState, useTransition } from "react";
 import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
-import { FormError } from "../_components/ui";
-import { createEndpointAction, createKeyAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
+import { FormError, Time } from "../_components/ui";
+import { createEndpointAction, createKeyAction, rollKeyAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
 
-function Secret({ label, value, note }: { label: string; value: string; note: string }) {
+function Secret({ label, value, note }: { label: string; value: string; note: React.ReactNode }) {
   return (
     <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-3">
       <p className="text-sm font-medium text-emerald-900">{label}</p>
@@ -64,6 +64,49 @@ export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" })
           <FormError message={state?.error} />
           {state?.key && <Secret label="Your new API key" value={state.key} note="Copy it now: it is shown only once. Send it in the X-API-Key header." />}
         </div>
+      )}
+    </form>
+  );
+}
+
+const ROLL_CHOICES = [
+  ["now", "Now"],
+  ["1h", "In 1 hour"],
+  ["24h", "In 24 hours"],
+  ["3d", "In 3 days"],
+  ["7d", "In 7 days"],
+] as const;
+
+/**
+ * Stripe's "roll key": a new key now; the old one keeps working until the chosen expiry. One form
+ * above the list (not in a row): the rolled key may leave the active list, the new key must stay.
+ */
+export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(rollKeyAction, undefined);
+  return (
+    <form action={action} className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+        <div>
+          <label htmlFor="roll-key" className="label">Key to roll</label>
+          <select id="roll-key" name="id" className="input font-mono text-xs" required>
+            {keys.map((k) => <option key={k.id} value={k.id}>{k.label}</option>)}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="roll-expiry" className="label">Old key stops working</label>
+          <select id="roll-expiry" name="expires_in" className="input" defaultValue="24h">
+            {ROLL_CHOICES.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+          </select>
+        </div>
+        <button className="btn" disabled={pending}>{pending ? "Rolling…" : "Roll key"}</button>
+      </div>
+      <FormError message={state?.error} />
+      {state?.key && (
+        <Secret
+          label="Your new API key"
+          value={state.key}
+          note={<>Copy it now: it is shown only once. The old key works until <Time value={state.expiresAt} seconds />.</>}
+        />
       )}
     </form>
   );

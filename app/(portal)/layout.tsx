@@ -10,6 +10,7 @@ const NAV = [
   ["/properties", "Properties"],
   ["/keys", "API keys"],
   ["/webhooks", "Webhooks"],
+  ["/logs", "Logs"],
   ["/team", "Team"],
   ["/docs", "Docs"],
 ] as const;

@@ -8,6 +8,7 @@ const NAV = [
   ["/admin/users", "Partners & users"],
   ["/admin/keys", "API keys"],
   ["/admin/webhooks", "Webhooks"],
+  ["/admin/requests", "Requests"],
   ["/admin/registers", "Registers"],
 ] as const;
 

@@ -1,5 +1,5 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
-import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { containsPattern, preparedStatement, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
@@ -54,15 +54,18 @@ export async function ensureApiKey(db: DbOrTx, input: { partnerId: string; name:
 /** Who a valid key speaks for; `visibleStart` names the key in logs without revealing it. */
 export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visibleStart: string; lastUsedAt: Date | null };
 
+/** Not revoked, and not past the expiry a roll gave it (database clock, like every other timestamp check). */
+const isActive = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
+
 const activeKeyByHash = preparedStatement("authenticate_api_key", (db) =>
   db
     .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, visibleStart: apiKeys.visibleStart, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isActive()))
     .limit(1),
 );
 
-/** The active key's owner, or null for anything malformed, unknown or revoked. */
+/** The active key's owner, or null for anything malformed, unknown, revoked or expired. */
 export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
   const parsed = parseApiKey(key);
   if (!parsed) return null;
@@ -108,3 +111,32 @@ export async function revokeApiKey(db: DbOrTx, id: string, partnerId?: string): 
     .returning(summaryColumns);
   return row ?? null;
 }
+
+/** How long a rolled key keeps working, as offered to partners (Stripe's choices). */
+export const ROLL_EXPIRIES = { now: 0, "1h": 3600, "24h": 86_400, "3d": 3 * 86_400, "7d": 7 * 86_400 } as const;
+export type RollExpiry = keyof typeof ROLL_EXPIRIES;
+
+/**
+ * Stripe's "roll key": a new key with the same name and mode, and the old one expiring
+ * `expiresInSeconds` from now (never later than an expiry it already had), so a partner can deploy
+ * the new key before the old one stops. Null when the key is not the partner's or not active.
+ */
+export async function rollApiKey(
+  db: DbOrTx,
+  input: { id: string; partnerId: string; expiresInSeconds: number },
+): Promise<{ key: string; apiKey: ApiKeySummary; rolled: ApiKeySummary } | null> {
+  return db.transaction(async (tx) => {
+    const expiresAt = sql`least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), now() + make_interval(secs => ${input.expiresInSeconds}))`;
+    const [rolled] = await tx
+      .update(apiKeys)
+      .set({ expiresAt })
+      .where(and(eq(apiKeys.id, input.id), eq(apiKeys.partnerId, input.partnerId), isActive()))
+      .returning(summaryColumns);
+    if (!rolled) return null;
+    const created = await createApiKey(tx, { partnerId: rolled.partnerId, mode: rolled.mode, name: rolled.name });
+    return { ...created, rolled };
+  });
+}
+
+/** Whether a listed key still authenticates at `now` (the portal's active and inactive lists). */
+export const keyIsActive = (key: Pick<ApiKeySummary, "revokedAt" | "expiresAt">, now: Date) => !key.revokedAt && (!key.expiresAt || key.expiresAt > now);

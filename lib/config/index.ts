@@ -81,6 +81,12 @@ const EnvSchema = z.object({
   REGISTER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   /** How long an open breaker asks nothing before one trial request. */
   REGISTER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).default(30),
+  /** Record every partner API request for the portal's Logs and admins' request-id look-up. */
+  REQUEST_LOGS: flag.default(true),
+  /** Request log rows older than this are pruned (daily job). */
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** How often queued request log rows are written (a full batch of 500 is written at once). */
+  REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

@@ -21,7 +21,8 @@ export interface RequestRecord {
   durationMs: number;
   partnerId: string | null;
   mode: Mode | null;
-  /** The key's visible start, when a valid key was sent. */
+  /** The key's id and visible start, when a valid key was sent. */
+  keyId: string | null;
   keyStart: string | null;
   errorCode: ErrorCode | null;
 }

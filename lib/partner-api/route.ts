@@ -44,6 +44,7 @@ export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; st
     durationMs: Date.now() - ctx.startedAt,
     partnerId: principal?.partnerId ?? null,
     mode: principal?.mode ?? null,
+    keyId: principal?.apiKeyId ?? null,
     keyStart: principal?.visibleStart ?? null,
     ...rest,
   });

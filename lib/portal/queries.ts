@@ -121,7 +121,7 @@ export async function allUsers(db: Db) {
 export async function allKeys(db: Db, search?: string) {
   const like = search ? containsPattern(search) : undefined;
   return db
-    .select({ id: apiKeys.id, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt })
+    .select({ id: apiKeys.id, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
     .where(like ? sql`${apiKeys.visibleStart} ilike ${like}` : undefined)

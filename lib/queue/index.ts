@@ -12,6 +12,8 @@ export const QUEUES = {
   deliverWebhook: "deliver-webhook",
   /** Downloads and imports register index datasets (scheduled, or asked for by an admin). */
   refreshRegisters: "refresh-registers",
+  /** Deletes request log rows past their retention (daily). */
+  pruneRequestLogs: "prune-request-logs",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -47,8 +49,6 @@ export async function startQueue(database: Database, config: Config): Promise<Qu
     retryLimit: 20,
     retryDelay: 1,
     retryBackoff: true,
-    // Cron schedules only where something is scheduled: the register refresh.
-    schedule: config.REGISTER_URLS.length > 0,
   });
   boss.on("error", (error) => console.error("[queue]", error.message));
   await boss.start();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
-import { generateApiKey, revokeApiKey } from "@/lib/api-keys";
+import { generateApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys";
 
 let t: TestApp;
 let key: string;
@@ -50,5 +50,12 @@ describe("→ 401 missing_api_key", () => {
     await expect401(await t.api.createProperty(post("/properties", body, { "X-API-Key": key })));
     await expect401(await t.api.getProperty(get(`/properties/${property_id}`, { "X-API-Key": key })));
     await expect401(await t.api.listProperties(get("/properties", { "X-API-Key": key })));
+  });
+  it("a rolled key after its expiry, while the new key works", async () => {
+    const made = await newPartnerKey(t.app);
+    const rolled = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 });
+    expect(rolled).not.toBeNull();
+    await expect401(await t.api.listProperties(get("/properties", { "X-API-Key": made.key })));
+    expect((await t.api.listProperties(get("/properties", { "X-API-Key": rolled!.key }))).status).toBe(200);
   });
 });

@@ -1,18 +1,20 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
-import { listApiKeys } from "@/lib/api-keys";
+import { keyIsActive, listApiKeys } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { revokeKeyAction } from "../actions";
-import { CreateKeyForm } from "../forms";
+import { CreateKeyForm, RollKeyForm } from "../forms";
 
 export const metadata = { title: "API keys" };
 
 export default async function Keys() {
   const { app, partnerId, mode } = await requirePartner();
-  const keys = await listApiKeys(app.db, { partnerId });
-  const active = keys.filter((k) => !k.revokedAt);
-  const revoked = keys.filter((k) => k.revokedAt);
+  // Only this mode's keys, like every other portal page: the mode switch is the one place to change.
+  const keys = await listApiKeys(app.db, { partnerId, mode });
+  const now = new Date();
+  const active = keys.filter((k) => keyIsActive(k, now));
+  const inactive = keys.filter((k) => !keyIsActive(k, now));
   return (
     <>
       <PageHeader
@@ -22,7 +24,13 @@ export default async function Keys() {
       <Card title="Create a key" className="mb-6">
         <CreateKeyForm defaultMode={mode} />
       </Card>
-      <h2 className="mb-3 text-base font-semibold text-slate-900">Active keys</h2>
+      {active.length > 0 && (
+        <Card title="Roll a key" className="mb-6">
+          <p className="mb-3 text-sm text-slate-600">A new key with the same name, shown once; the old key keeps working until the time you choose, so you can deploy the new one first.</p>
+          <RollKeyForm keys={active.map((k) => ({ id: k.id, label: `${k.visibleStart}… (${k.name})` }))} />
+        </Card>
+      )}
+      <h2 className="mb-3 text-base font-semibold text-slate-900">Active {mode} keys</h2>
       {active.length ? (
         <TableWrap label="Active API keys">
           <table className="table">
@@ -30,9 +38,9 @@ export default async function Keys() {
               <tr>
                 <th scope="col">Key</th>
                 <th scope="col">Name</th>
-                <th scope="col">Mode</th>
                 <th scope="col" className="hidden sm:table-cell">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
                 <th scope="col"><span className="sr-only">Actions</span></th>
               </tr>
             </thead>
@@ -41,9 +49,9 @@ export default async function Keys() {
                 <tr key={k.id}>
                   <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
                   <td className="min-w-32">{k.name}</td>
-                  <td><Badge value={k.mode} /></td>
                   <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
                   <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
+                  <td data-testid="key-expires">{k.expiresAt ? <Time value={k.expiresAt} /> : <span className="text-slate-600">never</span>}</td>
                   <td className="text-right">
                     <ActionButton action={revokeKeyAction} id={k.id} className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}>Revoke</ActionButton>
                   </td>
@@ -53,24 +61,24 @@ export default async function Keys() {
           </table>
         </TableWrap>
       ) : (
-        <EmptyState title="No active keys">Create a test key to try the API against the sandbox registers.</EmptyState>
+        <EmptyState title={`No active ${mode} keys`}>{mode === "test" ? "Create a test key to try the API against the sandbox registers." : "Create a live key when your integration is ready for the real registers."}</EmptyState>
       )}
-      {revoked.length > 0 && (
+      {inactive.length > 0 && (
         <details className="mt-6">
-          <summary className="cursor-pointer text-sm font-medium text-slate-700">Revoked keys ({revoked.length})</summary>
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">Revoked and expired keys ({inactive.length})</summary>
           <div className="mt-3">
-            <TableWrap label="Revoked API keys">
+            <TableWrap label="Revoked and expired API keys">
               <table className="table">
                 <thead>
-                  <tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Mode</th><th scope="col">Revoked</th><th scope="col" className="hidden sm:table-cell">Last used</th></tr>
+                  <tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col" className="hidden sm:table-cell">Last used</th></tr>
                 </thead>
                 <tbody>
-                  {revoked.map((k) => (
+                  {inactive.map((k) => (
                     <tr key={k.id} className="text-slate-600">
                       <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
                       <td>{k.name}</td>
-                      <td><Badge value={k.mode} /></td>
-                      <td><Time value={k.revokedAt} /></td>
+                      <td><Badge value={k.revokedAt ? "revoked" : "expired"} /></td>
+                      <td><Time value={k.revokedAt ?? k.expiresAt} /></td>
                       <td className="hidden sm:table-cell"><Time value={k.lastUsedAt} /></td>
                     </tr>
                   ))}

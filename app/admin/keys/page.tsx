@@ -2,6 +2,7 @@ import Link from "next/link";
 import { requireAdmin } from "@/server/session";
 import { searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
+import { keyIsActive } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { adminRevokeKey } from "../actions";
@@ -12,6 +13,7 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
   const { app } = await requireAdmin();
   const q = searchText((await searchParams).q, 64);
   const keys = await allKeys(app.db, q);
+  const now = new Date();
   return (
     <>
       <PageHeader title="All API keys" description="Search by the visible start a partner quotes (e.g. finca_live_AbC1). Newest first." />
@@ -32,7 +34,7 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
             </thead>
             <tbody>
               {keys.map((k) => (
-                <tr key={k.id} className={k.revokedAt ? "text-slate-600" : undefined}>
+                <tr key={k.id} className={keyIsActive(k, now) ? undefined : "text-slate-600"}>
                   <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
                   <td>{k.partner}</td>
                   <td className="hidden md:table-cell">{k.name}</td>
@@ -40,8 +42,9 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
                   <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
                   <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
                   <td className="text-right">
-                    {k.revokedAt ? (
-                      <Badge value="revoked" />
+                    {k.expiresAt && keyIsActive(k, now) && <span className="mr-2 text-xs text-slate-600">expires <Time value={k.expiresAt} /></span>}
+                    {!keyIsActive(k, now) ? (
+                      <Badge value={k.revokedAt ? "revoked" : "expired"} />
                     ) : (
                       <ActionButton action={adminRevokeKey} id={k.id} className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}>Revoke</ActionButton>
                     )}

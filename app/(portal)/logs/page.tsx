@@ -1,0 +1,93 @@
+import Link from "next/link";
+import { requirePartner } from "@/server/session";
+import { searchRequestLogs, STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
+import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { EmptyState, PageHeader } from "../../_components/ui";
+import { RequestLogTable } from "../../_components/request-log-table";
+
+export const metadata = { title: "Logs" };
+
+type Search = Record<"q" | "status" | "path" | "from" | "to" | "before", RawParam>;
+
+/** `2xx`-style classes or an exact status; anything else is no filter. */
+function statusFilter(value: RawParam): StatusClass | number | undefined {
+  const raw = oneParam(value);
+  if ((STATUS_CLASSES as readonly string[]).includes(raw ?? "")) return raw as StatusClass;
+  return raw && /^[1-5]\d\d$/.test(raw) ? Number(raw) : undefined;
+}
+
+export default async function Logs({ searchParams }: { searchParams: Promise<Search> }) {
+  const { app, partnerId, mode } = await requirePartner();
+  const s = await searchParams;
+  const q = searchText(s.q, 64);
+  const status = statusFilter(s.status);
+  const path = searchText(s.path, 200);
+  const from = isoDay(s.from);
+  const to = isoDay(s.to);
+  const before = /^\d{1,15}$/.test(oneParam(s.before) ?? "") ? Number(oneParam(s.before)) : undefined;
+  const { rows, next } = await searchRequestLogs(app.db, {
+    partnerId,
+    mode,
+    requestId: q,
+    status,
+    path,
+    // Dates are whole UTC days: "to" includes that day.
+    from: from ? new Date(`${from}T00:00:00Z`) : undefined,
+    to: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_399_999) : undefined,
+    before,
+    limit: 50,
+  });
+  const query = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status: String(status) } : {}), ...(path ? { path } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  const filtered = query.size > 0;
+  return (
+    <>
+      <PageHeader
+        title="Logs"
+        description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error. Bodies and keys are never recorded.`}
+      />
+      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter requests">
+        <div className="sm:col-span-2 lg:col-span-1">
+          <label htmlFor="q" className="label">Request id</label>
+          <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="req_…" />
+        </div>
+        <div>
+          <label htmlFor="status" className="label">Status</label>
+          <select id="status" name="status" defaultValue={status ? String(status) : ""} className="input">
+            <option value="">Any status</option>
+            {STATUS_CLASSES.map((c) => <option key={c} value={c}>{c}</option>)}
+            {typeof status === "number" && <option value={status}>{status}</option>}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="path" className="label">Path starts with</label>
+          <input id="path" name="path" defaultValue={path} className="input font-mono" placeholder="/api/v1/partner-api/properties" />
+        </div>
+        <div>
+          <label htmlFor="from" className="label">From</label>
+          <input id="from" name="from" type="date" defaultValue={from} className="input" />
+        </div>
+        <div>
+          <label htmlFor="to" className="label">to</label>
+          <input id="to" name="to" type="date" defaultValue={to} className="input" />
+        </div>
+        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
+          <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
+          {filtered && <Link href="/logs" className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
+        </div>
+      </form>
+      {rows.length ? (
+        <>
+          <RequestLogTable rows={rows} />
+          <nav aria-label="Pages" className="mt-4 flex gap-2">
+            {before && <Link className="btn-secondary" href={`/logs?${query}`}>Newest</Link>}
+            {next && <Link className="btn-secondary" href={`/logs?${new URLSearchParams([...query, ["before", String(next)]])}`}>Older</Link>}
+          </nav>
+        </>
+      ) : (
+        <EmptyState title={filtered ? "No requests match" : "No requests yet"}>
+          {filtered ? "Requests are written within seconds; older ones are pruned after the retention period." : `Requests made with a ${mode} key appear here within seconds.`}
+        </EmptyState>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+// Request log retention (pg-boss): daily, rows older than REQUEST_LOG_RETENTION_DAYS go.
+import type { Config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+import { QUEUES, type Queue } from "@/lib/queue";
+import { pruneRequestLogs } from "@/lib/request-logs";
+
+export const PRUNE_REQUEST_LOGS_CRON = "17 4 * * *";
+
+export async function registerPruneRequestLogsWorker(queue: Queue, deps: { db: Db; config: Config }) {
+  await queue.schedule(QUEUES.pruneRequestLogs, PRUNE_REQUEST_LOGS_CRON, {}, { tz: "UTC" });
+  await queue.work(QUEUES.pruneRequestLogs, { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS }, async () => {
+    await pruneRequestLogs(deps.db, deps.config.REQUEST_LOG_RETENTION_DAYS);
+  });
+}

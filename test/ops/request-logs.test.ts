@@ -1,0 +1,146 @@
+// Request logs: every partner API request through the real handlers ends as one row (batched, off
+// the request path), with what a partner needs to find it and nothing secret; old rows are pruned.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { schema } from "@/lib/db";
+import { QUEUES } from "@/lib/queue";
+import { findRequest, pruneRequestLogs, requestLogWriter, searchRequestLogs, type RequestLogEntry } from "@/lib/request-logs";
+import { BASE, createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
+import { fakeSources } from "../support/fake-sources";
+import { eventually } from "../support/wait";
+
+const { requestLogs } = schema;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources(), env: { REQUEST_LOG_FLUSH_MS: "50" } });
+});
+afterAll(() => t.close());
+
+const logged = (requestId: string) => eventually(`request ${requestId} logged`, async () => (await findRequest(t.app.db, requestId))[0]);
+
+describe("through the real handlers", () => {
+  it("logs each request with its fields and without body, key or secret", async () => {
+    const { key, partner, apiKey } = await newPartnerKey(t.app);
+    const secretish = "whsec_c2VjcmV0IHRoYXQgbXVzdCBub3QgbGVhaw==";
+    const res = await t.api.dispatch(post("/properties?token=abc", { cadastral_reference: "bad", secret: secretish }, { "X-API-Key": key, "X-Request-Id": `logs-${partner.id}` }));
+    expect(res.status).toBe(422);
+    const row = await logged(`logs-${partner.id}`);
+    expect(row).toMatchObject({
+      partnerId: partner.id,
+      mode: "test",
+      keyId: apiKey.id,
+      keyVisibleStart: key.slice(0, 17),
+      method: "POST",
+      path: "/api/v1/partner-api/properties",
+      status: 422,
+      errorCode: "validation_error",
+      partner: partner.name,
+    });
+    expect(row.durationMs).toBeGreaterThanOrEqual(0);
+    const everything = JSON.stringify(await t.app.db.select().from(requestLogs));
+    expect(everything).not.toContain(key);
+    expect(everything).not.toContain(secretish);
+    expect(everything).not.toContain("token=abc");
+  });
+
+  it("logs requests no key authenticated, for admins only", async () => {
+    const id = `anon-${Date.now()}`;
+    await t.api.dispatch(get("/properties", { "X-API-Key": "finca_test_nope", "X-Request-Id": id }));
+    await t.api.dispatch(new Request(`${BASE}/nothing`, { headers: { "X-Request-Id": `${id}-404` } }));
+    expect(await logged(id)).toMatchObject({ partnerId: null, mode: null, keyVisibleStart: null, status: 401, errorCode: "missing_api_key", partner: null });
+    expect(await logged(`${id}-404`)).toMatchObject({ status: 404, errorCode: "not_found" });
+  });
+
+  it("writes many concurrent requests as rows, each once", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => t.api.dispatch(get(`/properties?limit=${(i % 5) + 1}`, { "X-API-Key": key }))));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const ids = new Set(answers.map((a) => a.headers.get("x-request-id")));
+    await eventually("all 120 rows written", async () => {
+      const rows = await t.app.db.select({ id: requestLogs.requestId }).from(requestLogs).where(eq(requestLogs.partnerId, partner.id));
+      return rows.length === 120 && rows.every((r) => ids.has(r.id));
+    });
+  });
+});
+
+describe("searching a partner's logs", () => {
+  it("filters by status class or code, path and date, scoped to partner and mode, with keyset pages", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const other = await newPartnerKey(t.app);
+    await t.api.dispatch(get("/properties", { "X-API-Key": other.key }));
+    for (let i = 0; i < 3; i++) await t.api.dispatch(get("/properties", { "X-API-Key": key }));
+    await t.api.dispatch(get("/properties/00000000-0000-4000-8000-000000000000", { "X-API-Key": key }));
+    await t.api.dispatch(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
+    const scope = { partnerId: partner.id, mode: "test" as const, limit: 2 };
+    await eventually("5 rows", async () => (await searchRequestLogs(t.app.db, { ...scope, limit: 10 })).rows.length === 5);
+    expect((await searchRequestLogs(t.app.db, { ...scope, mode: "live" })).rows).toEqual([]);
+    expect((await searchRequestLogs(t.app.db, { ...scope, status: "4xx", limit: 10 })).rows.map((r) => r.status).sort()).toEqual([400, 404]);
+    expect((await searchRequestLogs(t.app.db, { ...scope, status: 400 })).rows).toHaveLength(1);
+    expect((await searchRequestLogs(t.app.db, { ...scope, path: "/api/v1/partner-api/properties/", limit: 10 })).rows).toHaveLength(1);
+    expect((await searchRequestLogs(t.app.db, { ...scope, from: new Date(Date.now() + 3_600_000) })).rows).toEqual([]);
+    const first = await searchRequestLogs(t.app.db, scope);
+    const second = await searchRequestLogs(t.app.db, { ...scope, before: first.next! });
+    const third = await searchRequestLogs(t.app.db, { ...scope, before: second.next! });
+    expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).toHaveLength(5);
+    expect(new Set([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).size).toBe(5);
+    expect(third.next).toBeNull();
+  });
+});
+
+describe("the writer", () => {
+  const entry = (requestId: string): RequestLogEntry => ({ requestId, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date() });
+
+  it("drops what does not fit its queue, counting it, and writes the rest", async () => {
+    const dropped: number[] = [];
+    const writer = requestLogWriter(t.app.db, { intervalMs: 60_000, batchSize: 1000, maxQueued: 3, onDropped: (n) => dropped.push(n) });
+    const tag = `bounded-${Date.now()}`;
+    for (let i = 0; i < 5; i++) writer.record(entry(`${tag}-${i}`));
+    await writer.close();
+    expect(dropped).toEqual([1, 1]);
+    const rows = await t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+    expect(rows.map((r) => r.requestId).sort()).toEqual([0, 1, 2].map((i) => `${tag}-${i}`));
+  });
+
+  it("reports a failed insert and goes on", async () => {
+    const errors: number[] = [];
+    const written: number[] = [];
+    const writer = requestLogWriter(t.app.db, { intervalMs: 60_000, batchSize: 1, maxQueued: 10, onError: (_, n) => errors.push(n), onWritten: (n) => written.push(n) });
+    writer.record({ ...entry("bad"), partnerId: "00000000-0000-4000-8000-000000000000" }); // no such partner
+    writer.record(entry(`after-bad-${Date.now()}`));
+    await writer.close();
+    expect(errors).toEqual([1]);
+    expect(written).toEqual([1]);
+  });
+});
+
+describe("pruning", () => {
+  it("removes rows past the retention only, in batches", async () => {
+    const tag = `prune-${Date.now()}`;
+    const day = 86_400_000;
+    await t.app.db.insert(requestLogs).values([
+      ...Array.from({ length: 5 }, (_, i) => ({ requestId: `${tag}-old-${i}`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 31 * day) })),
+      { requestId: `${tag}-recent`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 29 * day) },
+    ]);
+    expect(await pruneRequestLogs(t.app.db, 30, 2)).toBe(5);
+    const left = await t.app.db.select({ id: requestLogs.requestId }).from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+    expect(left.map((r) => r.id)).toEqual([`${tag}-recent`]);
+  });
+
+  it("runs as the scheduled job with the configured retention", async () => {
+    const app = await createTestApp({ testDb: t.testDb, workers: true, env: { REQUEST_LOG_RETENTION_DAYS: "2" } });
+    try {
+      const tag = `job-${Date.now()}`;
+      await app.app.db.insert(requestLogs).values([
+        { requestId: `${tag}-old`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 3 * 86_400_000) },
+        { requestId: `${tag}-new`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 86_400_000) },
+      ]);
+      const schedules = await app.app.queue.getSchedules();
+      expect(schedules.map((s) => s.name)).toContain(QUEUES.pruneRequestLogs);
+      await app.app.queue.send(QUEUES.pruneRequestLogs, {});
+      await eventually("the old row pruned", async () => (await findRequest(app.app.db, `${tag}-old`)).length === 0);
+      expect(await findRequest(app.app.db, `${tag}-new`)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
