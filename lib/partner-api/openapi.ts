@@ -1,49 +1,67 @@
 // The OpenAPI 3.1 document, built from the table of operations and the same zod schemas that
-// validate requests. Limits and timings in its text come from the configuration.
+// validate requests. Limits and timings in its text come from the configuration. Checked in CI by
+// Redocly and Spectral (zero warnings) and by Prism as a validating proxy (scripts/openapi-check.mjs).
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import { Property } from "@/lib/domain";
+import { Property, Timestamp } from "@/lib/domain";
 import { Problem } from "./schemas";
-import type { Operation } from "./operation";
+import { TAGS, type Operation } from "./operation";
 
-type Headers = ZodOpenApiResponseObject["headers"];
+type HeaderRefs = Record<string, { $ref: string }>;
+const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const string = { type: "string" } as const;
 
-const requestIdHeader = { "X-Request-Id": z.string().meta({ description: "Echo of a sane incoming X-Request-Id, or a generated one." }) };
+/** Response headers, defined once and referenced: what a client generator turns into one type. */
+function headerComponents(config: Config) {
+  return {
+    XRequestId: { description: "Echo of a sane incoming X-Request-Id, or a generated `req_…` id. Quote it to support; find it in the portal's Logs.", schema: string },
+    RateLimitPolicy: { description: `Writes only: \`"writes";q=${config.RATE_LIMIT_WRITES};w=${config.RATE_LIMIT_WINDOW_SECONDS}\`.`, schema: string },
+    RateLimit: { description: 'Writes only: `"writes";r=<remaining>;t=<seconds until a slot frees>`.', schema: string },
+    RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "string" as const, pattern: "^\\d+$" } },
+    Location: { description: "Path of the created item.", schema: string },
+  };
+}
 
-const rateLimitHeaders = (config: Config) =>
-  z.object({
-    "RateLimit-Policy": z.string().meta({ description: `\`"writes";q=${config.RATE_LIMIT_WRITES};w=${config.RATE_LIMIT_WINDOW_SECONDS}\`` }),
-    RateLimit: z.string().meta({ description: '`"writes";r=<remaining>;t=<seconds until a slot frees>`' }),
-    ...requestIdHeader,
-  });
+/** The Standard Webhooks headers every event request carries (request headers are parameters in OpenAPI). */
+const WEBHOOK_HEADERS = {
+  WebhookId: { in: "header", name: "webhook-id", required: true, description: "The message id, stable across retries and replays: deduplicate on it; the portal's deliveries are searchable by it.", schema: string },
+  WebhookTimestamp: { in: "header", name: "webhook-timestamp", required: true, description: "Unix seconds when this attempt was signed; refuse stale ones.", schema: { type: "string" as const, pattern: "^\\d+$" } },
+  WebhookSignature: { in: "header", name: "webhook-signature", required: true, description: "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret (two during a rotation).", schema: string },
+} as const;
 
-const problem = (description: string, headers?: Headers): ZodOpenApiResponseObject => ({
+const requestIdHeaders: HeaderRefs = { "X-Request-Id": ref("XRequestId") };
+const writeHeaders: HeaderRefs = { ...requestIdHeaders, "RateLimit-Policy": ref("RateLimitPolicy"), RateLimit: ref("RateLimit") };
+
+const problem = (description: string, headers: HeaderRefs): ZodOpenApiResponseObject => ({
   description,
-  ...(headers ? { headers } : {}),
+  headers,
   content: { "application/problem+json": { schema: Problem } },
 });
 
-/** An operation's responses: its own, the errors its flags imply, and the write headers on all of a write's. */
+/**
+ * An operation's responses: its own, and the errors its flags imply. Every response carries
+ * X-Request-Id; the rate-limit headers only those of a write that was counted (not its 401).
+ */
 function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiResponseObject> {
-  const writeHeaders = op.write ? rateLimitHeaders(config) : undefined;
+  const counted = op.write ? writeHeaders : requestIdHeaders;
   const own = Object.fromEntries(
     Object.entries(op.responses(config)).map(([status, response]) => {
+      const headers = { ...counted, ...(response.headers as HeaderRefs | undefined) };
       const isProblem = Number(status) >= 400 && !response.content;
-      const headers = writeHeaders && response.headers ? (writeHeaders as z.ZodObject).extend((response.headers as z.ZodObject).shape) : (writeHeaders ?? response.headers);
-      return [status, isProblem ? problem(response.description, headers as Headers) : { ...response, ...(headers ? { headers } : {}) }];
+      return [status, isProblem ? problem(response.description, headers) : { ...response, headers }];
     }),
   );
   const implied: Record<string, ZodOpenApiResponseObject> = {};
-  if (op.authenticated) implied["401"] = problem("`missing_api_key`: the X-API-Key header is missing, or the key is invalid or revoked.");
+  if (op.authenticated) implied["401"] = problem("`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.", requestIdHeaders);
   if (op.write || op.request?.query) {
-    implied["422"] = problem("`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", writeHeaders);
+    implied["422"] = problem("`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", counted);
   }
   if (op.write) {
-    implied["429"] = problem(
-      `\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`,
-      rateLimitHeaders(config).extend({ "Retry-After": z.string().meta({ description: "Whole seconds to wait before retrying." }) }),
-    );
+    implied["429"] = problem(`\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`, {
+      ...writeHeaders,
+      "Retry-After": ref("RetryAfter"),
+    });
   }
   return { ...own, ...implied };
 }
@@ -51,12 +69,32 @@ function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiRe
 function operationObject(op: Operation, config: Config): ZodOpenApiOperationObject {
   return {
     operationId: op.id,
+    tags: [op.tag],
     summary: op.summary,
-    ...(op.description ? { description: op.description(config) } : {}),
+    description: op.description(config),
     ...(op.authenticated ? {} : { security: [] }),
     ...(op.request?.path || op.request?.query ? { requestParams: { ...(op.request.path ? { path: op.request.path } : {}), ...(op.request.query ? { query: op.request.query } : {}) } } : {}),
     ...(op.request?.body ? { requestBody: { required: true, content: { "application/json": { schema: op.request.body } } } } : {}),
     responses: responsesOf(op, config),
+  };
+}
+
+/** One event as sent: `{type, timestamp, data}`, signed per Standard Webhooks. */
+function webhook(config: Config, event: { id: string; type: string; summary: string; description: string; data: z.ZodType }): ZodOpenApiOperationObject {
+  return {
+    operationId: event.id,
+    tags: ["Webhook endpoints"],
+    summary: event.summary,
+    description: `${event.description} Verify the signature with a Standard Webhooks library (e.g. \`standardwebhooks\`, \`svix\`) and the endpoint's \`whsec_\` secret before trusting the body.`,
+    parameters: Object.keys(WEBHOOK_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+    requestBody: {
+      required: true,
+      content: { "application/json": { schema: z.object({ type: z.literal(event.type), timestamp: Timestamp, data: event.data }).meta({ id: `${event.id}Event` }) } },
+    },
+    responses: {
+      "200": { description: `Any 2xx within ${config.WEBHOOK_TIMEOUT_MS / 1000} s acknowledges the event.` },
+      "400": { description: "Anything else (or no answer in time) is a failed attempt: retried on the endpoint's schedule." },
+    },
   };
 }
 
@@ -74,26 +112,36 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
       version: "1.0.0",
       description:
         "Register Spanish properties by cadastral reference and receive them enriched from the cadastre, energy certificate registries and ITE registries. Fields not obtained within the deadline are null and are completed later; `property.enriched` announces completion (Standard Webhooks).",
+      contact: { name: "Finca partner support: see the Docs page of the portal that serves this document" },
+      license: { name: "Proprietary: for Finca partners under their agreement", identifier: "LicenseRef-Finca-Partner" },
     },
     servers: [{ url: "/api/v1/partner-api" }],
-    components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    components: {
+      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A `finca_test_…` or `finca_live_…` key from the portal: the key's mode selects sandbox or live registers and data." } },
+      headers: headerComponents(config),
+      parameters: WEBHOOK_HEADERS,
+    },
     security: [{ apiKey: [] }],
     paths,
     webhooks: {
       "property.enriched": {
-        post: {
-          summary: "Every source reached a final state",
-          description:
-            "Standard Webhooks: headers webhook-id (stable across retries), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256 of id.timestamp.body>). Sent once per property if enrichment finished after the create response.",
-          requestBody: {
-            content: {
-              "application/json": {
-                schema: z.object({ type: z.literal("property.enriched"), timestamp: z.string(), data: Property }),
-              },
-            },
-          },
-          responses: { "200": { description: `Any 2xx within ${config.WEBHOOK_TIMEOUT_MS / 1000} s acknowledges the event.` } },
-        },
+        post: webhook(config, {
+          id: "propertyEnriched",
+          type: "property.enriched",
+          summary: "Every source of a property reached a final state",
+          description: "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
+          data: Property,
+        }),
+      },
+      "webhook.test": {
+        post: webhook(config, {
+          id: "webhookTest",
+          type: "webhook.test",
+          summary: "A test event sent from the portal",
+          description: "Sent to one endpoint when its owner presses \"Send test event\" in the portal (also to a disabled endpoint), to check it is reachable and verifies signatures.",
+          data: z.object({ endpoint_id: z.uuid(), message: z.string() }).meta({ id: "WebhookTestData" }),
+        }),
       },
     },
   });

@@ -50,14 +50,25 @@ export type Handler = (req: Request, params: Record<string, string>) => Promise<
 
 export type Method = "GET" | "POST" | "DELETE";
 
+/** The sections of the API reference, in order, with what each holds. */
+export const TAGS = {
+  Properties: "Register properties by cadastral reference and read them, enriched.",
+  "Webhook endpoints": "Where `property.enriched` and `webhook.test` events are sent (Standard Webhooks).",
+  Coverage: "What each register covers, per autonomous community.",
+  Meta: "This API's own description.",
+} as const;
+export type Tag = keyof typeof TAGS;
+
 interface Described {
   /** The OpenAPI operationId, and the key of the bound handler. */
   id: string;
   method: Method;
   /** Under the base path, OpenAPI style: `/properties/{id}`. */
   path: string;
+  /** The OpenAPI tag (a section of the reference), one of TAGS. */
+  tag: Tag;
   summary: string;
-  description?: (config: Config) => string;
+  description: (config: Config) => string;
   request?: { path?: z.ZodObject; query?: z.ZodObject; body?: z.ZodType };
   /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
   responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;

@@ -25,6 +25,7 @@ export const operations = [
     id: "createProperty",
     method: "POST",
     path: "/properties",
+    tag: "Properties",
     authenticated: true,
     write: true,
     summary: "Register a property",
@@ -33,7 +34,7 @@ export const operations = [
     request: { body: CreatePropertyBody },
     responses: () => ({
       "200": ok("The reference was already registered: the existing property.", Property),
-      "201": { ...ok("Registered.", Property), headers: z.object({ Location: z.string().meta({ description: "URL of the new property." }) }) },
+      "201": { ...ok("Registered.", Property), headers: { Location: { $ref: "#/components/headers/Location" } } },
       "400": problemOnly("`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters."),
     }),
     async handle({ deps, req, principal, startedAt }) {
@@ -46,9 +47,12 @@ export const operations = [
     id: "listProperties",
     method: "GET",
     path: "/properties",
+    tag: "Properties",
     authenticated: true,
     write: false,
     summary: "List properties, newest first",
+    description: () =>
+      "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state.",
     request: { query: ListPropertiesQuery },
     responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
     async handle({ deps, req, principal }) {
@@ -64,9 +68,11 @@ export const operations = [
     id: "getProperty",
     method: "GET",
     path: "/properties/{id}",
+    tag: "Properties",
     authenticated: true,
     write: false,
     summary: "Get a property",
+    description: () => "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
     request: { path: IdParam },
     responses: () => ({ "200": ok("The property.", Property), "404": problemOnly("`not_found`") }),
     async handle({ deps, params, principal }) {
@@ -80,9 +86,11 @@ export const operations = [
     id: "listWebhookEndpoints",
     method: "GET",
     path: "/webhook-endpoints",
+    tag: "Webhook endpoints",
     authenticated: true,
     write: false,
     summary: "List webhook endpoints",
+    description: () => "The webhook endpoints of this key's partner and mode, without their signing secrets (the portal reveals and rotates them).",
     responses: () => ({ "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList) }),
     async handle({ deps, principal }) {
       return json({ data: (await listEndpoints(deps.db, principal)).map(toEndpoint) });
@@ -92,12 +100,13 @@ export const operations = [
     id: "createWebhookEndpoint",
     method: "POST",
     path: "/webhook-endpoints",
+    tag: "Webhook endpoints",
     authenticated: true,
     write: true,
     summary: "Add a webhook endpoint",
     description: () => "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
     request: { body: CreateWebhookEndpointBody },
-    responses: () => ({ "201": ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret) }),
+    responses: () => ({ "201": { ...ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret), headers: { Location: { $ref: "#/components/headers/Location" } } } }),
     async handle({ deps, req, principal }) {
       const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
       const { endpoint, secret } = await createEndpoint(deps.db, principal, body, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS });
@@ -108,9 +117,11 @@ export const operations = [
     id: "deleteWebhookEndpoint",
     method: "DELETE",
     path: "/webhook-endpoints/{id}",
+    tag: "Webhook endpoints",
     authenticated: true,
     write: true,
     summary: "Delete a webhook endpoint",
+    description: () => "Stops deliveries to the endpoint at once; deliveries already made stay visible in the portal.",
     request: { path: IdParam },
     responses: () => ({ "204": { description: "Deleted." }, "404": problemOnly("`not_found`") }),
     async handle({ deps, params, principal }) {
@@ -123,6 +134,7 @@ export const operations = [
     id: "getCoverage",
     method: "GET",
     path: "/coverage",
+    tag: "Coverage",
     authenticated: true,
     write: false,
     summary: "What each register covers, per autonomous community",
@@ -137,9 +149,11 @@ export const operations = [
     id: "getOpenApiDocument",
     method: "GET",
     path: "/openapi.json",
+    tag: "Meta",
     authenticated: false,
     write: false,
     summary: "This OpenAPI document",
+    description: () => "The OpenAPI 3.1 document of this API, generated from the same schemas that validate requests. No key needed.",
     responses: () => ({ "200": { description: "The OpenAPI 3.1 document of this API.", content: { "application/json": { schema: z.looseObject({}) } } } }),
     async handle({ deps }): Promise<Response> {
       return json(openApiDocument(deps.config));

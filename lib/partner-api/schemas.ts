@@ -34,7 +34,8 @@ export const ListPropertiesQuery = z.strictObject({
   status: z.enum(PROPERTY_STATUSES).optional(),
 });
 
-export const IdParam = z.object({ id: z.uuid() });
+/** As the handlers treat it: any segment; one that is not the id (a UUID) of this partner's item answers 404, never 422. */
+export const IdParam = z.object({ id: z.string().meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }) });
 
 export const Problem = z
   .object({

@@ -1,0 +1,67 @@
+// What the OpenAPI document must say, beyond what linters check: the API as the server really
+// behaves (headers, parameters, timestamps, webhooks).
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "@/lib/config";
+import { openApiDocument, operations } from "@/lib/partner-api";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const doc = openApiDocument(loadConfig({})) as Json;
+const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+
+describe("the OpenAPI document", () => {
+  it("has every operation of the table, each with operationId, a declared tag and a description", () => {
+    expect(ops.map((o) => o.op.operationId).sort()).toEqual(operations.map((o) => o.id).sort());
+    const tags = (doc.tags as { name: string; description: string }[]).map((t) => t.name);
+    for (const { op } of ops) {
+      expect(op.description, op.operationId).toMatch(/\S/);
+      expect(tags).toContain(op.tags[0]);
+    }
+  });
+
+  it("declares X-Request-Id on every response, rate-limit headers on exactly the counted writes' answers", () => {
+    for (const { method, op } of ops) {
+      const write = operations.find((o) => o.id === op.operationId)!.write;
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        const headers = Object.keys(response.headers ?? {});
+        expect(headers, `${op.operationId} ${status}`).toContain("X-Request-Id");
+        // A write is counted once its key is known: every answer but the 401 carries the headers.
+        expect(headers.includes("RateLimit"), `${method} ${op.operationId} ${status}`).toBe(write && status !== "401");
+      }
+    }
+    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["XRequestId", "RateLimit", "RateLimitPolicy", "RetryAfter"]));
+  });
+
+  it("gives format date-time to every timestamp member", () => {
+    const timestamps: string[] = [];
+    for (const [name, schema] of Object.entries(doc.components.schemas as Json)) {
+      for (const [member, value] of Object.entries((schema.properties ?? {}) as Json)) {
+        if (!/_at$|^timestamp$/.test(member)) continue;
+        timestamps.push(`${name}.${member}`);
+        const formats = [value.format, ...(value.anyOf ?? []).map((v: Json) => v.format)];
+        expect(formats, `${name}.${member}`).toContain("date-time");
+      }
+    }
+    expect(timestamps).toEqual(expect.arrayContaining(["Property.created_at", "Property.enriched_at", "propertyEnrichedEvent.timestamp"]));
+  });
+
+  it("declares path ids as the server treats them: any text, a non-id answers 404", () => {
+    const get = ops.find((o) => o.op.operationId === "getProperty")!.op;
+    const id = (get.parameters as Json[]).find((p) => p.name === "id")!;
+    expect(id.schema).toEqual({ type: "string", description: expect.stringContaining("404") });
+    expect(Object.keys(get.responses)).toContain("404");
+  });
+
+  it("declares the estimated certificate's members", () => {
+    const members = Object.keys(doc.components.schemas.EnergyCertificate.properties);
+    expect(members).toEqual(expect.arrayContaining(["probabilities", "confidence", "basis", "source"]));
+  });
+
+  it("describes both events under webhooks with the Standard Webhooks headers as shared parameters", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["property.enriched", "webhook.test"]);
+    for (const event of Object.values(doc.webhooks as Json)) {
+      expect(event.post.operationId).toMatch(/\S/);
+      expect(event.post.parameters.map((p: Json) => p.$ref)).toEqual(["WebhookId", "WebhookTimestamp", "WebhookSignature"].map((n) => `#/components/parameters/${n}`));
+    }
+    expect(Object.values(doc.components.parameters as Json).map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+  });
+});

@@ -1,0 +1,25 @@
+// The generated OpenAPI document as a file, for the outside tools that read files (Redocly,
+// Spectral, Prism). Written under .openapi/ (git-ignored) because Redocly's ignore file names it
+// by its path from the repository root.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { loadConfig } from "@/lib/config";
+import { openApiDocument } from "@/lib/partner-api";
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** Writes the document of the default configuration; returns its path relative to ROOT. */
+export function writeOpenApiFile(): string {
+  mkdirSync(path.join(ROOT, ".openapi"), { recursive: true });
+  writeFileSync(path.join(ROOT, ".openapi/openapi.json"), JSON.stringify(openApiDocument(loadConfig({})), null, 2));
+  return ".openapi/openapi.json";
+}
+
+/** A package's command-line entry point (its `bin`), run with this node. */
+export async function binOf(pkg: string, name: string): Promise<string> {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const manifest = require.resolve(`${pkg}/package.json`);
+  const { bin } = require(manifest) as { bin: string | Record<string, string> };
+  return path.join(path.dirname(manifest), typeof bin === "string" ? bin : bin[name]!);
+}
