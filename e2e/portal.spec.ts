@@ -173,7 +173,7 @@ test("a webhook endpoint receives a signed test event, seen as delivered", async
   await expect(page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" })).toBeVisible({ timeout: 20_000 });
   await page.getByRole("button", { name: "Reveal signing secret" }).click();
   await expect(page.getByTestId("signing-secret")).toHaveText(secret);
-  await page.getByText("Attempts and responses").first().click();
+  await page.getByText("Payload and attempts").first().click();
   await expect(page.getByText("HTTP 200").first()).toBeVisible();
   await shoot(page, "webhooks");
 });

@@ -10,7 +10,7 @@ import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
 import { DomainError, hasControl } from "@/lib/domain";
-import { createEndpoint, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
+import { createEndpoint, expirePreviousSecret, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
@@ -96,7 +96,7 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
     // The API's own request schema: the portal accepts exactly what the API accepts.
     const input = parseBody(CreateWebhookEndpointBody, { url: field(form, "url"), ...(field(form, "description") && { description: field(form, "description") }) });
     const { secret } = await createEndpoint(app.db, scope, input, { allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS });
-    revalidatePath("/webhooks");
+    revalidatePath("/webhooks", "layout");
     return { secret };
   } catch (error) {
     if (error instanceof DomainError) return { error: error.errors?.length ? error.errors.map((e) => `${"pointer" in e ? e.pointer.slice(1) : e.parameter}: ${e.detail}`).join("; ") : error.detail, values };
@@ -117,41 +117,52 @@ export async function revealSecretAction(id: string): Promise<{ value: string; e
   return signingSecrets(endpoint).map((value, i) => ({ value, expiresAt: i === 0 ? null : (endpoint.previousSecretExpiresAt?.toISOString() ?? null) }));
 }
 
-export async function rotateSecretAction(form: FormData) {
+/** Rotates and says what happened: the old secret's end of overlap, shown on the page. */
+export async function rotateSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  await rotateSecret(app.db, scope, endpoint.id);
-  revalidatePath("/webhooks");
+  if (!(await rotateSecret(app.db, scope, endpoint.id))) return { error: "This endpoint was deleted meanwhile." };
+  const rotated = await getEndpoint(app.db, scope, endpoint.id);
+  revalidatePath("/webhooks", "layout");
+  return { expiresAt: rotated?.previousSecretExpiresAt?.toISOString() };
+}
+
+/** Ends the rotation overlap now: the old secret stops signing from the next attempt. */
+export async function expireOldSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const expired = await expirePreviousSecret(app.db, scope, endpoint.id);
+  revalidatePath("/webhooks", "layout");
+  return expired ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
 }
 
 export async function toggleEndpointAction(form: FormData) {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   await setEnabled(app.db, endpoint.id, !endpoint.enabled, endpoint.enabled ? "disabled_by_partner" : null, scope);
-  revalidatePath("/webhooks");
+  revalidatePath("/webhooks", "layout");
 }
 
 export async function deleteEndpointAction(form: FormData) {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   await deleteEndpoint(app.db, scope, endpoint.id);
-  revalidatePath("/webhooks");
+  revalidatePath("/webhooks", "layout");
 }
 
 export async function sendTestEventAction(form: FormData) {
   const { app, endpoint } = await ownEndpoint(field(form, "id"));
   await sendTestEvent(app, endpoint);
-  revalidatePath("/webhooks");
+  revalidatePath("/webhooks", "layout");
 }
 
 export async function replayDeliveryAction(form: FormData) {
   const { app, partnerId } = await requirePartner();
   await replayDelivery(app, field(form, "id"), partnerId);
-  revalidatePath("/webhooks");
+  revalidatePath("/webhooks", "layout");
   revalidatePath("/properties", "layout");
 }
 
 export async function replayFailedAction(form: FormData) {
   const { app, partnerId, endpoint } = await ownEndpoint(field(form, "id"));
   await replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId);
-  revalidatePath("/webhooks");
+  revalidatePath("/webhooks", "layout");
 }
 
 export async function removeMemberAction(form: FormData) {

@@ -5,7 +5,7 @@ import { useActionState, useState, useTransition } from "react";
 import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
 import { FormError, Time } from "../_components/ui";
-import { createEndpointAction, createKeyAction, rollKeyAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
+import { createEndpointAction, createKeyAction, expireOldSecretAction, rollKeyAction, rotateSecretAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
 
 function Secret({ label, value, note }: { label: string; value: string; note: React.ReactNode }) {
   return (
@@ -178,6 +178,41 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
         </div>
       ))}
       <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setSecrets(null)}>Hide</button>
+    </div>
+  );
+}
+
+/**
+ * Rotation with its result on the page: the new secret signs from now, the old one alongside it
+ * until the overlap ends, which the partner can bring forward to now.
+ */
+export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: string; overlapEndsAt: string | null }) {
+  const [rotated, rotate, rotating] = useActionState<ActionState, FormData>(rotateSecretAction, undefined);
+  const [expired, expire, expiring] = useActionState<ActionState, FormData>(expireOldSecretAction, undefined);
+  // The page's own state wins once it re-renders; the action's answer shows what just happened.
+  const endsAt = overlapEndsAt ?? (expired?.expiresAt ? null : (rotated?.expiresAt ?? null));
+  return (
+    <div className="space-y-2">
+      <div className="flex flex-wrap gap-2">
+        <form action={rotate}>
+          <input type="hidden" name="id" value={endpointId} />
+          <button className="btn-secondary" disabled={rotating}>{rotating ? "Rotating…" : "Rotate secret"}</button>
+        </form>
+        {endsAt && (
+          <form action={expire}>
+            <input type="hidden" name="id" value={endpointId} />
+            <button className="btn-secondary" disabled={expiring}>{expiring ? "Expiring…" : "Expire old secret now"}</button>
+          </form>
+        )}
+      </div>
+      <div role="status" className="text-sm">
+        {rotated?.expiresAt && !expired?.expiresAt && (
+          <p className="text-emerald-800">Secret rotated. New deliveries are signed with the new secret and, until <Time value={endsAt ?? rotated.expiresAt} />, with the old one too: deploy the new secret (Reveal) before then.</p>
+        )}
+        {!rotated?.expiresAt && endsAt && <p className="text-slate-700">The previous secret also signs until <Time value={endsAt} />.</p>}
+        {expired?.expiresAt && <p className="text-emerald-800">Old secret expired: from the next attempt on, only the current secret signs.</p>}
+        <FormError message={rotated?.error ?? expired?.error} />
+      </div>
     </div>
   );
 }

@@ -87,6 +87,10 @@ const EnvSchema = z.object({
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** How often queued request log rows are written (a full batch of 500 is written at once). */
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** `finca listen` sessions one partner may hold open at once (per server process). */
+  LISTEN_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(5),
+  /** How often a listen session looks for new events. */
+  LISTEN_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

@@ -74,6 +74,9 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
     let response: Response;
+    // Aborted when the client goes before the answer is complete (a listen stream stops then).
+    const gone = new AbortController();
+    res.once("close", () => !res.writableFinished && gone.abort());
     // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
     const fetchMethod = method === "TRACE" ? "GET" : method;
     try {
@@ -81,6 +84,7 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
         method: fetchMethod,
         headers: req.headers as Record<string, string>,
         body: fetchMethod !== "GET" && fetchMethod !== "HEAD" ? bodyOf(req) : undefined,
+        signal: gone.signal,
         // @ts-expect-error Node's fetch needs duplex for streamed request bodies
         duplex: "half",
       });
@@ -93,6 +97,22 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     }
     finishBody(req, response);
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) await stream(response.body, res);
+    else res.end(Buffer.from(await response.arrayBuffer()));
   };
+}
+
+/** A long-lived body (Server-Sent Events) written as it comes; cancelled when the client goes. */
+async function stream(body: ReadableStream<Uint8Array>, res: http.ServerResponse): Promise<void> {
+  const reader = body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+    }
+  } finally {
+    res.end();
+  }
 }

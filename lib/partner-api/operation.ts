@@ -33,6 +33,8 @@ export interface ApiDeps extends PropertiesDeps {
   rateLimiter: RateLimiter;
   /** Told of every answered request, after the answer is built; must not throw or block. */
   onRequest?: (record: RequestRecord) => void;
+  /** True once the server is stopping: long-lived answers (listen) end so the stop need not wait. */
+  shuttingDown?(): boolean;
 }
 
 export interface Context {

@@ -6,6 +6,7 @@ import { Coverage, DomainError, Property } from "@/lib/domain";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, registerReference } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
+import { claimListenSlot, listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { idParam, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
 import { CreatePropertyBody, CreateWebhookEndpointBody, IdParam, ListPropertiesQuery, PropertyList, WebhookEndpointList, WebhookEndpointWithSecret } from "./schemas";
@@ -128,6 +129,40 @@ export const operations = [
       const id = idParam(params.id);
       if (!id || !(await deleteEndpoint(deps.db, principal, id))) throw notFound("webhook endpoint");
       return new Response(null, { status: 204 });
+    },
+  },
+  {
+    id: "listenWebhooks",
+    method: "GET",
+    path: "/webhooks/listen",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: false,
+    summary: "Stream test-mode events for local forwarding (finca listen)",
+    description: (config) =>
+      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`npm run finca -- listen --key <test key> --forward-to <url>\` POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once.`,
+    responses: (config) => ({
+      "200": { description: "The event stream (text/event-stream); it ends when the client or the server goes.", content: { "text/event-stream": { schema: z.string() } } },
+      "422": problemOnly("`validation_error`: a live key (live events go to your registered endpoints)."),
+      "429": problemOnly(`\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already.`),
+    }),
+    async handle({ deps, req, principal }) {
+      if (principal.mode !== "test") throw new DomainError("validation_error", "finca listen works with test keys only: live events go to your registered endpoints.");
+      const free = claimListenSlot(principal.partnerId, deps.config.LISTEN_MAX_SESSIONS);
+      if (!free) throw new DomainError("rate_limited", `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`);
+      const headers = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" };
+      if (req.method === "HEAD") {
+        free();
+        return new Response(null, { headers });
+      }
+      const stream = listenStream(deps.db, principal, listenSecret(req.headers.get("x-api-key")!.trim()), {
+        pollMs: deps.config.LISTEN_POLL_MS,
+        heartbeatMs: 15_000,
+        signal: req.signal,
+        stopping: () => deps.shuttingDown?.() ?? false,
+        onClose: free,
+      });
+      return new Response(stream, { headers });
     },
   },
   {

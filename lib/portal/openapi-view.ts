@@ -23,13 +23,13 @@ type Schema = {
 };
 type Parameter = { in: string; name: string; required?: boolean; description?: string; schema: Schema };
 type Response = { description: string; headers?: Record<string, { description?: string }>; content?: Record<string, { schema: Schema }> };
-type Operation = { operationId?: string; summary?: string; description?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, Response> };
+type Operation = { operationId?: string; summary?: string; description?: string; parameters?: (Parameter | { $ref: string })[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, Response> };
 type Document = {
   info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   webhooks?: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
+  components: { schemas: Record<string, Schema>; parameters?: Record<string, Parameter>; securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
 };
 
 /** A type as readers see it: text, plus the schema it links to when it names one. */
@@ -101,7 +101,9 @@ function exampleBody(s: Schema | undefined, all: Record<string, Schema>): Record
   return entries.length ? Object.fromEntries(entries.map(([name, f]) => [name, f.example])) : null;
 }
 
-function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null): OperationView[] {
+function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null, shared: Record<string, Parameter> = {}): OperationView[] {
+  // Shared parameters (the webhooks' Standard Webhooks headers) are references into components.
+  const resolve = (p: Parameter | { $ref: string }): Parameter => ("$ref" in p ? shared[p.$ref.split("/").at(-1)!]! : p);
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const bodyContent = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
@@ -120,7 +122,7 @@ function operationsOf(paths: Record<string, Record<string, Operation>>, base: st
         path: fullPath,
         summary: op.summary ?? "",
         description: op.description,
-        parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, type: describeType(p.schema, all), description: p.description ?? p.schema.description })),
+        parameters: (op.parameters ?? []).map(resolve).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, type: describeType(p.schema, all), description: p.description ?? p.schema.description })),
         body,
         example,
         responses: Object.entries(op.responses).map(([status, r]) => {
@@ -145,7 +147,7 @@ export function apiReference(config: Config) {
     base,
     authHeader: key?.name ?? null,
     operations: operationsOf(doc.paths, base, all, key?.name ?? null),
-    webhooks: operationsOf(doc.webhooks ?? {}, "", all, null),
+    webhooks: operationsOf(doc.webhooks ?? {}, "", all, null, doc.components.parameters),
     schemas,
   };
 }

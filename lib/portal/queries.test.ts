@@ -46,9 +46,49 @@ describe("partner read models", () => {
     expect((await overview(t.app.db, { partnerId: other.partner.id, mode: "test" })).daily.at(-1)).toMatchObject({ registered: 0 });
   });
 
-  it("deliveries of an endpoint come with their event type", async () => {
-    const rows = await deliveries(t.app.db, { endpointId });
-    expect(rows.map((r) => [r.eventType, r.url, r.attempts.length])).toEqual([["webhook.test", "https://hooks.example.com/finca", 0]]);
+  it("deliveries of an endpoint come with their event type, webhook-id and the exact body sent", async () => {
+    const { data } = await deliveries(t.app.db, { endpointId });
+    expect(data.map((r) => [r.eventType, r.url, r.attempts.length])).toEqual([["webhook.test", "https://hooks.example.com/finca", 0]]);
+    expect(data[0]!.delivery.messageId).toMatch(/^msg_/);
+    expect(JSON.parse(data[0]!.payload)).toEqual({ type: "webhook.test", timestamp: data[0]!.event.createdAt.toISOString(), data: {} });
+  });
+
+  it("deliveries are filtered by status (retrying apart), event type, date, webhook-id or property id, scoped, in stable pages", async () => {
+    const { webhookDeliveries } = schema;
+    const other = await newPartnerKey(t.app);
+    const otherScope = { partnerId: other.partner.id, mode: "test" as const };
+    const { endpoint } = await createEndpoint(t.app.db, otherScope, { url: "https://hooks.example.com/other" }, { allowPrivate: false, maxEndpoints: 20 });
+    const propertyId = (await t.app.db.select({ id: schema.properties.id }).from(schema.properties).where(eq(schema.properties.partnerId, other.partner.id)))[0]?.id ?? null;
+    for (let i = 0; i < 5; i++) {
+      await t.app.db.transaction((tx) => recordEvent(tx, t.app.queue, { ...otherScope, type: i < 3 ? "webhook.test" : "property.enriched", propertyId, payload: { n: i } }));
+    }
+    const all = (await deliveries(t.app.db, { scope: otherScope, limit: 10 })).data;
+    expect(all).toHaveLength(5);
+    expect(all.every((d) => d.url === endpoint.url)).toBe(true);
+    // Scoped: the first partner's delivery is not among them, nor in another mode.
+    expect((await deliveries(t.app.db, { scope: { ...otherScope, mode: "live" } })).data).toEqual([]);
+    await t.app.db.update(webhookDeliveries).set({ attempts: 2 }).where(eq(webhookDeliveries.id, all[0]!.delivery.id));
+    await t.app.db.update(webhookDeliveries).set({ status: "failed", attempts: 8 }).where(eq(webhookDeliveries.id, all[1]!.delivery.id));
+    const ids = async (filter: Omit<Parameters<typeof deliveries>[1], "scope">) => (await deliveries(t.app.db, { scope: otherScope, ...filter })).data.map((d) => d.delivery.id);
+    expect(await ids({ status: "retrying" })).toEqual([all[0]!.delivery.id]);
+    expect(await ids({ status: "failed" })).toEqual([all[1]!.delivery.id]);
+    expect(await ids({ status: "pending" })).toHaveLength(3);
+    expect(await ids({ eventType: "property.enriched" })).toHaveLength(2);
+    expect(await ids({ q: all[2]!.delivery.messageId })).toEqual([all[2]!.delivery.id]);
+    expect(await ids({ q: ` ${all[2]!.delivery.messageId} ` })).toEqual([all[2]!.delivery.id]);
+    expect(await ids({ from: new Date(Date.now() + 60_000) })).toEqual([]);
+    expect(await ids({ to: new Date(Date.now() + 60_000) })).toHaveLength(5);
+    if (propertyId) expect(await ids({ q: propertyId })).toHaveLength(5);
+    const pages: string[] = [];
+    let before: Parameters<typeof deliveries>[1]["before"];
+    do {
+      const page = await deliveries(t.app.db, { scope: otherScope, limit: 2, before });
+      pages.push(...page.data.map((d) => d.delivery.id));
+      before = page.next ?? undefined;
+    } while (before);
+    expect(pages).toEqual(all.map((d) => d.delivery.id));
+    // The admin tests below count the whole database: this partner goes with everything it has.
+    await t.app.db.delete(schema.partners).where(eq(schema.partners.id, other.partner.id));
   });
 });
 

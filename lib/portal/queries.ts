@@ -1,7 +1,8 @@
 // Read models for the portal and the admin console (no business rules here: just views).
 import { and, desc, eq, gt, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { containsPattern, rowsOf, schema, type Db } from "@/lib/db";
-import type { Scope } from "@/lib/domain";
+import { isUuid, type Scope } from "@/lib/domain";
+import { wirePayload } from "@/lib/webhooks/events";
 import { windowUsage } from "@/lib/rate-limit";
 
 const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
@@ -63,30 +64,84 @@ export async function timeline(db: Db, propertyId: string) {
   return db.select().from(enrichmentAttempts).where(eq(enrichmentAttempts.propertyId, propertyId)).orderBy(enrichmentAttempts.id);
 }
 
-/** Deliveries with their endpoint, newest first: of one property's events, or of one endpoint. */
-export async function deliveries(db: Db, filter: { propertyId?: string; endpointId?: string; limit?: number }) {
+/** A delivery's state as partners read it: pending with attempts made is "retrying". */
+export const DELIVERY_FILTERS = ["succeeded", "failed", "retrying", "pending"] as const;
+export type DeliveryFilter = (typeof DELIVERY_FILTERS)[number];
+
+export interface DeliverySearch {
+  /** A partner's own, in one mode; omitted for operators. */
+  scope?: Scope;
+  /** Operators: one partner's, both modes. */
+  partnerId?: string;
+  endpointId?: string;
+  propertyId?: string;
+  status?: DeliveryFilter;
+  eventType?: string;
+  from?: Date;
+  to?: Date;
+  /** A `webhook-id` (msg_…) or a property id. */
+  q?: string;
+  /** Keyset paging: deliveries older than the one with this id (compared in the database, at its precision). */
+  before?: string;
+  limit?: number;
+}
+
+function statusCondition(status: DeliveryFilter) {
+  if (status === "retrying") return and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.attempts, 0));
+  if (status === "pending") return and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attempts, 0));
+  return eq(webhookDeliveries.status, status);
+}
+
+/**
+ * Deliveries newest first with their endpoint, event (type, property, the exact body sent) and
+ * attempts: the portal's and the admin console's delivery log. `next` pages on.
+ */
+export async function deliveries(db: Db, filter: DeliverySearch) {
+  const limit = filter.limit ?? 50;
+  const q = filter.q?.trim();
   const rows = await db
-    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, eventType: events.type, propertyId: events.propertyId })
+    .select({ delivery: webhookDeliveries, url: webhookEndpoints.url, event: events, partner: partners.name })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(and(filter.propertyId ? eq(events.propertyId, filter.propertyId) : undefined, filter.endpointId ? eq(webhookDeliveries.endpointId, filter.endpointId) : undefined))
-    .orderBy(desc(webhookDeliveries.createdAt))
-    .limit(filter.limit ?? 50);
-  const attempts = rows.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.delivery.id))).orderBy(webhookAttempts.id)
+    .innerJoin(partners, eq(partners.id, webhookEndpoints.partnerId))
+    .where(
+      and(
+        filter.scope ? and(eq(webhookEndpoints.partnerId, filter.scope.partnerId), eq(webhookEndpoints.mode, filter.scope.mode)) : undefined,
+        filter.partnerId ? eq(webhookEndpoints.partnerId, filter.partnerId) : undefined,
+        filter.endpointId ? eq(webhookDeliveries.endpointId, filter.endpointId) : undefined,
+        filter.propertyId ? eq(events.propertyId, filter.propertyId) : undefined,
+        filter.status ? statusCondition(filter.status) : undefined,
+        filter.eventType ? eq(events.type, filter.eventType) : undefined,
+        filter.from ? sql`${webhookDeliveries.createdAt} >= ${filter.from}` : undefined,
+        filter.to ? sql`${webhookDeliveries.createdAt} < ${filter.to}` : undefined,
+        q ? (isUuid(q) ? eq(events.propertyId, q) : eq(webhookDeliveries.messageId, q)) : undefined,
+        filter.before
+          ? sql`(${webhookDeliveries.createdAt}, ${webhookDeliveries.id}) < (select ${webhookDeliveries.createdAt}, ${webhookDeliveries.id} from ${webhookDeliveries} where ${webhookDeliveries.id} = ${filter.before}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const attempts = page.length
+    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, page.map((r) => r.delivery.id))).orderBy(webhookAttempts.id)
     : [];
-  return rows.map((r) => ({ ...r, attempts: attempts.filter((a) => a.deliveryId === r.delivery.id) }));
+  return {
+    data: page.map((r) => ({ ...r, eventType: r.event.type, propertyId: r.event.propertyId, payload: wirePayload(r.event), attempts: attempts.filter((a) => a.deliveryId === r.delivery.id) })),
+    next: rows.length > limit ? page.at(-1)!.delivery.id : null,
+  };
 }
 
-/** Delivery counts per endpoint and status over the last `days` days. */
+/** Delivery counts per endpoint and state (succeeded, failed, retrying, pending) over the last `days` days. */
 export async function endpointStats(db: Db, endpointIds: string[], days = 7) {
   if (!endpointIds.length) return [];
+  const state = sql<DeliveryFilter>`case when ${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.attempts} > 0 then 'retrying' else ${webhookDeliveries.status} end`;
   return db
-    .select({ endpointId: webhookDeliveries.endpointId, status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
+    .select({ endpointId: webhookDeliveries.endpointId, status: state, n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
     .where(and(inArray(webhookDeliveries.endpointId, endpointIds), gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`)))
-    .groupBy(webhookDeliveries.endpointId, webhookDeliveries.status);
+    .groupBy(webhookDeliveries.endpointId, state);
 }
 
 export async function teamOf(db: Db, partnerId: string) {
@@ -118,13 +173,13 @@ export async function allUsers(db: Db) {
     .orderBy(desc(users.createdAt));
 }
 
-export async function allKeys(db: Db, search?: string) {
+export async function allKeys(db: Db, search?: string, partnerId?: string) {
   const like = search ? containsPattern(search) : undefined;
   return db
-    .select({ id: apiKeys.id, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
+    .select({ id: apiKeys.id, partnerId: apiKeys.partnerId, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-    .where(like ? sql`${apiKeys.visibleStart} ilike ${like}` : undefined)
+    .where(and(like ? sql`${apiKeys.visibleStart} ilike ${like}` : undefined, partnerId ? eq(apiKeys.partnerId, partnerId) : undefined))
     .orderBy(desc(apiKeys.createdAt))
     .limit(200);
 }

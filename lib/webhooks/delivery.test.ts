@@ -7,7 +7,7 @@ import { startQueue, type Queue } from "@/lib/queue";
 import type { Mode } from "@/lib/domain";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { DomainError, type Scope } from "@/lib/domain";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateSecret, setEnabled } from "./endpoints";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, expirePreviousSecret, rotateSecret, setEnabled } from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
 import { deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
@@ -382,7 +382,9 @@ describe("endpoints", () => {
     expect(headersOf(0)["webhook-signature"]!.split(" ")).toHaveLength(2);
     for (const s of [oldSecret, newSecret]) expect(() => new Webhook(s).verify(receiver.received[0]!.body, headersOf(0))).not.toThrow();
 
-    await database.db.update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    // The partner ends the overlap at once (the portal's "Expire old secret now"); a second call has nothing to end.
+    expect(await expirePreviousSecret(database.db, scope, endpoint.id)).toBe(true);
+    expect(await expirePreviousSecret(database.db, scope, endpoint.id)).toBe(false);
     await runNext((await emit(scope)).deliveries[0]!.id);
     expect(headersOf(1)["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(() => new Webhook(newSecret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();

@@ -1,6 +1,6 @@
 // Webhook endpoints of a partner in one mode. Every function is scoped by partner and mode, so one
 // partner can never reach another's endpoints.
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
 import { DomainError, isUuid, Timestamp, type Scope } from "@/lib/domain";
@@ -98,6 +98,17 @@ export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = n
     .where(and(eq(webhookEndpoints.id, id), active(scope)))
     .returning({ id: webhookEndpoints.id });
   return rows.length ? secret : null;
+}
+
+/** Ends a rotation's overlap now: only the current secret signs from the next attempt on. */
+export async function expirePreviousSecret(db: DbOrTx, scope: Scope, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const rows = await db
+    .update(webhookEndpoints)
+    .set({ previousSecret: null, previousSecretExpiresAt: null })
+    .where(and(eq(webhookEndpoints.id, id), active(scope), isNotNull(webhookEndpoints.previousSecret)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
 }
 
 /** Secrets that sign now: the current one, and the previous one while its overlap lasts. */

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { openApiDocument, operations } from "@/lib/partner-api";
+import { apiReference } from "@/lib/portal/openapi-view";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const doc = openApiDocument(loadConfig({})) as Json;
@@ -63,5 +64,11 @@ describe("the OpenAPI document", () => {
       expect(event.post.parameters.map((p: Json) => p.$ref)).toEqual(["WebhookId", "WebhookTimestamp", "WebhookSignature"].map((n) => `#/components/parameters/${n}`));
     }
     expect(Object.values(doc.components.parameters as Json).map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+  });
+
+  it("renders as the portal's API reference: every operation, both events with their headers", () => {
+    const reference = apiReference(loadConfig({}));
+    expect(reference.operations.map((o) => o.anchor).sort()).toEqual(operations.map((o) => o.id).sort());
+    expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual([0, 1].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]));
   });
 });

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requireAdmin } from "@/server/session";
-import { searchText, type RawParam } from "@/lib/portal/params";
+import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { keyIsActive } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
@@ -9,10 +9,12 @@ import { adminRevokeKey } from "../actions";
 
 export const metadata = { title: "All API keys" };
 
-export default async function AdminKeys({ searchParams }: { searchParams: Promise<{ q?: RawParam }> }) {
+export default async function AdminKeys({ searchParams }: { searchParams: Promise<{ q?: RawParam; partner?: RawParam }> }) {
   const { app } = await requireAdmin();
-  const q = searchText((await searchParams).q, 64);
-  const keys = await allKeys(app.db, q);
+  const params = await searchParams;
+  const q = searchText(params.q, 64);
+  const partner = idParam(params.partner);
+  const keys = await allKeys(app.db, q, partner);
   const now = new Date();
   return (
     <>
@@ -21,7 +23,8 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
         <label htmlFor="q" className="sr-only">Visible start</label>
         <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="finca_live_…" />
         <button className="btn-secondary">Search</button>
-        {q && <Link className="btn-secondary" href="/admin/keys">Clear</Link>}
+        {partner && <input type="hidden" name="partner" value={partner} />}
+        {(q || partner) && <Link className="btn-secondary" href="/admin/keys">Clear</Link>}
       </form>
       {keys.length ? (
         <TableWrap label="API keys">
@@ -36,7 +39,7 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
               {keys.map((k) => (
                 <tr key={k.id} className={keyIsActive(k, now) ? undefined : "text-slate-600"}>
                   <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
-                  <td>{k.partner}</td>
+                  <td><Link className="link" href={`/admin/webhooks?partner=${k.partnerId}`}>{k.partner}</Link></td>
                   <td className="hidden md:table-cell">{k.name}</td>
                   <td><Badge value={k.mode} /></td>
                   <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>

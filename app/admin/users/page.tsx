@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requireAdmin } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { allUsers } from "@/lib/portal/queries";
@@ -18,16 +19,17 @@ export default async function AdminUsers() {
           <TableWrap label="Partners">
             <table className="table">
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Users</th><th scope="col">Active keys</th><th scope="col">Properties</th><th scope="col" className="hidden sm:table-cell">Since</th></tr>
+                <tr><th scope="col">Name</th><th scope="col">Users</th><th scope="col">Active keys</th><th scope="col">Properties</th><th scope="col" className="hidden sm:table-cell">Since</th><th scope="col">Webhooks</th></tr>
               </thead>
               <tbody>
                 {partners.map((p) => (
                   <tr key={p.id}>
                     <td className="font-medium">{p.name}</td>
                     <td className="tabular-nums">{p.users}</td>
-                    <td className="tabular-nums">{p.activeKeys}</td>
+                    <td className="tabular-nums"><Link className="link" href={`/admin/keys?partner=${p.id}`}>{p.activeKeys}</Link></td>
                     <td className="tabular-nums">{p.properties}</td>
                     <td className="hidden sm:table-cell"><Time value={p.createdAt} /></td>
+                    <td><Link className="link" href={`/admin/webhooks?partner=${p.id}`}>Deliveries</Link></td>
                   </tr>
                 ))}
               </tbody>

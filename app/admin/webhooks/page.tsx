@@ -1,17 +1,41 @@
 import { requireAdmin } from "@/server/session";
-import { failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
+import Link from "next/link";
+import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
+import { idParam, searchText, type RawParam } from "@/lib/portal/params";
+import { DeliveryList } from "../../_components/delivery-list";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
 
 export const metadata = { title: "Webhooks needing attention" };
 
-export default async function AdminWebhooks() {
+export default async function AdminWebhooks({ searchParams }: { searchParams: Promise<{ q?: RawParam; partner?: RawParam }> }) {
   const { app } = await requireAdmin();
-  const [endpoints, deliveries] = await Promise.all([troubledEndpoints(app.db), failedDeliveries(app.db)]);
+  const params = await searchParams;
+  const q = searchText(params.q, 100);
+  const partner = idParam(params.partner);
+  const [endpoints, deliveries, found] = await Promise.all([
+    troubledEndpoints(app.db),
+    failedDeliveries(app.db),
+    q || partner ? searchDeliveries(app.db, { q, partnerId: partner, limit: 50 }) : null,
+  ]);
   return (
     <>
-      <PageHeader title="Webhooks needing attention" description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners." />
+      <PageHeader title="Webhooks needing attention" description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners. Look up any delivery by the webhook-id a partner quotes." />
+      <Card title="Look up deliveries" className="mb-6">
+        <form key={`${q ?? ""}${partner ?? ""}`} role="search" aria-label="Find deliveries" className="mb-4 flex max-w-2xl flex-wrap gap-2">
+          <label htmlFor="q" className="sr-only">webhook-id or property id</label>
+          <input id="q" name="q" type="search" defaultValue={q} className="input min-w-0 flex-1 font-mono" placeholder="msg_… or a property id" />
+          {partner && <input type="hidden" name="partner" value={partner} />}
+          <button className="btn-secondary">Find</button>
+          {(q || partner) && <Link className="btn-secondary" href="/admin/webhooks">Clear</Link>}
+        </form>
+        {found && (found.data.length ? (
+          <DeliveryList items={found.data} label="Deliveries found" replay={adminReplayDelivery} showEndpoint showPartner />
+        ) : (
+          <EmptyState title="No deliveries match" />
+        ))}
+      </Card>
       <Card title={`Endpoints (${endpoints.length})`} className="mb-6">
         {endpoints.length ? (
           <ul className="divide-y divide-slate-100 text-sm">

@@ -7,6 +7,7 @@ import { deliveries, timeline } from "@/lib/portal/queries";
 import { SOURCES } from "@/lib/domain";
 import { AutoRefresh } from "../../../_components/auto-refresh";
 import { formatDuration, LaneChart, LocationView, RatingBars } from "../../../_components/charts";
+import { DeliveryList } from "../../../_components/delivery-list";
 import { CopyButton } from "../../../_components/copy-button";
 import { ActionButton } from "../../../_components/action-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
@@ -23,7 +24,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
   // Scoped to the partner and mode: another partner's id is simply not found.
   const property = isUuid(id) ? await getProperty(app.db, scope, id.toLowerCase()) : null;
   if (!property) notFound();
-  const [steps, sent] = await Promise.all([timeline(app.db, property.property_id), deliveries(app.db, { propertyId: property.property_id })]);
+  const [steps, sent] = await Promise.all([timeline(app.db, property.property_id), deliveries(app.db, { scope, propertyId: property.property_id }).then((page) => page.data)]);
   const enriching = property.status === "enriching";
   // The request's arrival: the inline attempts start before the property row is written.
   const origin = Math.min(Date.parse(property.created_at), ...steps.map((s) => s.startedAt.getTime()));
@@ -188,26 +189,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
 
       <Card title="Webhook deliveries" className="mt-4">
         {sent.length ? (
-          <TableWrap label="Webhook deliveries of this property">
-            <table className="table">
-              <thead>
-                <tr><th scope="col">Status</th><th scope="col">Event</th><th scope="col" className="hidden md:table-cell">Endpoint</th><th scope="col">Attempts</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
-              </thead>
-              <tbody>
-                {sent.map((d) => (
-                  <tr key={d.delivery.id}>
-                    <td><Badge value={d.delivery.status} /></td>
-                    <td className="font-mono text-xs">{d.eventType}</td>
-                    <td className="hidden max-w-xs truncate font-mono text-xs md:table-cell" title={d.url}>{d.url}</td>
-                    <td className="whitespace-nowrap text-xs">{d.delivery.attempts}{d.delivery.lastStatusCode ? ` · HTTP ${d.delivery.lastStatusCode}` : d.delivery.lastError ? ` · ${d.delivery.lastError.slice(0, 60)}` : ""}</td>
-                    <td className="text-right">
-                      <ActionButton action={replayDeliveryAction} id={d.delivery.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DeliveryList items={sent} label="Webhook deliveries of this property" replay={replayDeliveryAction} showEndpoint />
         ) : (
           <p className="text-sm text-slate-600">
             None. <code className="code-inline">property.enriched</code> is sent to every enabled endpoint when enrichment finishes after the create response; a property that was final in the response needs none.

@@ -1,0 +1,93 @@
+// Debugging webhooks as a partner does: find a delivery by the webhook-id the receiver logged and
+// see the exact body; rotate the signing secret, see what happened, and expire the old one.
+import { expect, test } from "@playwright/test";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { shoot, signUp, type Account } from "./support";
+
+test.describe.configure({ mode: "serial" });
+
+const run = Date.now().toString(36);
+const owner: Account = { organisation: `Hooks Lender ${run}`, email: `hooks-${run}@hooks.test`, password: "a long enough password" };
+const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+let receiver: http.Server;
+let receiverUrl = "";
+let secret = "";
+
+test.beforeAll(async () => {
+  receiver = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+});
+test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+
+test("a delivery is found by its webhook-id, with the exact body that was signed", async ({ page }) => {
+  await signUp(page, owner);
+  await page.goto("/webhooks");
+  await page.getByLabel("Endpoint URL").fill(receiverUrl);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  secret = (await page.getByTestId("secret-value").textContent())!.trim();
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThan(0);
+  const { headers, body } = received[0]!;
+  new Webhook(secret).verify(body, headers as Record<string, string>);
+  const webhookId = headers["webhook-id"] as string;
+
+  await page.getByRole("link", { name: "Search deliveries" }).click();
+  await page.getByLabel("webhook-id or property id").fill(webhookId);
+  await page.getByRole("button", { name: "Filter" }).click();
+  const delivery = page.getByTestId("delivery");
+  await expect(delivery).toHaveCount(1);
+  await expect(delivery.getByTestId("webhook-id")).toHaveText(webhookId);
+  await expect(delivery).toContainText("webhook.test");
+  await delivery.getByText("Payload and attempts").click();
+  // Byte for byte what the receiver got, so it verifies against the signature sent.
+  const shown = (await delivery.getByTestId("payload").textContent())!;
+  expect(shown).toBe(body);
+  new Webhook(secret).verify(shown, headers as Record<string, string>);
+  await shoot(page, "webhook-deliveries");
+
+  await page.getByLabel("Status").selectOption("failed");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("No deliveries match")).toBeVisible();
+});
+
+test("rotating the secret says what happened; the old secret can be expired at once", async ({ page }) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(owner.email);
+  await page.getByLabel("Password").fill(owner.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.goto("/webhooks");
+  await page.getByRole("link", { name: receiverUrl }).click();
+  await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();
+  await expect(page.getByTestId("endpoint-stats")).toContainText("1 ok");
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(page.getByText("Secret rotated.")).toBeVisible();
+  await page.getByRole("button", { name: "Reveal signing secret" }).click();
+  await expect(page.getByTestId("signing-secret")).toHaveCount(2);
+  await expect(page.getByTestId("signing-secret").nth(1)).toHaveText(secret);
+  const rotated = (await page.getByTestId("signing-secret").first().textContent())!;
+  await shoot(page, "webhook-endpoint-rotated");
+
+  await page.getByRole("button", { name: "Expire old secret now" }).click();
+  await expect(page.getByText("Old secret expired")).toBeVisible();
+  await page.reload();
+  await page.getByRole("button", { name: "Reveal signing secret" }).click();
+  await expect(page.getByTestId("signing-secret")).toHaveCount(1);
+  await expect(page.getByTestId("signing-secret")).toHaveText(rotated);
+  // Deliveries are signed with the new secret alone now.
+  const before = received.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThan(before);
+  const last = received.at(-1)!;
+  expect((last.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
+  new Webhook(rotated).verify(last.body, last.headers as Record<string, string>);
+});
