@@ -341,8 +341,8 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   // The owner removes the member; the member's open page is refused at the next click.
   await member.goto("/dashboard");
   await page.reload();
-  page.once("dialog", (d) => d.accept());
   await page.getByRole("row").filter({ hasText: `member-${run}@acme.test` }).getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("row").filter({ hasText: `member-${run}@acme.test` }).getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByRole("row").filter({ hasText: `member-${run}@acme.test` })).toHaveCount(0);
   await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Properties" }).click();
   await expect(member).toHaveURL(/\/sign-in/);
@@ -353,8 +353,8 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   const withdrawn = (await page.getByTestId("secret-value").textContent())!;
   await page.reload();
   const pending = page.getByRole("region", { name: "Pending invitations" });
-  page.once("dialog", (d) => d.accept());
   await pending.getByRole("row").filter({ hasText: `late-${run}@acme.test` }).getByRole("button", { name: "Withdraw" }).click();
+  await pending.getByRole("row").filter({ hasText: `late-${run}@acme.test` }).getByRole("button", { name: "Confirm" }).click();
   await expect(page.getByRole("region", { name: "Pending invitations" })).toHaveCount(0);
   await page.goto(withdrawn);
   await expect(page.getByText("Invitation not valid")).toBeVisible();
@@ -380,10 +380,11 @@ test("docs render locally", async ({ page }) => {
 test("revoking the key makes the API answer 401", async ({ page, request }) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/keys");
-  page.once("dialog", (d) => d.accept());
   await page.getByRole("button", { name: "Revoke" }).first().click();
-  await expect(page.getByText("Revoked keys (1)")).toBeVisible();
-  await expect(page.getByText("No active keys")).toBeVisible();
+  await expect(page.getByRole("alertdialog")).toContainText("Requests with it are refused at once");
+  await page.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByText("Revoked and expired keys (1)")).toBeVisible();
+  await expect(page.getByText("No active test keys")).toBeVisible();
   const res = await request.get("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey } });
   expect(res.status()).toBe(401);
   expect((await res.json()).code).toBe("missing_api_key");

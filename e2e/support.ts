@@ -1,5 +1,7 @@
-// What every portal spec shares: accounts, signing up and in, and screenshots at both widths.
+// What every portal spec shares: accounts, signing up and in, and screenshots at both widths, each
+// checked for overflow and by axe.
 import { expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { checkLetters } from "../lib/cadastral-reference";
 
@@ -26,6 +28,12 @@ export async function shoot(page: Page, name: string) {
         .map((e) => `${e.tagName.toLowerCase()}.${e.className}`);
     }, size.width);
     expect(wider, `${name} at ${label} width`).toEqual([]);
+    // Accessible at both widths: no critical, serious or moderate axe violation (WCAG 2.x A/AA and best practices).
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    const found = violations
+      .filter((v) => v.impact !== "minor")
+      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+    expect.soft(found, `axe on ${name} at ${label} width`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });
 }

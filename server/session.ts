@@ -1,7 +1,7 @@
 // Server-side guards for pages and actions: the session is re-checked against the database on every
 // request, so a removed or disabled user, a changed password or role, or a sign-out elsewhere ends
 // it at once (the session version it was issued under no longer matches).
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
@@ -16,13 +16,28 @@ export interface PortalContext {
   user: typeof schema.users.$inferSelect;
 }
 
-export async function requireUser(): Promise<PortalContext> {
+/** The signed-in user with a current session, or null (public pages that adapt to a visitor). */
+export async function currentUser(): Promise<PortalContext | null> {
   const session = await auth();
-  if (!session?.user?.id) redirect("/sign-in");
+  if (!session?.user?.id) return null;
   const app = await getApp();
   const user = await getUser(app.db, session.user.id);
-  if (!sessionIsCurrent(user, session.user.sessionVersion)) redirect("/sign-in");
-  return { app, user };
+  return user && sessionIsCurrent(user, session.user.sessionVersion) ? { app, user } : null;
+}
+
+export async function requireUser(): Promise<PortalContext> {
+  return (await currentUser()) ?? redirect("/sign-in");
+}
+
+/**
+ * The origin this page was asked on, for examples a reader can paste (the API base URL). The Host
+ * header is the reader's own: it only changes what that reader sees.
+ */
+export async function requestOrigin(): Promise<string> {
+  const h = await headers();
+  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
+  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
+  return `${/^https?$/.test(proto) ? proto : "http"}://${host}`;
 }
 
 /** A partner's owner or member, with the portal's current mode (test unless switched). */

@@ -131,7 +131,7 @@ export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
   );
 }
 
-export function CreateEndpointForm({ mode }: { mode: "test" | "live" }) {
+export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "live"; allowPrivate: boolean }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(createEndpointAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
@@ -145,7 +145,7 @@ export function CreateEndpointForm({ mode }: { mode: "test" | "live" }) {
       </div>
       <button className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
       <p id="endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
-        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} Private, loopback and internal addresses are refused.
+        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} {allowPrivate ? "This server accepts private and loopback addresses (FINCA_WEBHOOKS_ALLOW_PRIVATE: development only)." : "Private, loopback and internal addresses are refused."}
       </p>
       {(state?.error || state?.secret) && (
         <div className="sm:col-span-3">

@@ -2,6 +2,10 @@ import Link from "next/link";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { connection } from "next/server";
 import { getApp } from "@/server/app";
+import { currentUser, requestOrigin } from "@/server/session";
+import { listApiKeys, keyIsActive } from "@/lib/api-keys";
+import { ROTATION_OVERLAP_MS } from "@/lib/webhooks/endpoints";
+import { aboutTotal, duration, scheduleText } from "@/lib/portal/durations";
 import { coverage } from "@/lib/registers";
 import { CoverageTable } from "../_components/coverage-table";
 import { Card, CodeBlock, PageHeader } from "../_components/ui";
@@ -38,7 +42,12 @@ function Section({ id, title, children }: { id: string; title: string; children:
 export default async function Guide() {
   await connection(); // the settings are the running server's, not the build's
   const { config, db } = await getApp();
-  const covered = await coverage(db);
+  const [covered, origin, visitor] = await Promise.all([coverage(db), requestOrigin(), currentUser()]);
+  // Signed in: the examples name the partner's newest active test key (its visible start: the full
+  // key exists only in the partner's hands).
+  const now = new Date();
+  const testKey = visitor?.user.partnerId ? (await listApiKeys(db, { partnerId: visitor.user.partnerId, mode: "test" })).find((k) => keyIsActive(k, now)) : undefined;
+  const base = `${origin}/api/v1/partner-api`;
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
       <nav aria-label="On this page" className="mb-6 lg:sticky lg:top-6 lg:mb-0 lg:self-start">
@@ -61,7 +70,15 @@ export default async function Guide() {
           </Section>
 
           <Section id="register" title="2. Register a property">
-            <CodeBlock label="Register a property with curl">{`curl -X POST "https://<your-finca-host>/api/v1/partner-api/properties" \\
+            <p>
+              The API&apos;s base URL is {c(base)}.{" "}
+              {testKey ? (
+                <>The examples use your test key {c(`${testKey.visibleStart}…`)} ({testKey.name}): put the whole key, shown once when you created it, in {c("FINCA_API_KEY")}.</>
+              ) : (
+                <>Put your test key in {c("FINCA_API_KEY")}: <Link className="link" href="/keys">create one</Link> if you have none.</>
+              )}
+            </p>
+            <CodeBlock label="Register a property with curl">{`${testKey ? `export FINCA_API_KEY="${testKey.visibleStart}…"  # your whole test key\n` : ""}curl -X POST "${base}/properties" \\
   -H "X-API-Key: $FINCA_API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"cadastral_reference": "2749704YJ0624N0001DI"}'`}</CodeBlock>
@@ -100,7 +117,7 @@ export default async function Guide() {
             <p>
               Add an endpoint on <Link className="link" href="/webhooks">Webhooks</Link> (live endpoints need https). Deliveries follow Standard Webhooks: verify {c("webhook-signature")} over the
               raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same across retries and replays. Answer any 2xx within {config.WEBHOOK_TIMEOUT_MS / 1000} seconds; anything else
-              is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h. Answering {c("410 Gone")} disables the endpoint.
+              is retried after {scheduleText(config.WEBHOOK_RETRY_SCHEDULE)} in live mode ({scheduleText(config.WEBHOOK_RETRY_SCHEDULE_TEST)} in test mode). Answering {c("410 Gone")} disables the endpoint.
             </p>
             <CodeBlock label="Verifying a webhook in Node.js with standardwebhooks">{`import express from "express";
 import { Webhook } from "standardwebhooks";
@@ -121,7 +138,7 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
   res.sendStatus(204);
 });`}</CodeBlock>
             <p>
-              During a secret rotation the header carries two signatures for 24 hours; the library accepts either. {c("Send test event")} on the Webhooks page delivers a {c("webhook.test")} event
+              During a secret rotation the header carries two signatures for {duration(ROTATION_OVERLAP_MS / 1000)} (or until you expire the old secret); the library accepts either. {c("Send test event")} on the Webhooks page delivers a {c("webhook.test")} event
               to check your endpoint end to end.
             </p>
           </Section>
@@ -129,9 +146,9 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
           <Section id="scenarios" title="5. Test with sandbox scenarios">
             <p>
               With a test key, a 20-character reference whose unit number (characters 15–18) is one of these selects a scenario; its check letters must still be valid. Every other reference
-              answers at once with deterministic data drawn from real municipalities. Test mode retries within seconds, so each scenario ends in about 15 seconds.
+              answers at once with deterministic data drawn from real municipalities. Test mode retries after {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE_TEST)}, so each scenario ends within {aboutTotal(config.ENRICHMENT_RETRY_SCHEDULE_TEST)} (live mode: {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE)}).
             </p>
-            <div data-scrolls className="overflow-x-auto">
+            <div data-scrolls className="overflow-x-auto" role="region" aria-label="Sandbox scenarios" tabIndex={0}>
               <table className="table">
                 <thead>
                   <tr><th scope="col">Example reference</th><th scope="col">What happens</th><th scope="col">Create response</th><th scope="col">Final state</th></tr>

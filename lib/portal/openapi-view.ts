@@ -101,7 +101,7 @@ function exampleBody(s: Schema | undefined, all: Record<string, Schema>): Record
   return entries.length ? Object.fromEntries(entries.map(([name, f]) => [name, f.example])) : null;
 }
 
-function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null, shared: Record<string, Parameter> = {}): OperationView[] {
+function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null, origin: string, shared: Record<string, Parameter> = {}): OperationView[] {
   // Shared parameters (the webhooks' Standard Webhooks headers) are references into components.
   const resolve = (p: Parameter | { $ref: string }): Parameter => ("$ref" in p ? shared[p.$ref.split("/").at(-1)!]! : p);
   return Object.entries(paths).flatMap(([path, methods]) =>
@@ -111,7 +111,7 @@ function operationsOf(paths: Record<string, Record<string, Operation>>, base: st
       const fullPath = `${base}${path}`;
       const example = header
         ? [
-            `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "https://<your-finca-host>${fullPath.replaceAll(/\{(\w+)\}/g, "<$1>")}"`,
+            `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "${origin}${fullPath.replaceAll(/\{(\w+)\}/g, "<$1>")}"`,
             `  -H "${header}: $FINCA_API_KEY"`,
             ...(bodyContent ? [`  -H "Content-Type: ${bodyContent[0]}"`, `  -d '${JSON.stringify(exampleBody(bodyContent[1].schema, all) ?? {})}'`] : []),
           ].join(" \\\n")
@@ -134,7 +134,8 @@ function operationsOf(paths: Record<string, Record<string, Operation>>, base: st
   );
 }
 
-export function apiReference(config: Config) {
+/** The reference as the page shows it; `origin` is where the reader asked from (the examples' host). */
+export function apiReference(config: Config, origin = "https://<your-finca-host>") {
   const doc = openApiDocument(config) as unknown as Document;
   const all = doc.components.schemas;
   const base = doc.servers?.[0]?.url ?? "";
@@ -146,8 +147,8 @@ export function apiReference(config: Config) {
     info: doc.info,
     base,
     authHeader: key?.name ?? null,
-    operations: operationsOf(doc.paths, base, all, key?.name ?? null),
-    webhooks: operationsOf(doc.webhooks ?? {}, "", all, null, doc.components.parameters),
+    operations: operationsOf(doc.paths, base, all, key?.name ?? null, origin),
+    webhooks: operationsOf(doc.webhooks ?? {}, "", all, null, origin, doc.components.parameters),
     schemas,
   };
 }

@@ -64,6 +64,15 @@ export async function timeline(db: Db, propertyId: string) {
   return db.select().from(enrichmentAttempts).where(eq(enrichmentAttempts.propertyId, propertyId)).orderBy(enrichmentAttempts.id);
 }
 
+/** How many of the scope's properties are still enriching (a list refreshes itself while any are). */
+export async function enrichingCount(db: Db, scope: Scope): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(properties)
+    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode), eq(properties.status, "enriching")));
+  return row?.n ?? 0;
+}
+
 /** A delivery's state as partners read it: pending with attempts made is "retrying". */
 export const DELIVERY_FILTERS = ["succeeded", "failed", "retrying", "pending"] as const;
 export type DeliveryFilter = (typeof DELIVERY_FILTERS)[number];

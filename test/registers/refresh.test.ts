@@ -31,7 +31,8 @@ const status = async (id: string) => (await listDatasets(t.app.db)).find((d) => 
 
 describe("register refresh", () => {
   it("is scheduled with the configured cron", async () => {
-    expect(await t.app.queue.getSchedules()).toEqual([expect.objectContaining({ name: QUEUES.refreshRegisters, cron: "15 4 * * 1", timezone: "UTC" })]);
+    const schedules = await t.app.queue.getSchedules();
+    expect(schedules.filter((s) => s.name === QUEUES.refreshRegisters)).toEqual([expect.objectContaining({ cron: "15 4 * * 1", timezone: "UTC" })]);
   });
 
   it("imports a dataset from its configured URL when asked", async () => {

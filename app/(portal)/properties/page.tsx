@@ -5,6 +5,8 @@ import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
 import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "../forms";
+import { AutoRefresh } from "../../_components/auto-refresh";
+import { enrichingCount } from "@/lib/portal/queries";
 
 export const metadata = { title: "Properties" };
 
@@ -18,6 +20,7 @@ export default async function Properties({ searchParams }: { searchParams: Promi
   const to = isoDay(s.to);
   const q = searchText(s.q, 100);
   const filtered = Boolean(q || status || from || to);
+  const enriching = await enrichingCount(app.db, scope);
   const page = await listProperties(app.db, scope, {
     limit: 25,
     search: q,
@@ -30,7 +33,11 @@ export default async function Properties({ searchParams }: { searchParams: Promi
   const query = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
   return (
     <>
-      <PageHeader title="Properties" description={`Registered in ${mode} mode, newest first.`} />
+      <PageHeader
+        title="Properties"
+        description={`Registered in ${mode} mode, newest first.`}
+        actions={<AutoRefresh active={enriching > 0} message={`${enriching} enriching — this list updates by itself`} />}
+      />
       <Card title="Register a property" className="mb-6">
         <RegisterPropertyForm mode={mode} />
       </Card>

@@ -5,6 +5,7 @@ import { deliveries, endpointStats } from "@/lib/portal/queries";
 import { AutoRefresh } from "../../_components/auto-refresh";
 import { Card, EmptyState, PageHeader } from "../../_components/ui";
 import { dueSoon } from "../../_components/delivery-list";
+import { aboutTotal } from "@/lib/portal/durations";
 import { CreateEndpointForm } from "../forms";
 import { EndpointPanel } from "./endpoint-panel";
 
@@ -22,11 +23,11 @@ export default async function Webhooks() {
     <>
       <PageHeader
         title="Webhooks"
-        description={<>Finca sends <code className="code-inline">property.enriched</code> to your {mode} endpoints, signed per Standard Webhooks, retrying for about 28 hours. <Link className="link" href="/docs#verify-webhooks">Verify signatures</Link> · <Link className="link" href="/webhooks/deliveries">Search deliveries</Link></>}
+        description={<>Finca sends <code className="code-inline">property.enriched</code> to your {mode} endpoints, signed per Standard Webhooks, retrying for {aboutTotal(mode === "live" ? app.config.WEBHOOK_RETRY_SCHEDULE : app.config.WEBHOOK_RETRY_SCHEDULE_TEST)}. <Link className="link" href="/docs#verify-webhooks">Verify signatures</Link> · <Link className="link" href="/webhooks/deliveries">Search deliveries</Link></>}
         actions={<AutoRefresh active={busy} message="Deliveries in progress — updating" />}
       />
       <Card title="Add an endpoint" className="mb-6">
-        <CreateEndpointForm mode={mode} />
+        <CreateEndpointForm mode={mode} allowPrivate={app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE} />
       </Card>
       {endpoints.length === 0 && <EmptyState title={`No ${mode} endpoints`}>Add one to be told when enrichment finishes, then send it a test event.</EmptyState>}
       <div className="space-y-6">

@@ -2,6 +2,7 @@ import { apiReference, type FieldView, type OperationView, type TypeView } from 
 import { ERROR_TITLES } from "@/lib/domain";
 import { connection } from "next/server";
 import { getApp } from "@/server/app";
+import { requestOrigin } from "@/server/session";
 import { Card, CodeBlock, PageHeader, Rich } from "../../_components/ui";
 
 export const metadata = { title: "API reference" };
@@ -67,7 +68,7 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
       {op.parameters.length > 0 && (
         <>
           <h4 className="mb-1 mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</h4>
-          <div data-scrolls className="overflow-x-auto">
+          <div data-scrolls className="overflow-x-auto" role="region" aria-label={`Parameters of ${op.anchor}`} tabIndex={0}>
             <table className="table">
               <thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Notes</th></tr></thead>
               <tbody>
@@ -111,7 +112,7 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
 
 export default async function ApiReference() {
   await connection(); // the settings are the running server's, not the build's
-  const ref = apiReference((await getApp()).config);
+  const ref = apiReference((await getApp()).config, await requestOrigin());
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
       <nav aria-label="Reference contents" className="mb-6 text-sm lg:sticky lg:top-6 lg:mb-0 lg:max-h-[calc(100vh-3rem)] lg:self-start lg:overflow-y-auto">
@@ -168,7 +169,7 @@ export default async function ApiReference() {
           {ref.schemas.map((s) => (
             <Card key={s.name} id={s.anchor} title={<span className="font-mono">{s.name}</span>} className="scroll-mt-4">
               {s.description && <p className="mb-2 text-sm text-slate-700"><Rich text={s.description} /></p>}
-              <div data-scrolls className="overflow-x-auto">
+              <div data-scrolls className="overflow-x-auto" role="region" aria-label={`Fields of ${s.name}`} tabIndex={0}>
                 <table className="table">
                   <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Notes</th></tr></thead>
                   <tbody><Fields fields={s.fields} /></tbody>
