@@ -4,6 +4,7 @@
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
 //   npx next build && npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
+// Targets: next, lean, lean-nologs (the lean server with REQUEST_LOGS=0: what request logging costs), baseline.
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,7 +15,7 @@ import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" }, targets: { type: "string", default: "next,lean,baseline" }, profile: { type: "boolean", default: false } },
+  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" }, targets: { type: "string", default: "next,lean,lean-nologs,baseline" }, profile: { type: "boolean", default: false } },
 });
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
@@ -52,21 +53,29 @@ async function measure(label: string, target: { url: string; pid: number }, keys
 }
 
 const results: Record<string, unknown> = {};
-const targets = values.targets.split(",") as ("next" | "lean" | "baseline")[];
+const targets = values.targets.split(",") as ("next" | "lean" | "lean-nologs" | "baseline")[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
 for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {
     const { keys, partnerIds } = await seedPartnerKeys(db.url, partnerCount);
     const port = await freePort();
-    const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", AUTH_SECRET: "bench", AUTH_TRUST_HOST: "true", BENCH_PARTNER_ID: partnerIds[0]! };
+    const env = {
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      FINCA_WORKERS: "0",
+      AUTH_SECRET: "bench",
+      AUTH_TRUST_HOST: "true",
+      BENCH_PARTNER_ID: partnerIds[0]!,
+      REQUEST_LOGS: target === "lean-nologs" ? "0" : "1",
+    };
     const ready = `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
     const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
     const server =
       target === "next"
         ? await startServer("server/main.ts", env, ready, { nodeArgs })
-        : target === "lean"
+        : target === "lean" || target === "lean-nologs"
           ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
@@ -84,7 +93,12 @@ const ratio = (target: string) =>
 const summary = {
   settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,
-  ratio: { next_vs_baseline: ratio("next"), lean_vs_baseline: ratio("lean") },
+  ratio: {
+    next_vs_baseline: ratio("next"),
+    lean_vs_baseline: ratio("lean"),
+    lean_without_request_logs_vs_baseline: ratio("lean-nologs"),
+    request_logs_on_vs_off: results.lean && results["lean-nologs"] ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2) : null,
+  },
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);
 if (values.profile) {
@@ -97,4 +111,4 @@ if (values.profile) {
   }
 }
 // A partial run (--targets) is for exploring: only the full comparison is recorded.
-if (targets.length === 3) console.log("written", await writeResult("create", summary));
+if (targets.length === 4) console.log("written", await writeResult("create", summary));

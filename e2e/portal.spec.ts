@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";
 import { SERVER_LOG } from "./server-log";
-import { admin, fillSignIn, shoot, signIn, signUp, unitRef, type Account } from "./support";
+import { admin, fillSignIn, shoot, signIn, signUp, startReceiver, unitRef, type Account } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -21,27 +21,18 @@ let apiKey = "";
 let liveKey = "";
 let propertyId = "";
 let secret = "";
-let received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 let respondWith = 200;
-let receiver: http.Server;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let receiverUrl = "";
 
 const createProperty = (request: APIRequestContext, reference: string) =>
   request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: reference } });
 
 test.beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(respondWith).end(respondWith === 200 ? "thanks" : "receiver error");
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/finca`;
+  receiver = await startReceiver(() => respondWith);
+  receiverUrl = receiver.url;
 });
-test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+test.afterAll(() => receiver.close());
 
 test("sign-in and sign-up pages; pages are guarded", async ({ page }) => {
   await page.goto("/keys");
@@ -164,10 +155,10 @@ test("a webhook endpoint receives a signed test event, seen as delivered", async
   await page.getByRole("button", { name: "Add endpoint" }).click();
   await expect(page.getByTestId("secret-value")).toContainText("whsec_");
   secret = (await page.getByTestId("secret-value").textContent())!.trim();
-  received = [];
+  receiver.received.length = 0;
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length).toBeGreaterThan(0);
-  const event = new Webhook(secret).verify(received[0]!.body, received[0]!.headers as Record<string, string>) as { type: string };
+  await expect.poll(() => receiver.received.length).toBeGreaterThan(0);
+  const event = new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>) as { type: string };
   expect(event.type).toBe("webhook.test");
   // The page follows the delivery by itself while it is in progress.
   await expect(page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" })).toBeVisible({ timeout: 20_000 });
@@ -186,7 +177,7 @@ test("the overview shows status split, per-source success and deliveries", async
     .poll(async () => (await (await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })).json()).data.length)
     .toBe(0);
   // Each property that finished after its response announced itself to the endpoint.
-  await expect.poll(() => received.filter((r) => r.body.includes('"property.enriched"')).length).toBeGreaterThanOrEqual(2);
+  await expect.poll(() => receiver.received.filter((r) => r.body.includes('"property.enriched"')).length).toBeGreaterThanOrEqual(2);
   await signIn(page, owner.email, owner.password);
   await expect(page.getByRole("img", { name: /Properties by status: enriching 0, enriched \d+, partially enriched 1, not found 1/ })).toBeVisible();
   await expect(page.getByText(/gave up after retries/).first()).toBeVisible();
@@ -203,9 +194,9 @@ test("an admin replays a failed delivery", async ({ page }) => {
   respondWith = 500;
   await signIn(page, owner.email, owner.password);
   await page.goto("/webhooks");
-  received = [];
+  receiver.received.length = 0;
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length).toBeGreaterThanOrEqual(3);
+  await expect.poll(() => receiver.received.length).toBeGreaterThanOrEqual(3);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);
 
@@ -220,10 +211,10 @@ test("an admin replays a failed delivery", async ({ page }) => {
     })
     .toBeGreaterThan(0);
   await shoot(page, "admin-webhooks");
-  const before = received.length;
+  const before = receiver.received.length;
   await row.getByRole("button", { name: "Replay" }).click();
-  await expect.poll(() => received.length).toBeGreaterThan(before);
-  const ids = new Set(received.slice(-2).map((r) => r.headers["webhook-id"]));
+  await expect.poll(() => receiver.received.length).toBeGreaterThan(before);
+  const ids = new Set(receiver.received.slice(-2).map((r) => r.headers["webhook-id"]));
   expect(ids.size).toBe(1); // the replay kept the webhook-id
 
   await page.goto("/admin");
@@ -325,7 +316,9 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   await page.reload();
   await expect(page.getByRole("region", { name: "Pending invitations" })).toContainText("anyone with the link");
   await shoot(page, "team");
-  const member = await browser.newPage();
+  // A context of its own (axe needs one, and the member must not share the owner's cookies).
+  const memberContext = await browser.newContext();
+  const member = await memberContext.newPage();
   await member.goto(link);
   await shoot(member, "invite");
   await member.getByLabel("Email").fill(`member-${run}@acme.test`);
@@ -346,7 +339,7 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   await expect(page.getByRole("row").filter({ hasText: `member-${run}@acme.test` })).toHaveCount(0);
   await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Properties" }).click();
   await expect(member).toHaveURL(/\/sign-in/);
-  await member.close();
+  await memberContext.close();
   // A withdrawn invitation's link stops working.
   await page.getByLabel("Email").fill(`late-${run}@acme.test`);
   await page.getByRole("button", { name: "Create invitation link" }).click();

@@ -3,6 +3,8 @@
 import { expect, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { checkLetters } from "../lib/cadastral-reference";
 
 export type Account = { organisation: string; email: string; password: string };
@@ -67,4 +69,26 @@ export async function createKey(page: Page, name: string, mode: "test" | "live")
   const value = (await page.getByTestId("secret-value").textContent())!;
   expect(value).toMatch(new RegExp(`^finca_${mode}_`));
   return value;
+}
+
+export type Received = { headers: http.IncomingHttpHeaders; body: string };
+
+/** A local webhook receiver: what it got, in order; it answers `status()` (200 "thanks" by default). */
+export async function startReceiver(status: () => number = () => 200) {
+  const received: Received[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      const code = status();
+      res.writeHead(code).end(code === 200 ? "thanks" : "receiver error");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/finca`,
+    received,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }

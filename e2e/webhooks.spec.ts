@@ -1,43 +1,30 @@
 // Debugging webhooks as a partner does: find a delivery by the webhook-id the receiver logged and
 // see the exact body; rotate the signing secret, see what happened, and expire the old one.
 import { expect, test } from "@playwright/test";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { shoot, signUp, type Account } from "./support";
+import { shoot, signUp, startReceiver, type Account } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
 const owner: Account = { organisation: `Hooks Lender ${run}`, email: `hooks-${run}@hooks.test`, password: "a long enough password" };
-const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-let receiver: http.Server;
-let receiverUrl = "";
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret = "";
 
 test.beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
-      res.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  receiver = await startReceiver();
 });
-test.afterAll(() => new Promise<void>((r) => receiver.close(() => r())));
+test.afterAll(() => receiver.close());
 
 test("a delivery is found by its webhook-id, with the exact body that was signed", async ({ page }) => {
   await signUp(page, owner);
   await page.goto("/webhooks");
-  await page.getByLabel("Endpoint URL").fill(receiverUrl);
+  await page.getByLabel("Endpoint URL").fill(receiver.url);
   await page.getByRole("button", { name: "Add endpoint" }).click();
   secret = (await page.getByTestId("secret-value").textContent())!.trim();
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThan(0);
-  const { headers, body } = received[0]!;
+  await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(0);
+  const { headers, body } = receiver.received[0]!;
   new Webhook(secret).verify(body, headers as Record<string, string>);
   const webhookId = headers["webhook-id"] as string;
 
@@ -66,7 +53,7 @@ test("rotating the secret says what happened; the old secret can be expired at o
   await page.getByLabel("Password").fill(owner.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.goto("/webhooks");
-  await page.getByRole("link", { name: receiverUrl }).click();
+  await page.getByRole("link", { name: receiver.url }).click();
   await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();
   await expect(page.getByTestId("endpoint-stats")).toContainText("1 ok");
   await page.getByRole("button", { name: "Rotate secret" }).click();
@@ -84,10 +71,10 @@ test("rotating the secret says what happened; the old secret can be expired at o
   await expect(page.getByTestId("signing-secret")).toHaveCount(1);
   await expect(page.getByTestId("signing-secret")).toHaveText(rotated);
   // Deliveries are signed with the new secret alone now.
-  const before = received.length;
+  const before = receiver.received.length;
   await page.getByRole("button", { name: "Send test event" }).click();
-  await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThan(before);
-  const last = received.at(-1)!;
+  await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(before);
+  const last = receiver.received.at(-1)!;
   expect((last.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
   new Webhook(rotated).verify(last.body, last.headers as Record<string, string>);
 });

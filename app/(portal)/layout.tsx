@@ -25,9 +25,9 @@ export default async function PortalLayout({ children }: { children: React.React
       navLabel="Main"
       banner={
         mode === "test" && (
-          <p className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950">
+          <aside aria-label="Data mode" className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950">
             Test mode: sandbox registers and test data only. Switch to live to see production data.
-          </p>
+          </aside>
         )
       }
       right={

@@ -7,6 +7,7 @@ import type { ErrorCode, Mode } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
+import type { PartnerSlots } from "@/lib/webhooks/fair-share";
 
 /** One answered request (never its body or key), for logs, metrics and partners' request logs. */
 export interface RequestRecord {
@@ -35,6 +36,8 @@ export interface ApiDeps extends PropertiesDeps {
   onRequest?: (record: RequestRecord) => void;
   /** True once the server is stopping: long-lived answers (listen) end so the stop need not wait. */
   shuttingDown?(): boolean;
+  /** The process's listen sessions per partner (at most LISTEN_MAX_SESSIONS each). */
+  listenSlots: PartnerSlots;
 }
 
 export interface Context {

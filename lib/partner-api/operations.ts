@@ -6,7 +6,7 @@ import { Coverage, DomainError, Property } from "@/lib/domain";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, registerReference } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
-import { claimListenSlot, listenSecret, listenStream } from "@/lib/webhooks/listen";
+import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { idParam, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
 import { CreatePropertyBody, CreateWebhookEndpointBody, IdParam, ListPropertiesQuery, PropertyList, WebhookEndpointList, WebhookEndpointWithSecret } from "./schemas";
@@ -148,7 +148,7 @@ export const operations = [
     }),
     async handle({ deps, req, principal }) {
       if (principal.mode !== "test") throw new DomainError("validation_error", "finca listen works with test keys only: live events go to your registered endpoints.");
-      const free = claimListenSlot(principal.partnerId, deps.config.LISTEN_MAX_SESSIONS);
+      const free = deps.listenSlots.take(principal.partnerId);
       if (!free) throw new DomainError("rate_limited", `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`);
       const headers = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" };
       if (req.method === "HEAD") {

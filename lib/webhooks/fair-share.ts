@@ -1,3 +1,4 @@
+// Per-partner slots of a process (deliveries in flight; `finca listen` sessions open).
 // Fair sharing of a worker process's delivery capacity between partners: at most `perPartner` of
 // one partner's deliveries are in flight at once. A delivery that finds its partner at the cap is
 // put back on the queue for a moment without an attempt (deliverOnce), rather than waiting in

@@ -31,24 +31,6 @@ export interface ListenOptions {
   onClose(): void;
 }
 
-/** Listen streams open per partner in this process: a few terminals, not an unbounded number. */
-const open = new Map<string, number>();
-
-/** A listen slot for the partner, or null when `max` are open; the returned function frees it. */
-export function claimListenSlot(partnerId: string, max: number): (() => void) | null {
-  const used = open.get(partnerId) ?? 0;
-  if (used >= max) return null;
-  open.set(partnerId, used + 1);
-  let freed = false;
-  return () => {
-    if (freed) return;
-    freed = true;
-    const left = (open.get(partnerId) ?? 1) - 1;
-    if (left > 0) open.set(partnerId, left);
-    else open.delete(partnerId);
-  };
-}
-
 const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** The stream: a `session` event with the secret, then one `webhook` event per new event of the scope. */

@@ -4,6 +4,7 @@ import { searchRequestLogs, STATUS_CLASSES, type StatusClass } from "@/lib/reque
 import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
+import { DayRange, FilterActions } from "../../_components/filters";
 
 export const metadata = { title: "Logs" };
 
@@ -45,7 +46,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
         title="Logs"
         description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error. Bodies and keys are never recorded.`}
       />
-      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_1fr_1fr_auto] lg:items-end" role="search" aria-label="Filter requests">
+      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_2fr_auto] lg:items-end" role="search" aria-label="Filter requests">
         <div className="sm:col-span-2 lg:col-span-1">
           <label htmlFor="q" className="label">Request id</label>
           <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="req_…" />
@@ -62,18 +63,8 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
           <label htmlFor="path" className="label">Path starts with</label>
           <input id="path" name="path" defaultValue={path} className="input font-mono" placeholder="/api/v1/partner-api/properties" />
         </div>
-        <div>
-          <label htmlFor="from" className="label">From</label>
-          <input id="from" name="from" type="date" defaultValue={from} className="input" />
-        </div>
-        <div>
-          <label htmlFor="to" className="label">to</label>
-          <input id="to" name="to" type="date" defaultValue={to} className="input" />
-        </div>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-          <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
-          {filtered && <Link href="/logs" className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
-        </div>
+        <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
+        <FilterActions filtered={filtered} clearHref="/logs" className="sm:col-span-2 lg:col-span-1" />
       </form>
       {rows.length ? (
         <>

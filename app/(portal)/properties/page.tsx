@@ -6,6 +6,7 @@ import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/port
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "../forms";
 import { AutoRefresh } from "../../_components/auto-refresh";
+import { DayRange, FilterActions } from "../../_components/filters";
 import { enrichingCount } from "@/lib/portal/queries";
 
 export const metadata = { title: "Properties" };
@@ -54,20 +55,8 @@ export default async function Properties({ searchParams }: { searchParams: Promi
             {PROPERTY_STATUSES.map((st) => <option key={st} value={st}>{st.replaceAll("_", " ")}</option>)}
           </select>
         </div>
-        <div className="grid grid-cols-2 gap-3 sm:col-span-2 lg:col-span-2">
-          <div>
-            <label htmlFor="from" className="label">Registered from</label>
-            <input id="from" name="from" type="date" defaultValue={from} className="input" />
-          </div>
-          <div>
-            <label htmlFor="to" className="label">to</label>
-            <input id="to" name="to" type="date" defaultValue={to} className="input" />
-          </div>
-        </div>
-        <div className="flex gap-2 sm:col-span-2 lg:col-span-1">
-          <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
-          {filtered && <Link href="/properties" className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
-        </div>
+        <DayRange from={from} to={to} fromLabel="Registered from" className="sm:col-span-2 lg:col-span-2" />
+        <FilterActions filtered={filtered} clearHref="/properties" className="sm:col-span-2 lg:col-span-1" />
       </form>
       {page && page.data.length ? (
         <TableWrap label="Properties">

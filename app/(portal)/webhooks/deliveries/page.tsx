@@ -4,6 +4,7 @@ import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
 import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../../_components/delivery-list";
+import { DayRange, FilterActions } from "../../../_components/filters";
 import { EmptyState, PageHeader } from "../../../_components/ui";
 import { replayDeliveryAction } from "../../actions";
 
@@ -69,18 +70,8 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
             {EVENT_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
           </select>
         </div>
-        <div>
-          <label htmlFor="from" className="label">From</label>
-          <input id="from" name="from" type="date" defaultValue={from} className="input" />
-        </div>
-        <div>
-          <label htmlFor="to" className="label">to</label>
-          <input id="to" name="to" type="date" defaultValue={to} className="input" />
-        </div>
-        <div className="flex gap-2">
-          <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
-          {filtered && <Link href="/webhooks/deliveries" className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
-        </div>
+        <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
+        <FilterActions filtered={filtered} clearHref="/webhooks/deliveries" />
       </form>
       {page.data.length ? (
         <>
