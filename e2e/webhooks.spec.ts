@@ -2,7 +2,7 @@
 // see the exact body; rotate the signing secret, see what happened, and expire the old one.
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { shoot, signUp, startReceiver, type Account } from "./support";
+import { shoot, signIn, signUp, startReceiver, type Account } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -48,10 +48,7 @@ test("a delivery is found by its webhook-id, with the exact body that was signed
 });
 
 test("rotating the secret says what happened; the old secret can be expired at once", async ({ page }) => {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(owner.email);
-  await page.getByLabel("Password").fill(owner.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page, owner.email, owner.password);
   await page.goto("/webhooks");
   await page.getByRole("link", { name: receiver.url }).click();
   await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();

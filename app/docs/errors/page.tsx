@@ -39,13 +39,14 @@ const explanations = (config: Config): Record<ErrorCode, { cause: string; action
   },
   internal_error: {
     cause: "An unexpected error on our side. It was logged with the request id.",
-    action: "Retry later; if it persists, quote the request_id to support.",
+    action: "Retry later; if it persists, quote the request_id to support, who can look it up.",
   },
 });
 
 export default async function Errors() {
   await connection(); // the settings are the running server's, not the build's
-  const EXPLANATIONS = explanations((await getApp()).config);
+  const { config } = await getApp();
+  const EXPLANATIONS = explanations(config);
   const codes = Object.keys(EXPLANATIONS) as ErrorCode[];
   return (
     <div className="max-w-3xl">
@@ -56,6 +57,10 @@ export default async function Errors() {
   "code": "<code>", "request_id": "quote it to support",
   "errors": [{ "pointer": "/cadastral_reference", "detail": "…" }]   // 422 only
 }`}</CodeBlock>
+      <p className="mt-3 text-sm text-slate-700">
+        Every response carries the same id in its <code className="code-inline">X-Request-Id</code> header. Find any of your requests by it in the portal&apos;s{" "}
+        <a className="link" href="/logs">Logs</a> (kept {config.REQUEST_LOG_RETENTION_DAYS} days); Finca&apos;s support finds it too.
+      </p>
       <p className="mb-6 mt-3 text-sm text-slate-700">When several problems apply, the first of this order is reported: 401, then 429, then 422, then 400.</p>
       <nav aria-label="Error codes" className="mb-6 flex flex-wrap gap-2">
         {codes.map((code) => (
