@@ -9,7 +9,7 @@ import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { recordEvent } from "@/lib/webhooks/events";
 import { createTestApp, newPartnerKey, post, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
-import { adminCounts, allKeys, deliveries, failedDeliveries, overview, rateLimitUsage, troubledEndpoints } from "./queries";
+import { adminCounts, allKeys, deliveries, endpointStats, failedDeliveries, overview, rateLimitUsage, troubledEndpoints } from "./queries";
 
 let t: TestApp;
 let scope: { partnerId: string; mode: "test" };
@@ -71,6 +71,10 @@ describe("partner read models", () => {
     await t.app.db.update(webhookDeliveries).set({ status: "failed", attempts: 8 }).where(eq(webhookDeliveries.id, all[1]!.delivery.id));
     const ids = async (filter: Omit<Parameters<typeof deliveries>[1], "scope">) => (await deliveries(t.app.db, { scope: otherScope, ...filter })).data.map((d) => d.delivery.id);
     expect(await ids({ status: "retrying" })).toEqual([all[0]!.delivery.id]);
+    // The overview and the endpoint's figures count a delivery being retried apart, as failing so far.
+    const byState = (rows: { status: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    expect(byState((await overview(t.app.db, otherScope)).deliveries)).toEqual({ failed: 1, pending: 3, retrying: 1 });
+    expect(byState(await endpointStats(t.app.db, [endpoint.id]))).toEqual({ failed: 1, pending: 3, retrying: 1 });
     expect(await ids({ status: "failed" })).toEqual([all[1]!.delivery.id]);
     expect(await ids({ status: "pending" })).toHaveLength(3);
     expect(await ids({ eventType: "property.enriched" })).toHaveLength(2);

@@ -7,6 +7,9 @@ import { windowUsage } from "@/lib/rate-limit";
 
 const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
 
+/** A delivery's state as partners read it: pending with attempts already made is "retrying". */
+const deliveryState = sql<"succeeded" | "failed" | "retrying" | "pending">`case when ${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.attempts} > 0 then 'retrying' else ${webhookDeliveries.status} end`;
+
 /** The partner's figures in one mode: status split, per-source outcomes, deliveries, timing, activity. */
 export async function overview(db: Db, scope: Scope) {
   // Deliveries of the scope's endpoints with a status, created on the day `d` of the series below.
@@ -25,11 +28,11 @@ export async function overview(db: Db, scope: Scope) {
       .where(inScope)
       .groupBy(enrichmentSources.source, enrichmentSources.status),
     db
-      .select({ status: webhookDeliveries.status, n: sql<number>`count(*)::int` })
+      .select({ status: deliveryState, n: sql<number>`count(*)::int` })
       .from(webhookDeliveries)
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
       .where(endpointInScope)
-      .groupBy(webhookDeliveries.status),
+      .groupBy(deliveryState),
     // Time from registration to the final state, for properties that needed the durable retries
     // or finished inline alike (enriched_at is set for both).
     db
@@ -145,12 +148,11 @@ export async function deliveries(db: Db, filter: DeliverySearch) {
 /** Delivery counts per endpoint and state (succeeded, failed, retrying, pending) over the last `days` days. */
 export async function endpointStats(db: Db, endpointIds: string[], days = 7) {
   if (!endpointIds.length) return [];
-  const state = sql<DeliveryFilter>`case when ${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.attempts} > 0 then 'retrying' else ${webhookDeliveries.status} end`;
   return db
-    .select({ endpointId: webhookDeliveries.endpointId, status: state, n: sql<number>`count(*)::int` })
+    .select({ endpointId: webhookDeliveries.endpointId, status: deliveryState, n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
     .where(and(inArray(webhookDeliveries.endpointId, endpointIds), gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`)))
-    .groupBy(webhookDeliveries.endpointId, state);
+    .groupBy(webhookDeliveries.endpointId, deliveryState);
 }
 
 export async function teamOf(db: Db, partnerId: string) {

@@ -17,7 +17,8 @@ export default async function Dashboard() {
   const total = count(data.byStatus, () => true);
   const delivered = count(data.deliveries, (d) => d.status === "succeeded");
   const failedDeliveries = count(data.deliveries, (d) => d.status === "failed");
-  const pendingDeliveries = count(data.deliveries, (d) => d.status === "pending");
+  const retryingDeliveries = count(data.deliveries, (d) => d.status === "retrying");
+  const pendingDeliveries = count(data.deliveries, (d) => d.status === "pending") + retryingDeliveries;
   const settled = total - count(data.byStatus, (r) => r.status === "enriching");
   const enriched = count(data.byStatus, (r) => r.status === "enriched");
   const partial = count(data.byStatus, (r) => r.status === "partially_enriched");
@@ -41,7 +42,11 @@ export default async function Dashboard() {
         <Stat label="Properties" value={total} hint={`${total - settled} still enriching`} />
         <Stat label="Fully enriched" value={<Percent value={settled ? enriched / settled : null} />} hint={`of ${settled} finished; ${partial} partially`} />
         <Stat label="Time to final state" value={data.timing.p50 === null ? "—" : formatDuration(data.timing.p50 * 1000)} hint={data.timing.p95 === null ? "median" : `median; 95th percentile ${formatDuration(data.timing.p95 * 1000)}`} />
-        <Stat label="Webhook success" value={<Percent value={delivered + failedDeliveries ? delivered / (delivered + failedDeliveries) : null} />} hint={`${delivered} delivered, ${failedDeliveries} failed`} />
+        <Stat
+          label="Webhook success"
+          value={<Percent value={delivered + failedDeliveries + retryingDeliveries ? delivered / (delivered + failedDeliveries + retryingDeliveries) : null} />}
+          hint={`${delivered} delivered, ${failedDeliveries + retryingDeliveries} failing (${failedDeliveries} failed, ${retryingDeliveries} retrying)`}
+        />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card title="Properties by status">
