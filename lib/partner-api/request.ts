@@ -10,6 +10,14 @@ export function requestIdOf(req: Request): string {
   return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll("-", "")}`;
 }
 
+// A key or signing secret pasted into a path (GET /properties/finca_live_…): logged redacted.
+const SECRET_SHAPED = /(finca(?:_|%5f)(?:live|test)(?:_|%5f)|whsec(?:_|%5f))[^/]*/gi;
+
+/** A request's path for logs and request logs: no query string (a client may put anything there), secrets redacted. */
+export function loggablePath(url: string): string {
+  return new URL(url).pathname.replace(SECRET_SHAPED, "$1[redacted]");
+}
+
 export const MAX_BODY_BYTES = 16 * 1024;
 
 const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) => new DomainError("validation_error", detail, errors);

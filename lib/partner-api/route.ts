@@ -6,7 +6,7 @@ import { authenticateApiKey, touchApiKey, type Principal } from "@/lib/api-keys"
 import { DomainError } from "@/lib/domain";
 import { rateLimitBucket, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemResponse, toDomainError } from "./errors";
-import { requestIdOf } from "./request";
+import { loggablePath, requestIdOf } from "./request";
 import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
@@ -40,7 +40,7 @@ export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; st
     at: new Date(ctx.startedAt),
     requestId: ctx.requestId,
     method: req.method,
-    path: new URL(req.url).pathname,
+    path: loggablePath(req.url),
     durationMs: Date.now() - ctx.startedAt,
     partnerId: principal?.partnerId ?? null,
     mode: principal?.mode ?? null,

@@ -43,6 +43,18 @@ describe("through the real handlers", () => {
     expect(everything).not.toContain("token=abc");
   });
 
+  it("redacts a key or secret pasted into the path", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `pasted-${Date.now()}`;
+    await t.api.dispatch(get(`/properties/${key}`, { "X-API-Key": key, "X-Request-Id": id }));
+    await t.api.dispatch(get(`/properties/whsec_c2VjcmV0`, { "X-API-Key": key, "X-Request-Id": `${id}-secret` }));
+    await t.api.dispatch(get(`/properties/finca%5Ftest%5F${key.slice(11)}`, { "X-API-Key": key, "X-Request-Id": `${id}-encoded` }));
+    expect((await logged(id)).path).toBe("/api/v1/partner-api/properties/finca_test_[redacted]");
+    expect((await logged(`${id}-secret`)).path).toBe("/api/v1/partner-api/properties/whsec_[redacted]");
+    expect((await logged(`${id}-encoded`)).path).toBe("/api/v1/partner-api/properties/finca%5Ftest%5F[redacted]");
+    expect(JSON.stringify(await t.app.db.select().from(requestLogs))).not.toContain(key.slice(11));
+  });
+
   it("logs requests no key authenticated, for admins only", async () => {
     const id = `anon-${Date.now()}`;
     await t.api.dispatch(get("/properties", { "X-API-Key": "finca_test_nope", "X-Request-Id": id }));
