@@ -7,7 +7,8 @@ import type { Readable } from "node:stream";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
 import type { Dataset, RecordDraft } from "./datasets";
-import { readRows, RegisterFileError } from "./read";
+import { readRows } from "./read";
+import { RegisterFileError } from "./read-error";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 

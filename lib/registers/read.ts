@@ -1,20 +1,14 @@
-// Streams a dataset file row by row (csv-parse). The delimiter and, unless the dataset fixes it,
-// the encoding are read from the header line; the header must name the dataset's required columns.
-// Anything the parser cannot read stops the file with a RegisterFileError naming file, line, column.
+// Streams a dataset file row by row, whatever its format: XLSX (recognised by its ZIP bytes), XML
+// for datasets published so, otherwise CSV (csv-parse). A CSV's delimiter and, unless the dataset
+// fixes it, its encoding are read from the header line; the header must name the dataset's
+// required columns. Anything a reader cannot read stops the file with a RegisterFileError naming
+// file, line and column.
 import { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
-
-export class RegisterFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number,
-    readonly column: string | number | null,
-    detail: string,
-  ) {
-    super(`${file}: line ${line}${column === null ? "" : `, column ${typeof column === "number" ? column : `"${column}"`}`}: ${detail}`);
-  }
-}
+import { RegisterFileError, type ParsedRow } from "./read-error";
+import { readXlsxRows } from "./read-xlsx";
+import { readXmlRows } from "./read-xml";
 
 const DELIMITERS = [";", ",", "\t", "|"] as const;
 /** A header line longer than this is no header. */
@@ -64,19 +58,28 @@ function errorColumn(error: CsvError & { column?: string | number; index?: numbe
   return typeof error.index === "number" ? error.index + 1 : null;
 }
 
-export interface ParsedRow {
-  line: number;
-  row: Row;
-}
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
 
 /** Rows of one file, with the line each ends on; throws RegisterFileError on what it cannot read. */
 export async function* readRows(dataset: Dataset, file: string, stream: Readable): AsyncGenerator<ParsedRow> {
   const { header, replay } = await splitHeader(stream);
+  try {
+    if (header.subarray(0, 4).equals(ZIP)) yield* readXlsxRows(dataset, file, replay);
+    else if (dataset.xmlRecord) {
+      const prolog = header.toString("latin1").replace(/^\uFEFF|^\xEF\xBB\xBF/, "");
+      if (!prolog.trimStart().startsWith("<")) throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
+      yield* readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, replay, prolog);
+    } else yield* readCsvRows(dataset, file, header, replay);
+  } finally {
+    replay.destroy();
+  }
+}
+
+async function* readCsvRows(dataset: Dataset, file: string, header: Buffer, replay: Readable): AsyncGenerator<ParsedRow> {
   const encoding = dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1");
   const line = header.toString(encoding).replace(/\r$/, "");
   const delimiter = DELIMITERS.find((d) => dataset.required.every((name) => headerNames(line, d).includes(name)));
   if (!delimiter) {
-    replay.destroy();
     const names = headerNames(line, DELIMITERS.reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best)));
     const missing = dataset.required.filter((name) => !names.includes(name));
     throw new RegisterFileError(file, 1, null, `the header lacks the column${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")} that ${dataset.id} needs`);
@@ -97,7 +100,5 @@ export async function* readRows(dataset: Dataset, file: string, stream: Readable
   } catch (error) {
     if (error instanceof CsvError) throw new RegisterFileError(file, (error as CsvError & { lines?: number }).lines ?? 0, errorColumn(error), error.message);
     throw error;
-  } finally {
-    replay.destroy();
   }
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
+import ExcelJS from "exceljs";
 import { createTestDatabase, countOf, type TestDatabase } from "@/test/support/database";
 import { DATASETS, importDataset, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
 import { dataset, fileWith, fixtureBytes, importFixture } from "./support";
@@ -16,14 +17,21 @@ beforeAll(async () => {
 afterAll(() => testDb.drop());
 const db = () => testDb.database.db;
 
-/** Per fixture: its parcel, and the letters of unit 0001's newest certificate, units 0002/0003's shared one, and the building's. */
+/**
+ * Per fixture: its parcel; the letters of unit 0001's newest certificate, units 0002/0003's shared
+ * one, and the building's; and where the first row sits (line, sheet row or the record's tag line).
+ */
 const EXPECTED = {
-  "cat-icaen": { parcel: "0625102DF3802F", unit1: "E", unit23: "D", building: "E", inspections: 1 },
-  "val-gva": { parcel: "1416301YJ2711N", unit1: "E", unit23: "D", building: "E", inspections: 0 },
-  "cyl-jcyl": { parcel: "4926201VM4742N", unit1: "E", unit23: "D", building: "E", inspections: 0 },
-  "ara-gaodcore": { parcel: "7541901XM8174S", unit1: "E", unit23: "D", building: "E", inspections: 0 },
-  "can-gobcan": { parcel: "1234567CS3413S", unit1: "C", unit23: "B", building: "C", inspections: 0 },
-  "rio-larioja": { parcel: "9872023VH5797S", unit1: "E", unit23: "D", building: "E", inspections: 0 },
+  "cat-icaen": { parcel: "0625102DF3802F", unit1: "E", unit23: "D", building: "E", inspections: 1, firstRow: 2 },
+  "val-gva": { parcel: "1416301YJ2711N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "cyl-jcyl": { parcel: "4926201VM4742N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "ara-gaodcore": { parcel: "7541901XM8174S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "can-gobcan": { parcel: "1234567CS3413S", unit1: "C", unit23: "B", building: "C", inspections: 0, firstRow: 2 },
+  "rio-larioja": { parcel: "9872023VH5797S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "and-junta": { parcel: "2130105UF7623S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 4 },
+  "clm-jccm": { parcel: "6315807VK1461N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "ast-principado": { parcel: "3342101VJ1634S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
+  "ctb-dgicc": { parcel: "9182706VP2398S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
 } as const;
 
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
@@ -39,7 +47,7 @@ describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expec
   it("finds a unit's newest certificate, also where the registry wrote the reference dirty", async () => {
     const hit = await index().certificate({ parcel: expected.parcel, unit: unit("0001") });
     expect(hit).toMatchObject({ dataset: id, asOf: "2026-11-01", data: { rating: expected.unit1, scope: "unit", registry: dataset(id).registry } });
-    expect(hit!.sourceRow).toBe(2);
+    expect(hit!.sourceRow).toBe(expected.firstRow);
   });
 
   it("finds each unit of a field naming several", async () => {
@@ -102,6 +110,56 @@ describe("a file that cannot be read", () => {
   it("with the columns but nothing usable is refused", async () => {
     const useless = await fileWith("useless.csv", "REF_CATASTRAL,CALIF_CONSUMO_NORENOV\nnone,X\n");
     await expect(importDataset(db(), dataset("rio-larioja"), [localFile(useless)], { asOf: "2026-11-01" })).rejects.toThrow(/none of the 1 rows has a usable reference and rating/);
+  });
+});
+
+describe("XLSX and XML files", () => {
+  it("reads a CSV dataset re-saved as XLSX as it reads the CSV", async () => {
+    const csv = await importFixture(db(), "cyl-jcyl");
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet("Hoja1");
+    for (const line of (await fixtureBytes("cyl-jcyl")).toString("utf8").trim().split("\n")) sheet.addRow(line.split(";"));
+    const file = await fileWith("cyl.xlsx", Buffer.from(await workbook.xlsx.writeBuffer()));
+    const xlsx = await importDataset(db(), dataset("cyl-jcyl"), [localFile(file)], { asOf: "2026-11-01" });
+    expect({ ...xlsx, generation: 0 }).toEqual({ ...csv, generation: 0 });
+  });
+
+  it("refuses a damaged workbook, naming the file", async () => {
+    const whole = await fixtureBytes("ctb-dgicc");
+    const cut = await fileWith("cut.xlsx", whole.subarray(0, Math.floor(whole.length / 2)));
+    const error = await importDataset(db(), dataset("ctb-dgicc"), [localFile(cut)], { asOf: "2026-11-01" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RegisterFileError);
+    expect((error as Error).message).toMatch(/cut\.xlsx: line \d+: not a readable XLSX workbook/);
+  });
+
+  it("refuses a workbook whose top rows do not name the dataset's columns", async () => {
+    const other = await fileWith("other.xlsx", await fixtureBytes("ctb-dgicc"));
+    await expect(importDataset(db(), dataset("ast-principado"), [localFile(other)], { asOf: "2026-11-01" })).rejects.toThrow(
+      /other\.xlsx: line 1: no row among the first 10 of the first sheet names the columns "REFERENCIA CATASTRAL", "CALIF CONSUMO ENERGIA PRIMARIA"/,
+    );
+  });
+
+  it("names line and column of malformed XML and keeps the previous copy", async () => {
+    await importFixture(db(), "and-junta", "2026-10-01");
+    const text = (await fixtureBytes("and-junta")).toString("latin1");
+    const broken = await fileWith("broken.xml", Buffer.from(text.replace("<Municipio>Dos Hermanas</Municipio>", "<Municipio>Dos Hermanas</Municipo>"), "latin1"));
+    const error = await importDataset(db(), dataset("and-junta"), [localFile(broken)], { asOf: "2026-11-01" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ file: broken, line: 6, column: expect.any(Number) });
+    expect((error as Error).message).toMatch(/broken\.xml: line 6, column \d+: unexpected close tag/);
+    expect(await registerIndex(db()).certificate({ parcel: "2130105UF7623S", unit: "2130105UF7623S0001" })).toMatchObject({ asOf: "2026-10-01" });
+  });
+
+  it("refuses XML without the dataset's records, and a CSV where XML is expected", async () => {
+    const empty = await fileWith("empty.xml", '<?xml version="1.0"?><Certificados><Otro/></Certificados>');
+    await expect(importDataset(db(), dataset("and-junta"), [localFile(empty)], { asOf: "2026-11-01" })).rejects.toThrow(/empty\.xml: line 1: no <DatosEnergeticosDelEdificio> element/);
+    const csv = await fileWith("and.csv", await fixtureBytes("cyl-jcyl"));
+    await expect(importDataset(db(), dataset("and-junta"), [localFile(csv)], { asOf: "2026-11-01" })).rejects.toThrow(/and\.csv: line 1: and-junta files are XML/);
+  });
+
+  it("reads a file declared UTF-8 as it reads the ISO-8859-1 fixture", async () => {
+    await importFixture(db(), "and-junta");
+    const utf8 = await fileWith("utf8.xml", Buffer.from((await fixtureBytes("and-junta")).toString("latin1").replace("ISO-8859-1", "UTF-8"), "utf8"));
+    expect(await importDataset(db(), dataset("and-junta"), [localFile(utf8)], { asOf: "2026-11-01" })).toMatchObject({ rows: 5, skipped: 2 });
   });
 });
 

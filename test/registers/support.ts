@@ -1,4 +1,5 @@
 // Register index tests: fixtures by dataset, and files written on the fly for variations of them.
+import { readdirSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,7 +7,12 @@ import { datasetById, importDataset, localFile, type Dataset } from "@/lib/regis
 import type { Db } from "@/lib/db";
 
 export const FIXTURES = path.join(process.cwd(), "lib/registers/datasets/fixtures");
-export const fixture = (id: string) => path.join(FIXTURES, `${id}.csv`);
+/** A dataset's fixture, whatever its format (`<id>.csv`, `.tsv`, `.xlsx`, `.xml`). */
+export function fixture(id: string): string {
+  const file = readdirSync(FIXTURES).find((name) => name.slice(0, name.lastIndexOf(".")) === id);
+  if (!file) throw new Error(`no fixture for ${id} in ${FIXTURES}`);
+  return path.join(FIXTURES, file);
+}
 
 export function dataset(id: string): Dataset {
   const found = datasetById(id);

@@ -22,6 +22,8 @@ export interface CertificateColumns {
 type Meta = Omit<Dataset, "kinds" | "required" | "read">;
 
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+/** "E", and Cantabria's "E - Calificación E" → E */
+const letter = (value: string | undefined) => ratingLetter(value?.trim().split(/\s+-\s+/)[0]);
 /** "123,4", "123.4 kWh/m2 año" → 123.4 */
 const number = (value: string | undefined) => decimal(value?.trim().split(/\s+/)[0]);
 
@@ -33,7 +35,7 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
     read(row: Row) {
       const keys = indexKeys(row[columns.reference]);
       if (!keys.length) return { skipped: "reference" };
-      const rating = ratingLetter(row[columns.rating]);
+      const rating = letter(row[columns.rating]);
       const code = columns.inspectionCode ? text(row[columns.inspectionCode]) : null;
       if (!rating && !code) return { skipped: "rating" };
       const issuedOn = columns.issuedOn ? isoDate(row[columns.issuedOn]) : null;
@@ -43,7 +45,7 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
         for (const key of keys) {
           const certificate: RegistryCertificate = {
             rating,
-            emissionsRating: columns.emissionsRating ? ratingLetter(row[columns.emissionsRating]) : null,
+            emissionsRating: columns.emissionsRating ? letter(row[columns.emissionsRating]) : null,
             primaryEnergyKwhM2Year: columns.primaryEnergy ? number(row[columns.primaryEnergy]) : null,
             emissionsKgCo2M2Year: columns.emissions ? number(row[columns.emissions]) : null,
             issuedOn,

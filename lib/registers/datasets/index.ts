@@ -1,6 +1,10 @@
 // The datasets the register index can import, one module each.
+import { andalucia } from "./andalucia";
 import { aragon } from "./aragon";
+import { asturias } from "./asturias";
 import { canarias } from "./canarias";
+import { cantabria } from "./cantabria";
+import { castillaLaMancha } from "./castilla-la-mancha";
 import { castillaLeon } from "./castilla-leon";
 import { catalonia } from "./catalonia";
 import { laRioja } from "./la-rioja";
@@ -9,7 +13,7 @@ import type { Dataset } from "./types";
 
 export type { Dataset, RecordDraft, Row, RowResult } from "./types";
 
-export const DATASETS: readonly Dataset[] = [catalonia, valencia, castillaLeon, aragon, canarias, laRioja];
+export const DATASETS: readonly Dataset[] = [catalonia, valencia, castillaLeon, aragon, canarias, laRioja, andalucia, castillaLaMancha, asturias, cantabria];
 
 export function datasetById(id: string): Dataset | null {
   return DATASETS.find((d) => d.id === id) ?? null;

@@ -32,5 +32,11 @@ export interface Dataset {
   required: readonly string[];
   /** Text encoding when the publisher is known to use one; otherwise detected from the header. */
   encoding?: "utf8" | "latin1";
+  /**
+   * Files are XML, one record per element of this name (namespace prefixes ignored); column names
+   * are then element paths inside it ("IdentificacionEdificio/ReferenciaCatastral"). Without it a
+   * file is CSV, or an XLSX workbook (recognised by its bytes: publishers and operators use both).
+   */
+  xmlRecord?: string;
   read(row: Row): RowResult;
 }
