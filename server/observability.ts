@@ -16,7 +16,7 @@ import type { DeliveryAttemptRecord } from "@/lib/webhooks/deliver";
 import { sql } from "drizzle-orm";
 
 /** The live registers, known before any is asked (their breakers report `closed` from the start). */
-export const LIVE_REGISTERS = [PROVIDERS.catastro, PROVIDERS.catalonia, PROVIDERS.valencia, PROVIDERS.gesiee] as const;
+export const LIVE_REGISTERS = [PROVIDERS.catastro, PROVIDERS.catalonia, PROVIDERS.valencia, PROVIDERS.aragon, PROVIDERS.gesiee] as const;
 
 export interface Observability {
   logger: Logger;

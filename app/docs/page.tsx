@@ -98,7 +98,7 @@ export default async function Guide() {
               <li>{c("status")}: {c("enriched")} (every source answered), {c("partially_enriched")} (a source gave up after all retries), {c("not_found")} (the cadastre does not know the reference).</li>
               <li>{c("energy_certificate.source")}: {c("registry")} for an official certificate, {c("estimated")} when none exists (modelled from year built, climate zone and use).</li>
               <li>{c("ite_fetch_status")}: {c("not_required")} for buildings younger than the region&apos;s first-inspection age; {c("unsupported")} where no machine-readable ITE registry exists.</li>
-              <li>{c("enrichment")} shows each source&apos;s status, attempts, last error code and {c("provider")} (the register that answered: {c("catastro-ovc")}, {c("icaen-socrata")}, {c("gva-wfs")}, {c("rules")}, {c("estimate")}; {c("sandbox")} in test mode): useful in your logs, not needed for your logic.</li>
+              <li>{c("enrichment")} shows each source&apos;s status, attempts, last error code and {c("provider")} (the register that answered: {c("catastro-ovc")}, {c("icaen-socrata")}, {c("gva-wfs")}, {c("aragon-gaodcore")}, {c("index:<dataset>")}, {c("rules")}, {c("estimate")}; {c("sandbox")} in test mode): useful in your logs, not needed for your logic.</li>
             </ul>
             <p>
               Every member is always present, {c("null")} when its source has not answered or does not know it. From the cadastre: {c("use")} (normalised;

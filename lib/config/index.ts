@@ -54,6 +54,7 @@ const EnvSchema = z.object({
   CATASTRO_BASE_URL: z.string().url().optional(),
   CEE_CATALONIA_BASE_URL: z.string().url().optional(),
   CEE_VALENCIA_BASE_URL: z.string().url().optional(),
+  CEE_ARAGON_BASE_URL: z.string().url().optional(),
   /** The GVA GESIEE WFS (IEE.CV inspection reports). */
   ITE_VALENCIA_BASE_URL: z.string().url().optional(),
   /** Socrata app token (dev.socrata.com) for ICAEN's dataset: without one, calls share a throttled pool. */

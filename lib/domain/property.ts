@@ -98,7 +98,7 @@ export const SourceEnrichment = z
     updated_at: Timestamp,
     error: z.string().nullable().meta({ description: "Last error code while failing, else null." }),
     provider: z.string().nullable().meta({
-      description: "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
+      description: "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
     }),
   })
   .meta({ id: "SourceEnrichment" });

@@ -52,10 +52,12 @@ describe("GET /coverage → 200", () => {
     await importFixture(t.app.db, "ara-gaodcore", "2026-10-30");
     await importFixture(t.app.db, "cat-icaen", "2026-11-01");
     const all = await fetchCoverage();
+    // The index is asked first; the live view answers what it does not hold, so the source is live.
     expect(all["Aragón"]!.energy_certificate).toEqual({
-      kind: "index",
+      kind: "live",
       providers: [
         { provider: "index:ara-gaodcore", kind: "index", dataset: "ara-gaodcore", as_of: "2026-10-30", rows: 5 },
+        { provider: "aragon-gaodcore", kind: "live", dataset: null, as_of: null, rows: null },
         { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
       ],
     });

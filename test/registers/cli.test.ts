@@ -54,11 +54,11 @@ describe.sequential("finca registers", () => {
   it("check reports each live register and exits 1 when one cannot be read", async () => {
     const nowhere = "http://127.0.0.1:9";
     const run = await runNode("scripts/finca.ts", ["registers", "check"], {
-      env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere },
+      env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, CEE_ARAGON_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere },
       timeoutMs: NEVER_MS,
     });
     expect(run.code).toBe(1);
-    for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "gva-gesiee"]) expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
+    for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "aragon-gaodcore", "gva-gesiee"]) expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
   });
 
   it("usage errors exit 2", async () => {

@@ -15,6 +15,7 @@ beforeAll(async () => {
   server.on(/Consulta_DNPRC/, { body: fixture("cadastre", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json") });
   server.on(/Consulta_CPMRC/, { body: fixture("cadastre", "json-cpmrc-6344205CF7664S.json") });
   server.on(/j6ii-t3w2/, { body: "[]" });
+  server.on(/GA_OD_Core/, { body: "[]" });
   server.on(/26_GCEE/, { body: fixture("registries", "wfs-ceeedificios-unit-2749704YJ0624N0001DI.geojson") });
   server.on(/0801_GESIEE/, { body: WAF_PAGE, contentType: "text/html" });
 });
@@ -22,13 +23,14 @@ afterAll(() => server.close());
 
 it("reports each live register: reachable, parsed, outcome and latency", async () => {
   const live = createSources(
-    loadConfig({ CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` }),
+    loadConfig({ CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, CEE_ARAGON_BASE_URL: server.url, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` }),
   ).live;
   const checks = await checkRegisters(live);
   expect(checks.map(({ latencyMs, ...c }) => (expect(latencyMs).toBeGreaterThanOrEqual(0), c))).toEqual([
     { register: "catastro-ovc", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
     { register: "icaen-socrata", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
     { register: "gva-wfs", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
+    { register: "aragon-gaodcore", reference: "7541901XM8174S0001SQ", reachable: true, parsed: true, outcome: "not_found" },
     { register: "icaen-socrata (IITE)", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
     { register: "gva-gesiee", reference: "2749704YJ0624N0001DI", reachable: true, parsed: false, outcome: expect.stringMatching(/^upstream_html: /) },
   ]);
@@ -37,6 +39,6 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
 it("an address that does not answer is unreachable", async () => {
   // Port 9 (discard) on loopback: nothing listens, the connection is refused.
   const nowhere = "http://127.0.0.1:9";
-  const live = createSources(loadConfig({ CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere })).live;
+  const live = createSources(loadConfig({ CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, CEE_ARAGON_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere })).live;
   for (const check of await checkRegisters(live)) expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
 });

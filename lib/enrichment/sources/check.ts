@@ -18,6 +18,8 @@ export interface RegisterCheck {
 const VALENCIA_UNIT = "2749704YJ0624N0001DI";
 /** A Barcelona parcel of the ICAEN fixtures; any answer, certificates or none, proves the register. */
 const CATALONIA_UNIT = "0625102DF3802F0001QI";
+/** A Zaragoza-province parcel of the register index fixtures: any answer proves the view. */
+const ARAGON_UNIT = "7541901XM8174S0001SQ";
 
 const facts = (reference: string, provinceCode: string): CadastreFacts => ({
   reference, kind: "urban", address: null, municipality: null, province: null, provinceCode, municipalityCode: null, use: "Residencial", surfaceM2: null,
@@ -42,6 +44,7 @@ export function checkRegisters(live: Sources): Promise<RegisterCheck[]> {
     timed(PROVIDERS.catastro, VALENCIA_UNIT, (signal) => live.cadastre.lookup(input(VALENCIA_UNIT, signal))),
     timed(PROVIDERS.catalonia, CATALONIA_UNIT, (signal) => live.energyCertificate.lookup({ ...input(CATALONIA_UNIT, signal), facts: facts(CATALONIA_UNIT, "08") })),
     timed(PROVIDERS.valencia, VALENCIA_UNIT, (signal) => live.energyCertificate.lookup({ ...input(VALENCIA_UNIT, signal), facts: facts(VALENCIA_UNIT, "46") })),
+    timed(PROVIDERS.aragon, ARAGON_UNIT, (signal) => live.energyCertificate.lookup({ ...input(ARAGON_UNIT, signal), facts: facts(ARAGON_UNIT, "50") })),
     timed(`${PROVIDERS.catalonia} (IITE)`, CATALONIA_UNIT, (signal) => live.ite.lookup({ ...input(CATALONIA_UNIT, signal), facts: facts(CATALONIA_UNIT, "08") })),
     timed(PROVIDERS.gesiee, VALENCIA_UNIT, (signal) => live.ite.lookup({ ...input(VALENCIA_UNIT, signal), facts: facts(VALENCIA_UNIT, "46") })),
   ]);

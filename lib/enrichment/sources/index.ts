@@ -21,7 +21,7 @@ export function createSources(config: Config, options: { index?: RegisterIndex; 
   const latencyMs = config.SANDBOX_LATENCY_MS;
   // One cache per process for all live registers (keys are prefixed per register).
   const cache = memoryCache(50_000);
-  const liveCertificate = createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache, breakers });
+  const liveCertificate = createLiveEnergyCertificate({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL, aragonBaseUrl: config.CEE_ARAGON_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache, breakers });
   const liveIte = createLiveIte({ cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL, valenciaBaseUrl: config.ITE_VALENCIA_BASE_URL, socrataAppToken: config.SOCRATA_APP_TOKEN, cache, breakers });
   const energyCertificate = options.index ? indexedEnergyCertificate(options.index, liveCertificate) : liveCertificate;
   const ite = options.index ? indexedIte(options.index, liveIte) : liveIte;

@@ -44,7 +44,7 @@ export interface SourceInput {
 /**
  * A definite answer, or a failure: retried unless `permanent` (a request the register will never
  * answer, such as a malformed one). Throwing counts as a retryable `error` with code `internal`.
- * `provider` names the register that answered (catastro-ovc, icaen-socrata, gva-wfs, rules, sandbox…).
+ * `provider` names the register that answered (catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, rules, sandbox…).
  */
 export type SourceOutcome<T> =
   | { kind: "found"; data: T; provider: string; summary?: Record<string, unknown> }
@@ -101,6 +101,7 @@ export const PROVIDERS = {
   catalonia: "icaen-socrata",
   valencia: "gva-wfs",
   gesiee: "gva-gesiee",
+  aragon: "aragon-gaodcore",
   rules: "rules",
   estimate: "estimate",
   sandbox: "sandbox",

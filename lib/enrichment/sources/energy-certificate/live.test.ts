@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
+import type { AragonRow } from "../registries/aragon";
 import type { CataloniaRow } from "../registries/catalonia";
 import type { CadastreFacts } from "../types";
 import { createLiveEnergyCertificate } from "./live";
@@ -18,6 +19,7 @@ const PARCEL_CAT_UNITS_ONLY = "0625102DF3802G"; // only certificates of its unit
 const UNIT_VAL = "2749704YJ0624N0001DI"; // Godelleta
 const PARCEL_VAL = "1416301YJ2711N";
 const UNIT_VAL_NONE = "1416301YJ2711N0005EO";
+const PARCEL_ARA = "7541901XM8174S";
 
 const facts = (reference: string, provinceCode: string): CadastreFacts => ({
   reference,
@@ -67,6 +69,20 @@ beforeAll(async () => {
       .filter((r) => r.referencia_cadastral === reference)
       .sort((a, b) => b.data_entrada!.localeCompare(a.data_entrada!))
       .slice(0, Number(q.get("$limit")));
+    return { body: JSON.stringify(rows) };
+  });
+  // GA_OD_Core as its code reads `like` (contains, any case) and `filters` (equals), sorted and cut.
+  const aragon = JSON.parse(fixture(`gaodcore-237-parcel-${PARCEL_ARA}.json`)) as AragonRow[];
+  server.on(/\/GA_OD_Core\/download\?/, (url) => {
+    const q = url.searchParams;
+    if (q.get("resource_id") !== "237" || q.get("formato") !== "json" || q.get("sort") !== "fec_emision desc") return { status: 400, body: '{"detail": "bad request"}' };
+    const like = q.has("like") ? (JSON.parse(q.get("like")!) as { refcatastral: string }).refcatastral : null;
+    const equals = q.has("filters") ? (JSON.parse(q.get("filters")!) as { refcatastral: string }).refcatastral : null;
+    if (equals === "0000000BROKEN0") return { body: '{"detail": "view 237"}' };
+    const rows = aragon
+      .filter((r) => (like !== null ? r.refcatastral!.toUpperCase().includes(like.toUpperCase()) : r.refcatastral === equals))
+      .sort((a, b) => b.fec_emision!.localeCompare(a.fec_emision!))
+      .slice(0, Number(q.get("limit")));
     return { body: JSON.stringify(rows) };
   });
   server.on(WFS, (url) => {
@@ -212,10 +228,59 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
   });
 });
 
+describe("Aragón (GA_OD_Core view 237)", () => {
+  const ask = (reference: string) => cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
+  const sent = (from: number) => server.requests.slice(from).filter((u) => u.pathname === "/GA_OD_Core/download").map((u) => Object.fromEntries(u.searchParams));
+
+  it("the unit's newest certificate, by `like` on its first 18 characters; figures written with their unit", async () => {
+    const before = server.requests.length;
+    expect(await ask(`${PARCEL_ARA}0001SQ`)).toEqual({
+      kind: "found",
+      data: {
+        rating: "E",
+        emissionsRating: "E",
+        primaryEnergyKwhM2Year: 201.4,
+        emissionsKgCo2M2Year: 44.1,
+        issuedOn: "2019-05-10",
+        validUntil: null,
+        scope: "unit",
+        registry: "Gobierno de Aragón (GA_OD_Core 237)",
+        certificateId: "ARA-0001",
+      },
+      provider: "aragon-gaodcore",
+      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit" },
+    });
+    expect(sent(before)).toEqual([{ resource_id: "237", formato: "json", like: `{"refcatastral":"${PARCEL_ARA}0001"}`, sort: "fec_emision desc", limit: "5" }]);
+  });
+
+  it("a unit named with another in one field", async () => {
+    expect(await ask(`${PARCEL_ARA}0003FE`)).toMatchObject({ kind: "found", data: { rating: "D", certificateId: "ARA-0003", scope: "unit" } });
+  });
+
+  it("without one of its own, the building's, by `filters` on the bare parcel", async () => {
+    const before = server.requests.length;
+    expect(await ask(`${PARCEL_ARA}0009BO`)).toMatchObject({ kind: "found", data: { rating: "E", certificateId: "ARA-0004", scope: "building" } });
+    expect(sent(before).map((q) => q.like ?? q.filters)).toEqual([`{"refcatastral":"${PARCEL_ARA}0009"}`, `{"refcatastral":"${PARCEL_ARA}"}`]);
+  });
+
+  it("a unit whose only record has no A-G letter gets the building's; a parcel with nothing is not_found", async () => {
+    expect(await ask(`${PARCEL_ARA}0004GR`)).toMatchObject({ kind: "found", data: { scope: "building", certificateId: "ARA-0004" } });
+    expect(await cee({ aragonBaseUrl: server.url }).lookup(input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")))).toEqual({
+      kind: "not_found",
+      provider: "aragon-gaodcore",
+      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)" },
+    });
+  });
+
+  it("an answer that is not rows is an error", async () => {
+    expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
+  });
+});
+
 describe("regions without a registry queryable by reference", () => {
   it("answer not_found at once, without a request", async () => {
     const before = server.requests.length;
-    for (const province of ["28", "41", "48", "07"]) {
+    for (const province of ["28", "41", "48", "07", "39"]) {
       expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({ kind: "not_found", provider: "estimate", summary: { reason: "no_registry_for_region", province } });
     }
     expect(server.requests.length).toBe(before);

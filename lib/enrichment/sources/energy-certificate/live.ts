@@ -1,6 +1,6 @@
 // Live certificate lookup in the regional registries that can be queried by reference: Catalonia
-// (ICAEN, Socrata) and the Comunitat Valenciana (GVA, WFS). The other regions publish bulk files
-// or nothing (shared research, cee-registries.md): `not_found` at once, without a request, so the
+// (ICAEN, Socrata), the Comunitat Valenciana (GVA, WFS) and Aragón (GA_OD_Core). The other regions
+// publish bulk files (the register index) or nothing (shared research, cee-registries.md): `not_found` at once, without a request, so the
 // pipeline estimates the rating.
 //
 // What counts as the property's certificate: the newest one registered under its unit reference;
@@ -10,6 +10,7 @@
 import type { CertificateScope } from "@/lib/domain";
 import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
+import { ARAGON_BASE_URL, ARAGON_PROVINCES, ARAGON_REGISTRY, aragonRows, type AragonClient, type AragonRow } from "../registries/aragon";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaClient, type CataloniaRow } from "../registries/catalonia";
 import { bareReference as bare, decimal, isoDate, propertyUnit, ratingLetter } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
@@ -21,6 +22,8 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   valenciaBaseUrl?: string;
   /** Socrata app token for the Catalan dataset (SOCRATA_APP_TOKEN). */
   socrataAppToken?: string;
+  /** GA_OD_Core host of Aragón's view. Default: opendata.aragon.es. */
+  aragonBaseUrl?: string;
 }
 
 const text = (v: unknown) => (v === undefined || v === null || String(v).trim() === "" ? null : String(v).trim());
@@ -63,6 +66,24 @@ function fromValencia(p: ValenciaProperties, scope: CertificateScope): RegistryC
   };
 }
 
+/** "123.4 kWh/m2 año" (Aragón writes the unit after the figure) → 123.4 */
+const figure = (value: unknown) => decimal(typeof value === "string" ? value.trim().split(/\s+/)[0] : value);
+
+/** Aragón's view: both letters and figures, the issue date and the certificate number. */
+function fromAragon(row: AragonRow, scope: CertificateScope): RegistryCertificate {
+  return {
+    rating: ratingLetter(row.clasificacion_consumo)!,
+    emissionsRating: ratingLetter(row.clasificacion_emisiones),
+    primaryEnergyKwhM2Year: figure(row.consumo_ener),
+    emissionsKgCo2M2Year: figure(row.emision_co),
+    issuedOn: isoDate(row.fec_emision),
+    validUntil: null,
+    scope,
+    registry: ARAGON_REGISTRY,
+    certificateId: text(row.numcert),
+  };
+}
+
 const notFound = (provider: string, registry: string, unusable: number): Outcome<never> => ({
   kind: "not_found",
   provider,
@@ -79,6 +100,18 @@ async function catalonia(client: CataloniaClient, unit: string | null, parcel: s
     unusable += rows.length;
   }
   return notFound(PROVIDERS.catalonia, CATALONIA_REGISTRY, unusable);
+}
+
+async function aragon(client: AragonClient, unit: string | null, parcel: string): Promise<Outcome<RegistryCertificate>> {
+  let unusable = 0;
+  for (const [match, reference, scope] of [["contains", unit?.slice(0, 18), "unit"], ["equals", parcel, "building"]] as const) {
+    if (!reference) continue;
+    const rows = await aragonRows(client, match, reference);
+    const row = rows.find((r) => ratingLetter(r.clasificacion_consumo));
+    if (row) return { kind: "found", data: fromAragon(row, scope), provider: PROVIDERS.aragon, summary: { registry: ARAGON_REGISTRY, scope } };
+    unusable += rows.length;
+  }
+  return notFound(PROVIDERS.aragon, ARAGON_REGISTRY, unusable);
 }
 
 /** Newest first by end of validity (the WFS has no documented order). */
@@ -105,6 +138,7 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
   const { timeoutMs, lookup, guard } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
+  const aragonClient: AragonClient = { base: options.aragonBaseUrl ?? ARAGON_BASE_URL, timeoutMs };
   return {
     async lookup({ reference, facts, signal }) {
       const parcel = reference.slice(0, 14);
@@ -113,6 +147,7 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
       const province = facts.provinceCode ?? "";
       if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => guard(PROVIDERS.catalonia, () => catalonia(cataloniaClient, unit, parcel)));
       if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => guard(PROVIDERS.valencia, () => valencia(valenciaBase, unit, parcel, timeoutMs)));
+      if (ARAGON_PROVINCES.has(province)) return lookup(`cee:ara:${key}`, signal, () => guard(PROVIDERS.aragon, () => aragon(aragonClient, unit, parcel)));
       return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
     },
   };
