@@ -1,8 +1,12 @@
 // The register index importer on a synthetic file in the Catalonia (ICAEN j6ii-t3w2 export) format,
 // against PostgreSQL's own COPY of the same file into a table of text columns, in the same run:
 //   npx tsx bench/registers-import.ts [--rows 1000000]
-// Also the index lookup a create makes (unit, then building) against a bare `select 1` round trip.
-import { createWriteStream } from "node:fs";
+// Also the index lookup a create makes (unit, then building) against a bare `select 1` round trip,
+// and the lookup inside a create: POST /properties with live keys through the lean server, Catastro
+// and ICAEN replayed locally at once, for a unit the index holds, a unit it does not (then ICAEN is
+// asked), against creates in a region whose certificate no register is asked for (the baseline).
+import { createWriteStream, readFileSync } from "node:fs";
+import http from "node:http";
 import { rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -11,10 +15,12 @@ import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/lib/db";
 import { datasetById, importDataset, localFile, registerIndex } from "@/lib/registers";
-import { benchReference, freshDatabase, percentile, round, writeResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, freshDatabase, load, percentile, round, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import { stopGroup } from "@/test/support/processes";
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" } } });
+const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } } });
 const ROWS = Number(values.rows);
+const CREATES = Number(values.creates);
 const LOOKUPS = 5_000;
 
 const HEADER = [
@@ -75,6 +81,8 @@ try {
   lookup.sort((a, b) => a - b);
   roundTrip.sort((a, b) => a - b);
 
+  const creates = await createLatencies(created.url);
+
   const figures = {
     rows: ROWS,
     megabytes: round(bytes / 1e6),
@@ -83,6 +91,7 @@ try {
     importVsCopy: round(importSeconds / copySeconds, 1),
     lookupMs: { p50: round(percentile(lookup, 50), 2), p99: round(percentile(lookup, 99), 2) },
     selectOneMs: { p50: round(percentile(roundTrip, 50), 2), p99: round(percentile(roundTrip, 99), 2) },
+    creates,
   };
   console.log(JSON.stringify(figures, null, 2));
   console.log(`written to ${await writeResult("registers-import", figures)}`);
@@ -90,4 +99,81 @@ try {
   await database.close();
   await created.drop();
   await rm(file, { force: true });
+}
+
+/** Where the replayed Catastro puts a reference, by its pc2: Barcelona (the index's) or Murcia (no register). */
+const PLACES: Record<string, { cp: string; cm: string; name: string }> = {
+  DF3802F: { cp: "8", cm: "19", name: "BARCELONA" },
+  DF3802G: { cp: "8", cm: "19", name: "BARCELONA" },
+  XH6591N: { cp: "30", cm: "30", name: "MURCIA" },
+};
+const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
+const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
+const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
+
+/** The recorded one-unit answer, moved to the reference asked and to its place. */
+function dnprc(reference: string): string {
+  const answer = JSON.parse(DNPRC);
+  const bico = answer.consulta_dnprcResult.bico;
+  bico.bi.idbi.rc = { pc1: reference.slice(0, 7), pc2: reference.slice(7, 14), car: reference.slice(14, 18), cc1: reference[18], cc2: reference[19] };
+  const place = PLACES[reference.slice(7, 14)]!;
+  bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
+  delete bico.finca.infgraf;
+  return JSON.stringify(answer);
+}
+
+async function createLatencies(url: string) {
+  // Catastro and ICAEN's Socrata (nothing registered, for certificates and IITE codes alike), answering at once.
+  const registers = http.createServer((req, res) => {
+    const asked = new URL(req.url!, "http://registers");
+    res.setHeader("content-type", "application/json");
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) return res.end(dnprc(asked.searchParams.get("RefCat")!));
+    if (asked.pathname.endsWith("/Consulta_CPMRC")) return res.end(CPMRC);
+    res.end("[]");
+  });
+  await new Promise<void>((r) => registers.listen(0, "127.0.0.1", r));
+  const registersUrl = `http://127.0.0.1:${(registers.address() as { port: number }).port}`;
+  const scenarios = [
+    { label: "baseline: no certificate register for the region (Murcia)", reference: (n: number) => benchReference(n, "XH6591N"), provider: "estimate" },
+    { label: "index hit: the unit's certificate", reference: (n: number) => benchReference(1 + n * Math.max(1, Math.floor(ROWS / CREATES / 2)), "DF3802F"), provider: "index:cat-icaen" },
+    { label: "index miss: then ICAEN asked (nothing registered)", reference: (n: number) => benchReference(n, "DF3802G"), provider: "estimate" },
+  ];
+  const { keys } = await seedPartnerKeys(url, Math.ceil((CREATES * (scenarios.length + 1)) / 90), "live");
+  const port = await freePort();
+  const env = { DATABASE_URL: url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: registersUrl, CEE_CATALONIA_BASE_URL: registersUrl };
+  const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`);
+  const results: Record<string, LoadResult & { providers: Record<string, number> }> = {};
+  let sent = 0;
+  try {
+    const run = async (reference: (n: number) => string, count: number) => {
+      const providers: Record<string, number> = {};
+      const first = sent;
+      sent += count;
+      const result = await load({
+        url: `http://127.0.0.1:${port}`,
+        seconds: 3600,
+        concurrency: 4,
+        stopAfter: count,
+        request: (n) => ({ method: "POST", path: CREATE_PATH, headers: { "Content-Type": "application/json", "X-API-Key": keys[Math.floor((first + n) / 90)]! }, body: JSON.stringify({ cadastral_reference: reference(n) }) }),
+        onResponse: (_n, status, body) => {
+          const provider = status === 201 ? (JSON.parse(body).enrichment?.energy_certificate?.provider ?? "none") : `HTTP ${status}`;
+          providers[provider] = (providers[provider] ?? 0) + 1;
+        },
+      });
+      return { ...result, providers };
+    };
+    await run((n) => benchReference(5_000_000 + n, "XH6591N"), Math.min(500, CREATES)); // warm-up
+    for (const scenario of scenarios) {
+      results[scenario.label] = await run(scenario.reference, CREATES);
+      const r = results[scenario.label]!;
+      console.log(`${scenario.label}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.perSecond}/s, providers ${JSON.stringify(r.providers)} (expected ${scenario.provider})`);
+    }
+  } finally {
+    await stopGroup(server);
+    registers.close();
+  }
+  const baseline = results[scenarios[0]!.label]!;
+  return Object.fromEntries(
+    Object.entries(results).map(([label, r]) => [label, { p50: r.p50, p99: r.p99, perSecond: r.perSecond, providers: r.providers, p50VsBaseline: round(r.p50 / baseline.p50, 2) }]),
+  );
 }

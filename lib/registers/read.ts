@@ -1,5 +1,5 @@
 // Streams a dataset file row by row, whatever its format: XLSX (recognised by its ZIP bytes), XML
-// for datasets published so, otherwise CSV (csv-parse). A CSV's delimiter and, unless the dataset
+// or fields named by position for datasets published so, otherwise CSV (csv-parse). A CSV's delimiter and, unless the dataset
 // fixes it, its encoding are read from the header line; the header must name the dataset's
 // required columns. Anything a reader cannot read stops the file with a RegisterFileError naming
 // file, line and column.
@@ -8,6 +8,7 @@ import { parse, CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
 import { RegisterFileError, type ParsedRow } from "./read-error";
 import { readXlsxRows } from "./read-xlsx";
+import { readPositionalRows } from "./read-positional";
 import { readXmlRows } from "./read-xml";
 
 const DELIMITERS = [";", ",", "\t", "|"] as const;
@@ -69,6 +70,8 @@ export async function* readRows(dataset: Dataset, file: string, stream: Readable
       const prolog = header.toString("latin1").replace(/^\uFEFF|^\xEF\xBB\xBF/, "");
       if (!prolog.trimStart().startsWith("<")) throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
       yield* readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, replay, prolog);
+    } else if (dataset.positional) {
+      yield* readPositionalRows({ ...dataset, positional: dataset.positional }, file, replay, dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1"));
     } else yield* readCsvRows(dataset, file, header, replay);
   } finally {
     replay.destroy();

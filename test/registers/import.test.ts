@@ -32,6 +32,7 @@ const EXPECTED = {
   "clm-jccm": { parcel: "6315807VK1461N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
   "ast-principado": { parcel: "3342101VJ1634S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
   "ctb-dgicc": { parcel: "9182706VP2398S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "gal-xunta": { parcel: "4815903NH4941N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
 } as const;
 
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
@@ -160,6 +161,19 @@ describe("XLSX and XML files", () => {
     await importFixture(db(), "and-junta");
     const utf8 = await fileWith("utf8.xml", Buffer.from((await fixtureBytes("and-junta")).toString("latin1").replace("ISO-8859-1", "UTF-8"), "utf8"));
     expect(await importDataset(db(), dataset("and-junta"), [localFile(utf8)], { asOf: "2026-11-01" })).toMatchObject({ rows: 5, skipped: 2 });
+  });
+});
+
+describe("Galicia's unquoted lines", () => {
+  it("name fields from both ends, whatever commas the address and the final note hold", async () => {
+    await importFixture(db(), "gal-xunta");
+    const hit = await registerIndex(db()).certificate({ parcel: "4815903NH4941N", unit: "4815903NH4941N0001" });
+    expect(hit?.data).toMatchObject({ rating: "E", primaryEnergyKwhM2Year: 198.6, emissionsKgCo2M2Year: 42, validUntil: "2029-05-10", certificateId: "GAL-0001" });
+  });
+
+  it("a line too short to hold the fields names its line", async () => {
+    const short = await fileWith("gal-short.csv", Buffer.concat([await fixtureBytes("gal-xunta"), Buffer.from("SOL-0009,GAL-0009,EXISTENTE,RUA\r\n", "latin1")]));
+    await expect(importDataset(db(), dataset("gal-xunta"), [localFile(short)], { asOf: "2026-11-01" })).rejects.toThrow(/gal-short\.csv: line 8: 4 fields where gal-xunta needs at least 15/);
   });
 });
 

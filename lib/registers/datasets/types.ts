@@ -38,5 +38,11 @@ export interface Dataset {
    * file is CSV, or an XLSX workbook (recognised by its bytes: publishers and operators use both).
    */
   xmlRecord?: string;
+  /**
+   * Files are comma-separated lines that quote nothing while some fields hold commas: fields are
+   * then named by position from both ends, what lies between is `middle` (commas kept), after
+   * removing the text `drop` matches. The first line is a header and only skipped.
+   */
+  positional?: { head: readonly string[]; middle: string; tail: readonly string[]; drop?: RegExp };
   read(row: Row): RowResult;
 }
