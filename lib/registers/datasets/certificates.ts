@@ -1,6 +1,5 @@
 // The certificate datasets differ only in their column names and dates: one reader for all of them.
-import type { RegistryCertificate } from "@/lib/enrichment/sources/types";
-import { decimal, isoDate, ratingLetter } from "@/lib/enrichment/sources/registries/fields";
+import { isoDate, ratingLetter, registryCertificate, text } from "@/lib/enrichment/sources/registries/fields";
 import { indexKeys } from "../references";
 import type { Dataset, RecordDraft, Row } from "./types";
 
@@ -21,11 +20,8 @@ export interface CertificateColumns {
 
 type Meta = Omit<Dataset, "kinds" | "required" | "read">;
 
-const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
 /** "E", and Cantabria's "E - Calificación E" → E */
 const letter = (value: string | undefined) => ratingLetter(value?.trim().split(/\s+-\s+/)[0]);
-/** "123,4", "123.4 kWh/m2 año" → 123.4 */
-const number = (value: string | undefined) => decimal(value?.trim().split(/\s+/)[0]);
 
 export function certificateDataset(meta: Meta, columns: CertificateColumns): Dataset {
   return {
@@ -42,18 +38,10 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
       const validUntil = columns.validUntil ? isoDate(row[columns.validUntil]) : null;
       const records: RecordDraft[] = [];
       if (rating) {
+        const value = (column?: string) => (column ? row[column] : undefined);
+        const values = { rating, emissionsRating: letter(value(columns.emissionsRating)), primaryEnergy: value(columns.primaryEnergy), emissions: value(columns.emissions), issuedOn, validUntil, certificateId: value(columns.certificateId) };
         for (const key of keys) {
-          const certificate: RegistryCertificate = {
-            rating,
-            emissionsRating: columns.emissionsRating ? letter(row[columns.emissionsRating]) : null,
-            primaryEnergyKwhM2Year: columns.primaryEnergy ? number(row[columns.primaryEnergy]) : null,
-            emissionsKgCo2M2Year: columns.emissions ? number(row[columns.emissions]) : null,
-            issuedOn,
-            validUntil,
-            scope: key.unit ? "unit" : "building",
-            registry: meta.registry,
-            certificateId: columns.certificateId ? text(row[columns.certificateId]) : null,
-          };
+          const certificate = registryCertificate(values, key.unit ? "unit" : "building", meta.registry);
           records.push({ kind: "certificate", parcel: key.parcel, unit: key.unit, datedOn: issuedOn ?? validUntil, data: { ...certificate } });
         }
       }

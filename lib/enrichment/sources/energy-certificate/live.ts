@@ -12,7 +12,7 @@ import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } fro
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
 import { ARAGON_BASE_URL, ARAGON_PROVINCES, ARAGON_REGISTRY, aragonRows, type AragonClient, type AragonRow } from "../registries/aragon";
 import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaClient, type CataloniaRow } from "../registries/catalonia";
-import { bareReference as bare, decimal, isoDate, propertyUnit, ratingLetter } from "../registries/fields";
+import { bareReference as bare, isoDate, propertyUnit, ratingLetter, registryCertificate } from "../registries/fields";
 import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
@@ -26,63 +26,37 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   aragonBaseUrl?: string;
 }
 
-const text = (v: unknown) => (v === undefined || v === null || String(v).trim() === "" ? null : String(v).trim());
-
 /**
  * ICAEN's columns: the consumption letter, non-renewable primary energy (kWh/m²·year), the global
  * CO2 letter and kgCO2/m²·year (`qualificaci_emissions` is only the heating one), the registration
  * date (the dataset's only date) and the procedure number.
  */
-function fromCatalonia(row: CataloniaRow, scope: CertificateScope): RegistryCertificate {
-  return {
-    rating: ratingLetter(row.qualificaci_de_consum_d)!,
-    emissionsRating: ratingLetter(row.qualificacio_d_emissions),
-    primaryEnergyKwhM2Year: decimal(row.energia_prim_ria_no_renovable),
-    emissionsKgCo2M2Year: decimal(row.emissions_de_co2),
-    issuedOn: isoDate(row.data_entrada),
-    validUntil: null,
+const fromCatalonia = (row: CataloniaRow, scope: CertificateScope) =>
+  registryCertificate(
+    { rating: row.qualificaci_de_consum_d, emissionsRating: row.qualificacio_d_emissions, primaryEnergy: row.energia_prim_ria_no_renovable, emissions: row.emissions_de_co2, issuedOn: row.data_entrada, certificateId: row.num_cas },
     scope,
-    registry: CATALONIA_REGISTRY,
-    certificateId: text(row.num_cas),
-  };
-}
+    CATALONIA_REGISTRY,
+  );
 
 /**
  * GVA's layer gives the consumption and emissions letters and totals (comma decimals) and the end
  * of validity, not the issue date (validity is 10 years, but renewals and earlier rules make "minus
  * ten years" a guess, so no issue date is derived).
  */
-function fromValencia(p: ValenciaProperties, scope: CertificateScope): RegistryCertificate {
-  return {
-    rating: ratingLetter(p.cer_concalificacion)!,
-    emissionsRating: ratingLetter(p.cer_emicalificacion),
-    primaryEnergyKwhM2Year: decimal(p.cer_contotal),
-    emissionsKgCo2M2Year: decimal(p.cer_emitotal),
-    issuedOn: null,
-    validUntil: isoDate(p.validohasta),
+const fromValencia = (p: ValenciaProperties, scope: CertificateScope) =>
+  registryCertificate(
+    { rating: p.cer_concalificacion, emissionsRating: p.cer_emicalificacion, primaryEnergy: p.cer_contotal, emissions: p.cer_emitotal, validUntil: p.validohasta, certificateId: p.codigo ?? p.idcertificado },
     scope,
-    registry: VALENCIA_REGISTRY,
-    certificateId: text(p.codigo ?? p.idcertificado),
-  };
-}
+    VALENCIA_REGISTRY,
+  );
 
-/** "123.4 kWh/m2 año" (Aragón writes the unit after the figure) → 123.4 */
-const figure = (value: unknown) => decimal(typeof value === "string" ? value.trim().split(/\s+/)[0] : value);
-
-/** Aragón's view: both letters and figures, the issue date and the certificate number. */
-function fromAragon(row: AragonRow, scope: CertificateScope): RegistryCertificate {
-  return {
-    rating: ratingLetter(row.clasificacion_consumo)!,
-    emissionsRating: ratingLetter(row.clasificacion_emisiones),
-    primaryEnergyKwhM2Year: figure(row.consumo_ener),
-    emissionsKgCo2M2Year: figure(row.emision_co),
-    issuedOn: isoDate(row.fec_emision),
-    validUntil: null,
+/** Aragón's view: both letters, the figures written with their unit, the issue date and the certificate number. */
+const fromAragon = (row: AragonRow, scope: CertificateScope) =>
+  registryCertificate(
+    { rating: row.clasificacion_consumo, emissionsRating: row.clasificacion_emisiones, primaryEnergy: row.consumo_ener, emissions: row.emision_co, issuedOn: row.fec_emision, certificateId: row.numcert },
     scope,
-    registry: ARAGON_REGISTRY,
-    certificateId: text(row.numcert),
-  };
-}
+    ARAGON_REGISTRY,
+  );
 
 const notFound = (provider: string, registry: string, unusable: number): Outcome<never> => ({
   kind: "not_found",

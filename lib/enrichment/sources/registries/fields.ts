@@ -1,5 +1,6 @@
 // Reading the loosely typed fields of registry records (Socrata rows, WFS feature properties).
-import type { Rating } from "@/lib/domain";
+import type { CertificateScope, Rating } from "@/lib/domain";
+import type { RegistryCertificate } from "../types";
 
 /** An energy class letter A-G (any case, padded), else null: anything else is no usable rating. */
 export function ratingLetter(value: unknown): Rating | null {
@@ -40,4 +41,37 @@ export function decimal(value: unknown): number | null {
 export function propertyUnit(reference: string, resolved: string): string | null {
   const parcel = reference.slice(0, 14);
   return [reference, resolved].find((r) => r.length === 20 && r.startsWith(parcel)) ?? null;
+}
+
+/** Trimmed text, or null when empty. */
+export const text = (value: unknown) => (value === undefined || value === null || String(value).trim() === "" ? null : String(value).trim());
+
+/** A figure, also written with its unit after it ("123.4 kWh/m2 año" → 123.4). */
+export const figure = (value: unknown) => decimal(typeof value === "string" ? value.trim().split(/\s+/)[0] : value);
+
+/** A registry record's values, as it writes them, under the certificate's names. */
+export interface CertificateValues {
+  /** Non-renewable primary energy letter: the label's headline; must be A-G. */
+  rating: unknown;
+  emissionsRating?: unknown;
+  primaryEnergy?: unknown;
+  emissions?: unknown;
+  issuedOn?: unknown;
+  validUntil?: unknown;
+  certificateId?: unknown;
+}
+
+/** One certificate from any registry's record; call only when `ratingLetter(values.rating)` is a letter. */
+export function registryCertificate(values: CertificateValues, scope: CertificateScope, registry: string): RegistryCertificate {
+  return {
+    rating: ratingLetter(values.rating)!,
+    emissionsRating: ratingLetter(values.emissionsRating),
+    primaryEnergyKwhM2Year: figure(values.primaryEnergy),
+    emissionsKgCo2M2Year: figure(values.emissions),
+    issuedOn: isoDate(values.issuedOn),
+    validUntil: isoDate(values.validUntil),
+    scope,
+    registry,
+    certificateId: text(values.certificateId),
+  };
 }
