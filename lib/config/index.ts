@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   CATASTRO_BASE_URL: z.string().url().optional(),
+  /** Catastro's coordinates service (Consulta_CPMRC); default CATASTRO_BASE_URL when that is set (a proxy or replay of both), else Catastro's. */
+  CATASTRO_COORDINATES_BASE_URL: z.string().url().optional(),
   CEE_CATALONIA_BASE_URL: z.string().url().optional(),
   CEE_VALENCIA_BASE_URL: z.string().url().optional(),
   CEE_ARAGON_BASE_URL: z.string().url().optional(),

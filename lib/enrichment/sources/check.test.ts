@@ -34,6 +34,8 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
     { register: "icaen-socrata (IITE)", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
     { register: "gva-gesiee", reference: "2749704YJ0624N0001DI", reachable: true, parsed: false, outcome: expect.stringMatching(/^upstream_html: /) },
   ]);
+  // Catastro's coordinates service is asked where CATASTRO_BASE_URL points, not at Catastro itself.
+  expect(server.count(/Consulta_CPMRC/)).toBe(1);
 });
 
 it("an address that does not answer is unreachable", async () => {

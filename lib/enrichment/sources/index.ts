@@ -32,6 +32,6 @@ export function createSources(config: Config, options: { index?: RegisterIndex; 
       energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
       ite: createSandboxIte({ latencyMs }),
     },
-    live: { cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, cache, breakers }), energyCertificate, ite },
+    live: { cadastre: createLiveCadastre({ baseUrl: config.CATASTRO_BASE_URL, coordinatesBaseUrl: config.CATASTRO_COORDINATES_BASE_URL ?? config.CATASTRO_BASE_URL, cache, breakers }), energyCertificate, ite },
   };
 }
