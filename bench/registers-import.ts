@@ -12,8 +12,8 @@ import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
-import { openDatabase } from "@/lib/db";
+import { and, eq, sql } from "drizzle-orm";
+import { openDatabase, schema, type Db } from "@/lib/db";
 import { datasetById, importDataset, localFile, registerIndex } from "@/lib/registers";
 import { benchReference, CREATE_PATH, freePort, freshDatabase, load, percentile, round, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
 import { stopGroup } from "@/test/support/processes";
@@ -45,6 +45,103 @@ async function writeFile(file: string) {
   for (let i = 0; i < ROWS; i++) if (!out.write(row(i) + "\r\n")) await once(out, "drain");
   out.end();
   await once(out, "finish");
+}
+
+/** Where the replayed Catastro puts a reference, by its pc2: Barcelona (the index's) or Murcia (no register). */
+const PLACES: Record<string, { cp: string; cm: string; name: string }> = {
+  DF3802F: { cp: "8", cm: "19", name: "BARCELONA" },
+  DF3802G: { cp: "8", cm: "19", name: "BARCELONA" },
+  XH6591N: { cp: "30", cm: "30", name: "MURCIA" },
+  XH6591P: { cp: "30", cm: "30", name: "MURCIA" },
+};
+const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
+const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
+const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
+
+/** The recorded one-unit answer, moved to the reference asked and to its place. */
+function dnprc(reference: string): string {
+  const answer = JSON.parse(DNPRC);
+  const bico = answer.consulta_dnprcResult.bico;
+  bico.bi.idbi.rc = { pc1: reference.slice(0, 7), pc2: reference.slice(7, 14), car: reference.slice(14, 18), cc1: reference[18], cc2: reference[19] };
+  const place = PLACES[reference.slice(7, 14)]!;
+  bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
+  delete bico.finca.infgraf;
+  return JSON.stringify(answer);
+}
+
+/** The certificate step's own time inside each inline run (the engine's attempt log), per reference tag. */
+async function certificateStepMs(db: Db): Promise<Map<string, number[]>> {
+  const { enrichmentAttempts: a, properties: p } = schema;
+  const rows = await db
+    .select({ tag: sql<string>`substr(${p.cadastralReference}, 8, 7)`, ms: a.durationMs })
+    .from(a)
+    .innerJoin(p, eq(p.id, a.propertyId))
+    .where(and(eq(a.source, "energy_certificate"), eq(a.trigger, "inline")));
+  const byTag = new Map<string, number[]>();
+  for (const { tag, ms } of rows) byTag.set(tag, [...(byTag.get(tag) ?? []), ms]);
+  return byTag;
+}
+
+async function createLatencies(url: string, db: Db) {
+  // Catastro and ICAEN's Socrata (nothing registered, for certificates and IITE codes alike), answering at once.
+  const registers = http.createServer((req, res) => {
+    const asked = new URL(req.url!, "http://registers");
+    res.setHeader("content-type", "application/json");
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) return res.end(dnprc(asked.searchParams.get("RefCat")!));
+    if (asked.pathname.endsWith("/Consulta_CPMRC")) return res.end(CPMRC);
+    res.end("[]");
+  });
+  await new Promise<void>((r) => registers.listen(0, "127.0.0.1", r));
+  const registersUrl = `http://127.0.0.1:${(registers.address() as { port: number }).port}`;
+  const scenarios = [
+    { label: "baseline: no certificate register for the region (Murcia)", tag: "XH6591N", reference: (n: number) => benchReference(n, "XH6591N"), provider: "estimate" },
+    { label: "index hit: the unit's certificate", tag: "DF3802F", reference: (n: number) => benchReference(1 + n * Math.max(1, Math.floor(ROWS / CREATES / 2)), "DF3802F"), provider: "index:cat-icaen" },
+    { label: "index miss: then ICAEN asked (nothing registered)", tag: "DF3802G", reference: (n: number) => benchReference(n, "DF3802G"), provider: "estimate" },
+  ];
+  const { keys } = await seedPartnerKeys(url, Math.ceil((CREATES * (scenarios.length + 1)) / 90), "live");
+  const port = await freePort();
+  const env = { DATABASE_URL: url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: registersUrl, CEE_CATALONIA_BASE_URL: registersUrl };
+  const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`);
+  const results: Record<string, LoadResult & { providers: Record<string, number> }> = {};
+  let sent = 0;
+  try {
+    const run = async (reference: (n: number) => string, count: number) => {
+      const providers: Record<string, number> = {};
+      const first = sent;
+      sent += count;
+      const result = await load({
+        url: `http://127.0.0.1:${port}`,
+        seconds: 3600,
+        concurrency: 4,
+        stopAfter: count,
+        request: (n) => ({ method: "POST", path: CREATE_PATH, headers: { "Content-Type": "application/json", "X-API-Key": keys[Math.floor((first + n) / 90)]! }, body: JSON.stringify({ cadastral_reference: reference(n) }) }),
+        onResponse: (_n, status, body) => {
+          const provider = status === 201 ? (JSON.parse(body).enrichment?.energy_certificate?.provider ?? "none") : `HTTP ${status}`;
+          providers[provider] = (providers[provider] ?? 0) + 1;
+        },
+      });
+      return { ...result, providers };
+    };
+    await run((n) => benchReference(n, "XH6591P"), Math.min(500, CREATES)); // warm-up
+    for (const scenario of scenarios) {
+      results[scenario.label] = await run(scenario.reference, CREATES);
+      const r = results[scenario.label]!;
+      console.log(`${scenario.label}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.perSecond}/s, providers ${JSON.stringify(r.providers)} (expected ${scenario.provider})`);
+    }
+  } finally {
+    await stopGroup(server);
+    registers.close();
+  }
+  const baseline = results[scenarios[0]!.label]!;
+  const steps = await certificateStepMs(db);
+  return Object.fromEntries(
+    scenarios.map(({ label, tag }) => {
+      const r = results[label]!;
+      const step = (steps.get(tag) ?? []).sort((x, y) => x - y);
+      const certificateStepMs = { mean: round(step.reduce((sum, ms) => sum + ms, 0) / Math.max(1, step.length), 2), p50: percentile(step, 50), p99: percentile(step, 99) };
+      return [label, { p50: r.p50, p99: r.p99, perSecond: r.perSecond, providers: r.providers, p50VsBaseline: round(r.p50 / baseline.p50, 2), certificateStepMs }];
+    }),
+  );
 }
 
 const file = path.join(tmpdir(), `finca-bench-cat-${process.pid}.csv`);
@@ -81,7 +178,7 @@ try {
   lookup.sort((a, b) => a - b);
   roundTrip.sort((a, b) => a - b);
 
-  const creates = await createLatencies(created.url);
+  const creates = await createLatencies(created.url, database.db);
 
   const figures = {
     rows: ROWS,
@@ -99,81 +196,4 @@ try {
   await database.close();
   await created.drop();
   await rm(file, { force: true });
-}
-
-/** Where the replayed Catastro puts a reference, by its pc2: Barcelona (the index's) or Murcia (no register). */
-const PLACES: Record<string, { cp: string; cm: string; name: string }> = {
-  DF3802F: { cp: "8", cm: "19", name: "BARCELONA" },
-  DF3802G: { cp: "8", cm: "19", name: "BARCELONA" },
-  XH6591N: { cp: "30", cm: "30", name: "MURCIA" },
-};
-const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
-const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
-const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
-
-/** The recorded one-unit answer, moved to the reference asked and to its place. */
-function dnprc(reference: string): string {
-  const answer = JSON.parse(DNPRC);
-  const bico = answer.consulta_dnprcResult.bico;
-  bico.bi.idbi.rc = { pc1: reference.slice(0, 7), pc2: reference.slice(7, 14), car: reference.slice(14, 18), cc1: reference[18], cc2: reference[19] };
-  const place = PLACES[reference.slice(7, 14)]!;
-  bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
-  delete bico.finca.infgraf;
-  return JSON.stringify(answer);
-}
-
-async function createLatencies(url: string) {
-  // Catastro and ICAEN's Socrata (nothing registered, for certificates and IITE codes alike), answering at once.
-  const registers = http.createServer((req, res) => {
-    const asked = new URL(req.url!, "http://registers");
-    res.setHeader("content-type", "application/json");
-    if (asked.pathname.endsWith("/Consulta_DNPRC")) return res.end(dnprc(asked.searchParams.get("RefCat")!));
-    if (asked.pathname.endsWith("/Consulta_CPMRC")) return res.end(CPMRC);
-    res.end("[]");
-  });
-  await new Promise<void>((r) => registers.listen(0, "127.0.0.1", r));
-  const registersUrl = `http://127.0.0.1:${(registers.address() as { port: number }).port}`;
-  const scenarios = [
-    { label: "baseline: no certificate register for the region (Murcia)", reference: (n: number) => benchReference(n, "XH6591N"), provider: "estimate" },
-    { label: "index hit: the unit's certificate", reference: (n: number) => benchReference(1 + n * Math.max(1, Math.floor(ROWS / CREATES / 2)), "DF3802F"), provider: "index:cat-icaen" },
-    { label: "index miss: then ICAEN asked (nothing registered)", reference: (n: number) => benchReference(n, "DF3802G"), provider: "estimate" },
-  ];
-  const { keys } = await seedPartnerKeys(url, Math.ceil((CREATES * (scenarios.length + 1)) / 90), "live");
-  const port = await freePort();
-  const env = { DATABASE_URL: url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: registersUrl, CEE_CATALONIA_BASE_URL: registersUrl };
-  const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`);
-  const results: Record<string, LoadResult & { providers: Record<string, number> }> = {};
-  let sent = 0;
-  try {
-    const run = async (reference: (n: number) => string, count: number) => {
-      const providers: Record<string, number> = {};
-      const first = sent;
-      sent += count;
-      const result = await load({
-        url: `http://127.0.0.1:${port}`,
-        seconds: 3600,
-        concurrency: 4,
-        stopAfter: count,
-        request: (n) => ({ method: "POST", path: CREATE_PATH, headers: { "Content-Type": "application/json", "X-API-Key": keys[Math.floor((first + n) / 90)]! }, body: JSON.stringify({ cadastral_reference: reference(n) }) }),
-        onResponse: (_n, status, body) => {
-          const provider = status === 201 ? (JSON.parse(body).enrichment?.energy_certificate?.provider ?? "none") : `HTTP ${status}`;
-          providers[provider] = (providers[provider] ?? 0) + 1;
-        },
-      });
-      return { ...result, providers };
-    };
-    await run((n) => benchReference(5_000_000 + n, "XH6591N"), Math.min(500, CREATES)); // warm-up
-    for (const scenario of scenarios) {
-      results[scenario.label] = await run(scenario.reference, CREATES);
-      const r = results[scenario.label]!;
-      console.log(`${scenario.label}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.perSecond}/s, providers ${JSON.stringify(r.providers)} (expected ${scenario.provider})`);
-    }
-  } finally {
-    await stopGroup(server);
-    registers.close();
-  }
-  const baseline = results[scenarios[0]!.label]!;
-  return Object.fromEntries(
-    Object.entries(results).map(([label, r]) => [label, { p50: r.p50, p99: r.p99, perSecond: r.perSecond, providers: r.providers, p50VsBaseline: round(r.p50 / baseline.p50, 2) }]),
-  );
 }
