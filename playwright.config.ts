@@ -16,6 +16,9 @@ export default defineConfig({
   outputDir: "test-results",
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // A click or fill whose element never comes fails after the same minute, not at the test's five.
+    actionTimeout: 60_000,
+    navigationTimeout: 120_000,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
