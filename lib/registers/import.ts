@@ -63,12 +63,12 @@ async function claimGeneration(db: Db, id: string): Promise<number> {
  * multi-row VALUES of as many parameters (bench/registers-import.ts), for the same rows.
  */
 async function insertBatch(db: Db, dataset: string, generation: number, batch: (RecordDraft & { sourceRow: number })[]) {
-  const rows = JSON.stringify(batch.map((r) => ({ kind: r.kind, parcel: r.parcel, unit: r.unit, dated_on: r.datedOn, source_row: r.sourceRow, data: r.data })));
-  const columns = [records.dataset, records.generation, records.kind, records.parcel, records.unit, records.datedOn, records.sourceRow, records.data].map(bare);
+  const rows = JSON.stringify(batch.map((r) => ({ kind: r.kind, parcel: r.parcel, unit: r.unit, address_key: r.addressKey ?? null, dated_on: r.datedOn, source_row: r.sourceRow, data: r.data })));
+  const columns = [records.dataset, records.generation, records.kind, records.parcel, records.unit, records.addressKey, records.datedOn, records.sourceRow, records.data].map(bare);
   await db.execute(sql`
     insert into ${records} (${sql.join(columns, sql`, `)})
-    select ${dataset}, ${generation}, r.kind, r.parcel, r.unit, r.dated_on, r.source_row, r.data
-    from jsonb_to_recordset(${rows}::jsonb) as r(kind text, parcel text, unit text, dated_on date, source_row integer, data jsonb)`);
+    select ${dataset}, ${generation}, r.kind, r.parcel, r.unit, r.address_key, r.dated_on, r.source_row, r.data
+    from jsonb_to_recordset(${rows}::jsonb) as r(kind text, parcel text, unit text, address_key text, dated_on date, source_row integer, data jsonb)`);
 }
 
 async function readFile(db: Db, dataset: Dataset, generation: number, file: ImportFile, options: ImportOptions, totals: { rows: number; skipped: number; sourceRows: number }) {

@@ -1,18 +1,19 @@
 // The register index as the enrichment sources see it (RegisterIndex): the live generation of each
-// dataset only. A unit's own certificate comes before the building's; the newest first.
-import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+// dataset only. A unit's own certificate comes before the building's; the newest first. A building's
+// inspection is found by parcel, else by the street address a city files it under.
+import { and, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import type { IndexHit, IteFinding, RegisterIndex, RegistryCertificate } from "@/lib/enrichment/sources/types";
 import type { RegisterRecordKind } from "@/lib/domain";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
-async function newest<T>(db: Db, kind: RegisterRecordKind, parcel: string, unit: string | null): Promise<IndexHit<T> | null> {
+async function newest<T>(db: Db, kind: RegisterRecordKind, where: SQL | undefined): Promise<IndexHit<T> | null> {
   const [hit] = await db
     .select({ data: records.data, dataset: records.dataset, sourceRow: records.sourceRow, asOf: datasets.asOf })
     .from(records)
     .innerJoin(datasets, and(eq(datasets.id, records.dataset), eq(datasets.generation, records.generation)))
-    .where(and(eq(records.kind, kind), eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit)))
+    .where(and(eq(records.kind, kind), where))
     .orderBy(sql`${records.unit} is null`, sql`${records.datedOn} desc nulls last`, desc(records.id))
     .limit(1);
   return hit ? { data: hit.data as T, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf } : null;
@@ -20,7 +21,11 @@ async function newest<T>(db: Db, kind: RegisterRecordKind, parcel: string, unit:
 
 export function registerIndex(db: Db): RegisterIndex {
   return {
-    certificate: ({ parcel, unit }) => newest<RegistryCertificate>(db, "certificate", parcel, unit),
-    inspection: ({ parcel }) => newest<IteFinding>(db, "inspection", parcel, null),
+    certificate: ({ parcel, unit }) =>
+      newest<RegistryCertificate>(db, "certificate", and(eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit))),
+    async inspection({ parcel, addressKey }) {
+      const byParcel = await newest<IteFinding>(db, "inspection", and(eq(records.parcel, parcel), isNull(records.unit)));
+      return byParcel ?? (addressKey ? newest<IteFinding>(db, "inspection", eq(records.addressKey, addressKey)) : null);
+    },
   };
 }

@@ -164,6 +164,17 @@ describe("XLSX and XML files", () => {
   });
 });
 
+describe("Madrid city's inspections, filed by address", () => {
+  it("are found by the Catastro address's key, the newest first; rows without a number or a result are skipped", async () => {
+    expect(await importFixture(db(), "mad-ite")).toMatchObject({ rows: 3, skipped: 2 });
+    const hit = await registerIndex(db()).inspection({ parcel: "9398516VK3799G", addressKey: "28079|CALLE|SAN RESTITUTO|72" });
+    expect(hit).toMatchObject({ dataset: "mad-ite", sourceRow: 3, data: { status: "found", result: "unfavourable", inspectedOn: "2023-06-20", registry: "Ayuntamiento de Madrid ITE" } });
+    expect((await registerIndex(db()).inspection({ parcel: "9398516VK3799G", addressKey: "28079|AVENIDA|ALBUFERA|12" }))?.data).toMatchObject({ result: "favourable" });
+    expect(await registerIndex(db()).inspection({ parcel: "9398516VK3799G", addressKey: "28079|CALLE|SAN RESTITUTO|74" })).toBeNull();
+    expect(await registerIndex(db()).inspection({ parcel: "9398516VK3799G" })).toBeNull();
+  });
+});
+
 describe("Galicia's unquoted lines", () => {
   it("name fields from both ends, whatever commas the address and the final note hold", async () => {
     await importFixture(db(), "gal-xunta");
@@ -229,5 +240,5 @@ describe("replacing a dataset", () => {
 });
 
 it("every dataset has a fixture covered here", () => {
-  expect(DATASETS.map((d) => d.id).sort()).toEqual(Object.keys(EXPECTED).sort());
+  expect(DATASETS.map((d) => d.id).sort()).toEqual([...Object.keys(EXPECTED), "mad-ite"].sort());
 });

@@ -1,6 +1,7 @@
 // Index first: a record of the local register index (a copy of an open dataset) answers before the
 // live registry is asked; without one the live source answers as before (and, where no registry
 // exists, the estimate or the ITE rules). Live mode only: test mode keeps the sandbox.
+import { addressKey } from "@/lib/addresses";
 import { propertyUnit } from "./registries/fields";
 import { indexProvider, type EnergyCertificateSource, type IndexHit, type IteSource, type RegisterIndex, type SourceOutcome } from "./types";
 
@@ -38,8 +39,10 @@ export function indexedEnergyCertificate(index: RegisterIndex, live: EnergyCerti
 export function indexedIte(index: RegisterIndex, live: IteSource): IteSource {
   return {
     lookup(input) {
+      const { street, municipalityCode } = input.facts;
+      const address = street && municipalityCode ? addressKey({ municipalityCode, ...street }) : null;
       return indexFirst(
-        () => index.inspection({ parcel: input.reference.slice(0, 14) }),
+        () => index.inspection({ parcel: input.reference.slice(0, 14), addressKey: address }),
         (hit) => ({ kind: "found", data: hit.data, provider: indexProvider(hit.dataset), summary: summaryOf(hit, { registry: hit.data.registry ?? null }) }),
         () => live.lookup(input),
       );

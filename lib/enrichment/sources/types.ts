@@ -29,6 +29,8 @@ export interface CadastreFacts {
   postalCode?: string | null;
   /** The parcel's point (Consulta_CPMRC, WGS 84); null when the coordinates service did not answer. */
   location?: Location | null;
+  /** The street as Catastro files it (`dir.tv`, `dir.nv`, `dir.pnp`): how registers kept by address are matched. */
+  street?: { type: string; name: string; number: string } | null;
 }
 
 export interface SourceInput {
@@ -123,7 +125,8 @@ export interface IndexHit<T> {
  */
 export interface RegisterIndex {
   certificate(query: { parcel: string; unit: string | null }): Promise<IndexHit<RegistryCertificate> | null>;
-  inspection(query: { parcel: string }): Promise<IndexHit<IteFinding> | null>;
+  /** The building's inspection by parcel; failing that, by its street address (`addressKey`, lib/addresses) where a city files them so. */
+  inspection(query: { parcel: string; addressKey?: string | null }): Promise<IndexHit<IteFinding> | null>;
 }
 
 /** The provider name of an index answer: `index:<dataset>`. */

@@ -7,13 +7,15 @@ export type Row = Record<string, string | undefined>;
 
 export interface RecordDraft {
   kind: RegisterRecordKind;
-  parcel: string;
+  /** Null for a record a city files by street address only (then `addressKey`, lib/addresses). */
+  parcel: string | null;
   unit: string | null;
+  addressKey?: string | null;
   datedOn: string | null;
   data: Record<string, unknown>;
 }
 
-export type RowResult = { records: RecordDraft[] } | { skipped: "reference" | "rating" };
+export type RowResult = { records: RecordDraft[] } | { skipped: "reference" | "rating" | "address" | "result" };
 
 export interface Dataset {
   /** Key used by the CLI, the configuration and `index:<id>` providers. */

@@ -29,6 +29,7 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
       plotAreaM2: null, // a list of units carries no `finca`
       unit: null,
       postalCode: "28039",
+      street: { type: "CL", name: "SAN RESTITUTO", number: "72" },
     });
     expect(outcome).toMatchObject({ summary: { units: 18, municipality: "28079" } });
   });
@@ -49,6 +50,7 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
       plotAreaM2: 395764,
       unit: null, // a rustic unit has no staircase, floor or door
       postalCode: "13600",
+      street: { type: "ER", name: "EXTRARRADIO", number: "" }, // no number: no address key
     });
   });
 
@@ -67,6 +69,7 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
       plotAreaM2: 839,
       unit: null, // this answer's `dt` was trimmed by its author: no `loint`
       postalCode: "46388",
+      street: { type: "CL", name: "GUAYANA-MOJONERA", number: "3" },
     });
   });
 
@@ -89,6 +92,7 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
       surfaceM2: 125,
       unit: { staircase: null, floor: "01", door: "01" },
       postalCode: "28039",
+      street: { type: "CL", name: "SAN RESTITUTO", number: "72" },
     });
   });
 

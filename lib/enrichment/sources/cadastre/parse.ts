@@ -64,6 +64,13 @@ const postalCode = (lourb: Json | undefined) => {
   return dp && /^\d{4,5}$/.test(dp) ? dp.padStart(5, "0") : null;
 };
 
+/** The street as Catastro files it (`dir`: type code, name, number), for registers kept by address; null for none. */
+function streetOf(dt: Json | undefined): CadastreFacts["street"] {
+  const dir = lourbOf(dt)?.dir;
+  const name = str(dir?.nv);
+  return name ? { type: str(dir?.tv) ?? "", name, number: str(dir?.pnp) ?? "" } : null;
+}
+
 const lourbOf = (dt: Json | undefined): Json | undefined => dt?.locs?.lous?.lourb ?? dt?.locs?.lors?.lourb;
 
 /** Staircase, floor and door; null when Catastro gives none of them (rustic units, trimmed answers). */
@@ -104,6 +111,7 @@ function unitFacts(requested: string, bico: Json): CadastreFacts {
     plotAreaM2: int(bico.finca?.dff?.ss),
     unit: unitOf(dt),
     postalCode: postalCode(lourbOf(dt)),
+    street: streetOf(dt),
   };
 }
 
@@ -138,6 +146,7 @@ function parcelFacts(requested: string, units: Json[]): CadastreFacts {
     plotAreaM2: null,
     unit: null,
     postalCode: postalCode(lourbOf(first.dt)),
+    street: streetOf(first.dt),
   };
 }
 

@@ -1,0 +1,44 @@
+// A city register kept by street address meets the property through its Catastro address: a live
+// create of a Madrid parcel (Catastro's recorded answer for 9398516VK3799G, "CL SAN RESTITUTO 72")
+// takes its ITE from the imported Madrid city dataset, filed as "Calle de San Restituto, 72".
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
+import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
+import { importFixture } from "./support";
+
+const MADRID = readFileSync(path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"), "utf8");
+
+let server: ReplayServer;
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  server = await startReplayServer();
+  server.on(/Consulta_DNPRC/, { body: MADRID });
+  server.on(/Consulta_CPMRC/, { status: 503, body: "unavailable", contentType: "text/plain" });
+  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url } });
+  key = (await newPartnerKey(t.app, "live")).key;
+});
+afterAll(async () => {
+  await t?.close();
+  await server?.close();
+});
+
+async function create(reference: string, as = key) {
+  const res = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": as }));
+  expect(res.status).toBe(201);
+  return (await res.json()) as { ite: Record<string, unknown> | null; enrichment: Record<string, { provider: string | null }> };
+}
+
+it("without the city's dataset the ITE comes from the rules", async () => {
+  expect((await create("9398516VK3799G")).enrichment.ite!.provider).toBe("rules");
+});
+
+it("with it, the inspection filed under the same street and number", async () => {
+  await importFixture(t.app.db, "mad-ite");
+  // Another partner's registration of the same parcel: a new property, enriched again.
+  const property = await create("9398516VK3799G", (await newPartnerKey(t.app, "live")).key);
+  expect(property.enrichment.ite!.provider).toBe("index:mad-ite");
+  expect(property.ite).toMatchObject({ status: "found", result: "unfavourable", inspected_on: "2023-06-20", registry: "Ayuntamiento de Madrid ITE" });
+});
