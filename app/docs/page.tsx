@@ -194,7 +194,8 @@ Content-Type: application/problem+json
               What each source can tell, per autonomous community, as {c("GET /api/v1/partner-api/coverage")} returns it. Providers are asked in the order listed:
               {" "}{c("index:<dataset>")} is this service&apos;s copy of a region&apos;s open dataset (with the date it describes and its rows), {c("live")} a register
               queried by reference, {c("rules")} the region&apos;s confirmed first-inspection age, {c("estimate")} the modelled rating. {c("enrichment.<source>.provider")} on
-              each property says which one answered; in test mode it is always {c("sandbox")}.
+              each property says which one answered; in test mode it is always {c("sandbox")}. A city&apos;s inspection register kept by street address
+              (Madrid&apos;s, {c("index:mad-ite")}) covers that city only and is matched through the building&apos;s Catastro address, after its reference.
             </p>
             <CoverageTable rows={covered} />
           </Section>
