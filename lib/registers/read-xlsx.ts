@@ -46,6 +46,7 @@ export async function* readXlsxRows(dataset: Dataset, file: string, stream: Read
     if (error instanceof RegisterFileError) throw error;
     throw new RegisterFileError(file, line, null, `not a readable XLSX workbook (${(error as Error).message})`);
   }
+  if (!sheets) throw new RegisterFileError(file, 1, null, "a ZIP archive holding no workbook: extract it and import the files inside");
   if (!names) throw noHeader(dataset, file);
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Readable } from "node:stream";
 import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
+import JSZip from "jszip";
 import { createTestDatabase, countOf, type TestDatabase } from "@/test/support/database";
 import { DATASETS, importDataset, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
 import { dataset, fileWith, fixtureBytes, importFixture } from "./support";
@@ -131,6 +132,13 @@ describe("XLSX and XML files", () => {
     const error = await importDataset(db(), dataset("ctb-dgicc"), [localFile(cut)], { asOf: "2026-11-01" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegisterFileError);
     expect((error as Error).message).toMatch(/cut\.xlsx: line \d+: not a readable XLSX workbook/);
+  });
+
+  it("refuses a ZIP archive of other files, saying to extract it (Castilla-La Mancha publishes one)", async () => {
+    const zip = new JSZip();
+    zip.file("TOLEDO.txt", await fixtureBytes("clm-jccm"));
+    const archive = await fileWith("clm.zip", await zip.generateAsync({ type: "nodebuffer" }));
+    await expect(importDataset(db(), dataset("clm-jccm"), [localFile(archive)], { asOf: "2026-11-01" })).rejects.toThrow(/clm\.zip: line 1: a ZIP archive holding no workbook: extract it/);
   });
 
   it("refuses a workbook whose top rows do not name the dataset's columns", async () => {
