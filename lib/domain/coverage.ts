@@ -29,7 +29,7 @@ export const CommunityCoverage = z
     cadastre: CoverageSource,
     energy_certificate: CoverageSource,
     ite: CoverageSource,
-    note: z.string().nullable().meta({ description: "Why a community is not covered (the foral cadastres)." }),
+    note: z.string().nullable().meta({ description: "Why a community is not covered (the foral cadastres), or the part of it an imported dataset covers (a city's register)." }),
   })
   .meta({ id: "CommunityCoverage" });
 export type CommunityCoverage = z.infer<typeof CommunityCoverage>;

@@ -32,12 +32,13 @@ function forCommunity(community: Community, datasets: DatasetStatus[]): Communit
       .filter((d) => d.ccaa === community.name && d.kinds.includes(kind) && d.rows > 0)
       .map((d): CoverageProvider => ({ provider: indexProvider(d.id), kind: "index", dataset: d.id, as_of: d.asOf, rows: d.rows }));
   const rules = firstInspectionAge(community.name) === null ? [] : [provider(PROVIDERS.rules, "rules")];
+  const partial = datasets.filter((d) => d.ccaa === community.name && d.area && d.rows > 0).map((d) => `${indexProvider(d.id)}: ${d.area}.`);
   return {
     ccaa: community.name,
     cadastre: source(live("cadastre")),
     energy_certificate: source([...index("certificate"), ...live("energy_certificate"), provider(PROVIDERS.estimate, "estimate")]),
     ite: source([...index("inspection"), ...rules, ...live("ite")]),
-    note: null,
+    note: partial.length ? partial.join(" ") : null,
   };
 }
 

@@ -7,6 +7,8 @@ export interface DatasetStatus {
   id: string;
   title: string;
   ccaa: string;
+  /** The part of the community it covers, when not all of it. */
+  area: string | null;
   kinds: readonly RegisterRecordKind[];
   /** Records in the live copy (0 before the first import). */
   rows: number;
@@ -27,6 +29,7 @@ export async function listDatasets(db: Db): Promise<DatasetStatus[]> {
       id: d.id,
       title: d.title,
       ccaa: d.ccaa,
+      area: d.area ?? null,
       kinds: d.kinds,
       rows: live ? row.rows : 0,
       skipped: live ? row.skipped : 0,

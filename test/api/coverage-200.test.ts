@@ -64,4 +64,12 @@ describe("GET /coverage → 200", () => {
     expect(all["Cataluña"]!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
     expect(all["Cataluña"]!.energy_certificate.kind).toBe("live");
   });
+
+  it("says what part of its community a city's dataset covers", async () => {
+    expect((await fetchCoverage())["Comunidad de Madrid"]!.note).toBeNull();
+    await importFixture(t.app.db, "mad-ite", "2026-11-01");
+    const madrid = (await fetchCoverage())["Comunidad de Madrid"]!;
+    expect(madrid.ite.providers.map((p) => p.provider)).toEqual(["index:mad-ite", "rules"]);
+    expect(madrid.note).toBe("index:mad-ite: Madrid city only, matched by the building's street address.");
+  });
 });

@@ -26,6 +26,7 @@ export const madridIte: Dataset = {
   id: "mad-ite",
   title: "Madrid city: building inspections (ITE), by address",
   ccaa: "Comunidad de Madrid",
+  area: "Madrid city only, matched by the building's street address",
   registry: MADRID_ITE_REGISTRY,
   kinds: ["inspection"],
   url: "https://datos.madrid.es/egob/catalogo/201211-0-inspeccion-tecnica-edificios.csv",

@@ -23,6 +23,8 @@ export interface Dataset {
   title: string;
   /** The autonomous community it covers, as lib/reference-data names it. */
   ccaa: string;
+  /** The part of the community it covers, when not all of it (a city's register). */
+  area?: string;
   /** The registry label certificates carry (`registry` of the Property's certificate). */
   registry: string;
   kinds: readonly RegisterRecordKind[];
