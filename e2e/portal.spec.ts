@@ -247,6 +247,9 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
     const row = page.getByTestId("register-dataset").filter({ hasText: "rio-larioja" });
     await expect(row.getByText("not imported")).toBeVisible();
     await expect(page.getByTestId("register-dataset").filter({ hasText: "can-gobcan" }).getByText("no URL configured")).toBeVisible();
+    // Operators see where each format comes from, and what part a city's dataset covers.
+    await expect(row.getByText(/^Format: column list of NBEM's Rioja script; not checked against a downloaded file$/)).toBeVisible();
+    await expect(page.getByTestId("register-dataset").filter({ hasText: "mad-ite" }).getByText("Madrid city only, matched by the building's street address")).toBeVisible();
     await row.getByRole("button", { name: "Refresh now" }).click();
     await expect
       .poll(async () => {

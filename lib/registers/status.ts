@@ -9,6 +9,8 @@ export interface DatasetStatus {
   ccaa: string;
   /** The part of the community it covers, when not all of it. */
   area: string | null;
+  /** Where the expected format comes from, and whether a real file was ever read. */
+  evidence: string;
   kinds: readonly RegisterRecordKind[];
   /** Records in the live copy (0 before the first import). */
   rows: number;
@@ -30,6 +32,7 @@ export async function listDatasets(db: Db): Promise<DatasetStatus[]> {
       title: d.title,
       ccaa: d.ccaa,
       area: d.area ?? null,
+      evidence: d.evidence,
       kinds: d.kinds,
       rows: live ? row.rows : 0,
       skipped: live ? row.skipped : 0,

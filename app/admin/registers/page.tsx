@@ -93,8 +93,8 @@ export default async function AdminRegisters() {
             <tbody>
               {datasets.map((d) => (
                 <tr key={d.id} data-testid="register-dataset">
-                  <td><span className="font-mono text-xs">{d.id}</span><p className="text-xs text-slate-600">{d.title}</p></td>
-                  <td>{d.ccaa}</td>
+                  <td><span className="font-mono text-xs">{d.id}</span><p className="text-xs text-slate-600">{d.title}</p><p className="text-xs text-slate-600">Format: {d.evidence}</p></td>
+                  <td>{d.ccaa}{d.area && <p className="text-xs text-slate-600">{d.area}</p>}</td>
                   <td>{d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}{d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}</td>
                   <td>{d.asOf ?? <Missing />}</td>
                   <td className="hidden md:table-cell"><Time value={d.importedAt} /></td>
