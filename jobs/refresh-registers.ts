@@ -2,12 +2,13 @@
 // an admin asked for. Thin: lib/registers downloads and imports; a failure stays on the dataset.
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import type { Logger } from "@/lib/observability/logger";
 import { QUEUES, type Queue } from "@/lib/queue";
 import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
 
 const settingsOf = (config: Config) => ({ urls: config.REGISTER_URLS, timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN });
 
-export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config }) {
+export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config; logger: Pick<Logger, "info" | "error"> }) {
   const plan = refreshPlan(deps.config.REGISTER_URLS);
   // A refresh runs as long as its downloads may (it must not expire and start twice); a failed
   // one is not retried: its error stays on the dataset, and the next schedule tries again.
@@ -20,8 +21,8 @@ export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: D
   else await queue.unschedule(QUEUES.refreshRegisters);
   await queue.work<RefreshJob>(QUEUES.refreshRegisters, { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS }, async ([job]) => {
     for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job!.data.dataset)) {
-      if (outcome.ok) console.log(`[registers] ${outcome.dataset}: ${outcome.result.rows} records as of ${outcome.result.asOf}`);
-      else console.error(`[registers] ${outcome.dataset}: refresh failed: ${outcome.error}`);
+      if (outcome.ok) deps.logger.info({ dataset: outcome.dataset, rows: outcome.result.rows, asOf: outcome.result.asOf }, "register dataset refreshed");
+      else deps.logger.error({ dataset: outcome.dataset, error: outcome.error }, "register dataset refresh failed");
     }
   });
 }

@@ -20,6 +20,8 @@ import { createObservability, queueState, type Observability } from "./observabi
 import { registerWorkers } from "./workers";
 
 export interface App extends ApiDeps, DeliveryDeps, Pick<Observability, "logger" | "metrics" | "breakers" | "onJobRun"> {
+  /** pino: the API's narrow logger too. */
+  logger: Observability["logger"];
   config: Config;
   database: Database;
   /** From the queue's start until it stops or `close` begins (readiness). */

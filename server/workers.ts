@@ -1,5 +1,6 @@
 // The pg-boss workers a process runs (jobs/ holds them, thin; lib/ does the work).
 import type { Config } from "@/lib/config";
+import type { Logger } from "@/lib/observability/logger";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { JobRun } from "@/lib/queue";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -8,7 +9,7 @@ import { registerEnrichWorker } from "@/jobs/enrich";
 import { registerRefreshRegistersWorker } from "@/jobs/refresh-registers";
 import { registerPruneRequestLogsWorker } from "@/jobs/prune-request-logs";
 
-export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config; onJobRun?: (run: JobRun) => void }): Promise<void> {
+export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config; logger: Logger; onJobRun?: (run: JobRun) => void }): Promise<void> {
   await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerRefreshRegistersWorker(deps.queue, deps);

@@ -7,7 +7,7 @@ import { problemResponse } from "./errors";
 import { requestIdOf } from "./request";
 import { report, route } from "./route";
 import { BASE_PATH, operations, type OperationId } from "./operations";
-import type { ApiDeps, Handler, Method } from "./operation";
+import type { ApiDeps, ApiLogger, Handler, Method } from "./operation";
 
 export interface PartnerApi extends Record<OperationId, (req: Request) => Promise<Response>> {
   /**
@@ -15,6 +15,8 @@ export interface PartnerApi extends Record<OperationId, (req: Request) => Promis
    * request's when a Request cannot carry it (fetch refuses TRACE).
    */
   dispatch(req: Request, method?: string): Promise<Response>;
+  /** Where the server adapters report a failure outside any operation. */
+  logger: ApiLogger;
 }
 
 const METHOD_ORDER: readonly Method[] = ["GET", "POST", "DELETE"];
@@ -61,6 +63,7 @@ export function createPartnerApi(deps: ApiDeps): PartnerApi {
   }
   return {
     ...byId,
+    logger: deps.logger,
     async dispatch(req, method = req.method) {
       const pathname = new URL(req.url).pathname;
       const path = paths.find((p) => p.pattern.test(pathname));

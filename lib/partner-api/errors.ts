@@ -2,6 +2,8 @@
 // writer of RFC 9457 problem+json. Anything that is not a DomainError is an outage of the database
 // (503, the request may succeed later) or a bug (500, logged with the request id, never leaked).
 import { DomainError, ERROR_TITLES, type ErrorCode } from "@/lib/domain";
+import { errorFields } from "@/lib/observability/logger";
+import type { ApiLogger } from "./operation";
 
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_cadastral_reference: 400,
@@ -51,13 +53,17 @@ function isUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** Any thrown value as a DomainError; unexpected ones are logged with the request id, never leaked. */
-export function toDomainError(error: unknown, requestId: string): DomainError {
+/**
+ * Any thrown value as a DomainError; unexpected ones are logged with the request id (class, message
+ * and the stack's frames: a database error's values stay out), never leaked.
+ */
+export function toDomainError(error: unknown, requestId: string, logger: ApiLogger): DomainError {
   if (error instanceof DomainError) return error;
   if (isUnavailable(error)) {
-    console.error(`[api] ${requestId} database unavailable:`, (error as Error)?.message);
+    logger.error({ requestId, ...errorFields(error) }, "database unavailable");
     return new DomainError("service_unavailable", "The service is temporarily unavailable; retry shortly.");
   }
-  console.error(`[api] ${requestId} unhandled error:`, error);
+  const frames = error instanceof Error ? error.stack?.split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, 10).join("\n") : undefined;
+  logger.error({ requestId, ...errorFields(error), frames }, "unhandled error");
   return new DomainError("internal_error", "An unexpected error occurred; quote the request id to support.");
 }

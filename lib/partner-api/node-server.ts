@@ -93,7 +93,7 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     } catch (error) {
       // Whatever a client sends gets an answer; a rejection here would leave the socket hanging.
       const requestId = requestIdOf(new Request(url));
-      response = problemResponse(toDomainError(error, requestId), requestId, { "X-Request-Id": requestId });
+      response = problemResponse(toDomainError(error, requestId, api.logger), requestId, { "X-Request-Id": requestId });
     }
     finishBody(req, response);
     res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -29,8 +29,14 @@ export interface RequestRecord {
 }
 
 /** What the API's handlers need from the process (the composition root's App provides it). */
+/** Where the API reports what went wrong on its side (pino's `error(fields, message)`). */
+export interface ApiLogger {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
 export interface ApiDeps extends PropertiesDeps {
   config: Config;
+  logger: ApiLogger;
   rateLimiter: RateLimiter;
   /** Told of every answered request, after the answer is built; must not throw or block. */
   onRequest?: (record: RequestRecord) => void;

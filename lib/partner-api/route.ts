@@ -5,6 +5,7 @@
 import { authenticateApiKey, touchApiKey, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
 import { rateLimitBucket, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
+import { errorFields } from "@/lib/observability/logger";
 import { problemResponse, toDomainError } from "./errors";
 import { loggablePath, requestIdOf } from "./request";
 import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
@@ -23,7 +24,7 @@ export function route(deps: ApiDeps, op: Operation): Handler {
         response = await op.handle({ ...ctx, principal });
       } else response = await op.handle(ctx);
     } catch (thrown) {
-      error = toDomainError(thrown, ctx.requestId);
+      error = toDomainError(thrown, ctx.requestId, deps.logger);
       response = problemResponse(error, ctx.requestId);
     }
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
@@ -56,7 +57,7 @@ async function authenticate(deps: ApiDeps, req: Request, headers: Record<string,
   if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
   const principal = await authenticateApiKey(deps.db, key);
   if (!principal) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
-  touchApiKey(deps.db, principal).catch((error) => console.error(`[api] ${headers["X-Request-Id"]} last_used_at:`, error));
+  touchApiKey(deps.db, principal).catch((error) => deps.logger.error({ requestId: headers["X-Request-Id"], ...errorFields(error) }, "api key last use not recorded"));
   return principal;
 }
 

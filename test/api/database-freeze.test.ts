@@ -4,6 +4,10 @@ import { createApp, type App } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase, type Database } from "@/lib/db";
 import { STATUS_OF_CODE, toDomainError } from "@/lib/partner-api/errors";
+
+/** toDomainError's log, by message: an outage is reported as one. */
+const reported: string[] = [];
+const quiet = { error: (_fields: Record<string, unknown>, message: string) => void reported.push(message) };
 import { createPartnerApi } from "@/lib/partner-api";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
@@ -63,12 +67,14 @@ it.skipIf(!onPostgres)("a frozen server: 503 at the query timeout, no connection
     // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
     const inTransaction = await within(database.db.transaction((tx) => tx.execute(sql`select 1`)).then(() => "committed", (error: unknown) => error));
     expect(inTransaction).toBeInstanceOf(Error);
-    expect(STATUS_OF_CODE[toDomainError(inTransaction, "request").code]).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(inTransaction, "request", quiet).code]).toBe(503);
+    expect(reported.at(-1)).toBe("database unavailable");
     // That connection was discarded: the next query opens a new one (which, frozen, times out
     // connecting) instead of waiting for a connection that never comes back to the pool.
     const acceptedBefore = proxy.accepted;
     const next = await within(database.db.execute(sql`select 1`).then(() => "answered", (error: unknown) => error));
-    expect(STATUS_OF_CODE[toDomainError(next, "request").code]).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(next, "request", quiet).code]).toBe(503);
+    expect(reported.at(-1)).toBe("database unavailable");
     expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
     // And the API answers 503 problem+json.
     const frozen = await create();

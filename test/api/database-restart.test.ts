@@ -3,6 +3,10 @@ import net from "node:net";
 import { inArray, sql } from "drizzle-orm";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { STATUS_OF_CODE, toDomainError } from "@/lib/partner-api/errors";
+
+/** toDomainError's log, by message: an outage is reported as one. */
+const reported: string[] = [];
+const quiet = { error: (_fields: Record<string, unknown>, message: string) => void reported.push(message) };
 import { checkLetters } from "@/lib/cadastral-reference";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
@@ -221,7 +225,8 @@ it("a server that accepts connections but never answers is a 503 within the conn
     const url = `postgres://postgres@127.0.0.1:${(silent.address() as net.AddressInfo).port}/postgres`;
     const outcome = await Promise.race([openDatabase({ url }).then(() => "opened", (error: unknown) => error), sleep(ANSWER_BOUND_MS).then(() => "hang")]);
     expect(outcome).toBeInstanceOf(Error);
-    expect(STATUS_OF_CODE[toDomainError(outcome, "request").code]).toBe(503);
+    expect(STATUS_OF_CODE[toDomainError(outcome, "request", quiet).code]).toBe(503);
+    expect(reported.at(-1)).toBe("database unavailable");
   } finally {
     logged.mockRestore();
     for (const socket of sockets) socket.destroy();

@@ -4,19 +4,23 @@
 // and slow bodies.
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { BASE_PATH } from "../support/contract";
 import { exchange } from "../support/raw-http";
 import { describeHttpFuzz, expectAnswer, send, serialize, type RawRequest } from "../support/http-fuzz";
+import { createLogger } from "@/lib/observability/logger";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { MAX_BODY_BYTES } from "@/lib/partner-api/request";
 
 let t: TestApp;
 let key: string;
 // The fuzz makes more writes than the rate limit allows; 429 has its own tests.
-useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000" } }, (ctx) => ({ t, key } = ctx));
+// Error lines of the App's logger, kept to check after each test.
+const errorLines: { msg: string }[] = [];
+const logger = createLogger({ level: "error", format: "json", destination: { write: (line: string) => void errorLines.push(JSON.parse(line)) } });
+useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000" }, logger }, (ctx) => ({ t, key } = ctx));
 
 let server: Server;
 let port: number;
@@ -29,11 +33,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 // The API logs only what went wrong on its side (a 5xx, a misjudged failure), even when the
 // client never sees the answer, as with an aborted body.
-const errors = vi.spyOn(console, "error");
 afterEach(() => {
-  const logged = errors.mock.calls.filter(([first]) => String(first).startsWith("[api]"));
-  errors.mockClear();
-  expect(logged).toEqual([]);
+  expect(errorLines.splice(0).map((line) => line.msg)).toEqual([]);
 });
 
 describeHttpFuzz("lean server", () => ({ port, key }));
