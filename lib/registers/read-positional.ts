@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
-import { RegisterFileError, type ParsedRow } from "./read-error";
+import { csvFileError, RegisterFileError, type ParsedRow } from "./read-error";
 
 type Layout = NonNullable<Dataset["positional"]>;
 
@@ -24,7 +24,7 @@ export async function* readPositionalRows(dataset: Dataset & { positional: Layou
       yield { line: info.lines, row };
     }
   } catch (error) {
-    if (error instanceof CsvError) throw new RegisterFileError(file, (error as CsvError & { lines?: number }).lines ?? 0, null, error.message);
+    if (error instanceof CsvError) throw csvFileError(file, error);
     throw error;
   }
 }

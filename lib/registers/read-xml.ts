@@ -3,7 +3,7 @@
 // columns are the paths of the elements inside it, with their text.
 import type { Readable } from "node:stream";
 import { SaxesParser } from "saxes";
-import type { Dataset, Row } from "./datasets";
+import type { Dataset } from "./datasets";
 import { RegisterFileError, type ParsedRow } from "./read-error";
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
@@ -44,7 +44,7 @@ export async function* readXmlRows(dataset: Dataset & { xmlRecord: string }, fil
     // A leaf's text; a repeated path keeps its first value.
     const key = path.join("/");
     const value = text.trim();
-    if (value && (record.row as Row)[key] === undefined) (record.row as Row)[key] = value;
+    if (value && record.row[key] === undefined) record.row[key] = value;
     path.pop();
     text = "";
   });

@@ -1,12 +1,12 @@
 // Streams a dataset file row by row, whatever its format: XLSX (recognised by its ZIP bytes), XML
-// or fields named by position for datasets published so, otherwise CSV (csv-parse). A CSV's delimiter and, unless the dataset
-// fixes it, its encoding are read from the header line; the header must name the dataset's
-// required columns. Anything a reader cannot read stops the file with a RegisterFileError naming
-// file, line and column.
+// or fields named by position for datasets published so, otherwise CSV (csv-parse). A text file's
+// encoding, unless the dataset fixes it, and a CSV's delimiter are read from the header line; the
+// header must name the dataset's required columns. Anything a reader cannot read stops the file
+// with a RegisterFileError naming file, line and column.
 import { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
-import { RegisterFileError, type ParsedRow } from "./read-error";
+import { csvFileError, RegisterFileError, type ParsedRow } from "./read-error";
 import { readXlsxRows } from "./read-xlsx";
 import { readPositionalRows } from "./read-positional";
 import { readXmlRows } from "./read-xml";
@@ -53,17 +53,12 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
-/** Where csv-parse's error sits: its column name, else the 1-based field number. */
-function errorColumn(error: CsvError & { column?: string | number; index?: number }): string | number | null {
-  if (typeof error.column === "string" || typeof error.column === "number") return error.column;
-  return typeof error.index === "number" ? error.index + 1 : null;
-}
-
 const ZIP = Buffer.from("PK\x03\x04", "latin1");
 
 /** Rows of one file, with the line each ends on; throws RegisterFileError on what it cannot read. */
 export async function* readRows(dataset: Dataset, file: string, stream: Readable): AsyncGenerator<ParsedRow> {
   const { header, replay } = await splitHeader(stream);
+  const encoding = dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1");
   try {
     if (header.subarray(0, 4).equals(ZIP)) yield* readXlsxRows(dataset, file, replay);
     else if (dataset.xmlRecord) {
@@ -71,16 +66,15 @@ export async function* readRows(dataset: Dataset, file: string, stream: Readable
       if (!prolog.trimStart().startsWith("<")) throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
       yield* readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, replay, prolog);
     } else if (dataset.positional) {
-      yield* readPositionalRows({ ...dataset, positional: dataset.positional }, file, replay, dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1"));
-    } else yield* readCsvRows(dataset, file, header, replay);
+      yield* readPositionalRows({ ...dataset, positional: dataset.positional }, file, replay, encoding);
+    } else yield* readCsvRows(dataset, file, header.toString(encoding), encoding, replay);
   } finally {
     replay.destroy();
   }
 }
 
-async function* readCsvRows(dataset: Dataset, file: string, header: Buffer, replay: Readable): AsyncGenerator<ParsedRow> {
-  const encoding = dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1");
-  const line = header.toString(encoding).replace(/\r$/, "");
+async function* readCsvRows(dataset: Dataset, file: string, header: string, encoding: "utf8" | "latin1", replay: Readable): AsyncGenerator<ParsedRow> {
+  const line = header.replace(/\r$/, "");
   const delimiter = DELIMITERS.find((d) => dataset.required.every((name) => headerNames(line, d).includes(name)));
   if (!delimiter) {
     const names = headerNames(line, DELIMITERS.reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best)));
@@ -101,7 +95,7 @@ async function* readCsvRows(dataset: Dataset, file: string, header: Buffer, repl
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) yield { line: info.lines, row: record };
   } catch (error) {
-    if (error instanceof CsvError) throw new RegisterFileError(file, (error as CsvError & { lines?: number }).lines ?? 0, errorColumn(error), error.message);
+    if (error instanceof CsvError) throw csvFileError(file, error);
     throw error;
   }
 }
