@@ -1,7 +1,7 @@
 // Live certificate lookup in the regional registries that can be queried by reference: Catalonia
 // (ICAEN, Socrata), the Comunitat Valenciana (GVA, WFS) and Aragón (GA_OD_Core). The other regions
-// publish bulk files (the register index) or nothing (shared research, cee-registries.md): `not_found` at once, without a request, so the
-// pipeline estimates the rating.
+// publish bulk files (the register index) or nothing (shared research, cee-registries.md):
+// `not_found` at once, without a request, so the pipeline estimates the rating.
 //
 // What counts as the property's certificate: the newest one registered under its unit reference;
 // failing that, one registered under the bare 14-character parcel (a certificate of the whole
@@ -64,29 +64,44 @@ const notFound = (provider: string, registry: string, unusable: number): Outcome
   summary: { registry, ...(unusable ? { unusable_records: unusable } : {}) },
 });
 
-async function catalonia(client: CataloniaClient, unit: string | null, parcel: string): Promise<Outcome<RegistryCertificate>> {
-  let unusable = 0;
-  for (const [reference, scope] of [[unit, "unit"], [parcel, "building"]] as const) {
-    if (!reference) continue;
-    const rows = await cataloniaRows(client, reference);
-    const row = rows.find((r) => ratingLetter(r.qualificaci_de_consum_d));
-    if (row) return { kind: "found", data: fromCatalonia(row, scope), provider: PROVIDERS.catalonia, summary: { registry: CATALONIA_REGISTRY, scope } };
-    unusable += rows.length;
-  }
-  return notFound(PROVIDERS.catalonia, CATALONIA_REGISTRY, unusable);
+/** How one registry's rows read: its provider and registry label, its headline letter, its certificate. */
+interface RowRegistry<R> {
+  provider: string;
+  registry: string;
+  letter: (row: R) => unknown;
+  certificate: (row: R, scope: CertificateScope) => RegistryCertificate;
 }
 
-async function aragon(client: AragonClient, unit: string | null, parcel: string): Promise<Outcome<RegistryCertificate>> {
+/**
+ * The unit's rows, else the building's (a null ask is skipped), each newest first: the first row
+ * with an A-G letter is the certificate; rows without one are counted in the not_found summary.
+ */
+async function unitThenBuilding<R>(registry: RowRegistry<R>, asks: readonly (readonly [CertificateScope, (() => Promise<R[]>) | null])[]): Promise<Outcome<RegistryCertificate>> {
   let unusable = 0;
-  for (const [match, reference, scope] of [["contains", unit?.slice(0, 18), "unit"], ["equals", parcel, "building"]] as const) {
-    if (!reference) continue;
-    const rows = await aragonRows(client, match, reference);
-    const row = rows.find((r) => ratingLetter(r.clasificacion_consumo));
-    if (row) return { kind: "found", data: fromAragon(row, scope), provider: PROVIDERS.aragon, summary: { registry: ARAGON_REGISTRY, scope } };
+  for (const [scope, ask] of asks) {
+    if (!ask) continue;
+    const rows = await ask();
+    const row = rows.find((r) => ratingLetter(registry.letter(r)));
+    if (row) return { kind: "found", data: registry.certificate(row, scope), provider: registry.provider, summary: { registry: registry.registry, scope } };
     unusable += rows.length;
   }
-  return notFound(PROVIDERS.aragon, ARAGON_REGISTRY, unusable);
+  return notFound(registry.provider, registry.registry, unusable);
 }
+
+const CATALONIA: RowRegistry<CataloniaRow> = { provider: PROVIDERS.catalonia, registry: CATALONIA_REGISTRY, letter: (r) => r.qualificaci_de_consum_d, certificate: fromCatalonia };
+const ARAGON: RowRegistry<AragonRow> = { provider: PROVIDERS.aragon, registry: ARAGON_REGISTRY, letter: (r) => r.clasificacion_consumo, certificate: fromAragon };
+
+const catalonia = (client: CataloniaClient, unit: string | null, parcel: string) =>
+  unitThenBuilding(CATALONIA, [
+    ["unit", unit ? () => cataloniaRows(client, unit) : null],
+    ["building", () => cataloniaRows(client, parcel)],
+  ]);
+
+const aragon = (client: AragonClient, unit: string | null, parcel: string) =>
+  unitThenBuilding(ARAGON, [
+    ["unit", unit ? () => aragonRows(client, "contains", unit.slice(0, 18)) : null],
+    ["building", () => aragonRows(client, "equals", parcel)],
+  ]);
 
 /** Newest first by end of validity (the WFS has no documented order). */
 const newestFirst = (a: ValenciaProperties, b: ValenciaProperties) => (isoDate(b.validohasta) ?? "").localeCompare(isoDate(a.validohasta) ?? "");
