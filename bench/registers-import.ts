@@ -78,7 +78,10 @@ async function certificateStepMs(db: Db): Promise<Map<string, number[]>> {
     .innerJoin(p, eq(p.id, a.propertyId))
     .where(and(eq(a.source, "energy_certificate"), eq(a.trigger, "inline")));
   const byTag = new Map<string, number[]>();
-  for (const { tag, ms } of rows) byTag.set(tag, [...(byTag.get(tag) ?? []), ms]);
+  for (const { tag, ms } of rows) {
+    if (!byTag.has(tag)) byTag.set(tag, []);
+    byTag.get(tag)!.push(ms);
+  }
   return byTag;
 }
 
