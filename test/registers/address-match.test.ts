@@ -5,8 +5,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
-import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
-import { importFixture } from "./support";
+import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
+import { createProperty, importFixture } from "./support";
 
 const MADRID = readFileSync(path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"), "utf8");
 
@@ -25,11 +25,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function create(reference: string, as = key) {
-  const res = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": as }));
-  expect(res.status).toBe(201);
-  return (await res.json()) as { ite: Record<string, unknown> | null; enrichment: Record<string, { provider: string | null }> };
-}
+const create = (reference: string, as = key) => createProperty(t, as, reference);
 
 it("without the city's dataset the ITE comes from the rules", async () => {
   expect((await create("9398516VK3799G")).enrichment.ite!.provider).toBe("rules");

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { importDataset, localFile } from "@/lib/registers";
 import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
-import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
-import { dataset, fileWith } from "./support";
+import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
+import { createProperty, dataset, fileWith } from "./support";
 
 const PARCEL = "2749704YJ0624N";
 const ref = (unit: string) => PARCEL + unit + checkLetters(PARCEL + unit);
@@ -49,11 +49,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function create(reference: string, key = liveKey) {
-  const res = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
-  expect(res.status).toBe(201);
-  return (await res.json()) as { energy_certificate: Record<string, unknown> | null; enrichment: Record<string, { provider: string | null }> };
-}
+const create = (reference: string, key = liveKey) => createProperty(t, key, reference);
 
 const wfsCalls = (unit: string) => server.requests.filter((u) => u.pathname.includes("26_GCEE") && decodeURIComponent(u.search).includes(ref(unit))).length;
 

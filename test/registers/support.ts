@@ -5,6 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { datasetById, importDataset, localFile, type Dataset } from "@/lib/registers";
 import type { Db } from "@/lib/db";
+import type { Property } from "@/lib/domain";
+import { expect } from "vitest";
+import { post, type TestApp } from "../support/app";
 
 export const FIXTURES = path.join(process.cwd(), "lib/registers/datasets/fixtures");
 /** A dataset's fixture, whatever its format (`<id>.csv`, `.tsv`, `.xlsx`, `.xml`). */
@@ -30,3 +33,10 @@ export async function fileWith(name: string, content: Buffer | string): Promise<
 export const fixtureBytes = (id: string) => readFile(fixture(id));
 
 export const importFixture = (db: Db, id: string, asOf = "2026-11-01") => importDataset(db, dataset(id), [localFile(fixture(id))], { asOf });
+
+/** A create through the API's handler with `key`, which must answer 201: the Property. */
+export async function createProperty(t: TestApp, key: string, reference: string): Promise<Property> {
+  const res = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
+  expect(res.status).toBe(201);
+  return (await res.json()) as Property;
+}
