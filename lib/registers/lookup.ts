@@ -8,13 +8,14 @@ import type { RegisterRecordKind } from "@/lib/domain";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
-async function newest<T>(db: Db, kind: RegisterRecordKind, where: SQL | undefined): Promise<IndexHit<T> | null> {
+/** The newest record matching `where`; `before` ranks a kind of match ahead of the rest (false first). */
+async function newest<T>(db: Db, kind: RegisterRecordKind, where: SQL | undefined, before?: SQL): Promise<IndexHit<T> | null> {
   const [hit] = await db
     .select({ data: records.data, dataset: records.dataset, sourceRow: records.sourceRow, asOf: datasets.asOf })
     .from(records)
     .innerJoin(datasets, and(eq(datasets.id, records.dataset), eq(datasets.generation, records.generation)))
     .where(and(eq(records.kind, kind), where))
-    .orderBy(sql`${records.unit} is null`, sql`${records.datedOn} desc nulls last`, desc(records.id))
+    .orderBy(...(before ? [before] : []), sql`${records.unit} is null`, sql`${records.datedOn} desc nulls last`, desc(records.id))
     .limit(1);
   return hit ? { data: hit.data as T, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf } : null;
 }
@@ -23,9 +24,10 @@ export function registerIndex(db: Db): RegisterIndex {
   return {
     certificate: ({ parcel, unit }) =>
       newest<RegistryCertificate>(db, "certificate", and(eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit))),
-    async inspection({ parcel, addressKey }) {
-      const byParcel = await newest<IteFinding>(db, "inspection", and(eq(records.parcel, parcel), isNull(records.unit)));
-      return byParcel ?? (addressKey ? newest<IteFinding>(db, "inspection", eq(records.addressKey, addressKey)) : null);
+    inspection({ parcel, addressKey }) {
+      // One round trip: the parcel's own record ahead of one filed under the building's address.
+      const byParcel = and(eq(records.parcel, parcel), isNull(records.unit));
+      return newest<IteFinding>(db, "inspection", addressKey ? or(byParcel, eq(records.addressKey, addressKey)) : byParcel, sql`${records.parcel} is distinct from ${parcel}`);
     },
   };
 }

@@ -181,6 +181,12 @@ describe("Madrid city's inspections, filed by address", () => {
     expect(await registerIndex(db()).inspection({ parcel: "9398516VK3799G", addressKey: "28079|CALLE|SAN RESTITUTO|74" })).toBeNull();
     expect(await registerIndex(db()).inspection({ parcel: "9398516VK3799G" })).toBeNull();
   });
+
+  it("come after the building's own inspection filed under its parcel", async () => {
+    await importFixture(db(), "cat-icaen");
+    await importFixture(db(), "mad-ite");
+    expect(await registerIndex(db()).inspection({ parcel: "0625102DF3802F", addressKey: "28079|CALLE|SAN RESTITUTO|72" })).toMatchObject({ dataset: "cat-icaen" });
+  });
 });
 
 describe("Galicia's unquoted lines", () => {
