@@ -16,6 +16,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import {
+  BATCH_ITEM_STATUSES,
+  BATCH_STATUSES,
   DELIVERY_STATUSES,
   DELIVERY_TRIGGERS,
   ITE_STATUSES,
@@ -23,6 +25,8 @@ import {
   PROPERTY_STATUSES,
   REGISTER_RECORD_KINDS,
   ROLES,
+  type BatchCounts,
+  type EventType,
   SOURCE_STATUSES,
   SOURCES,
   type EnergyCertificate,
@@ -220,6 +224,8 @@ export const webhookEndpoints = pgTable(
     // Previous secret, still signed with until previousSecretExpiresAt (rotation).
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    // The events it receives; null: every type (webhook.test reaches every endpoint regardless).
+    eventTypes: text("event_types").array().$type<EventType[]>(),
     enabled: boolean("enabled").notNull().default(true),
     disabledReason: text("disabled_reason"),
     // Start of the current run of failures (null while healthy), to disable after 5 days.
@@ -353,5 +359,54 @@ export const requestLogs = pgTable(
     index("request_logs_partner_at").on(t.partnerId, t.mode, t.at.desc(), t.id.desc()),
     index("request_logs_request_id").on(t.requestId),
     index("request_logs_at").on(t.at),
+  ],
+);
+
+// Portfolios (lib/batches): a batch and its items, accepted in one transaction and worked through in
+// steps by the batch job. `counts` is the items' tally as of the last step (or cancel).
+export const batches = pgTable(
+  "batches",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    name: text("name"),
+    status: text("status", { enum: BATCH_STATUSES }).notNull().default("queued"),
+    counts: jsonb("counts").$type<BatchCounts>().notNull(),
+    // The request's Idempotency-Key and a hash of what it sent (a repeat with another body is refused).
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    // The step the batch job may run next; a job carrying another number is stale and does nothing.
+    step: integer("step").notNull().default(1),
+    createdAt: createdAt(),
+    startedAt: ts("started_at"),
+    completedAt: ts("completed_at"),
+  },
+  (t) => [
+    index("batches_partner_mode_created").on(t.partnerId, t.mode, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex("batches_idempotency").on(t.partnerId, t.mode, t.idempotencyKey).where(sql`idempotency_key is not null`),
+  ],
+);
+
+export const batchItems = pgTable(
+  "batch_items",
+  {
+    batchId: uuid("batch_id")
+      .notNull()
+      .references(() => batches.id, { onDelete: "cascade" }),
+    line: integer("line").notNull(),
+    cadastralReference: text("cadastral_reference").notNull(),
+    externalId: text("external_id"),
+    // `pending` with no property yet: not registered so far (the next steps take it).
+    status: text("status", { enum: BATCH_ITEM_STATUSES }).notNull(),
+    propertyId: uuid("property_id").references(() => properties.id, { onDelete: "set null" }),
+    /** Why an `invalid` item is invalid (its code is always invalid_cadastral_reference). */
+    errorDetail: text("error_detail"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.batchId, t.line] }),
+    index("batch_items_status").on(t.batchId, t.status, t.line),
   ],
 );

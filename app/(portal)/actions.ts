@@ -9,7 +9,7 @@ import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
-import { DomainError, hasControl } from "@/lib/domain";
+import { DomainError, hasControl, whereOf } from "@/lib/domain";
 import { createEndpoint, expirePreviousSecret, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
@@ -99,7 +99,7 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
     revalidatePath("/webhooks", "layout");
     return { secret };
   } catch (error) {
-    if (error instanceof DomainError) return { error: error.errors?.length ? error.errors.map((e) => `${"pointer" in e ? e.pointer.slice(1) : e.parameter}: ${e.detail}`).join("; ") : error.detail, values };
+    if (error instanceof DomainError) return { error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail, values };
     throw error;
   }
 }

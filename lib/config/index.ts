@@ -17,6 +17,13 @@ const datasetUrls = z
   .pipe(z.array(z.string().regex(/^[a-z0-9-]+=https?:\/\/\S+$/, "dataset=url pairs separated by spaces")))
   .transform((pairs) => pairs.map((pair) => ({ dataset: pair.slice(0, pair.indexOf("=")), url: pair.slice(pair.indexOf("=") + 1) })));
 
+/** `register=n` pairs separated by commas or spaces: requests per second the workers send to it. */
+const registerRates = z
+  .string()
+  .transform((s) => s.split(/[\s,]+/).filter(Boolean))
+  .pipe(z.array(z.string().regex(/^[a-z0-9-]+=\d+(\.\d+)?$/, "register=n pairs (requests per second)")))
+  .transform((pairs) => Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))])));
+
 const EnvSchema = z.object({
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
@@ -94,6 +101,19 @@ const EnvSchema = z.object({
   LISTEN_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** How often a listen session looks for new events. */
   LISTEN_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /** Rows of a CSV batch at most (a JSON body holds at most 10,000 items, per the contract). */
+  BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  /** Bytes of a batch request body at most (CSV or JSON). */
+  BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /** Batches one partner may have queued or running per mode; more is a 409. */
+  BATCH_MAX_ACTIVE: z.coerce.number().int().min(1).default(5),
+  /** Items of one batch registered and left enriching at once: batches of several partners take turns within this. */
+  BATCH_WINDOW: z.coerce.number().int().min(1).default(1000),
+  /**
+   * Requests per second the workers may send to each live register, shared by every worker process
+   * (inline lookups of single creates are not held back). Defaults below; pairs given here override them.
+   */
+  REGISTER_RATE_LIMITS: registerRates.default({}),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

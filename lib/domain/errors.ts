@@ -8,14 +8,30 @@ export const ERROR_TITLES = {
   validation_error: "Validation error",
   rate_limited: "Rate limit exceeded",
   not_found: "Not found",
+  too_many_active_batches: "Too many active batches",
   method_not_allowed: "Method not allowed",
   service_unavailable: "Service unavailable",
   internal_error: "Internal error",
 } as const;
 export type ErrorCode = keyof typeof ERROR_TITLES;
 
-/** One entry of a validation error: `pointer` into a JSON body, `parameter` for a query parameter. */
-export type FieldError = { pointer: string; detail: string } | { parameter: string; detail: string };
+/**
+ * One entry of a validation error: `pointer` into a JSON body, `parameter` for a query parameter,
+ * `header` for a request header, `line` of a CSV body (1 is its header row).
+ */
+export type FieldError =
+  | { pointer: string; detail: string }
+  | { parameter: string; detail: string }
+  | { header: string; detail: string }
+  | { line: number; detail: string };
+
+/** Where a field error points, in words (the portal shows it before the detail). */
+export function whereOf(e: FieldError): string {
+  if ("pointer" in e) return e.pointer.slice(1) || "body";
+  if ("parameter" in e) return e.parameter;
+  if ("header" in e) return e.header;
+  return `line ${e.line}`;
+}
 
 export class DomainError extends Error {
   constructor(

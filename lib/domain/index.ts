@@ -4,3 +4,4 @@ export * from "./words";
 export * from "./errors";
 export * from "./property";
 export * from "./coverage";
+export * from "./batch";

@@ -33,6 +33,10 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export const DELIVERY_TRIGGERS = ["scheduled", "manual_replay", "test"] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
+/** The events an endpoint may subscribe to (`event_types`); `webhook.test` reaches every endpoint. */
+export const EVENT_TYPES = ["property.enriched", "batch.completed"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
 export const RATINGS = ["A", "B", "C", "D", "E", "F", "G"] as const;
 export type Rating = (typeof RATINGS)[number];
 

@@ -19,3 +19,20 @@ export async function readCapped(message: { body: ReadableStream<Uint8Array> | n
   }
   return Buffer.concat(chunks);
 }
+
+/** A body's chunks as they arrive; stopping early (break, throw) cancels the stream. */
+export async function* chunksOf(body: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return void (done = true);
+      yield next.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}

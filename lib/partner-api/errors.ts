@@ -10,6 +10,7 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   missing_api_key: 401,
   not_found: 404,
   method_not_allowed: 405,
+  too_many_active_batches: 409,
   validation_error: 422,
   rate_limited: 429,
   internal_error: 500,

@@ -97,12 +97,15 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     }
     finishBody(req, response);
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body && response.headers.get("content-type")?.startsWith("text/event-stream")) await stream(response.body, res);
+    if (response.body && STREAMED.test(response.headers.get("content-type") ?? "")) await stream(response.body, res);
     else res.end(Buffer.from(await response.arrayBuffer()));
   };
 }
 
-/** A long-lived body (Server-Sent Events) written as it comes; cancelled when the client goes. */
+/** Bodies written as they are produced, never held whole: events (listen) and batch results. */
+const STREAMED = /^(text\/event-stream|text\/csv|application\/x-ndjson)/;
+
+/** A long-lived or large body written as it comes; cancelled when the client goes. */
 async function stream(body: ReadableStream<Uint8Array>, res: http.ServerResponse): Promise<void> {
   const reader = body.getReader();
   res.once("close", () => void reader.cancel().catch(() => {}));

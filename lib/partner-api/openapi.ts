@@ -73,8 +73,26 @@ function operationObject(op: Operation, config: Config): ZodOpenApiOperationObje
     summary: op.summary,
     description: op.description(config),
     ...(op.authenticated ? {} : { security: [] }),
-    ...(op.request?.path || op.request?.query ? { requestParams: { ...(op.request.path ? { path: op.request.path } : {}), ...(op.request.query ? { query: op.request.query } : {}) } } : {}),
-    ...(op.request?.body ? { requestBody: { required: true, content: { "application/json": { schema: op.request.body } } } } : {}),
+    ...(op.request?.path || op.request?.query || op.request?.headers
+      ? {
+          requestParams: {
+            ...(op.request.path ? { path: op.request.path } : {}),
+            ...(op.request.query ? { query: op.request.query } : {}),
+            ...(op.request.headers ? { header: op.request.headers } : {}),
+          },
+        }
+      : {}),
+    ...(op.request?.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: op.request.body },
+              ...Object.fromEntries(Object.entries(op.request.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }])),
+            },
+          },
+        }
+      : {}),
     responses: responsesOf(op, config),
   };
 }

@@ -64,7 +64,8 @@ export type Method = "GET" | "POST" | "DELETE";
 /** The sections of the API reference, in order, with what each holds. */
 export const TAGS = {
   Properties: "Register properties by cadastral reference and read them, enriched.",
-  "Webhook endpoints": "Where `property.enriched` and `webhook.test` events are sent (Standard Webhooks).",
+  Portfolios: "Register thousands of properties in one request (JSON or CSV), follow their progress, download the results.",
+  "Webhook endpoints": "Where events (`property.enriched`, `batch.completed`, `webhook.test`) are sent (Standard Webhooks).",
   Coverage: "What each register covers, per autonomous community.",
   Meta: "This API's own description.",
 } as const;
@@ -80,7 +81,8 @@ interface Described {
   tag: Tag;
   summary: string;
   description: (config: Config) => string;
-  request?: { path?: z.ZodObject; query?: z.ZodObject; body?: z.ZodType };
+  /** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the handler reads them). */
+  request?: { path?: z.ZodObject; query?: z.ZodObject; headers?: z.ZodObject; body?: z.ZodType; alsoAccepts?: Record<string, z.ZodType> };
   /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
   responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;
 }

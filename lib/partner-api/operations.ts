@@ -2,14 +2,32 @@
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
-import { Coverage, DomainError, Property } from "@/lib/domain";
+import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
+import { cancelBatch, getBatch, listBatches, listItems, RESULT_COLUMNS, resultsStream, submitBatch } from "@/lib/batches";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, registerReference } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { idParam, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
-import { CreatePropertyBody, CreateWebhookEndpointBody, IdParam, ListPropertiesQuery, PropertyList, WebhookEndpointList, WebhookEndpointWithSecret } from "./schemas";
+import {
+  BatchItemList,
+  BatchList,
+  CreateBatchBody,
+  CreateBatchCsv,
+  CreateBatchQuery,
+  CreatePropertyBody,
+  CreateWebhookEndpointBody,
+  IdempotencyHeaders,
+  IdParam,
+  ListBatchesQuery,
+  ListBatchItemsQuery,
+  ListPropertiesQuery,
+  PropertyList,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+} from "./schemas";
+import { readBatchRequest } from "./batch-request";
 import { buildOpenApiDocument } from "./openapi";
 import type { Config } from "@/lib/config";
 import type { Operation } from "./operation";
@@ -20,6 +38,11 @@ export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseOb
 export const problemOnly = (description: string): ZodOpenApiResponseObject => ({ description });
 
 const notFound = (what: string) => new DomainError("not_found", `No ${what} with this id for this API key's partner and mode.`);
+
+const unknownCursor = (what: string) =>
+  new DomainError("validation_error", "The query parameters are invalid.", [{ parameter: "starting_after", detail: `does not name ${what} of this partner and mode` }]);
+
+const batchLocation = (id: string) => ({ Location: `${BASE_PATH}/batches/${id}` });
 
 export const operations = [
   {
@@ -81,6 +104,130 @@ export const operations = [
       const property = id ? await getProperty(deps.db, principal, id) : null;
       if (!property) throw notFound("property");
       return json(property);
+    },
+  },
+  {
+    id: "createBatch",
+    method: "POST",
+    path: "/batches",
+    tag: "Portfolios",
+    authenticated: true,
+    write: true,
+    summary: "Register a portfolio",
+    description: (config) =>
+      `Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items) or CSV (\`text/csv\`, up to ${config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and ${config.BATCH_MAX_BYTES / 1024 / 1024} MiB; name it with \`?name=\`). Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, \`property.enriched\` per new property and \`batch.completed\` at the end. A bad reference never fails the request: its item is \`invalid\`. At most ${config.BATCH_MAX_ACTIVE} batches queued or running per mode.`,
+    request: { query: CreateBatchQuery, headers: IdempotencyHeaders, body: CreateBatchBody, alsoAccepts: { "text/csv": CreateBatchCsv } },
+    responses: () => ({
+      "200": ok("This Idempotency-Key created a batch within 24 h: that batch (nothing new was created).", Batch),
+      "202": { ...ok("Accepted: the batch, queued.", Batch), headers: { Location: { $ref: "#/components/headers/Location" } } },
+      "409": problemOnly("`too_many_active_batches`: too many batches of this partner and mode are queued or running."),
+    }),
+    async handle({ deps, req, principal }) {
+      const submission = await readBatchRequest(req, deps.config);
+      const { created, batch } = await submitBatch(deps, principal, submission);
+      return json(batch, created ? 202 : 200, batchLocation(batch.batch_id));
+    },
+  },
+  {
+    id: "listBatches",
+    method: "GET",
+    path: "/batches",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "List batches, newest first",
+    description: () => "Batches of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page.",
+    request: { query: ListBatchesQuery },
+    responses: () => ({ "200": ok("A page of batches.", BatchList) }),
+    async handle({ deps, req, principal }) {
+      const query = parseQuery(ListBatchesQuery, new URL(req.url));
+      const page = await listBatches(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after });
+      if (!page) throw unknownCursor("a batch");
+      return json(page);
+    },
+  },
+  {
+    id: "getBatch",
+    method: "GET",
+    path: "/batches/{id}",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "Get a batch",
+    description: () => "The batch with its counts per item status (refreshed about every second while it runs).",
+    request: { path: IdParam },
+    responses: () => ({ "200": ok("The batch.", Batch), "404": problemOnly("`not_found`") }),
+    async handle({ deps, params, principal }) {
+      const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
+      if (!batch) throw notFound("batch");
+      return json(batch);
+    },
+  },
+  {
+    id: "cancelBatch",
+    method: "DELETE",
+    path: "/batches/{id}",
+    tag: "Portfolios",
+    authenticated: true,
+    write: true,
+    summary: "Cancel a batch",
+    description: () =>
+      "Items not yet started end `cancelled`; items already registered finish enriching, and `batch.completed` follows once they have. A batch already completed or cancelled is answered as it is.",
+    request: { path: IdParam },
+    responses: () => ({ "200": ok("The batch, cancelled.", Batch), "404": problemOnly("`not_found`") }),
+    async handle({ deps, params, principal }) {
+      const batch = await cancelBatch(deps, principal, idParam(params.id) ?? "");
+      if (!batch) throw notFound("batch");
+      return json(batch);
+    },
+  },
+  {
+    id: "listBatchItems",
+    method: "GET",
+    path: "/batches/{id}/items",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "List a batch's items, in input order",
+    description: () => "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
+    request: { path: IdParam, query: ListBatchItemsQuery },
+    responses: () => ({ "200": ok("A page of items.", BatchItemList), "404": problemOnly("`not_found`") }),
+    async handle({ deps, req, params, principal }) {
+      const query = parseQuery(ListBatchItemsQuery, new URL(req.url));
+      const page = await listItems(deps.db, principal, idParam(params.id) ?? "", { limit: query.limit, startingAfter: query.starting_after, status: query.status });
+      if (!page) throw notFound("batch");
+      return json(page);
+    },
+  },
+  {
+    id: "getBatchResults",
+    method: "GET",
+    path: "/batches/{id}/results",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "Download a batch's results (CSV or NDJSON)",
+    description: () =>
+      "Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). Available while the batch runs: what is known so far.",
+    request: { path: IdParam },
+    responses: () => ({
+      "200": {
+        description: "The results.",
+        content: {
+          "text/csv": { schema: z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }) },
+          "application/x-ndjson": { schema: z.string().meta({ description: "One JSON object a line: `{item, property}` (property null when the item has none)." }) },
+        },
+      },
+      "404": problemOnly("`not_found`"),
+    }),
+    async handle({ deps, req, params, principal }) {
+      const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
+      if (!batch) throw notFound("batch");
+      const ndjson = /application\/x-ndjson/i.test(req.headers.get("accept") ?? "");
+      const headers: Record<string, string> = ndjson
+        ? { "Content-Type": "application/x-ndjson; charset=utf-8" }
+        : { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"` };
+      return new Response(resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv"), { headers });
     },
   },
   {

@@ -22,22 +22,34 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) => new DomainError("validation_error", detail, errors);
 
-/** Reads a JSON body: content type, size cap and syntax are all 422s (the contract's validation_error). */
-export async function readJsonBody(req: Request): Promise<unknown> {
-  const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
-    throw invalid("Content-Type must be application/json.", [{ pointer: "", detail: `unsupported Content-Type: ${type || "(none)"}` }]);
-  }
+export const isJson = (req: Request) => /^application\/json\s*(;|$)/i.test((req.headers.get("content-type") ?? "").trim());
+
+export const unsupportedType = (req: Request, wanted: string) =>
+  invalid(`Content-Type must be ${wanted}.`, [{ pointer: "", detail: `unsupported Content-Type: ${req.headers.get("content-type") || "(none)"}` }]);
+
+/** A body's bytes, at most `maxBytes` of them: a larger body is a 422, and is not read on. */
+export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? 0);
-  if (declared > MAX_BODY_BYTES) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
+  if (declared > maxBytes) throw invalid(`The body must not exceed ${maxBytes} bytes.`);
   let bytes: Uint8Array | null;
   try {
-    bytes = await readCapped(req, MAX_BODY_BYTES);
+    bytes = await readCapped(req, maxBytes);
   } catch {
     // The client went away mid-body (its socket's ECONNRESET is no database outage).
     throw invalid("The body could not be read to its end.");
   }
-  if (bytes === null) throw invalid(`The body must not exceed ${MAX_BODY_BYTES} bytes.`);
+  if (bytes === null) throw invalid(`The body must not exceed ${maxBytes} bytes.`);
+  return bytes;
+}
+
+/** Reads a JSON body: content type, size cap and syntax are all 422s (the contract's validation_error). */
+export async function readJsonBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  if (!isJson(req)) throw unsupportedType(req, "application/json");
+  return parseJsonBytes(await readBody(req, maxBytes));
+}
+
+/** UTF-8 JSON text, else a 422. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -3,7 +3,8 @@
 // lib/webhooks' WebhookEndpoint).
 import { z } from "zod";
 import "zod-openapi";
-import { PROPERTY_STATUSES, Property } from "@/lib/domain";
+import { Batch, BATCH_ITEM_STATUSES, BatchItem, PROPERTY_STATUSES, Property } from "@/lib/domain";
+import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
@@ -16,23 +17,77 @@ export const CreatePropertyBody = z
   })
   .meta({ id: "CreatePropertyRequest" });
 
-export const PropertyList = z
-  .object({
-    data: z.array(Property),
-    has_more: z.boolean(),
-    next_starting_after: z.uuid().nullable().meta({ description: "Pass as starting_after for the next page." }),
-  })
-  .meta({ id: "PropertyList" });
+
+/** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
+function wholeNumber(min: number, max: number, error = `must be a whole number from ${min} to ${max}`) {
+  const number = z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+  return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), number);
+}
+
+const limit = (max: number) => wholeNumber(1, max).default(20).meta({ description: `Items per page, 1 to ${max}; default 20.` });
 
 export const ListPropertiesQuery = z.strictObject({
-  // Decimal digits only: z.coerce would also take "1e2", "0x10" or " 5" (Number's own syntax).
-  limit: z.preprocess(
-    (v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v),
-    z.number({ error: "must be a whole number from 1 to 100" }).int().min(1).max(100).default(20),
-  ),
+  limit: limit(100),
   starting_after: z.uuid().optional(),
   status: z.enum(PROPERTY_STATUSES).optional(),
 });
+
+/** Text a partner names things with: PostgreSQL text cannot hold a NUL. */
+const label = () => z.string().max(MAX_TEXT).refine((s) => !s.includes("\u0000"), "must not contain NUL characters");
+
+export const CreateBatchBody = z
+  .strictObject({
+    items: z
+      .array(
+        z.strictObject({
+          cadastral_reference: z.string().meta({ description: "As on a single create; an invalid one makes its item `invalid`, not the request." }),
+          external_id: label().nullable().optional().meta({ description: "Your own id for the item, echoed in items and results." }),
+        }),
+      )
+      .min(1)
+      .max(MAX_JSON_ITEMS),
+    name: label().optional(),
+  })
+  .meta({ id: "CreateBatchRequest" });
+
+export const CreateBatchQuery = z.strictObject({
+  name: label().optional().meta({ description: "The batch's name, for a CSV body (a JSON body names it in `name`)." }),
+});
+
+export const CreateBatchCsv = z.string().meta({
+  description:
+    "UTF-8 CSV (a BOM allowed), `,` or `;` separated, a header row naming `cadastral_reference` (or `referencia_catastral`, `refcat`; any case) and optionally `external_id`; other columns are ignored.",
+  example: "cadastral_reference,external_id\r\n2749704YJ0624N0001DI,loan-0001\r\n9872023VH5797S0001WX,loan-0002\r\n",
+});
+
+export const IdempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .max(MAX_TEXT)
+    .optional()
+    .meta({ description: "Up to 200 characters: the same key within 24 h answers 200 with the batch it created, and creates nothing." }),
+});
+
+export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: z.uuid().optional() });
+
+export const ListBatchItemsQuery = z.strictObject({
+  limit: limit(1000),
+  starting_after: wholeNumber(0, 2 ** 31 - 1, "must be a line number").optional().meta({ description: "The `line` after which the page starts." }),
+  status: z.enum(BATCH_ITEM_STATUSES).optional(),
+});
+
+const page = <T extends z.ZodType>(item: T, cursor: z.ZodType, id: string) =>
+  z
+    .object({
+      data: z.array(item),
+      has_more: z.boolean(),
+      next_starting_after: cursor.nullable().meta({ description: "Pass as starting_after for the next page." }),
+    })
+    .meta({ id });
+
+export const PropertyList = page(Property, z.uuid(), "PropertyList");
+export const BatchList = page(Batch, z.uuid(), "BatchList");
+export const BatchItemList = page(BatchItem, z.number().int(), "BatchItemList");
 
 /** As the handlers treat it: any segment; one that is not the id (a UUID) of this partner's item answers 404, never 422. */
 export const IdParam = z.object({ id: z.string().meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }) });
@@ -50,6 +105,8 @@ export const Problem = z
         z.union([
           z.object({ pointer: z.string(), detail: z.string() }),
           z.object({ parameter: z.string(), detail: z.string() }),
+          z.object({ header: z.string(), detail: z.string() }),
+          z.object({ line: z.number().int(), detail: z.string() }),
         ]),
       )
       .optional(),

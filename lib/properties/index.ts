@@ -1,4 +1,5 @@
 // Properties: all their persistence (create, durable runs, reads) around the enrichment engine.
-export { getProperty, listProperties, toProperty, type ListOptions, type PropertyPage } from "./read";
+export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
 export { registerProperty, registerReference, type PropertiesDeps, type Registration } from "./register";
+export { registerReferences, type Registered } from "./register-many";
 export { runEnrichmentJob, type EnrichJob } from "./enrich-run";

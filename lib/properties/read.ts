@@ -59,6 +59,15 @@ export async function sourcesOf(db: DbOrTx, propertyIds: string[]): Promise<Sour
   return db.select().from(enrichmentSources).where(inArray(enrichmentSources.propertyId, propertyIds));
 }
 
+/** The properties of these ids within the scope, as the API shows them (two statements for any number). */
+export async function propertiesById(db: DbOrTx, scope: Scope, ids: string[]): Promise<Map<string, Property>> {
+  if (!ids.length) return new Map();
+  const rows = await db.select().from(properties).where(and(inArray(properties.id, ids), inScope(scope)));
+  const sources = new Map<string, SourceRow[]>();
+  for (const s of await sourcesOf(db, rows.map((p) => p.id))) sources.set(s.propertyId, [...(sources.get(s.propertyId) ?? []), s]);
+  return new Map(rows.map((p) => [p.id, toProperty(p, sources.get(p.id) ?? [])]));
+}
+
 const inScope = (scope: Scope) => and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
 
 /** The property as the API shows it; null when absent or outside the caller's scope. */

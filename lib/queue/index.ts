@@ -12,6 +12,8 @@ export const QUEUES = {
   deliverWebhook: "deliver-webhook",
   /** Downloads and imports register index datasets (scheduled, or asked for by an admin). */
   refreshRegisters: "refresh-registers",
+  /** Works a portfolio through one step at a time (lib/batches). */
+  batch: "batch",
   /** Deletes request log rows past their retention (daily). */
   pruneRequestLogs: "prune-request-logs",
 } as const;
@@ -81,14 +83,30 @@ export async function queueStats(executor: SqlExecutor): Promise<QueueStat[]> {
 export interface EnqueueOptions {
   /** Run no earlier than this many seconds from now. */
   delaySeconds?: number;
+  /** Jobs of higher priority are fetched first (default 0; portfolio work runs below single creates'). */
+  priority?: number;
 }
+
+const startAfter = (options: EnqueueOptions) => (options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {});
 
 /** Enqueues inside `tx`, so the job exists if and only if the transaction commits. */
 export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: object, options: EnqueueOptions = {}) {
-  return queue.send(name, data, {
-    db: executorFor(tx) as PgBoss.Db,
-    ...(options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {}),
-  });
+  return queue.send(name, data, { db: executorFor(tx) as PgBoss.Db, ...startAfter(options), ...(options.priority ? { priority: options.priority } : {}) });
+}
+
+/** Many jobs of one queue inside `tx`, in one statement (pg-boss's insert). */
+export async function enqueueMany(queue: Queue, tx: DbOrTx, name: QueueName, jobs: readonly { data: object; options?: EnqueueOptions }[]) {
+  if (!jobs.length) return;
+  await queue.insert(
+    jobs.map(({ data, options = {} }) => ({
+      name,
+      data,
+      ...(options.priority ? { priority: options.priority } : {}),
+      // An interval, so the database's clock decides when.
+      ...(options.delaySeconds ? { startAfter: `${Math.max(1, Math.ceil(options.delaySeconds))} seconds` } : {}),
+    })),
+    { db: executorFor(tx) as PgBoss.Db },
+  );
 }
 
 /** One job run, for logs and metrics. Job data are ids and counters (never secrets), so they are logged. */

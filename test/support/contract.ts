@@ -20,6 +20,7 @@ export const CODE_OF_STATUS: Record<number, ErrorCode> = {
   401: "missing_api_key",
   404: "not_found",
   405: "method_not_allowed",
+  409: "too_many_active_batches",
   422: "validation_error",
   429: "rate_limited",
 };

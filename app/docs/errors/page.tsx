@@ -29,6 +29,10 @@ const explanations = (config: Config): Record<ErrorCode, { cause: string; action
     cause: "No such resource for your organisation and mode. Another organisation's ids, and ids of the other mode, are not found either.",
     action: "Check the id, and that the key's mode (test or live) is the one the resource was created in.",
   },
+  too_many_active_batches: {
+    cause: `Your organisation already has ${config.BATCH_MAX_ACTIVE} batches queued or running in this mode. Nothing was created.`,
+    action: "Wait for a batch to complete (batch.completed, or GET /batches/{id}), or cancel one with DELETE /batches/{id}, then submit again.",
+  },
   method_not_allowed: {
     cause: "The path exists, but not with this HTTP method.",
     action: "See the API reference for the methods of each path.",

@@ -1,0 +1,136 @@
+// Accepting and cancelling a batch. A batch is accepted in one transaction: its row, its items (a
+// set-based insert per few thousand) and its first step job, so it exists whole or not at all.
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { bare, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
+import { DomainError, emptyCounts, type Batch, type Scope } from "@/lib/domain";
+import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import { recordEvent } from "@/lib/webhooks/events";
+import type { Config } from "@/lib/config";
+import { acceptItems, invalidRequest, type ItemInput } from "./items";
+import { batchRow, tally, toBatch, type BatchRow } from "./views";
+
+const { batches, batchItems } = schema;
+
+export interface BatchesDeps {
+  db: Db;
+  queue: Queue;
+  config: Pick<Config, "BATCH_MAX_ACTIVE" | "BATCH_WINDOW">;
+}
+
+/** The job that works a batch through, one step at a time (./step.ts). */
+export type BatchJob = { batchId: string; step: number };
+
+export interface Submission {
+  name: string | null;
+  items: ItemInput[];
+  /** The request's Idempotency-Key header, if it sent one. */
+  idempotencyKey: string | null;
+  /** A hash of everything the request sent (its body and how it was sent). */
+  requestHash: string;
+}
+
+/** How long an Idempotency-Key answers with the batch it created. */
+export const IDEMPOTENCY_HOURS = 24;
+/** Items per insert statement: bounds the statement's size, not the transaction's. */
+const INSERT_CHUNK = 5_000;
+
+const idempotencyConflict = () =>
+  invalidRequest("This Idempotency-Key was used within 24 h for a different request.", [
+    { header: "Idempotency-Key", detail: "already used with another body: send a new key for a new batch" },
+  ]);
+
+/** A new batch, or (a repeated Idempotency-Key) the one that key created: `created` says which. */
+export async function submitBatch(deps: BatchesDeps, scope: Scope, submission: Submission): Promise<{ created: boolean; batch: Batch }> {
+  const items = acceptItems(submission.items);
+  const counts = emptyCounts(items.length);
+  for (const item of items) counts[item.status]++;
+  return deps.db.transaction(async (tx) => {
+    // One submission of a partner and mode at a time: the active cap and the key hold under races.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`batches:${scope.partnerId}:${scope.mode}`}, 0))`);
+    if (submission.idempotencyKey) {
+      const prior = await priorSubmission(tx, scope, submission.idempotencyKey);
+      if (prior?.fresh) {
+        if (prior.row.requestHash !== submission.requestHash) throw idempotencyConflict();
+        return { created: false, batch: toBatch(prior.row) };
+      }
+      // Older than the key's life: the key is free again.
+      if (prior) await tx.update(batches).set({ idempotencyKey: null }).where(eq(batches.id, prior.row.id));
+    }
+    const [{ active }] = rowsOf<{ active: number }>(
+      await tx.execute(sql`select count(*)::int as active from ${batches} where ${batches.partnerId} = ${scope.partnerId}
+        and ${batches.mode} = ${scope.mode} and ${batches.status} in ('queued', 'running')`),
+    ) as [{ active: number }];
+    if (active >= deps.config.BATCH_MAX_ACTIVE) {
+      throw new DomainError(
+        "too_many_active_batches",
+        `${active} batches of yours are queued or running in ${scope.mode} mode (at most ${deps.config.BATCH_MAX_ACTIVE}): wait for one to complete, or cancel one.`,
+      );
+    }
+    const [row] = await tx
+      .insert(batches)
+      .values({ ...scope, name: submission.name, counts, idempotencyKey: submission.idempotencyKey, requestHash: submission.requestHash })
+      .returning();
+    const b = batchItems;
+    for (let start = 0; start < items.length; start += INSERT_CHUNK) {
+      const chunk = items.slice(start, start + INSERT_CHUNK).map((i) => ({ ...i, external_id: i.externalId }));
+      await tx.execute(sql`
+        insert into ${b} (${bare(b.batchId)}, ${bare(b.line)}, ${bare(b.cadastralReference)}, ${bare(b.externalId)}, ${bare(b.status)}, ${bare(b.errorDetail)})
+        select ${row!.id}::uuid, r.line, r.reference, r.external_id, r.status, r.error
+        from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as r(line int, reference text, external_id text, status text, error text)`);
+    }
+    await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row!.id, step: 1 } satisfies BatchJob);
+    return { created: true, batch: toBatch(row!) };
+  });
+}
+
+async function priorSubmission(tx: DbOrTx, scope: Scope, key: string): Promise<{ row: BatchRow; fresh: boolean } | null> {
+  const [prior] = await tx
+    .select({ row: batches, fresh: sql<boolean>`${batches.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})` })
+    .from(batches)
+    .where(and(eq(batches.partnerId, scope.partnerId), eq(batches.mode, scope.mode), eq(batches.idempotencyKey, key)));
+  return prior ?? null;
+}
+
+/**
+ * Ends a batch's work (its row locked, so no step runs meanwhile): items not yet started are
+ * cancelled; those registered finish enriching, and `batch.completed` follows when they have.
+ * A batch already completed or cancelled is answered as it is. Null when it is not the caller's.
+ */
+export async function cancelBatch(deps: Pick<BatchesDeps, "db" | "queue">, scope: Scope, id: string): Promise<Batch | null> {
+  if (!(await batchRow(deps.db, scope, id))) return null;
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(batches).where(eq(batches.id, id)).for("update");
+    if (row!.status === "completed" || row!.status === "cancelled") return toBatch(row!);
+    await tx
+      .update(batchItems)
+      .set({ status: "cancelled" })
+      .where(and(eq(batchItems.batchId, id), inArray(batchItems.status, ["pending", "duplicate"]), sql`${batchItems.propertyId} is null`));
+    return toBatch(await settle(tx, deps.queue, row!, { status: "cancelled" }));
+  });
+}
+
+/**
+ * Writes the batch's counts and status (and `set`) after a change to its items; when no item is
+ * pending any more it is complete, and `batch.completed` is recorded in the same transaction.
+ */
+export async function settle(
+  tx: DbOrTx,
+  queue: Queue,
+  row: BatchRow,
+  change: { status: BatchRow["status"]; set?: { step?: SQL; startedAt?: SQL | Date } },
+): Promise<BatchRow> {
+  const counts = await tally(tx, row.id);
+  const done = counts.pending === 0;
+  const [updated] = await tx
+    .update(batches)
+    .set({
+      ...change.set,
+      counts,
+      status: done && change.status === "running" ? "completed" : change.status,
+      completedAt: done ? sql`now()` : null,
+    })
+    .where(eq(batches.id, row.id))
+    .returning();
+  if (done) await recordEvent(tx, queue, { partnerId: row.partnerId, mode: row.mode, type: "batch.completed", propertyId: null, payload: toBatch(updated!) });
+  return updated!;
+}

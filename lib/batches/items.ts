@@ -1,0 +1,111 @@
+// From what a partner sent (JSON items, or the rows of a CSV or spreadsheet) to the batch's items:
+// the header's columns, the request-level checks (a 422 names what is wrong) and each row's status.
+// A bad reference never fails the request: its item is `invalid`, with the reason.
+import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
+import { DomainError, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
+
+/** Longest `external_id` and `name` (the contract's). */
+export const MAX_TEXT = 200;
+/** Items a JSON body may hold (the contract's); CSV bodies are bounded by BATCH_MAX_ITEMS. */
+export const MAX_JSON_ITEMS = 10_000;
+/** An invalid reference is kept as sent, cut to this (it can be anything a file held). */
+const MAX_KEPT_REFERENCE = 100;
+
+export interface ItemInput {
+  reference: string;
+  externalId: string | null;
+}
+
+export interface BatchInput {
+  name: string | null;
+  items: ItemInput[];
+}
+
+/** An item as accepted: normalised when valid, its status and, when invalid, why. */
+export interface AcceptedItem {
+  line: number;
+  reference: string;
+  externalId: string | null;
+  status: Extract<BatchItemStatus, "invalid" | "duplicate" | "pending">;
+  error: string | null;
+}
+
+export const invalidRequest = (detail: string, errors: FieldError[]) => new DomainError("validation_error", detail, errors);
+
+/** Each item's status: invalid, a duplicate of an earlier line's reference, or pending. */
+export function acceptItems(items: readonly ItemInput[]): AcceptedItem[] {
+  const seen = new Set<string>();
+  return items.map(({ reference, externalId }, i) => {
+    const line = i + 1;
+    const check = checkReference(reference);
+    if (!check.ok) {
+      const kept = withoutControl(reference.trim()).slice(0, MAX_KEPT_REFERENCE);
+      const error = referenceProblem({ ...check, reference: withoutControl(check.reference).slice(0, 40) });
+      return { line, reference: kept, externalId, status: "invalid", error };
+    }
+    const status = seen.has(check.reference) ? "duplicate" : "pending";
+    seen.add(check.reference);
+    return { line, reference: check.reference, externalId, status, error: null };
+  });
+}
+
+/** Header names as written in the wild: case, accents, spaces and hyphens do not matter. */
+const headerKey = (name: string) =>
+  name
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+
+/** The column names that hold the reference (the contract's), and the partner's own id. */
+export const REFERENCE_HEADERS = ["cadastral_reference", "referencia_catastral", "refcat"] as const;
+export const EXTERNAL_ID_HEADER = "external_id";
+
+export interface Columns {
+  reference: number;
+  externalId: number | null;
+}
+
+/** Where the reference and external id are in a header row; null when no column holds references. */
+export function columnsOf(header: readonly string[]): Columns | null {
+  const keys = header.map(headerKey);
+  const reference = keys.findIndex((k) => (REFERENCE_HEADERS as readonly string[]).includes(k));
+  if (reference < 0) return null;
+  const externalId = keys.indexOf(EXTERNAL_ID_HEADER);
+  return { reference, externalId: externalId < 0 ? null : externalId };
+}
+
+export const noReferenceColumn = (header: readonly string[]) =>
+  invalidRequest(`The header row names no column ${REFERENCE_HEADERS.join(", ")} (any case).`, [
+    {
+      line: 1,
+      detail: `header is ${JSON.stringify(header.slice(0, 20).map((h) => h.slice(0, 60)))}: none of ${REFERENCE_HEADERS.join(", ")}`,
+    },
+  ]);
+
+/**
+ * The items of a table's data rows (after its header): each row's reference and external id. A
+ * request over the limit or with an unusable external id is refused whole; `lineOffset` is how many
+ * lines come before the first data row, so errors name the line a partner sees in the file.
+ */
+export async function itemsOfRows(rows: AsyncIterable<readonly string[]>, columns: Columns, maxItems: number): Promise<ItemInput[]> {
+  const items: ItemInput[] = [];
+  for await (const row of rows) {
+    const line = items.length + 1;
+    if (line > maxItems) throw invalidRequest(`At most ${maxItems} rows per batch.`, [{ line, detail: `more than ${maxItems} data rows` }]);
+    const externalId = columns.externalId === null ? "" : (row[columns.externalId] ?? "").trim();
+    const problem = textProblem(externalId);
+    if (problem) throw invalidRequest(`external_id on data row ${line} ${problem}.`, [{ line, detail: `external_id ${problem}` }]);
+    items.push({ reference: row[columns.reference] ?? "", externalId: externalId || null });
+  }
+  if (!items.length) throw invalidRequest("The file holds no data rows.", [{ line: 2, detail: "no data rows after the header" }]);
+  return items;
+}
+
+/** Why an external_id or name cannot be kept, or null. PostgreSQL text cannot hold a NUL. */
+export function textProblem(text: string): string | null {
+  if (text.length > MAX_TEXT) return `is longer than ${MAX_TEXT} characters`;
+  if (text.includes("\u0000")) return "contains a NUL character";
+  return null;
+}

@@ -1,0 +1,129 @@
+// A batch's file, read as a stream into items: CSV (the API's `text/csv` body and the portal's
+// uploads) and XLSX (portal uploads). CSV per the contract: UTF-8 (a BOM allowed), `,` or `;`
+// (whichever the header row uses), CRLF or LF, RFC 4180 quotes, a header row naming the reference
+// column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
+// another request); nothing past the byte cap is read.
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { Readable } from "node:stream";
+import { parse } from "csv-parse";
+import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
+import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type ItemInput } from "./items";
+
+export interface FileLimits {
+  maxItems: number;
+  maxBytes: number;
+}
+
+/** Bytes of `source`, at most `maxBytes` of them (a 422 beyond), fed to `hash`. */
+async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number, hash: ReturnType<typeof createHash>) {
+  let bytes = 0;
+  for await (const chunk of source) {
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) throw invalidRequest(`The body must not exceed ${maxBytes} bytes.`, [{ header: "Content-Length", detail: `more than ${maxBytes} bytes` }]);
+    hash.update(chunk);
+    yield chunk;
+  }
+}
+
+const notUtf8 = () =>
+  invalidRequest("The CSV is not UTF-8: save it as \"CSV UTF-8\" and send it again.", [{ line: 1, detail: "not valid UTF-8" }]);
+
+/** UTF-8 text of the bytes (a leading BOM dropped); anything else is a 422. */
+async function* utf8(bytes: AsyncIterable<Uint8Array>) {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for await (const chunk of bytes) yield decoder.decode(chunk, { stream: true });
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch (error) {
+    if (error instanceof TypeError) throw notUtf8();
+    throw error;
+  }
+}
+
+/** `;` when the header row holds more of them than commas (the contract allows those two). */
+function delimiterOf(headerLine: string): "," | ";" {
+  const count = (c: string) => headerLine.split(c).length - 1;
+  return count(";") > count(",") ? ";" : ",";
+}
+
+/** The CSV's records (arrays of fields), the header row first. */
+async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]> {
+  const chunks = text[Symbol.asyncIterator]();
+  // The header line decides the delimiter: read until it is whole.
+  let head = "";
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    head += next.value;
+    if (head.includes("\n")) break;
+  }
+  const parser = parse({ delimiter: delimiterOf(head.split("\n", 1)[0]!), relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  const feeding = (async () => {
+    try {
+      if (!parser.write(head)) await once(parser, "drain");
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        if (!parser.write(next.value)) await once(parser, "drain");
+      }
+      parser.end();
+    } catch (error) {
+      parser.destroy(error as Error);
+    }
+  })();
+  try {
+    for await (const record of parser) yield record as string[];
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code?.startsWith("CSV_")) {
+      const line = (error as { lines?: number }).lines ?? 1;
+      throw invalidRequest(`The CSV cannot be read at line ${line}: ${(error as Error).message}`, [{ line, detail: (error as Error).message }]);
+    }
+    throw error;
+  } finally {
+    parser.destroy();
+    await feeding;
+    await chunks.return?.();
+  }
+}
+
+/** The header row and then the data rows. */
+async function itemsOf(records: AsyncGenerator<readonly string[]>, maxItems: number, headerFound?: (row: readonly string[]) => boolean) {
+  for (let next = await records.next(); !next.done; next = await records.next()) {
+    const header = next.value;
+    const columns = columnsOf(header);
+    if (columns) return itemsOfRows(records, columns, maxItems);
+    if (!headerFound?.(header)) throw noReferenceColumn(header);
+  }
+  throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
+}
+
+export interface ReadFile {
+  items: ItemInput[];
+  /** SHA-256 of the bytes read (hex). */
+  digest: string;
+}
+
+/** A CSV body's items. */
+export async function readCsv(body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
+  const hash = createHash("sha256");
+  const items = await itemsOf(csvRecords(utf8(capped(body, limits.maxBytes, hash))), limits.maxItems);
+  return { items, digest: hash.digest("hex") };
+}
+
+/** How far down a workbook's first sheet the header may sit (title lines above it are common). */
+const SHEET_HEADER_ROWS = 10;
+
+/** A workbook's items: its first sheet, with the header among its top rows. */
+export async function readXlsx(body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
+  const hash = createHash("sha256");
+  async function* rows() {
+    for await (const row of firstSheetRows(Readable.from(capped(body, limits.maxBytes, hash)))) yield row.values;
+  }
+  let seen = 0;
+  try {
+    const items = await itemsOf(rows(), limits.maxItems, () => ++seen < SHEET_HEADER_ROWS);
+    return { items, digest: hash.digest("hex") };
+  } catch (error) {
+    if (error instanceof NotAWorkbook) throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
+    throw error;
+  }
+}

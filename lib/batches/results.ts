@@ -1,0 +1,93 @@
+// A batch's results: every item in input order with its property, as CSV (UTF-8 with BOM, RFC 4180,
+// cells that a spreadsheet would run as a formula escaped) or NDJSON (`{item, property}` a line).
+// Read from the database a page at a time by line (a keyset cursor): memory stays constant however
+// large the batch, and no connection or transaction is held while a slow client reads.
+import { and, asc, eq, gt } from "drizzle-orm";
+import { stringify } from "csv-stringify/sync";
+import { schema, type DbOrTx } from "@/lib/db";
+import type { BatchItem, Property, Scope } from "@/lib/domain";
+import { propertiesById } from "@/lib/properties";
+import { toItem } from "./views";
+
+const { batchItems } = schema;
+
+/** Items per database read while streaming. */
+const PAGE = 500;
+
+export interface Result {
+  item: BatchItem;
+  property: Property | null;
+}
+
+/** Every item of the batch from the start, in pages, each with its property (null when it has none). */
+export async function* results(db: DbOrTx, scope: Scope, batchId: string): AsyncGenerator<Result[]> {
+  for (let after = 0; ; ) {
+    const rows = await db
+      .select()
+      .from(batchItems)
+      .where(and(eq(batchItems.batchId, batchId), gt(batchItems.line, after)))
+      .orderBy(asc(batchItems.line))
+      .limit(PAGE);
+    if (!rows.length) return;
+    const properties = await propertiesById(db, scope, [...new Set(rows.flatMap((r) => (r.propertyId ? [r.propertyId] : [])))]);
+    yield rows.map((r) => ({ item: toItem(r), property: r.propertyId ? (properties.get(r.propertyId) ?? null) : null }));
+    after = rows.at(-1)!.line;
+  }
+}
+
+/** The contract's CSV columns, in order, and how each is read from an item and its property. */
+const COLUMNS: [string, (r: Result) => string | number | null | undefined][] = [
+  ["line", (r) => r.item.line],
+  ["external_id", (r) => r.item.external_id],
+  ["cadastral_reference", (r) => r.item.cadastral_reference],
+  ["status", (r) => r.item.status],
+  ["property_id", (r) => r.item.property_id],
+  ["address", (r) => r.property?.address],
+  ["municipality", (r) => r.property?.municipality],
+  ["province", (r) => r.property?.province],
+  ["ccaa", (r) => r.property?.ccaa],
+  ["year_built", (r) => r.property?.year_built],
+  ["climate_zone", (r) => r.property?.climate_zone],
+  ["use", (r) => r.property?.use],
+  ["built_area_m2", (r) => r.property?.built_area_m2],
+  ["energy_rating", (r) => r.property?.energy_certificate?.rating],
+  ["energy_source", (r) => r.property?.energy_certificate?.source],
+  ["primary_energy_kwh_m2_year", (r) => r.property?.energy_certificate?.primary_energy_kwh_m2_year],
+  ["emissions_kg_co2_m2_year", (r) => r.property?.energy_certificate?.emissions_kg_co2_m2_year],
+  ["certificate_valid_until", (r) => r.property?.energy_certificate?.valid_until],
+  ["ite_fetch_status", (r) => r.property?.ite_fetch_status],
+  ["ite_next_due_on", (r) => r.property?.ite?.next_due_on],
+  ["latitude", (r) => r.property?.location?.latitude],
+  ["longitude", (r) => r.property?.location?.longitude],
+  ["error_code", (r) => r.item.error?.code],
+];
+
+export const RESULT_COLUMNS = COLUMNS.map(([name]) => name);
+
+/** One result as the CSV's cells (null for an empty cell; numbers stay numbers). */
+export const resultCells = (r: Result): (string | number | null)[] => COLUMNS.map(([, read]) => read(r) ?? null);
+
+/** CSV lines (CRLF); `escape_formulas` prefixes a text cell starting with =, +, -, @ with a quote. */
+export const csvLines = (rows: (string | number | null)[][]) => stringify(rows, { record_delimiter: "\r\n", escape_formulas: true });
+
+export type ResultsFormat = "csv" | "ndjson";
+
+/** The results as a byte stream, produced page by page as the client reads. */
+export function resultsStream(db: DbOrTx, scope: Scope, batchId: string, format: ResultsFormat): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const pages = results(db, scope, batchId);
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started && format === "csv") controller.enqueue(encoder.encode(`\uFEFF${csvLines([RESULT_COLUMNS])}`));
+      started = true;
+      const next = await pages.next();
+      if (next.done) return controller.close();
+      const text = format === "csv" ? csvLines(next.value.map(resultCells)) : next.value.map((r) => `${JSON.stringify(r)}\n`).join("");
+      controller.enqueue(encoder.encode(text));
+    },
+    async cancel() {
+      await pages.return(undefined);
+    },
+  });
+}

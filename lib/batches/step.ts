@@ -1,0 +1,76 @@
+// Working a batch through (the batch job), one step at a time, each step one transaction on the
+// batch's locked row: items whose property finished take its status; while fewer than BATCH_WINDOW
+// of its items are enriching, the next ones (in input order) are registered exactly as creates
+// would be, their enrichment queued in the durable pipeline; then the counts are written, and
+// either the batch completes (`batch.completed`) or the next step is queued. A step that dies writes
+// nothing and runs again; a job whose step number is not the batch's is stale and does nothing.
+// Keeping each batch's enriching items within a window lets batches of several partners take
+// turns in the enrichment queue instead of one portfolio queueing 100,000 runs ahead of the rest.
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { rowsOf, schema } from "@/lib/db";
+import { registerReferences } from "@/lib/properties";
+import { enqueue, QUEUES } from "@/lib/queue";
+import { settle, type BatchesDeps, type BatchJob } from "./accept";
+
+const { batches, batchItems, properties } = schema;
+
+/** Items registered by one step at most (one set-based statement each way). */
+const STEP_ITEMS = 500;
+/** While a batch only waits for its items' enrichment, how often a step looks at them. */
+const WAIT_SECONDS = 1;
+
+export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(batches).where(eq(batches.id, job.batchId)).for("update");
+    if (!row || row.step !== job.step || row.completedAt) return;
+    const i = batchItems;
+    // Items whose property has reached its final status take it.
+    await tx.execute(sql`
+      update ${i} set ${sql.identifier(i.status.name)} = ${properties.status}
+      from ${properties}
+      where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} = ${properties.id}
+        and ${properties.status} <> 'enriching'`);
+    let more = false;
+    if (row.status !== "cancelled") {
+      const [{ enriching }] = rowsOf<{ enriching: number }>(
+        await tx.execute(sql`select count(*)::int as enriching from ${i}
+          where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is not null`),
+      ) as [{ enriching: number }];
+      const room = Math.min(STEP_ITEMS, deps.config.BATCH_WINDOW - enriching);
+      if (room > 0) {
+        const next = await tx
+          .select({ line: i.line, reference: i.cadastralReference })
+          .from(i)
+          .where(and(eq(i.batchId, row.id), eq(i.status, "pending"), isNull(i.propertyId)))
+          .orderBy(asc(i.line))
+          .limit(room + 1);
+        more = next.length > room;
+        const taken = next.slice(0, room);
+        const registered = await registerReferences(tx, deps.queue, { partnerId: row.partnerId, mode: row.mode }, taken.map((t) => t.reference));
+        const updates = taken.map(({ line, reference }) => {
+          const { propertyId, status } = registered.get(reference)!;
+          return { line, property_id: propertyId, status: status === "enriching" ? "pending" : status };
+        });
+        if (updates.length) {
+          await tx.execute(sql`
+            update ${i} set ${sql.identifier(i.propertyId.name)} = r.property_id, ${sql.identifier(i.status.name)} = r.status
+            from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as r(line int, property_id uuid, status text)
+            where ${i.batchId} = ${row.id} and ${i.line} = r.line`);
+          // Later lines with the same reference point to the same property.
+          await tx.execute(sql`
+            update ${i} set ${sql.identifier(i.propertyId.name)} = r.property_id
+            from jsonb_to_recordset(${JSON.stringify(taken.map((t) => ({ reference: t.reference, property_id: registered.get(t.reference)!.propertyId })))}::jsonb)
+              as r(reference text, property_id uuid)
+            where ${i.batchId} = ${row.id} and ${i.status} = 'duplicate' and ${i.cadastralReference} = r.reference`);
+        }
+      }
+    }
+    const updated = await settle(tx, deps.queue, row, {
+      status: row.status === "queued" ? "running" : row.status,
+      set: { step: sql`${batches.step} + 1`, startedAt: row.startedAt ?? sql`now()` },
+    });
+    if (updated.completedAt) return;
+    // More to register at once: straight on; otherwise look again once enrichment has moved.
+    await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row.id, step: updated.step } satisfies BatchJob, { delaySeconds: more ? 0 : WAIT_SECONDS });
+  });
+}
