@@ -9,7 +9,7 @@ import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
-import { DomainError, hasControl, whereOf } from "@/lib/domain";
+import { DomainError, EVENT_TYPES, hasControl, whereOf } from "@/lib/domain";
 import { createEndpoint, expirePreviousSecret, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
@@ -90,11 +90,23 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
 
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
-  const values = { url: field(form, "url").slice(0, MAX_URL_LENGTH + 1), description: field(form, "description").slice(0, 501) };
+  const types = form.getAll("event_types").map(String);
+  // Every box ticked: every type, types added later included (the API's default).
+  const eventTypes = EVENT_TYPES.every((t) => types.includes(t)) ? undefined : types;
+  const values = {
+    url: field(form, "url").slice(0, MAX_URL_LENGTH + 1),
+    description: field(form, "description").slice(0, 501),
+    event_types: types.join(",").slice(0, 200),
+  };
+  if (eventTypes && !eventTypes.length) return { error: "Choose at least one event for the endpoint.", values };
   try {
     await countPortalWrite(app, scope);
     // The API's own request schema: the portal accepts exactly what the API accepts.
-    const input = parseBody(CreateWebhookEndpointBody, { url: field(form, "url"), ...(field(form, "description") && { description: field(form, "description") }) });
+    const input = parseBody(CreateWebhookEndpointBody, {
+      url: field(form, "url"),
+      ...(field(form, "description") && { description: field(form, "description") }),
+      ...(eventTypes && { event_types: eventTypes }),
+    });
     const { secret } = await createEndpoint(app.db, scope, input, { allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS });
     revalidatePath("/webhooks", "layout");
     return { secret };

@@ -5,6 +5,7 @@ import { useActionState, useState, useTransition } from "react";
 import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
 import { FormError, Time } from "../_components/ui";
+import { EVENT_TYPES } from "@/lib/domain/words";
 import { createEndpointAction, createKeyAction, expireOldSecretAction, rollKeyAction, rotateSecretAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
 
 function Secret({ label, value, note }: { label: string; value: string; note: React.ReactNode }) {
@@ -144,6 +145,18 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
         <input id="endpoint-description" name="description" defaultValue={state?.values?.description} className="input" maxLength={500} />
       </div>
       <button className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
+      <fieldset className="sm:col-span-3">
+        <legend className="label">Events</legend>
+        <div className="flex flex-wrap gap-x-5 gap-y-1">
+          {EVENT_TYPES.map((type) => (
+            <label key={type} className="inline-flex items-center gap-2 text-sm text-slate-800">
+              <input type="checkbox" name="event_types" value={type} defaultChecked={state?.values?.event_types?.split(",").includes(type) ?? true} />
+              <span className="font-mono">{type}</span>
+            </label>
+          ))}
+        </div>
+        <p className="mt-1 text-xs text-slate-600">With every box ticked the endpoint also receives types added later. Test events always reach it.</p>
+      </fieldset>
       <p id="endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
         {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} {allowPrivate ? "This server accepts private and loopback addresses (FINCA_WEBHOOKS_ALLOW_PRIVATE: development only)." : "Private, loopback and internal addresses are refused."}
       </p>

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import { Property, Timestamp } from "@/lib/domain";
+import { Batch, Property, Timestamp } from "@/lib/domain";
 import { Problem } from "./schemas";
 import { TAGS, type Operation } from "./operation";
 
@@ -150,6 +150,16 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
           summary: "Every source of a property reached a final state",
           description: "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
           data: Property,
+        }),
+      },
+      "batch.completed": {
+        post: webhook(config, {
+          id: "batchCompleted",
+          type: "batch.completed",
+          summary: "Every item of a batch is final or cancelled",
+          description:
+            "Sent once per batch when no item is pending any more (also for a cancelled batch, once the items it had started have finished). `data` is the batch as `GET /batches/{id}` returns it.",
+          data: Batch,
         }),
       },
       "webhook.test": {

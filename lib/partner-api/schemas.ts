@@ -3,7 +3,7 @@
 // lib/webhooks' WebhookEndpoint).
 import { z } from "zod";
 import "zod-openapi";
-import { Batch, BATCH_ITEM_STATUSES, BatchItem, PROPERTY_STATUSES, Property } from "@/lib/domain";
+import { Batch, BATCH_ITEM_STATUSES, BatchItem, EVENT_TYPES, PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
@@ -118,6 +118,11 @@ export const CreateWebhookEndpointBody = z
     url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
     // PostgreSQL text cannot hold a NUL.
     description: z.string().max(500).refine((d) => !d.includes("\u0000"), "must not contain NUL characters").optional(),
+    event_types: z
+      .array(z.enum(EVENT_TYPES))
+      .min(1)
+      .optional()
+      .meta({ description: "The events to send here; default every type, types added later included. `webhook.test` is always sent." }),
   })
   .meta({ id: "CreateWebhookEndpointRequest" });
 

@@ -97,6 +97,18 @@ describe("recording an event", () => {
     const jobs = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pgboss.job where data->>'deliveryId' not in (select id::text from webhook_deliveries)`));
     expect(jobs[0]!.n).toBe(0);
   });
+
+  it("reaches only the endpoints subscribed to its type; a test event reaches any endpoint", async () => {
+    const scope = await newScope();
+    const all = await createEndpoint(database.db, scope, { url: receiver.url }, { allowPrivate: true, maxEndpoints: 20 });
+    const batches = await createEndpoint(database.db, scope, { url: receiver.url, event_types: ["batch.completed"] }, { allowPrivate: true, maxEndpoints: 20 });
+    expect((await emit(scope)).deliveries.map((d) => d.endpointId)).toEqual([all.endpoint.id]);
+    const completed = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "batch.completed", propertyId: null, payload: {} }));
+    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, completed.id));
+    expect(deliveries.map((d) => d.endpointId).sort()).toEqual([all.endpoint.id, batches.endpoint.id].sort());
+    const test = await sendTestEvent(deps, batches.endpoint);
+    expect((await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, test.id))).map((d) => d.endpointId)).toEqual([batches.endpoint.id]);
+  });
 });
 
 describe("delivery against a real receiver", () => {

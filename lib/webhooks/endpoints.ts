@@ -3,7 +3,7 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
-import { DomainError, isUuid, Timestamp, type Scope } from "@/lib/domain";
+import { DomainError, EVENT_TYPES, isUuid, Timestamp, type EventType, type Scope } from "@/lib/domain";
 import { generateSecret } from "./secrets";
 import { urlProblem } from "./ssrf";
 
@@ -19,6 +19,10 @@ export const WebhookEndpoint = z
     id: z.uuid(),
     url: z.string(),
     description: z.string().nullable(),
+    event_types: z.array(z.enum(EVENT_TYPES)).meta({
+      description:
+        "The events sent to this endpoint (`webhook.test` always is). An endpoint created without `event_types` receives every type, types added later included.",
+    }),
     enabled: z.boolean(),
     disabled_reason: z.string().nullable(),
     created_at: Timestamp,
@@ -31,6 +35,7 @@ export function toEndpoint(e: EndpointRow): WebhookEndpoint {
     id: e.id,
     url: e.url,
     description: e.description,
+    event_types: e.eventTypes ?? [...EVENT_TYPES],
     enabled: e.enabled,
     disabled_reason: e.disabledReason,
     created_at: e.createdAt.toISOString(),
@@ -45,7 +50,14 @@ export interface EndpointRules {
   maxEndpoints: number;
 }
 
-export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: string; description?: string | null }, rules: EndpointRules) {
+export interface EndpointInput {
+  url: string;
+  description?: string | null;
+  /** Omitted: every type, types added later included. */
+  event_types?: EventType[];
+}
+
+export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointInput, rules: EndpointRules) {
   const url = input.url.trim();
   const problem = urlProblem(url, scope.mode, rules.allowPrivate);
   if (problem) throw new DomainError("validation_error", `The URL ${problem}.`, [{ pointer: "/url", detail: `The URL ${problem}.` }]);
@@ -60,7 +72,14 @@ export async function createEndpoint(db: DbOrTx, scope: Scope, input: { url: str
     }
     const [endpoint] = await tx
       .insert(webhookEndpoints)
-      .values({ partnerId: scope.partnerId, mode: scope.mode, url, description: input.description?.trim() || null, secret })
+      .values({
+        partnerId: scope.partnerId,
+        mode: scope.mode,
+        url,
+        description: input.description?.trim() || null,
+        eventTypes: input.event_types ? [...new Set(input.event_types)] : null,
+        secret,
+      })
       .returning();
     return { endpoint: endpoint!, secret };
   });

@@ -33,7 +33,8 @@ export interface EventInput {
 }
 
 /**
- * Records the event and schedules it to every enabled endpoint of the partner and mode: the event
+ * Records the event and schedules it to every enabled endpoint of the partner and mode that takes
+ * its type: the event
  * and its delivery rows in one statement (every durable run that finishes does this, so round
  * trips count), then one job per delivery.
  */
@@ -50,6 +51,7 @@ export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): 
         select ${id}::uuid, ${webhookEndpoints.id}, ${messageIdOf(id)}, now() from ${webhookEndpoints}
         where ${webhookEndpoints.partnerId} = ${input.partnerId}::uuid and ${webhookEndpoints.mode} = ${input.mode}
           and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
+          and (${webhookEndpoints.eventTypes} is null or ${input.type} = any(${webhookEndpoints.eventTypes}))
         returning ${bare(webhookDeliveries.id)}
       )
       select (select ${bare(events.createdAt)} from event) as created_at, array(select ${bare(webhookDeliveries.id)}::text from deliveries) as delivery_ids`),

@@ -16,6 +16,7 @@ describe("/webhook-endpoints", () => {
     expect(res.headers.get("ratelimit")).toMatch(/^"writes"/);
     const created = await res.json();
     expect(created).toMatchObject({ url: "https://hooks.example.com/finca", description: "prod", enabled: true, disabled_reason: null });
+    expect(created.event_types).toEqual(["property.enriched", "batch.completed"]);
     expect(created.secret).toMatch(/^whsec_/);
     expect(res.headers.get("location")).toBe(`/api/v1/partner-api/webhook-endpoints/${created.id}`);
 
@@ -38,6 +39,18 @@ describe("/webhook-endpoints", () => {
     const problem = await problemOf(res);
     expect(problem.status).toBe(422);
     expect(problem.errors).toEqual([{ pointer: "/url", detail: expect.stringMatching(detail) }]);
+  });
+
+  it("subscribes to the chosen event types; an unknown type or an empty list is a 422", async () => {
+    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/b", event_types: ["batch.completed"] }, { "X-API-Key": key }));
+    expect(res.status).toBe(201);
+    expect((await res.json()).event_types).toEqual(["batch.completed"]);
+    const listed = await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json();
+    expect(listed.data.find((e: { url: string }) => e.url === "https://hooks.example.com/b").event_types).toEqual(["batch.completed"]);
+    for (const event_types of [["property.created"], []]) {
+      const bad = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/c", event_types }, { "X-API-Key": key }));
+      expect((await problemOf(bad)).errors?.[0]?.pointer).toMatch(/^\/event_types/);
+    }
   });
 
   it("live mode requires https", async () => {

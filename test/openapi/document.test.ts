@@ -57,8 +57,8 @@ describe("the OpenAPI document", () => {
     expect(members).toEqual(expect.arrayContaining(["probabilities", "confidence", "basis", "source"]));
   });
 
-  it("describes both events under webhooks with the Standard Webhooks headers as shared parameters", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(["property.enriched", "webhook.test"]);
+  it("describes every event under webhooks with the Standard Webhooks headers as shared parameters", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["batch.completed", "property.enriched", "webhook.test"]);
     for (const event of Object.values(doc.webhooks as Json)) {
       expect(event.post.operationId).toMatch(/\S/);
       expect(event.post.parameters.map((p: Json) => p.$ref)).toEqual(["WebhookId", "WebhookTimestamp", "WebhookSignature"].map((n) => `#/components/parameters/${n}`));
@@ -66,9 +66,9 @@ describe("the OpenAPI document", () => {
     expect(Object.values(doc.components.parameters as Json).map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
   });
 
-  it("renders as the portal's API reference: every operation, both events with their headers", () => {
+  it("renders as the portal's API reference: every operation, every event with its headers", () => {
     const reference = apiReference(loadConfig({}));
     expect(reference.operations.map((o) => o.anchor).sort()).toEqual(operations.map((o) => o.id).sort());
-    expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual([0, 1].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]));
+    expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual([0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]));
   });
 });

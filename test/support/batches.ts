@@ -8,7 +8,7 @@ export function postCsv(csv: string | Uint8Array, headers: Record<string, string
   return new Request(`${BASE}/batches${query}`, {
     method: "POST",
     headers: { "Content-Type": "text/csv", ...headers },
-    body: typeof csv === "string" ? new TextEncoder().encode(csv) : csv,
+    body: typeof csv === "string" ? csv : new Blob([new Uint8Array(csv)]),
   });
 }
 

@@ -27,6 +27,7 @@ export function EndpointPanel({ endpoint: e, stats, recent, titleLink }: { endpo
       <div className="mb-4 flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-600">
         {e.description && <span className="text-slate-800">{e.description}</span>}
         <span>added <Time value={e.createdAt} /></span>
+        <span>events: <span className="font-mono text-slate-800">{e.eventTypes ? e.eventTypes.join(", ") : "all"}</span></span>
         <span data-testid="endpoint-stats">
           last 7 days: <span className="font-medium text-slate-900"><Percent value={ok + failed + retrying ? ok / (ok + failed + retrying) : null} /></span> delivered ({ok} ok, {failed + retrying} failing: {failed} failed, {retrying} retrying)
         </span>
