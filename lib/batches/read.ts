@@ -20,7 +20,7 @@ async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number, hash
   let bytes = 0;
   for await (const chunk of source) {
     bytes += chunk.byteLength;
-    if (bytes > maxBytes) throw invalidRequest(`The body must not exceed ${maxBytes} bytes.`, [{ header: "Content-Length", detail: `more than ${maxBytes} bytes` }]);
+    if (bytes > maxBytes) throw invalidRequest(`The body must not exceed ${maxBytes} bytes.`, [{ pointer: "", detail: `more than ${maxBytes} bytes` }]);
     hash.update(chunk);
     yield chunk;
   }
