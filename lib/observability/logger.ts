@@ -27,7 +27,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   return format === "pretty" ? pino(settings, pretty({ colorize: true, sync: true, destination: options.destination ?? 1 })) : pino(settings, destination);
 }
 
-/** An error as log fields: its class and message, not its stack or properties (a database error carries its SQL and values). */
+/**
+ * An error as log fields: its class and message, not its stack or properties (a database error
+ * carries its SQL and values). Drizzle's query errors append the statement's values to their
+ * message ("params: …"): those are cut, and of the database's own error (the cause) only its
+ * SQLSTATE code is kept (PostgreSQL quotes the offending value in its messages).
+ */
 export function errorFields(error: unknown): { error: string; errorClass?: string } {
-  return error instanceof Error ? { error: error.message, errorClass: error.constructor.name } : { error: String(error) };
+  if (!(error instanceof Error)) return { error: String(error) };
+  const message = error.message.replace(/\nparams:[\s\S]*$/, "");
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const cause = message !== error.message && typeof code === "string" ? ` (SQLSTATE ${code})` : "";
+  return { error: message + cause, errorClass: error.constructor.name };
 }

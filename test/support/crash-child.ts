@@ -1,6 +1,7 @@
 // Child process for the durability tests; it always dies by SIGKILL (no cleanup, like a crash).
 //   create <db>: registers one property whose cadastre hangs past the deadline, prints it, dies.
 //   worker <db>: runs the workers; the first register call of a job kills the process mid-job.
+//   batch-worker <db> <n>: runs the workers; the n-th register call kills the process mid-batch.
 import { createApp } from "@/server/app";
 import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
@@ -30,6 +31,15 @@ if (mode === "create") {
   );
   const body = await res.json();
   process.stdout.write(JSON.stringify({ status: res.status, id: body.property_id, state: body.status }) + "\n", die);
+} else if (mode === "batch-worker") {
+  let calls = 0;
+  const after = Number(process.argv[4]);
+  const counted = <T extends { lookup: (...args: never[]) => Promise<unknown> }>(source: T): T => ({
+    ...source,
+    lookup: (...args: Parameters<T["lookup"]>) => (++calls >= after ? (process.stdout.write("mid-batch\n", die), new Promise<never>(() => {})) : source.lookup(...args)),
+  });
+  const test = { cadastre: counted(sources.test.cadastre), energyCertificate: counted(sources.test.energyCertificate), ite: counted(sources.test.ite) };
+  await createApp({ config: loadConfig({ ...env, BATCH_WINDOW: "10" }), database, workers: true, env, sources: { test, live: sources.live } });
 } else {
   const killer = { lookup: () => (process.stdout.write("mid-job\n", die), new Promise<never>(() => {})) };
   await createApp({ config: loadConfig(env), database, workers: true, env, sources: { test: { ...sources.test, cadastre: killer }, live: sources.live } });
