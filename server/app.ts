@@ -8,7 +8,7 @@ import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
-import { refreshPlan, registerIndex } from "@/lib/registers";
+import { refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -51,7 +51,9 @@ export interface AppOptions {
 export async function createApp(options: AppOptions = {}): Promise<App> {
   const env = options.env ?? process.env;
   const config = options.config ?? loadConfig(env);
-  refreshPlan(config.REGISTER_URLS); // a dataset that does not exist stops the start before anything opens
+  // A dataset or register that does not exist stops the start before anything opens.
+  refreshPlan(config.REGISTER_URLS);
+  registerRates(config.REGISTER_RATE_LIMITS);
   const database = options.database ?? (await openDatabase(defaultDatabaseOptions(env)));
   const observability = createObservability(config, database, options.logger);
   if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
@@ -65,7 +67,13 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
   // Live lookups ask the local register index first (lib/registers), then the live registries.
-  const sources = options.sources ?? createSources(config, { index: registerIndex(database.db), breakers: observability.breakers });
+  const sources =
+    options.sources ??
+    createSources(config, {
+      index: registerIndex(database.db),
+      breakers: observability.breakers,
+      budget: registerBudgets(database.db, config.REGISTER_RATE_LIMITS),
+    });
   const requestLog = requestLogWriter(database.db, {
     intervalMs: config.REQUEST_LOG_FLUSH_MS,
     batchSize: 500,

@@ -287,7 +287,7 @@ export interface RunOptions {
   maxAttempts: number;
 }
 
-type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal }) => Promise<SourceOutcome<T>>;
+type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal; trigger: Trigger }) => Promise<SourceOutcome<T>>;
 
 async function attempt<T>(draft: Draft, source: SourceName, options: RunOptions & { signal: AbortSignal }, lookup: Lookup<T>) {
   if (options.signal.aborted || draft.sources[source].status !== "pending") return;
@@ -297,7 +297,7 @@ async function attempt<T>(draft: Draft, source: SourceName, options: RunOptions 
   try {
     // A register that ignores the abort must not hold the run: at the deadline the attempt is a timeout.
     outcome = await Promise.race([
-      lookup({ reference: draft.reference, mode: draft.mode, attempt: draft.sources[source].attempts + 1, signal: options.signal }),
+      lookup({ reference: draft.reference, mode: draft.mode, attempt: draft.sources[source].attempts + 1, signal: options.signal, trigger: options.trigger }),
       new Promise<SourceOutcome<T>>((resolve) => options.signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true })),
     ]);
   } catch (error) {

@@ -12,6 +12,8 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until a slot frees (0 when the window is empty). */
   resetSeconds: number;
+  /** The same in milliseconds, for callers that wait for the slot themselves. */
+  resetMs: number;
   windowSeconds: number;
 }
 
@@ -27,12 +29,14 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
   const decide = (hits: number[], now: number, allowed: boolean): RateLimitDecision => {
     const live = hits.filter((h) => h > now - windowMs);
     const oldest = live.length ? Math.min(...live) : now - windowMs;
+    const resetMs = live.length ? Math.max(0, oldest + windowMs - now) : 0;
     return {
       allowed,
       limit,
       windowSeconds,
       remaining: Math.max(0, limit - live.length),
-      resetSeconds: live.length ? Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) : 0,
+      resetSeconds: live.length ? Math.max(1, Math.ceil(resetMs / 1000)) : 0,
+      resetMs,
     };
   };
   return {
@@ -85,6 +89,7 @@ export async function upstashRateLimiter(
         windowSeconds,
         remaining: Math.max(0, r.remaining),
         resetSeconds: Math.max(0, Math.ceil((r.reset - Date.now()) / 1000)),
+        resetMs: Math.max(0, r.reset - Date.now()),
       };
     },
   };

@@ -8,3 +8,4 @@ export { RegisterFileError } from "./read-error";
 export { listDatasets, type DatasetStatus } from "./status";
 export { importFromUrls, refreshDatasets, refreshPlan, requestRefresh, type RefreshJob, type RefreshOutcome, type RefreshSettings } from "./refresh";
 export { coverage, FORAL_NOTE } from "./coverage";
+export { budgetOf, DEFAULT_REGISTER_RATES, registerBudgets, registerRates } from "./budgets";

@@ -228,6 +228,23 @@ describe("createCachedLookup", () => {
     expect(calls).toBe(1);
   });
 
+  it("a fetch waiting for its admission (a register budget) holds no place of the limiter", async () => {
+    const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(1) });
+    let admit!: (ok: boolean) => void;
+    const held = lookup("budgeted", never(), async () => found(1), () => new Promise<boolean>((r) => (admit = r)));
+    // The only place is free for a lookup that needs no admission.
+    expect(await lookup("inline", never(), async () => found(2))).toEqual(found(2));
+    admit(true);
+    expect(await held).toEqual(found(1));
+  });
+
+  it("a fetch its admission refuses is not sent", async () => {
+    const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(1) });
+    const fetcher = vi.fn(async () => found(1));
+    expect(await lookup("k", never(), fetcher, async () => false)).toMatchObject({ kind: "error", code: "timeout" });
+    expect(fetcher).not.toHaveBeenCalled();
+  });
+
   it("a failing shared cache counts as empty", async () => {
     const broken: AnswerCache = {
       get: async () => { throw new Error("db down"); },

@@ -2,7 +2,7 @@
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
 import { readCapped } from "@/lib/http/read-capped";
 import type { RegisterBreakers } from "./breaker";
-import type { SourceOutcome } from "./types";
+import type { RegisterBudget, SourceInput, SourceOutcome } from "./types";
 
 export type Outcome<T> = SourceOutcome<T>;
 
@@ -148,7 +148,10 @@ export function memoryCache(maxEntries = 10_000, now: () => number = Date.now): 
   };
 }
 
-export type CachedLookup = <T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+/** Waits until a new request may be sent (a register budget); false: do not send it. */
+export type Admission = (signal: AbortSignal) => Promise<boolean>;
+
+export type CachedLookup = <T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>, admit?: Admission) => Promise<Outcome<T>>;
 
 const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", message: "aborted by the deadline" });
 
@@ -159,21 +162,28 @@ const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", 
  * caller waiting for it has gone; a fetch already sent runs on to its own timeout, so an answer
  * arriving after the callers' deadline still fills the cache for the retry, and a retry arriving
  * meanwhile joins it instead of sending a second request. A cache that fails counts as empty: it
- * must never fail a lookup.
+ * must never fail a lookup. `admit` (a register budget) is waited for before a new fetch takes one
+ * of the limiter's places, so a request held back by its budget never blocks another one.
  */
 export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number; limit: Limiter }): CachedLookup {
   const { cache, ttlMs, limit } = options;
   const inflight = new Map<string, { promise: Promise<Outcome<unknown>>; join: (signal: AbortSignal) => void }>();
 
-  function start(key: string, fetcher: () => Promise<Outcome<unknown>>) {
+  function start(key: string, fetcher: () => Promise<Outcome<unknown>>, admit?: Admission) {
     const queued = new AbortController();
     let sent = false;
     let waiting = 0;
+    const admitted = admit ? admit(queued.signal) : Promise.resolve(true);
     const entry = {
-      promise: limit(queued.signal, () => {
-        sent = true;
-        return fetcher();
-      })
+      promise: admitted
+        .then((ok) =>
+          ok
+            ? limit(queued.signal, () => {
+                sent = true;
+                return fetcher();
+              })
+            : abortedOutcome(),
+        )
         .catch(toError)
         .then(async (outcome) => {
           if (outcome.kind !== "error") await cache.set(key, outcome, ttlMs).catch((error) => console.warn("[sources] answer cache set failed:", (error as Error).message));
@@ -198,7 +208,7 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
     return entry;
   }
 
-  return async function lookup<T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+  return async function lookup<T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>, admit?: Admission): Promise<Outcome<T>> {
     if (signal.aborted) return abortedOutcome();
     let stopWaiting = () => {};
     const aborted = new Promise<Outcome<T>>((resolve) => {
@@ -210,7 +220,7 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
       const cached = await cache.get(key).catch((error) => void console.warn("[sources] answer cache get failed:", (error as Error).message));
       if (cached) return { ...cached, summary: { ...("summary" in cached ? cached.summary : {}), cached: true } } as Outcome<T>;
       if (signal.aborted) return abortedOutcome();
-      const entry = inflight.get(key) ?? start(key, fetcher);
+      const entry = inflight.get(key) ?? start(key, fetcher, admit);
       entry.join(signal);
       return entry.promise as Promise<Outcome<T>>;
     })();
@@ -234,24 +244,36 @@ export interface LiveClientOptions {
   cacheTtlMs?: number;
   /** The process's breakers, one per register (./breaker); none: every lookup asks. */
   breakers?: RegisterBreakers;
+  /** Requests per second per register, shared by every worker; durable runs wait for it. None: no budget. */
+  budget?: RegisterBudget;
 }
 
-/** Runs one fetch at a register under its breaker, when there are breakers. */
-export type Guard = <T>(provider: string, fetch: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+/** What a live client's lookup is told of the lookup it serves. */
+export type LookupInput = Pick<SourceInput, "signal" | "trigger">;
+
+/** A live client's one way to ask its register: cached, coalesced, capped, under its breaker and budget. */
+export type Ask = <T>(key: string, input: LookupInput, provider: string, fetch: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
 
 /**
- * A live client's request timeout, its cached, coalesced, capped lookup, and its register guard
- * (fetchers run under it: a cached answer is served even while the register's breaker is open).
+ * A live client's request timeout and its `ask`: a fresh cached answer first; else one request
+ * (shared by concurrent lookups of the key), sent when the register's budget admits it (durable
+ * runs only), within the cap on requests in flight, under the register's breaker.
  */
-export function liveClient(options: LiveClientOptions): { timeoutMs: number; lookup: CachedLookup; guard: Guard } {
-  const breakers = options.breakers;
+export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask: Ask } {
+  const { breakers, budget } = options;
+  const lookup = createCachedLookup({
+    cache: options.cache ?? memoryCache(),
+    ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
+    limit: createLimiter(options.maxConcurrent ?? 4),
+  });
   return {
     timeoutMs: options.timeoutMs ?? 5000,
-    guard: breakers ? (provider, fetch) => breakers.guard(provider, fetch) : (_, fetch) => fetch(),
-    lookup: createCachedLookup({
-      cache: options.cache ?? memoryCache(),
-      ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
-      limit: createLimiter(options.maxConcurrent ?? 4),
-    }),
+    ask: (key, input, provider, fetch) =>
+      lookup(
+        key,
+        input.signal,
+        breakers ? () => breakers.guard(provider, fetch) : fetch,
+        budget && input.trigger === "job" ? (signal) => budget.take(provider, signal) : undefined,
+      ),
   };
 }

@@ -41,6 +41,17 @@ export interface SourceInput {
   attempt: number;
   /** Aborted at the deadline (inline) or the job's time limit: stop and return quickly. */
   signal: AbortSignal;
+  /** job: a durable run (retries and portfolios), held to register budgets; inline (default): a create's partner waits. */
+  trigger?: "inline" | "job";
+}
+
+/**
+ * Requests per second the workers may send to each register, shared by every process (lib/registers
+ * keeps it in the database). Only durable runs wait for it: a create's inline lookup never does.
+ */
+export interface RegisterBudget {
+  /** Resolves true once one more request to `provider`'s register fits its budget; false if `signal` aborts first. */
+  take(provider: string, signal: AbortSignal): Promise<boolean>;
 }
 
 /**

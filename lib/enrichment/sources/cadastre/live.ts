@@ -6,7 +6,7 @@
 // (the service has moved domains before: meh.es → hacienda.gob.es).
 import type { Location } from "@/lib/domain";
 import { PROVIDERS, type CadastreFacts, type CadastreSource } from "../types";
-import { getText, liveClient, parseJson, type LiveClientOptions } from "../http";
+import { getText, liveClient, parseJson, type LiveClientOptions, type LookupInput } from "../http";
 import { parseCpmrc, parseDnprc } from "./parse";
 
 export const CATASTRO_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCallejero.svc";
@@ -25,28 +25,29 @@ export interface LiveCadastreOptions extends LiveClientOptions {
 export function createLiveCadastre(options: LiveCadastreOptions = {}): CadastreSource {
   const base = (options.baseUrl ?? CATASTRO_BASE_URL).replace(/\/+$/, "");
   const coordinatesBase = (options.coordinatesBaseUrl ?? CATASTRO_COORDINATES_BASE_URL).replace(/\/+$/, "");
-  const { timeoutMs, lookup, guard } = liveClient(options);
+  const { timeoutMs, ask } = liveClient(options);
   const get = (url: string) => getText(url, { timeoutMs, followTo: isCatastroHost });
 
   /** The parcel's point, cached on its own (units of a parcel share it); null whenever it cannot be had. */
-  async function locationOf(parcel: string, signal: AbortSignal): Promise<Location | null> {
-    const outcome = await lookup<Location>(`cadastre:cpmrc:${parcel}`, signal, () => guard<Location>(PROVIDERS.catastro, async () => {
+  async function locationOf(parcel: string, input: LookupInput): Promise<Location | null> {
+    const outcome = await ask<Location>(`cadastre:cpmrc:${parcel}`, input, PROVIDERS.catastro, async () => {
       const url = `${coordinatesBase}/json/Consulta_CPMRC?Provincia=&Municipio=&SRS=EPSG:4326&RefCat=${encodeURIComponent(parcel)}`;
       const location = parseCpmrc(parseJson(await get(url)));
       return location ? { kind: "found", data: location, provider: PROVIDERS.catastro } : { kind: "not_found", provider: PROVIDERS.catastro };
-    }));
+    });
     return outcome.kind === "found" ? outcome.data : null;
   }
 
   return {
-    async lookup({ reference, signal }) {
-      const outcome = await lookup<CadastreFacts>(`cadastre:${reference}`, signal, () => guard<CadastreFacts>(PROVIDERS.catastro, async () => {
+    async lookup(input) {
+      const { reference } = input;
+      const outcome = await ask<CadastreFacts>(`cadastre:${reference}`, input, PROVIDERS.catastro, async () => {
         // Provincia and Municipio are sent empty, as in the DGC manual's example: RefCat suffices.
         const url = `${base}/json/Consulta_DNPRC?Provincia=&Municipio=&RefCat=${encodeURIComponent(reference)}`;
         return parseDnprc(parseJson(await get(url)), reference);
-      }));
+      });
       if (outcome.kind !== "found") return outcome;
-      return { ...outcome, data: { ...outcome.data, location: await locationOf(reference.slice(0, 14), signal) } };
+      return { ...outcome, data: { ...outcome.data, location: await locationOf(reference.slice(0, 14), input) } };
     },
   };
 }

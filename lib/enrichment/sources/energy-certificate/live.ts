@@ -124,19 +124,20 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
 }
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
-  const { timeoutMs, lookup, guard } = liveClient(options);
+  const { timeoutMs, ask } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   const aragonClient: AragonClient = { base: options.aragonBaseUrl ?? ARAGON_BASE_URL, timeoutMs };
   return {
-    async lookup({ reference, facts, signal }) {
+    async lookup(input) {
+      const { reference, facts } = input;
       const parcel = reference.slice(0, 14);
       const unit = propertyUnit(reference, facts.reference);
       const key = unit ?? parcel;
       const province = facts.provinceCode ?? "";
-      if (CATALONIA_PROVINCES.has(province)) return lookup(`cee:cat:${key}`, signal, () => guard(PROVIDERS.catalonia, () => catalonia(cataloniaClient, unit, parcel)));
-      if (VALENCIA_PROVINCES.has(province)) return lookup(`cee:val:${key}`, signal, () => guard(PROVIDERS.valencia, () => valencia(valenciaBase, unit, parcel, timeoutMs)));
-      if (ARAGON_PROVINCES.has(province)) return lookup(`cee:ara:${key}`, signal, () => guard(PROVIDERS.aragon, () => aragon(aragonClient, unit, parcel)));
+      if (CATALONIA_PROVINCES.has(province)) return ask(`cee:cat:${key}`, input, PROVIDERS.catalonia, () => catalonia(cataloniaClient, unit, parcel));
+      if (VALENCIA_PROVINCES.has(province)) return ask(`cee:val:${key}`, input, PROVIDERS.valencia, () => valencia(valenciaBase, unit, parcel, timeoutMs));
+      if (ARAGON_PROVINCES.has(province)) return ask(`cee:ara:${key}`, input, PROVIDERS.aragon, () => aragon(aragonClient, unit, parcel));
       return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
     },
   };

@@ -67,11 +67,12 @@ async function valencia(base: string, parcel: string, timeoutMs: number): Promis
 }
 
 export function createLiveIte(options: LiveIteOptions = {}): IteSource {
-  const { timeoutMs, lookup, guard } = liveClient(options);
+  const { timeoutMs, ask } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
   return {
-    async lookup({ reference, facts, signal }) {
+    async lookup(input) {
+      const { reference, facts } = input;
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now: options.now?.() });
       if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.rules, summary: { ccaa, year_built: facts.yearBuilt } };
@@ -80,8 +81,8 @@ export function createLiveIte(options: LiveIteOptions = {}): IteSource {
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
       let outcome: Outcome<IteFinding>;
-      if (CATALONIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:cat:${parcel}`, signal, () => guard(PROVIDERS.catalonia, () => catalonia(cataloniaClient, parcel)));
-      else if (VALENCIA_PROVINCES.has(province)) outcome = await lookup<IteFinding>(`ite:val:${parcel}`, signal, () => guard(PROVIDERS.gesiee, () => valencia(valenciaBase, parcel, timeoutMs)));
+      if (CATALONIA_PROVINCES.has(province)) outcome = await ask<IteFinding>(`ite:cat:${parcel}`, input, PROVIDERS.catalonia, () => catalonia(cataloniaClient, parcel));
+      else if (VALENCIA_PROVINCES.has(province)) outcome = await ask<IteFinding>(`ite:val:${parcel}`, input, PROVIDERS.gesiee, () => valencia(valenciaBase, parcel, timeoutMs));
       else return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },

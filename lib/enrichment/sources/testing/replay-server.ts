@@ -22,6 +22,8 @@ export interface ReplayServer {
   on(match: RegExp, reply: Reply | ((url: URL) => Reply)): void;
   /** Every request received, in order. */
   requests: URL[];
+  /** When each of them arrived (ms since the epoch, this process's clock), in the same order. */
+  arrivals: number[];
   /** How many requests matched `match` (on the decoded path and query). */
   count(match: RegExp): number;
   inFlight(): number;
@@ -43,12 +45,14 @@ const decoded = (url: URL) => {
 export async function startReplayServer(): Promise<ReplayServer> {
   const routes: [RegExp, Reply | ((url: URL) => Reply)][] = [];
   const requests: URL[] = [];
+  const arrivals: number[] = [];
   const sockets = new Set<Socket>();
   let inFlight = 0;
   let maxInFlight = 0;
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://replay");
     requests.push(url);
+    arrivals.push(Date.now());
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.on("close", () => inFlight--);
@@ -69,6 +73,7 @@ export async function startReplayServer(): Promise<ReplayServer> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     on: (match, reply) => void routes.unshift([match, reply]),
     requests,
+    arrivals,
     count: (match) => requests.filter((u) => match.test(decoded(u))).length,
     inFlight: () => inFlight,
     maxInFlight: () => maxInFlight,

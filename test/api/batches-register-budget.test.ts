@@ -1,0 +1,57 @@
+// Register budgets hold across worker processes: a live portfolio worked by two worker processes
+// never sends Catastro more than REGISTER_RATE_LIMITS allows, as Catastro (a replay of it that
+// logs each request's arrival) sees it. PostgreSQL only: worker processes share a database server.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { checkLetters } from "@/lib/cadastral-reference";
+import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
+import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
+import { onPostgres } from "../support/database";
+import { startNode, stopAll } from "../support/processes";
+import { batchOf, postJson, settled } from "../support/batches";
+
+const RATE = 5;
+const fixture = (name: string) => readFileSync(path.join(__dirname, "../../lib/enrichment/sources/cadastre/fixtures", name), "utf8");
+
+let t: TestApp;
+let catastro: ReplayServer;
+beforeAll(async () => {
+  if (!onPostgres) return;
+  catastro = await startReplayServer();
+  // Catastro's recorded answers (Madrid, where no live certificate or inspection register is asked).
+  catastro.on(/\/json\/Consulta_DNPRC\?/, { body: fixture("json-ovc-dnprc-urbana-9398516VK3799G.json") });
+  catastro.on(/\/json\/Consulta_CPMRC\?/, { body: fixture("json-cpmrc-6344205CF7664S.json") });
+  t = await createTestApp({});
+});
+afterEach(stopAll);
+afterAll(async () => {
+  await t?.close();
+  await catastro?.close();
+});
+
+it.skipIf(!onPostgres)("two worker processes together keep to the register's budget", async () => {
+  const { key } = await newPartnerKey(t.app, "live");
+  const references = Array.from({ length: 30 }, (_, n) => {
+    const parcel = `${String(6100000 + n).padStart(7, "0")}VK3799G`;
+    return parcel + "0001" + checkLetters(parcel + "0001");
+  });
+  const batch = await batchOf(await t.api.createBatch(postJson({ items: references.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })));
+  const env = {
+    DATABASE_URL: t.testDb.url,
+    CATASTRO_BASE_URL: catastro.url,
+    REGISTER_RATE_LIMITS: `catastro=${RATE}`,
+    JOB_POLL_SECONDS: "0.5",
+    LOG_LEVEL: "warn",
+  };
+  for (let i = 0; i < 2; i++) startNode("scripts/worker.ts", [], { env });
+  const done = await settled(t, key, batch.batch_id);
+  expect(done.counts.pending).toBe(0);
+  // Every unit's facts and its parcel's point: two requests per reference.
+  expect(catastro.arrivals).toHaveLength(2 * references.length);
+  // At most RATE in any second, as grants on the database's clock go; at the register the window is
+  // allowed 200 ms less, for the time from a grant to its request's arrival on a busy machine.
+  const arrivals = [...catastro.arrivals].sort((a, b) => a - b);
+  const busiest = Math.max(...arrivals.map((start) => arrivals.filter((at) => at >= start && at < start + 800).length));
+  expect(busiest).toBeLessThanOrEqual(RATE);
+});
