@@ -10,7 +10,7 @@ const run = Date.now().toString(36);
 const owner: Account = { organisation: `A11y Estates ${run}`, email: `a11y-${run}@a11y.test`, password: "a long enough password" };
 
 const PUBLIC = ["/sign-in", "/sign-up", "/invite/not-a-token", "/docs", "/docs/api", "/docs/errors", "/no-such-page"];
-const PARTNER = ["/dashboard", "/properties", "/keys", "/webhooks", "/webhooks/deliveries", "/logs", "/team", "/account"];
+const PARTNER = ["/dashboard", "/properties", "/portfolios", "/keys", "/webhooks", "/webhooks/deliveries", "/logs", "/team", "/account"];
 const ADMIN = ["/admin", "/admin/users", "/admin/keys", "/admin/webhooks", "/admin/requests?q=req_none", "/admin/registers", "/admin/account"];
 const name = (p: string) => `a11y${p.replaceAll(/[/?=]/g, "-")}`;
 
@@ -37,14 +37,16 @@ test("public pages", async ({ page }) => {
   }
 });
 
-test("partner pages, with a key, a property, an endpoint and a delivery", async ({ page, request }) => {
+test("partner pages, with a key, a property, a portfolio, an endpoint and a delivery", async ({ page, request }) => {
   await signUp(page, owner);
   await page.goto("/keys");
   const key = await createKey(page, "A11y", "test");
   const created = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": key }, data: { cadastral_reference: unitRef("2749704YJ0624N", "0001") } });
   const { property_id } = await created.json();
   const endpoint = await (await request.post("/api/v1/partner-api/webhook-endpoints", { headers: { "X-API-Key": key }, data: { url: "http://127.0.0.1:9/a11y" } })).json();
-  for (const p of [...PARTNER, `/properties/${property_id}`, `/webhooks/${endpoint.id}`]) {
+  const items = [{ cadastral_reference: unitRef("2749704YJ0624N", "0002") }, { cadastral_reference: "not a reference" }];
+  const batch = await (await request.post("/api/v1/partner-api/batches", { headers: { "X-API-Key": key }, data: { items, name: "A11y book" } })).json();
+  for (const p of [...PARTNER, `/properties/${property_id}`, `/portfolios/${batch.batch_id}`, `/webhooks/${endpoint.id}`]) {
     await page.goto(p);
     await shoot(page, name(p.replace(/[0-9a-f-]{36}/, "id")));
   }

@@ -8,6 +8,7 @@ import { ModeSwitch } from "./forms";
 const NAV = [
   ["/dashboard", "Overview"],
   ["/properties", "Properties"],
+  ["/portfolios", "Portfolios"],
   ["/keys", "API keys"],
   ["/webhooks", "Webhooks"],
   ["/logs", "Logs"],

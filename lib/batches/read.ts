@@ -85,13 +85,12 @@ async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]
   }
 }
 
-/** The header row and then the data rows. */
-async function itemsOf(records: AsyncGenerator<readonly string[]>, maxItems: number, headerFound?: (row: readonly string[]) => boolean) {
-  for (let next = await records.next(); !next.done; next = await records.next()) {
-    const header = next.value;
-    const columns = columnsOf(header);
-    if (columns) return itemsOfRows(records, columns, maxItems);
-    if (!headerFound?.(header)) throw noReferenceColumn(header);
+/** The header row (the first one naming a reference column, among the first `searchRows`) and its columns. */
+async function headerOf(records: AsyncGenerator<readonly string[]>, searchRows: number) {
+  for (let seen = 1, next = await records.next(); !next.done; seen++, next = await records.next()) {
+    const columns = columnsOf(next.value);
+    if (columns) return { header: next.value, columns };
+    if (seen >= searchRows) throw noReferenceColumn(next.value);
   }
   throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
 }
@@ -102,28 +101,65 @@ export interface ReadFile {
   digest: string;
 }
 
-/** A CSV body's items. */
-export async function readCsv(body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
+/** What a file holds before it is submitted: its header, the reference column found, the first rows. */
+export interface Preview {
+  format: FileFormat;
+  header: string[];
+  /** Indexes into `header`. */
+  referenceColumn: number;
+  externalIdColumn: number | null;
+  /** The first data rows, as read. */
+  rows: string[][];
+  /** Data rows in all. */
+  total: number;
+}
+
+export type FileFormat = "csv" | "xlsx";
+
+/** An uploaded file's format by its name: .csv (or .txt) and .xlsx; anything else is a 422. */
+export function fileFormat(name: string): FileFormat {
+  if (/\.xlsx$/i.test(name)) return "xlsx";
+  if (/\.(csv|txt)$/i.test(name)) return "csv";
+  const detail = "upload a .csv (UTF-8) or .xlsx file; save an .xls or .ods as .xlsx first";
+  throw invalidRequest(`The file "${name.slice(0, 100)}" is neither CSV nor XLSX: ${detail}.`, [{ line: 1, detail }]);
+}
+
+/** How far down a workbook's first sheet the header may sit (title lines above it are common); a CSV's is its first line. */
+const HEADER_ROWS: Record<FileFormat, number> = { csv: 1, xlsx: 10 };
+const PREVIEW_ROWS = 5;
+
+/** The file's records and the hash its bytes feed; a workbook that is none is a 422. */
+function recordsOf(format: FileFormat, body: AsyncIterable<Uint8Array>, maxBytes: number, hash: ReturnType<typeof createHash>) {
+  const bytes = capped(body, maxBytes, hash);
+  if (format === "csv") return csvRecords(utf8(bytes));
+  return (async function* () {
+    try {
+      for await (const row of firstSheetRows(Readable.from(bytes))) yield row.values;
+    } catch (error) {
+      if (error instanceof NotAWorkbook) throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
+      throw error;
+    }
+  })();
+}
+
+/** A file's items (a CSV body, or an uploaded CSV or workbook). */
+export async function readFile(format: FileFormat, body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
   const hash = createHash("sha256");
-  const items = await itemsOf(csvRecords(utf8(capped(body, limits.maxBytes, hash))), limits.maxItems);
+  const records = recordsOf(format, body, limits.maxBytes, hash);
+  const { columns } = await headerOf(records, HEADER_ROWS[format]);
+  const items = await itemsOfRows(records, columns, limits.maxItems);
   return { items, digest: hash.digest("hex") };
 }
 
-/** How far down a workbook's first sheet the header may sit (title lines above it are common). */
-const SHEET_HEADER_ROWS = 10;
-
-/** A workbook's items: its first sheet, with the header among its top rows. */
-export async function readXlsx(body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
-  const hash = createHash("sha256");
-  async function* rows() {
-    for await (const row of firstSheetRows(Readable.from(capped(body, limits.maxBytes, hash)))) yield row.values;
+/** A file's header, detected columns and first rows, with its row count (the same checks as submitting it). */
+export async function previewFile(format: FileFormat, body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<Preview> {
+  const records = recordsOf(format, body, limits.maxBytes, createHash("sha256"));
+  const { header, columns } = await headerOf(records, HEADER_ROWS[format]);
+  const rows: string[][] = [];
+  let total = 0;
+  for await (const row of records) {
+    if (++total > limits.maxItems) throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [{ line: total, detail: `more than ${limits.maxItems} data rows` }]);
+    if (rows.length < PREVIEW_ROWS) rows.push([...row]);
   }
-  let seen = 0;
-  try {
-    const items = await itemsOf(rows(), limits.maxItems, () => ++seen < SHEET_HEADER_ROWS);
-    return { items, digest: hash.digest("hex") };
-  } catch (error) {
-    if (error instanceof NotAWorkbook) throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
-    throw error;
-  }
+  return { format, header: [...header], referenceColumn: columns.reference, externalIdColumn: columns.externalId, rows, total };
 }

@@ -2,8 +2,11 @@
 // cells that a spreadsheet would run as a formula escaped) or NDJSON (`{item, property}` a line).
 // Read from the database a page at a time by line (a keyset cursor): memory stays constant however
 // large the batch, and no connection or transaction is held while a slow client reads.
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { stringify } from "csv-stringify/sync";
+import ExcelJS from "exceljs";
 import { schema, type DbOrTx } from "@/lib/db";
 import type { BatchItem, Property, Scope } from "@/lib/domain";
 import { propertiesById } from "@/lib/properties";
@@ -70,10 +73,11 @@ export const resultCells = (r: Result): (string | number | null)[] => COLUMNS.ma
 /** CSV lines (CRLF); `escape_formulas` prefixes a text cell starting with =, +, -, @ with a quote. */
 export const csvLines = (rows: (string | number | null)[][]) => stringify(rows, { record_delimiter: "\r\n", escape_formulas: true });
 
-export type ResultsFormat = "csv" | "ndjson";
+export type ResultsFormat = "csv" | "ndjson" | "xlsx";
 
 /** The results as a byte stream, produced page by page as the client reads. */
 export function resultsStream(db: DbOrTx, scope: Scope, batchId: string, format: ResultsFormat): ReadableStream<Uint8Array> {
+  if (format === "xlsx") return workbookStream(db, scope, batchId);
   const encoder = new TextEncoder();
   const pages = results(db, scope, batchId);
   let started = false;
@@ -88,6 +92,41 @@ export function resultsStream(db: DbOrTx, scope: Scope, batchId: string, format:
     },
     async cancel() {
       await pages.return(undefined);
+    },
+  });
+}
+
+/**
+ * The results as an XLSX workbook (one sheet, the CSV's columns), written by exceljs' streaming
+ * writer as pages are read. Text cells are stored as text: a value starting with `=` is never a formula.
+ */
+function workbookStream(db: DbOrTx, scope: Scope, batchId: string): ReadableStream<Uint8Array> {
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const sheet = workbook.addWorksheet("Results");
+  const pages = results(db, scope, batchId);
+  const write = async () => {
+    sheet.addRow(RESULT_COLUMNS).commit();
+    for await (const page of pages) {
+      for (const result of page) sheet.addRow(resultCells(result)).commit();
+      // The reader sets the pace: the next page is read once what is written has drained.
+      if (out.writableNeedDrain) await Promise.race([once(out, "drain"), once(out, "close")]);
+      if (out.destroyed) return;
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  write().catch((error: Error) => out.destroy(error));
+  const chunks = out[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(new Uint8Array(next.value as Buffer));
+    },
+    async cancel() {
+      await pages.return(undefined);
+      out.destroy();
     },
   });
 }

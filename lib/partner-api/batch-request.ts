@@ -1,7 +1,7 @@
 // POST /batches as HTTP: a JSON body or a CSV body (read as a stream), the Idempotency-Key header,
 // and a hash of what was sent, so a repeated key can tell the same request from another one.
 import { createHash } from "node:crypto";
-import { readCsv, type Submission } from "@/lib/batches";
+import { readFile, type Submission } from "@/lib/batches";
 import { DomainError } from "@/lib/domain";
 import type { Config } from "@/lib/config";
 import { chunksOf } from "@/lib/http/read-capped";
@@ -37,7 +37,7 @@ export async function readBatchRequest(req: Request, config: Pick<Config, "BATCH
   }
   if (!isCsv(req)) throw unsupportedType(req, "application/json or text/csv (UTF-8)");
   const query = parseQuery(CreateBatchQuery, url);
-  const { items, digest } = await readCsv(chunksOf(req.body), { maxItems: config.BATCH_MAX_ITEMS, maxBytes: config.BATCH_MAX_BYTES });
+  const { items, digest } = await readFile("csv", chunksOf(req.body), { maxItems: config.BATCH_MAX_ITEMS, maxBytes: config.BATCH_MAX_BYTES });
   const name = query.name?.trim() || null;
   return { name, items, idempotencyKey: key, requestHash: hashOf("csv", name ?? "", digest) };
 }

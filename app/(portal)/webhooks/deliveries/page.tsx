@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { EVENT_TYPES } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
 import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
@@ -10,7 +11,7 @@ import { replayDeliveryAction } from "../../actions";
 
 export const metadata = { title: "Webhook deliveries" };
 
-const EVENT_TYPES = ["property.enriched", "webhook.test"] as const;
+const TYPES: readonly string[] = [...EVENT_TYPES, "webhook.test"];
 type Search = Record<"q" | "endpoint" | "status" | "type" | "from" | "to" | "before", RawParam>;
 
 export default async function Deliveries({ searchParams }: { searchParams: Promise<Search> }) {
@@ -19,7 +20,7 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
   const endpoints = await listEndpoints(app.db, scope);
   const endpoint = endpoints.find((e) => e.id === idParam(s.endpoint))?.id;
   const status = (DELIVERY_FILTERS as readonly string[]).includes(oneParam(s.status) ?? "") ? (oneParam(s.status) as DeliveryFilter) : undefined;
-  const type = (EVENT_TYPES as readonly string[]).includes(oneParam(s.type) ?? "") ? oneParam(s.type) : undefined;
+  const type = TYPES.includes(oneParam(s.type) ?? "") ? oneParam(s.type) : undefined;
   const q = searchText(s.q, 100);
   const from = isoDay(s.from);
   const to = isoDay(s.to);
@@ -67,7 +68,7 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
           <label htmlFor="type" className="label">Event type</label>
           <select id="type" name="type" defaultValue={type ?? ""} className="input">
             <option value="">Any event</option>
-            {EVENT_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
           </select>
         </div>
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />

@@ -1,0 +1,60 @@
+"use server";
+
+// The Portfolios page's actions: preview an uploaded file, submit it as a batch, cancel a batch.
+// Through the API's own domain functions and checks, counted against the partner's write limit.
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { requirePartner } from "@/server/session";
+import { cancelBatch, fileFormat, previewFile, readFile, submitBatch, type FileFormat, type Preview } from "@/lib/batches";
+import { DomainError, whereOf } from "@/lib/domain";
+import { chunksOf } from "@/lib/http/read-capped";
+import { countPortalWrite } from "@/lib/portal/register";
+
+export type PreviewResult = { preview: Preview; fileName: string } | { error: string };
+export type SubmitResult = { error: string } | undefined;
+
+const problem = (error: DomainError) =>
+  error.errors?.length ? `${error.detail} (${error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ")})` : error.detail;
+
+function uploaded(form: FormData): { file: File; format: FileFormat } {
+  const file = form.get("file");
+  if (!(file instanceof File) || !file.size) throw new DomainError("validation_error", "Choose a CSV or XLSX file first.");
+  return { file, format: fileFormat(file.name) };
+}
+
+export async function previewPortfolioAction(form: FormData): Promise<PreviewResult> {
+  const { app } = await requirePartner();
+  try {
+    const { file, format } = uploaded(form);
+    const preview = await previewFile(format, chunksOf(file.stream()), { maxItems: app.config.BATCH_MAX_ITEMS, maxBytes: app.config.BATCH_MAX_BYTES });
+    return { preview, fileName: file.name };
+  } catch (error) {
+    if (error instanceof DomainError) return { error: problem(error) };
+    throw error;
+  }
+}
+
+export async function submitPortfolioAction(form: FormData): Promise<SubmitResult> {
+  const { app, scope } = await requirePartner();
+  let id: string;
+  try {
+    await countPortalWrite(app, scope);
+    const { file, format } = uploaded(form);
+    const name = String(form.get("name") ?? "").trim().slice(0, 200) || null;
+    const { items, digest } = await readFile(format, chunksOf(file.stream()), { maxItems: app.config.BATCH_MAX_ITEMS, maxBytes: app.config.BATCH_MAX_BYTES });
+    id = (await submitBatch(app, scope, { name, items, idempotencyKey: null, requestHash: digest })).batch.batch_id;
+  } catch (error) {
+    if (error instanceof DomainError) return { error: problem(error) };
+    throw error;
+  }
+  revalidatePath("/portfolios");
+  redirect(`/portfolios/${id}`);
+}
+
+export async function cancelPortfolioAction(form: FormData): Promise<void> {
+  const { app, scope } = await requirePartner();
+  const id = String(form.get("id") ?? "");
+  await countPortalWrite(app, scope);
+  await cancelBatch(app, scope, id);
+  revalidatePath(`/portfolios/${id}`);
+}

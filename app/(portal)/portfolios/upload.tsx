@@ -1,0 +1,128 @@
+"use client";
+
+// Drop a CSV or XLSX file, see what will be read (the header, the reference column found, the first
+// rows, the row count) and only then submit it as a batch.
+import { useId, useRef, useState, useTransition } from "react";
+import { FormError } from "../../_components/ui";
+import { previewPortfolioAction, submitPortfolioAction, type PreviewResult } from "./actions";
+
+type Previewed = Extract<PreviewResult, { preview: unknown }>;
+
+export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "live"; maxRows: number; maxMiB: number }) {
+  const [file, setFile] = useState<File | null>(null);
+  const [previewed, setPreviewed] = useState<Previewed | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [pending, start] = useTransition();
+  const input = useRef<HTMLInputElement>(null);
+  const hintId = useId();
+
+  const choose = (chosen: File | undefined) => {
+    if (!chosen) return;
+    setFile(chosen);
+    setPreviewed(null);
+    setError(null);
+    start(async () => {
+      const form = new FormData();
+      form.set("file", chosen);
+      const result = await previewPortfolioAction(form);
+      if ("error" in result) setError(result.error);
+      else setPreviewed(result);
+    });
+  };
+
+  const submit = (form: FormData) => {
+    if (!file) return;
+    form.set("file", file);
+    start(async () => {
+      const result = await submitPortfolioAction(form);
+      if (result?.error) setError(result.error);
+    });
+  };
+
+  const preview = previewed?.preview;
+  return (
+    <div className="space-y-4">
+      <div
+        data-testid="drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          choose(e.dataTransfer.files[0]);
+        }}
+        className={`rounded-xl border-2 border-dashed px-4 py-8 text-center ${dragging ? "border-brand-600 bg-brand-50" : "border-slate-300 bg-slate-50"}`}
+      >
+        <p className="text-sm text-slate-800">Drop a CSV or XLSX file here, or</p>
+        <label htmlFor="portfolio-file" className="btn-secondary mt-2 inline-flex cursor-pointer">Choose a file</label>
+        <input
+          ref={input}
+          id="portfolio-file"
+          name="file"
+          type="file"
+          accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          className="sr-only"
+          aria-describedby={hintId}
+          onChange={(e) => choose(e.target.files?.[0])}
+        />
+        <p id={hintId} className="mt-2 text-xs text-slate-600">
+          A header row naming a column <span className="font-mono">cadastral_reference</span> (or <span className="font-mono">referencia_catastral</span>,{" "}
+          <span className="font-mono">refcat</span>) and optionally <span className="font-mono">external_id</span>. Up to {maxRows.toLocaleString("en")} rows and{" "}
+          {maxMiB} MiB. CSV in UTF-8, comma or semicolon.
+        </p>
+      </div>
+      {pending && !preview && <p className="text-sm text-slate-700" aria-live="polite">Reading {file?.name}…</p>}
+      <FormError message={error} />
+      {preview && (
+        <form action={submit} className="space-y-3" aria-label="Confirm the portfolio">
+          <p className="text-sm text-slate-800" data-testid="preview-summary">
+            <span className="font-medium">{previewed.fileName}</span>: {preview.total.toLocaleString("en")} rows; references read from column{" "}
+            <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
+            {preview.externalIdColumn !== null && (
+              <>
+                , your ids from <span className="font-mono font-medium">{preview.header[preview.externalIdColumn]}</span>
+              </>
+            )}
+            .
+          </p>
+          <div data-scrolls className="overflow-x-auto rounded-lg border border-slate-200" role="region" aria-label="First rows of the file" tabIndex={0}>
+            <table className="table">
+              <caption className="sr-only">The first {preview.rows.length} rows as they will be read</caption>
+              <thead>
+                <tr>
+                  {preview.header.map((name, i) => (
+                    <th key={i} scope="col" className={i === preview.referenceColumn ? "bg-brand-50 text-brand-900" : undefined}>
+                      {name || <span className="text-slate-500">(no name)</span>}
+                      {i === preview.referenceColumn && <span className="ml-1 text-xs font-normal">(reference)</span>}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row, r) => (
+                  <tr key={r}>
+                    {preview.header.map((_, i) => <td key={i} className={i === preview.referenceColumn ? "font-mono" : undefined}>{row[i] ?? ""}</td>)}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
+            <div>
+              <label htmlFor="portfolio-name" className="label">Name <span className="font-normal text-slate-500">(optional)</span></label>
+              <input id="portfolio-name" name="name" className="input" maxLength={200} defaultValue={previewed.fileName.replace(/\.[^.]+$/, "")} />
+            </div>
+            <div className="flex gap-2">
+              <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>Another file</button>
+              <button className="btn" disabled={pending || !preview.total}>{pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}</button>
+            </div>
+          </div>
+        </form>
+      )}
+    </div>
+  );
+}
