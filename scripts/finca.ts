@@ -14,6 +14,7 @@ import { createSources } from "@/lib/enrichment/sources";
 import { checkRegisters } from "@/lib/enrichment/sources/check";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { BATCH_HELP, BatchUsageError, batchCommand } from "./finca-batch";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -45,6 +46,7 @@ Commands:
                                                   talks to the server over HTTP (default base URL
                                                   FINCA_URL, else http://localhost:3000), not to the
                                                   database. Ctrl-C stops it
+${BATCH_HELP}
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -277,13 +279,15 @@ async function main() {
   }
   let database: Database | undefined;
   try {
-    // A partner's tool: it talks to the server, never to the database.
+    // A partner's tools: they talk to the server, never to the database.
     if (argv[0] === "listen") return await listen(argv.slice(1));
+    if (argv[0] === "batch") return await batchCommand(argv.slice(1));
     database = await openDatabase(defaultDatabaseOptions());
     await run(database, argv);
   } catch (error) {
-    console.error(error instanceof UsageError ? `finca: ${error.message}\n\n${HELP}` : `finca: ${(error as Error).message}`);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
+    const usageError = error instanceof UsageError || error instanceof BatchUsageError;
+    console.error(usageError ? `finca: ${(error as Error).message}\n\n${HELP}` : `finca: ${(error as Error).message}`);
+    process.exitCode = usageError ? 2 : 1;
   } finally {
     await database?.close();
   }

@@ -1,0 +1,98 @@
+// `finca batch`: the CLI as a partner runs it, against the lean server: a CSV and a workbook
+// submitted, followed to the end (plain progress lines off a terminal), results written; status
+// and results of a batch later; refusals said plainly.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkLetters } from "@/lib/cadastral-reference";
+import { createPartnerApiServer } from "@/lib/partner-api/node-server";
+import { createTestApp, newPartnerKey, type TestApp } from "./support/app";
+import { NEVER_MS } from "./support/bounds";
+import { runNode, stopAll } from "./support/processes";
+
+let t: TestApp;
+let server: Server;
+let base = "";
+let dir = "";
+let key = "";
+beforeAll(async () => {
+  t = await createTestApp({ workers: true });
+  server = createPartnerApiServer(t.api);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = await mkdtemp(path.join(tmpdir(), "finca-cli-batch-"));
+  key = (await newPartnerKey(t.app)).key;
+});
+afterEach(stopAll);
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const unit = (n: number) => {
+  const parcel = `${String(8100000 + n).padStart(7, "0")}YJ0624N`;
+  return parcel + "0001" + checkLetters(parcel + "0001");
+};
+const finca = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runNode("scripts/finca.ts", ["batch", ...args], { env: { FINCA_API_KEY: key, FINCA_URL: base, ...env }, timeoutMs: NEVER_MS });
+
+describe.sequential("finca batch", () => {
+  let id = "";
+
+  it("submit uploads a CSV, reports progress and writes the results when the batch completes", async () => {
+    const file = path.join(dir, "book.csv");
+    await writeFile(file, `refcat,external_id\n${unit(1)},a\nnonsense,b\n${unit(2)},c\n`);
+    const run = await finca(["submit", "--file", file]);
+    expect(run.code, run.stderr).toBe(0);
+    id = /batch ([0-9a-f-]{36})/.exec(run.stdout)![1]!;
+    expect(run.stdout).toMatch(/Submitted: batch .* \(3 rows, 1 invalid\)/);
+    expect(run.stdout).toMatch(/Completed: 3\/3 final \(2 enriched, 1 invalid\)/);
+    const results = await readFile(path.join(dir, "book.results.csv"), "utf8");
+    expect(results.replace(/^\uFEFF/, "").split("\r\n").slice(1, 4).map((l) => l.split(",").slice(0, 4).join(","))).toEqual([
+      `1,a,${unit(1)},enriched`,
+      "2,b,nonsense,invalid",
+      `3,c,${unit(2)},enriched`,
+    ]);
+    // The same file again answers the batch it created (its Idempotency-Key is the file's).
+    const again = await finca(["submit", "--file", file]);
+    expect(again.stdout).toContain(`Already submitted: batch ${id}`);
+  });
+
+  it("submit reads a workbook's first sheet; results as NDJSON", async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Book").addRows([["cadastral_reference", "external_id"], [unit(3), "x"]]);
+    const file = path.join(dir, "loans.xlsx");
+    await book.xlsx.writeFile(file);
+    const run = await finca(["submit", "--file", file, "--format", "ndjson", "--key", key]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = (await readFile(path.join(dir, "loans.results.ndjson"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines).toMatchObject([{ item: { line: 1, external_id: "x", status: "enriched" }, property: { cadastral_reference: unit(3) } }]);
+  });
+
+  it("status and results of a batch later", async () => {
+    const status = await finca(["status", id]);
+    expect(status.stdout).toMatch(/completed: 3\/3 final/);
+    const out = path.join(dir, "later.csv");
+    expect((await finca(["results", id, "--out", out])).stdout).toContain(`Results: ${out}`);
+    expect((await readFile(out, "utf8")).split("\r\n")).toHaveLength(5);
+  });
+
+  it("says what the server refused, and what the command lacks", async () => {
+    const missing = await finca(["status", "6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("the server answered 404: No batch with this id");
+    const empty = path.join(dir, "empty.csv");
+    await writeFile(empty, "refcat\n");
+    const refused = await finca(["submit", "--file", empty]);
+    expect(refused.stderr).toMatch(/the server answered 422: The file holds no data rows/);
+    const noKey = await finca(["status", id], { FINCA_API_KEY: undefined });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("--key (or FINCA_API_KEY) is required");
+  });
+});
