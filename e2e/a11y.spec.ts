@@ -9,7 +9,7 @@ import { admin, createKey, shoot, signIn, signUp, unitRef, type Account } from "
 const run = Date.now().toString(36);
 const owner: Account = { organisation: `A11y Estates ${run}`, email: `a11y-${run}@a11y.test`, password: "a long enough password" };
 
-const PUBLIC = ["/sign-in", "/sign-up", "/invite/not-a-token", "/docs", "/docs/api", "/docs/errors", "/no-such-page"];
+const PUBLIC = ["/sign-in", "/sign-up", "/invite/not-a-token", "/docs", "/docs/portfolios", "/docs/api", "/docs/errors", "/no-such-page"];
 const PARTNER = ["/dashboard", "/properties", "/portfolios", "/keys", "/webhooks", "/webhooks/deliveries", "/logs", "/team", "/account"];
 const ADMIN = ["/admin", "/admin/users", "/admin/keys", "/admin/webhooks", "/admin/requests?q=req_none", "/admin/registers", "/admin/account"];
 const name = (p: string) => `a11y${p.replaceAll(/[/?=]/g, "-")}`;

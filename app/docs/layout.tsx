@@ -4,6 +4,7 @@ import { SiteFrame } from "../_components/site-frame";
 // Public: a partner's engineers can read the docs before they have an account.
 const NAV = [
   ["/docs", "Integration guide"],
+  ["/docs/portfolios", "Portfolios"],
   ["/docs/api", "API reference"],
   ["/docs/errors", "Errors"],
 ] as const;
