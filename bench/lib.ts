@@ -12,8 +12,13 @@ import { openDatabase, rowsOf, type Database } from "@/lib/db";
 import { OPS_PATHS } from "@/lib/ops";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
+import { loadConfig } from "@/lib/config";
+import { createSources } from "@/lib/enrichment/sources";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
+import { generateSecret } from "@/lib/webhooks/secrets";
+import { sendWebhook } from "@/lib/webhooks/send";
+import { webhookHeaders } from "@/lib/webhooks/sign";
 import { NEVER_MS } from "@/test/support/bounds";
 import { createPostgresDatabase } from "@/test/support/database";
 import { freePort } from "@/test/support/ports";
@@ -581,6 +586,39 @@ export class PipelineStack {
     await this.database.close();
     await this.db.drop();
   }
+}
+
+/**
+ * The pipeline's baseline: for `total` bench references, the same register calls a durable run
+ * makes (cadastre, then certificate ∥ ITE, sandbox at 50 ms) and one signed POST each, made
+ * directly from `parallel` loops (the workers' concurrency).
+ */
+export async function directLoop(total: number, parallel: number) {
+  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" })).test;
+  const receiver = await WebhookReceiver.start();
+  const secret = generateSecret();
+  receiver.expect("/baseline", secret);
+  const url = receiver.url("/baseline");
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < total) {
+        const i = next++;
+        const input = { reference: benchReference(i), mode: "test" as const, attempt: 1, signal: new AbortController().signal };
+        const cadastre = await sources.cadastre.lookup(input);
+        const [certificate, ite] =
+          cadastre.kind === "found"
+            ? await Promise.all([sources.energyCertificate.lookup({ ...input, facts: cadastre.data }), sources.ite.lookup({ ...input, facts: cadastre.data })])
+            : [null, null];
+        const body = JSON.stringify({ type: "property.enriched", timestamp: new Date().toISOString(), data: { property_id: String(i), cadastre, certificate, ite } });
+        await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, { timeoutMs: 15_000, allowPrivate: true, requireHttps: false });
+      }
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await receiver.close();
+  return { parallel, seconds: round(seconds), perSecond: round(receiver.receipts.size / seconds), received: receiver.receipts.size, badSignatures: receiver.badSignatures };
 }
 
 /** Failed invariants of an audit (empty: all hold). Duplicates with the same webhook-id are allowed (at least once). */

@@ -6,13 +6,8 @@
 // POSTs (lib/webhooks/send) made directly from a loop at the pipeline's concurrency.
 //   npx tsx bench/pipeline.ts [--properties 10000] [--workers 1,3] [--concurrency 32] [--pool 10]
 import { parseArgs } from "node:util";
-import { loadConfig } from "@/lib/config";
-import { createSources } from "@/lib/enrichment/sources";
-import { webhookHeaders } from "@/lib/webhooks/sign";
-import { sendWebhook } from "@/lib/webhooks/send";
-import { generateSecret } from "@/lib/webhooks/secrets";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
-import { benchReference, load, PipelineStack, round, violations, WebhookReceiver, writeResult } from "./lib";
+import { directLoop, load, PipelineStack, round, violations, writeResult } from "./lib";
 
 const { values } = parseArgs({
   options: {
@@ -70,39 +65,10 @@ async function measure(workers: number) {
   }
 }
 
-/** Baseline: cadastre, then certificate ∥ ITE, then one signed POST, from `parallel` loops. */
-async function baseline(parallel: number) {
-  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" })).test;
-  const receiver = await WebhookReceiver.start();
-  const secret = generateSecret();
-  receiver.expect("/baseline", secret);
-  const url = receiver.url("/baseline");
-  const started = Date.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      while (next < total) {
-        const i = next++;
-        const input = { reference: benchReference(i), mode: "test" as const, attempt: 1, signal: new AbortController().signal };
-        const cadastre = await sources.cadastre.lookup(input);
-        const [certificate, ite] =
-          cadastre.kind === "found"
-            ? await Promise.all([sources.energyCertificate.lookup({ ...input, facts: cadastre.data }), sources.ite.lookup({ ...input, facts: cadastre.data })])
-            : [null, null];
-        const body = JSON.stringify({ type: "property.enriched", timestamp: new Date().toISOString(), data: { property_id: String(i), cadastre, certificate, ite } });
-        await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, { timeoutMs: 15_000, allowPrivate: true, requireHttps: false });
-      }
-    }),
-  );
-  const seconds = (Date.now() - started) / 1000;
-  await receiver.close();
-  return { parallel, seconds: round(seconds), perSecond: round(receiver.receipts.size / seconds), received: receiver.receipts.size, badSignatures: receiver.badSignatures };
-}
-
 const runs = [];
 for (const workers of workerCounts) {
   const run = await measure(workers);
-  const base = await baseline(ENRICH_CONCURRENCY * workers);
+  const base = await directLoop(total, ENRICH_CONCURRENCY * workers);
   runs.push({ ...run, baseline: base, ratio: round(run.propertiesPerSecond / base.perSecond, 2) });
   console.log(`${workers} worker(s): done`, run.violations.length ? `VIOLATIONS: ${run.violations.join("; ")}` : "");
 }

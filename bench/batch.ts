@@ -1,0 +1,135 @@
+// bench/batch: a 100,000-item portfolio in test mode on PostgreSQL (sandbox registers answering in
+// 50 ms, every partner with a webhook endpoint at a local verifying receiver), through the lean API
+// server and worker processes:
+//   - items per second from acceptance to every item final (and every webhook received), against
+//     the pipeline's baseline measured in the same run (the same register calls and signed POSTs
+//     made directly from a loop at the workers' concurrency, over `--baseline-items`);
+//   - single creates at `--create-rate`/s (open loop, the normal inline deadline) while the batch
+//     runs: p99 against the deadline + 50 ms;
+//   - the API server's RSS while it accepts the CSV and while it streams the results: peak and
+//     slope (least squares over samples every 250 ms).
+//   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60] [--baseline-items 20000]
+import { parseArgs } from "node:util";
+import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
+import type { Batch } from "@/lib/domain";
+import { benchReference, directLoop, load, PipelineStack, rssMiB, round, slope, sleep, writeResult } from "./lib";
+
+const { values } = parseArgs({
+  options: {
+    items: { type: "string", default: "100000" },
+    workers: { type: "string", default: "1" },
+    "create-rate": { type: "string", default: "50" },
+    "create-seconds": { type: "string", default: "60" },
+    "baseline-items": { type: "string", default: "20000" },
+    pool: { type: "string", default: "10" },
+    "timeout-seconds": { type: "string", default: "3600" },
+  },
+});
+const items = Number(values.items);
+const workers = Number(values.workers);
+const createRate = Number(values["create-rate"]);
+const createSeconds = Number(values["create-seconds"]);
+const deadlineMs = 1500;
+// 90 creates per partner stay under the write limit; partner 0 submits the batch.
+const createPartners = Math.ceil((createRate * createSeconds) / 90) + 1;
+
+/** Samples the API server's RSS every 250 ms while `during` runs: peak (MiB) and slope (MiB per minute). */
+async function memoryWhile<T>(pid: number, during: Promise<T>) {
+  const started = Date.now();
+  const points: [number, number][] = [];
+  let done = false;
+  const result = during.finally(() => (done = true));
+  while (!done) {
+    points.push([(Date.now() - started) / 60_000, rssMiB(pid)]);
+    await sleep(250);
+  }
+  return { result: await result, seconds: round((Date.now() - started) / 1000), peakMiB: round(Math.max(...points.map(([, y]) => y))), slopeMiBPerMinute: round(slope(points), 2), samples: points.length };
+}
+
+const stack = await PipelineStack.start({
+  prefix: "finca_bench_batch",
+  partners: createPartners,
+  workers,
+  poolSize: Number(values.pool),
+  env: { ENRICHMENT_DEADLINE_MS: String(deadlineMs), BATCH_MAX_ITEMS: String(Math.max(items, 100_000)), LOG_LEVEL: "warn" },
+});
+let result: object;
+try {
+  const headers = { "X-API-Key": stack.keys[0]! };
+  const csv = `cadastral_reference,external_id\n${Array.from({ length: items }, (_, i) => `${benchReference(i, "VK3799G")},row-${i}`).join("\n")}\n`;
+  const api = stack.api!.pid!;
+  const rssBefore = rssMiB(api);
+  const accept = await memoryWhile(
+    api,
+    fetch(`${stack.url}/api/v1/partner-api/batches?name=bench`, { method: "POST", headers: { ...headers, "Content-Type": "text/csv" }, body: csv }).then(async (res) => {
+      if (res.status !== 202) throw new Error(`POST /batches answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as Batch;
+    }),
+  );
+  const accepted = Date.now();
+  console.log(`accepted ${items} items in ${accept.seconds} s (API RSS ${rssBefore} → peak ${accept.peakMiB} MiB)`);
+
+  // Single creates at a fixed rate while the batch runs (other partners, other references).
+  const creates = load({
+    url: stack.url,
+    seconds: createSeconds,
+    concurrency: 1024,
+    rate: createRate,
+    request: (i) => ({
+      method: "POST",
+      path: "/api/v1/partner-api/properties",
+      headers: { "Content-Type": "application/json", "X-API-Key": stack.keys[1 + (i % (createPartners - 1))]! },
+      body: JSON.stringify({ cadastral_reference: benchReference(i, "YJ0624N") }),
+    }),
+  });
+  const timeline: [number, number][] = [];
+  let batch = accept.result;
+  const deadline = accepted + Number(values["timeout-seconds"]) * 1000;
+  while (!batch.completed_at && Date.now() < deadline) {
+    await sleep(1000);
+    batch = (await (await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}`, { headers })).json()) as Batch;
+    timeline.push([Math.round((Date.now() - accepted) / 1000), batch.counts.total - batch.counts.pending]);
+  }
+  const finalSeconds = (Date.now() - accepted) / 1000;
+  const createLoad = await creates;
+  // Every property.enriched of the batch received (at least once, signatures verified), and its batch.completed.
+  const { events } = await stack.progress();
+  while (stack.receiver.receipts.size < events + 1 && Date.now() < deadline) await sleep(250);
+  const receivedSeconds = (Date.now() - accepted) / 1000;
+  const audit = await stack.audit();
+
+  const stream = await memoryWhile(
+    api,
+    fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}/results`, { headers }).then(async (res) => {
+      let bytes = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+      return bytes;
+    }),
+  );
+  const base = await directLoop(Number(values["baseline-items"]), ENRICH_CONCURRENCY * workers);
+  const itemsPerSecond = round(items / finalSeconds);
+  result = {
+    settings: { items, workers, createRate, createSeconds, deadlineMs, registerLatencyMs: 50, poolPerProcess: Number(values.pool), baselineItems: Number(values["baseline-items"]) },
+    batch: { status: batch.status, counts: batch.counts, finalSeconds: round(finalSeconds), receivedSeconds: round(receivedSeconds), itemsPerSecond },
+    baseline: base,
+    ratio: round(itemsPerSecond / base.perSecond, 2),
+    creates: { ...createLoad, allowedP99: deadlineMs + 50, withinDeadline: createLoad.p99 <= deadlineMs + 50 },
+    memory: { rssBeforeMiB: rssBefore, accept: { ...accept, result: undefined }, results: { ...stream, result: undefined, bytes: stream.result } },
+    webhooks: { events, received: audit.received, missing: audit.missing, unknown: audit.unknown, propertiesWithSeveralIds: audit.propertiesWithSeveralIds },
+    timeline,
+  };
+  console.log(
+    [
+      `batch: ${items} items final in ${round(finalSeconds)} s (${itemsPerSecond}/s), webhooks received by ${round(receivedSeconds)} s`,
+      `baseline: ${base.perSecond}/s (${base.parallel} loops, ${base.received} items) → ratio ${round(itemsPerSecond / base.perSecond, 2)}`,
+      `creates at ${createRate}/s meanwhile: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, p99.9 ${createLoad.p999} ms (deadline ${deadlineMs} + 50 ms) ${JSON.stringify(createLoad.statuses)}`,
+      `API RSS accepting: peak ${accept.peakMiB} MiB, slope ${accept.slopeMiBPerMinute} MiB/min over ${accept.seconds} s`,
+      `API RSS streaming ${round(stream.result / 1024 / 1024)} MiB of results: peak ${stream.peakMiB} MiB, slope ${stream.slopeMiBPerMinute} MiB/min over ${stream.seconds} s`,
+      `webhooks: ${audit.received.distinct} of ${events + 1} received (property.enriched and batch.completed), ${audit.missing} missing, ${audit.received.duplicates} duplicates, ${audit.received.badSignatures} bad signatures`,
+    ].join("\n"),
+  );
+  if (batch.counts.pending || audit.missing || audit.unknown || audit.propertiesWithSeveralIds || audit.received.badSignatures) process.exitCode = 1;
+} finally {
+  await stack.stop();
+}
+console.log("written", await writeResult("batch", result!));
