@@ -1,79 +1,160 @@
-// One durable enrichment run (job `run` of a property): the engine retries the pending sources,
-// then one transaction, guarded by the run number, writes the results and either finishes (final
-// status + `property.enriched`) or schedules the next run. A run that dies writes nothing (its job
-// is retried); a job whose run number is not the property's current one is stale and does nothing.
-import { and, eq, sql } from "drizzle-orm";
-import { schema } from "@/lib/db";
-import { enqueue, QUEUES } from "@/lib/queue";
+// Durable enrichment runs (job `run` of a property), many at once: the properties and their source
+// rows are read in one statement, the engine retries each one's pending sources (all runs' register
+// calls concurrently), then one transaction writes every run's results, each guarded by its run
+// number: finished properties get their final status and `property.enriched`, the others their next
+// run. A batch that dies writes nothing (its jobs are retried); a job whose run number is not its
+// property's current one is stale and does nothing. Round trips per batch, not per property, are
+// what made the pipeline slow (bench/pipeline).
+import { inArray, sql } from "drizzle-orm";
+import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { SourceName } from "@/lib/domain";
-import { finalStatus, giveUpPending, newDraft, runUntil, type SourceState } from "@/lib/enrichment/engine";
+import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type SourceState } from "@/lib/enrichment/engine";
 import { isLastRun, maxAttempts, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
-import { recordEvent } from "@/lib/webhooks/events";
-import { columnsOf, dataOf, toProperty } from "./read";
+import { enqueueMany, QUEUES } from "@/lib/queue";
+import { recordEvents } from "@/lib/webhooks/events";
+import { jsonRecords, writable } from "./insert";
+import { columnsOf, dataOf, toProperty, type PropertyRow, type SourceRow } from "./read";
 import { childRowsOf, type PropertiesDeps } from "./register";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
 
-export type EnrichJob = { propertyId: string; run: number };
+/** `priority`: the queue priority of the property's runs (a portfolio's run below single creates'). */
+export type EnrichJob = { propertyId: string; run: number; priority?: number };
 
-class StaleRun extends Error {}
+interface Finished {
+  job: EnrichJob;
+  /** The property as it will be written. */
+  row: PropertyRow;
+  sources: SourceRow[];
+  attempts: ReturnType<typeof childRowsOf>["attempts"];
+}
 
-export async function runEnrichmentJob(deps: PropertiesDeps, { propertyId, run }: EnrichJob): Promise<void> {
-  // The property with its source rows in one round trip.
+/** Runs one job (a batch of one). */
+export const runEnrichmentJob = (deps: PropertiesDeps, job: EnrichJob) => runEnrichmentJobs(deps, [job]);
+
+export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
   const read = await deps.db
     .select({ property: properties, source: enrichmentSources })
     .from(properties)
-    .innerJoin(enrichmentSources, eq(enrichmentSources.propertyId, properties.id))
-    .where(eq(properties.id, propertyId));
-  const property = read[0]?.property;
-  if (!property || property.status !== "enriching" || property.enrichmentRun !== run) return;
-  const sources: Partial<Record<SourceName, SourceState>> = {};
-  for (const { source: r } of read) sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, provider: r.provider, summary: r.summary, updatedAt: r.updatedAt };
-  const draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources });
+    .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
+    .where(inArray(properties.id, jobs.map((j) => j.propertyId)));
+  const stored = new Map<string, { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }>();
+  for (const { property, source: r } of read) {
+    const entry = stored.get(property.id) ?? { property, sources: {} };
+    entry.sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, provider: r.provider, summary: r.summary, updatedAt: r.updatedAt };
+    stored.set(property.id, entry);
+  }
+  const due = jobs.filter((job) => {
+    const property = stored.get(job.propertyId)?.property;
+    return property?.status === "enriching" && property.enrichmentRun === job.run;
+  });
+  const finished = await Promise.all(due.map((job) => enrich(deps, job, stored.get(job.propertyId)!)));
+  if (!finished.length) return;
+  try {
+    await deps.db.transaction((tx) => write(deps, tx, finished));
+  } catch (error) {
+    if (finished.length === 1) throw error;
+    // One run the database refuses (a register's answer it cannot store) must not hold back the
+    // others: each is written alone, and the batch fails if one did (retried, the written runs are stale).
+    let failure: unknown = null;
+    for (const run of finished) await deps.db.transaction((tx) => write(deps, tx, [run])).catch((e: unknown) => (failure ??= e));
+    if (failure) throw failure;
+  }
+}
+
+/** One run of the engine on a stored property, and the rows it leaves to write. */
+async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }): Promise<Finished> {
+  const { property } = stored;
+  const draft: Draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources: stored.sources });
   await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: maxAttempts(deps.config, property.mode) }, runDeadline(deps.config));
   deps.onAttempts?.(draft.attempts, property.mode);
-
   let status = finalStatus(draft);
-  if (!status && isLastRun(deps.config, property.mode, run)) {
+  if (!status && isLastRun(deps.config, property.mode, job.run)) {
     giveUpPending(draft);
     status = finalStatus(draft);
   }
+  const now = new Date();
+  const row: PropertyRow = { ...property, ...columnsOf(draft.data), facts: draft.facts, updatedAt: now, status: status ?? "enriching", enrichedAt: status ? now : null };
+  return { job, row, ...childRowsOf(draft, property.id) };
+}
 
-  try {
-    await deps.db.transaction(async (tx) => {
-      const now = new Date();
-      const [updated] = await tx
-        .update(properties)
-        .set({ ...columnsOf(draft.data), facts: draft.facts, updatedAt: now, ...(status ? { status, enrichedAt: now } : { enrichmentRun: run + 1 }) })
-        .where(and(eq(properties.id, propertyId), eq(properties.status, "enriching"), eq(properties.enrichmentRun, run)))
-        .returning();
-      if (!updated) throw new StaleRun();
-      // The three source rows in one statement (they exist: the upsert only ever updates).
-      const { sources, attempts } = childRowsOf(draft, propertyId);
-      const excluded = (column: { name: string }) => sql.raw(`excluded.${column.name}`);
-      await tx
-        .insert(enrichmentSources)
-        .values(sources)
-        .onConflictDoUpdate({
-          target: [enrichmentSources.propertyId, enrichmentSources.source],
-          set: {
-            status: excluded(enrichmentSources.status),
-            attempts: excluded(enrichmentSources.attempts),
-            lastError: excluded(enrichmentSources.lastError),
-            lastDurationMs: excluded(enrichmentSources.lastDurationMs),
-            provider: excluded(enrichmentSources.provider),
-            summary: excluded(enrichmentSources.summary),
-            updatedAt: excluded(enrichmentSources.updatedAt),
-          },
-        });
-      if (attempts.length) await tx.insert(enrichmentAttempts).values(attempts);
-      if (status) {
-        await recordEvent(tx, deps.queue, { partnerId: updated.partnerId, mode: updated.mode, type: "property.enriched", propertyId, payload: toProperty(updated, sources) });
-      } else {
-        await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId, run: run + 1 } satisfies EnrichJob, { delaySeconds: nextRunDelaySeconds(deps.config, property.mode, run) });
-      }
-    });
-  } catch (error) {
-    if (!(error instanceof StaleRun)) throw error;
-  }
+/** The property columns a run writes (never its identity, partner, mode, reference or creation). */
+const FIXED: readonly { name: string }[] = [properties.id, properties.partnerId, properties.mode, properties.cadastralReference, properties.createdAt];
+const RUN_COLUMNS = writable(properties)
+  .map(([, column]) => column)
+  .filter((c) => !FIXED.includes(c));
+
+const excluded = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
+
+/**
+ * Every run's results in one statement: the guarded update of the properties (a stale run updates
+ * nothing and so writes no child rows), their source rows and attempt log; then the events of the
+ * finished ones and the next runs of the others.
+ */
+async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Promise<void> {
+  const p = properties;
+  const s = enrichmentSources;
+  const a = enrichmentAttempts;
+  const run = new Map(finished.map((f) => [f.row.id, f.job.run]));
+  const rows = jsonRecords(p, finished.map((f) => ({ ...f.row, enrichmentRun: run.get(f.row.id)! })));
+  const sources = jsonRecords(s, finished.flatMap((f) => f.sources));
+  const attempts = jsonRecords(a, finished.flatMap((f) => f.attempts));
+  const set = sql.join(
+    RUN_COLUMNS.map((c) =>
+      c === p.enrichmentRun
+        ? sql`${bare(c)} = case when r.${bare(p.status)} = 'enriching' then r.${bare(c)} + 1 else r.${bare(c)} end`
+        : sql`${bare(c)} = r.${bare(c)}`,
+    ),
+    sql`, `,
+  );
+  const sourceColumns = writable(s).map(([, c]) => bare(c));
+  const attemptColumns = writable(a).map(([, c]) => bare(c));
+  const updated = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      with r as (select * from jsonb_populate_recordset(null::${p}, ${rows}::jsonb)),
+      updated as (
+        update ${p} set ${set} from r
+        where ${p.id} = r.${bare(p.id)} and ${p.status} = 'enriching' and ${p.enrichmentRun} = r.${bare(p.enrichmentRun)}
+        returning ${p.id}
+      ),
+      sources as (
+        insert into ${s} (${sql.join(sourceColumns, sql`, `)})
+        select ${sql.join(sourceColumns.map((c) => sql`x.${c}`), sql`, `)} from jsonb_populate_recordset(null::${s}, ${sources}::jsonb) x
+        where x.${bare(s.propertyId)} in (select ${bare(p.id)} from updated)
+        on conflict (${bare(s.propertyId)}, ${bare(s.source)}) do update set
+          ${sql.join(
+            writable(s)
+              .map(([, c]) => c)
+              .filter((c) => c !== s.propertyId && c !== s.source)
+              .map((c) => sql`${bare(c)} = ${excluded(c)}`),
+            sql`, `,
+          )}
+      ),
+      attempts as (
+        insert into ${a} (${sql.join(attemptColumns, sql`, `)})
+        select ${sql.join(attemptColumns.map((c) => sql`x.${c}`), sql`, `)} from jsonb_populate_recordset(null::${a}, ${attempts}::jsonb) x
+        where x.${bare(a.propertyId)} in (select ${bare(p.id)} from updated)
+      )
+      select ${bare(p.id)} as id from updated`),
+  );
+  const written = new Set(updated.map((u) => u.id));
+  const done = finished.filter((f) => written.has(f.row.id));
+  await recordEvents(
+    tx,
+    deps.queue,
+    done
+      .filter((f) => f.row.status !== "enriching")
+      .map((f) => ({ partnerId: f.row.partnerId, mode: f.row.mode, type: "property.enriched", propertyId: f.row.id, payload: toProperty(f.row, f.sources) })),
+  );
+  await enqueueMany(
+    deps.queue,
+    tx,
+    QUEUES.enrich,
+    done
+      .filter((f) => f.row.status === "enriching")
+      .map(({ job, row }) => ({
+        data: { propertyId: row.id, run: job.run + 1, ...(job.priority ? { priority: job.priority } : {}) } satisfies EnrichJob,
+        options: { delaySeconds: nextRunDelaySeconds(deps.config, row.mode, job.run), priority: job.priority },
+      })),
+  );
 }

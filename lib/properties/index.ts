@@ -2,4 +2,4 @@
 export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
 export { registerProperty, registerReference, type PropertiesDeps, type Registration } from "./register";
 export { registerReferences, type Registered } from "./register-many";
-export { runEnrichmentJob, type EnrichJob } from "./enrich-run";
+export { runEnrichmentJob, runEnrichmentJobs, type EnrichJob } from "./enrich-run";

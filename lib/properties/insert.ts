@@ -11,7 +11,7 @@ const { properties, enrichmentSources, enrichmentAttempts } = schema;
 export type AttemptInsert = Omit<typeof enrichmentAttempts.$inferInsert, "id">;
 
 /** The columns we write (identity columns are the database's), by property key and SQL name. */
-function writable(table: PgTable) {
+export function writable(table: PgTable) {
   return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generatedIdentity);
 }
 
@@ -31,6 +31,9 @@ function record(table: PgTable, row: Record<string, unknown>): Record<string, un
   return out;
 }
 
+/** Rows as one JSON array of such records (for `jsonb_populate_recordset`). */
+export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[]) => JSON.stringify(rows.map((row) => record(table, row)));
+
 const [PROPERTY, SOURCES, ATTEMPTS, END] = [
   `with inserted as (${insertFrom(properties, `jsonb_populate_record(null::"${getTableName(properties)}", `)}`,
   `::jsonb) r on conflict do nothing returning "id"), sources as (${insertFrom(enrichmentSources, `inserted, jsonb_populate_recordset(null::"${getTableName(enrichmentSources)}", `)}`,
@@ -40,7 +43,6 @@ const [PROPERTY, SOURCES, ATTEMPTS, END] = [
 
 /** Inserts the property and its children; false when the reference was registered meanwhile. */
 export async function insertProperty(db: DbOrTx, property: PropertyRow, sources: SourceRow[], attempts: AttemptInsert[]): Promise<boolean> {
-  const json = (value: unknown) => JSON.stringify(value);
-  const statement: SQL = sql`${PROPERTY}${json(record(properties, property))}${SOURCES}${json(sources.map((s) => record(enrichmentSources, s)))}${ATTEMPTS}${json(attempts.map((a) => record(enrichmentAttempts, a)))}${END}`;
+  const statement: SQL = sql`${PROPERTY}${JSON.stringify(record(properties, property))}${SOURCES}${jsonRecords(enrichmentSources, sources)}${ATTEMPTS}${jsonRecords(enrichmentAttempts, attempts)}${END}`;
   return rowsOf(await db.execute(statement)).length === 1;
 }

@@ -66,7 +66,7 @@ export async function registerReferences(tx: DbOrTx, queue: Queue, scope: Scope,
     queue,
     tx,
     QUEUES.enrich,
-    created.map((r) => ({ data: { propertyId: r.id, run: 0 } satisfies EnrichJob, options: { priority: BATCH_PRIORITY } })),
+    created.map((r) => ({ data: { propertyId: r.id, run: 0, priority: BATCH_PRIORITY } satisfies EnrichJob, options: { priority: BATCH_PRIORITY } })),
   );
   return registered;
 }

@@ -119,20 +119,35 @@ export interface JobRun {
   error: unknown;
 }
 
+interface WorkOptions {
+  workers: number;
+  batchSize: number;
+  pollSeconds: number;
+  onRun?: (run: JobRun) => void;
+}
+
 /**
- * Registers `workers` pg-boss workers for a queue, each taking up to `batchSize` jobs per poll and
- * running them side by side. A pg-boss worker waits a polling interval after every batch, which
- * would cap throughput at workers × batchSize per interval: after a full batch (a backlog) it
- * fetches again at once instead. Every job of a batch runs to its end before a failure is reported,
- * so pg-boss never hands out again a job that is still running; the handler must make a retried
- * job that already finished do nothing.
+ * Registers `workers` pg-boss workers for a queue, each taking up to `batchSize` jobs per poll. A
+ * pg-boss worker waits a polling interval after every batch, which would cap throughput at workers
+ * × batchSize per interval: after a full batch (a backlog) it fetches again at once instead. A batch
+ * that throws is failed whole (pg-boss retries each of its jobs): handlers must make a retried job
+ * that already finished do nothing.
  */
-export async function workInParallel<T extends object>(
-  queue: Queue,
-  name: QueueName,
-  options: { workers: number; batchSize: number; pollSeconds: number; onRun?: (run: JobRun) => void },
-  handle: (data: T) => Promise<unknown>,
-): Promise<void> {
+async function work<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (jobs: PgBoss.Job<T>[]) => Promise<void>) {
+  for (let i = 0; i < options.workers; i++) {
+    let id: string | undefined;
+    id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
+      if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
+      await handle(jobs);
+    });
+  }
+}
+
+/**
+ * Each job of a batch handled on its own, side by side. Every job runs to its end before a failure
+ * is reported, so pg-boss never hands out again a job that is still running.
+ */
+export async function workInParallel<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (data: T) => Promise<unknown>): Promise<void> {
   const run = async (job: PgBoss.Job<T>) => {
     const startedAt = Date.now();
     try {
@@ -143,13 +158,25 @@ export async function workInParallel<T extends object>(
       throw error;
     }
   };
-  for (let i = 0; i < options.workers; i++) {
-    let id: string | undefined;
-    id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
-      if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
-      const results = await Promise.allSettled(jobs.map(run));
-      const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-      if (failure) throw failure.reason;
-    });
-  }
+  await work<T>(queue, name, options, async (jobs) => {
+    const results = await Promise.allSettled(jobs.map(run));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failure) throw failure.reason;
+  });
+}
+
+/** Each fetched batch of jobs handled as one (one read, one write for all); each job reported with the batch's time. */
+export async function workInBatches<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (data: T[]) => Promise<unknown>): Promise<void> {
+  await work<T>(queue, name, options, async (jobs) => {
+    const startedAt = Date.now();
+    let error: unknown = null;
+    try {
+      await handle(jobs.map((job) => job.data));
+    } catch (thrown) {
+      error = thrown;
+      throw thrown;
+    } finally {
+      for (const job of jobs) options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: Date.now() - startedAt, error });
+    }
+  });
 }

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { DeliveryTrigger, Mode } from "@/lib/domain";
-import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
 export type EventRow = typeof events.$inferSelect;
@@ -34,30 +34,43 @@ export interface EventInput {
 
 /**
  * Records the event and schedules it to every enabled endpoint of the partner and mode that takes
- * its type: the event
- * and its delivery rows in one statement (every durable run that finishes does this, so round
- * trips count), then one job per delivery.
+ * its type, in the caller's transaction.
  */
 export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): Promise<EventRow> {
-  const id = randomUUID();
-  const [row] = rowsOf<{ created_at: Date; delivery_ids: string[] }>(
+  return (await recordEvents(tx, queue, [input]))[0]!;
+}
+
+/**
+ * Records many events at once (a worker finishing a batch of runs): the events and their delivery
+ * rows in one statement, their first delivery jobs in one more, in the caller's transaction (round
+ * trips are what a finishing run costs).
+ */
+export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly EventInput[]): Promise<EventRow[]> {
+  if (!inputs.length) return [];
+  const rows = inputs.map((input) => ({ ...input, id: randomUUID() }));
+  const input = JSON.stringify(rows.map((r) => ({ id: r.id, partner_id: r.partnerId, mode: r.mode, type: r.type, property_id: r.propertyId, payload: r.payload })));
+  const [row] = rowsOf<{ created: { id: string; created_at: string }[]; delivery_ids: string[] }>(
     await tx.execute(sql`
-      with event as (
+      with input as (
+        select * from jsonb_to_recordset(${input}::jsonb) as r(id uuid, partner_id uuid, mode text, type text, property_id uuid, payload jsonb)
+      ), event as (
         insert into ${events} (${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.propertyId)}, ${bare(events.payload)})
-        values (${id}::uuid, ${input.partnerId}::uuid, ${input.mode}, ${input.type}, ${input.propertyId}::uuid, ${JSON.stringify(input.payload)}::jsonb)
-        returning ${bare(events.createdAt)}
+        select id, partner_id, mode, type, property_id, payload from input
+        returning ${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.createdAt)}
       ), deliveries as (
         insert into ${webhookDeliveries} (${bare(webhookDeliveries.eventId)}, ${bare(webhookDeliveries.endpointId)}, ${bare(webhookDeliveries.messageId)}, ${bare(webhookDeliveries.nextAttemptAt)})
-        select ${id}::uuid, ${webhookEndpoints.id}, ${messageIdOf(id)}, now() from ${webhookEndpoints}
-        where ${webhookEndpoints.partnerId} = ${input.partnerId}::uuid and ${webhookEndpoints.mode} = ${input.mode}
+        select event.id, ${webhookEndpoints.id}, 'msg_' || replace(event.id::text, '-', ''), now() from event join ${webhookEndpoints}
+          on ${webhookEndpoints.partnerId} = event.partner_id and ${webhookEndpoints.mode} = event.mode
           and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
-          and (${webhookEndpoints.eventTypes} is null or ${input.type} = any(${webhookEndpoints.eventTypes}))
+          and (${webhookEndpoints.eventTypes} is null or event.type = any(${webhookEndpoints.eventTypes}))
         returning ${bare(webhookDeliveries.id)}
       )
-      select (select ${bare(events.createdAt)} from event) as created_at, array(select ${bare(webhookDeliveries.id)}::text from deliveries) as delivery_ids`),
+      select (select jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at)) from event) as created,
+             array(select ${bare(webhookDeliveries.id)}::text from deliveries) as delivery_ids`),
   );
   await enqueueFirstAttempts(tx, queue, row!.delivery_ids, "scheduled");
-  return { id, ...input, createdAt: new Date(row!.created_at) };
+  const createdAt = new Map(row!.created.map((c) => [c.id, new Date(c.created_at)]));
+  return rows.map((r) => ({ ...r, createdAt: createdAt.get(r.id)! }));
 }
 
 /** One delivery row and one immediate job per endpoint; returns the delivery ids. */
@@ -72,11 +85,10 @@ export async function scheduleDeliveries(tx: DbOrTx, queue: Queue, event: EventR
   return ids;
 }
 
-/** The immediate job of each new delivery, in the transaction that created it. */
+/** The immediate job of each new delivery, in the transaction that created it (one statement). */
 async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveryIds: string[], trigger: DeliveryTrigger) {
-  for (const deliveryId of deliveryIds) {
-    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob);
-  }
+  const jobs = deliveryIds.map((deliveryId) => ({ data: { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob }));
+  await enqueueMany(queue, tx, QUEUES.deliverWebhook, jobs);
 }
 
 /** The body on the wire: `{type, timestamp, data}`, the timestamp being the event's time. */
