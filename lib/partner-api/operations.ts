@@ -227,6 +227,8 @@ export const operations = [
       const headers: Record<string, string> = ndjson
         ? { "Content-Type": "application/x-ndjson; charset=utf-8" }
         : { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"` };
+      // HEAD is answered as GET without a body: nothing to read for it.
+      if (req.method === "HEAD") return new Response(null, { headers });
       return new Response(resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv"), { headers });
     },
   },
