@@ -8,7 +8,8 @@ import { ROTATION_OVERLAP_MS } from "@/lib/webhooks/endpoints";
 import { aboutTotal, duration, scheduleText } from "@/lib/portal/durations";
 import { coverage } from "@/lib/registers";
 import { CoverageTable } from "../_components/coverage-table";
-import { Card, CodeBlock, PageHeader } from "../_components/ui";
+import { c, Section } from "../_components/guide";
+import { CodeBlock, PageHeader } from "../_components/ui";
 
 export const metadata = { title: "Integration guide" };
 
@@ -29,15 +30,6 @@ const SCENARIOS = [
   ["9404", "The cadastre says the reference does not exist.", "not_found (final at once)", "no webhook: the response was already final"],
 ] as const;
 
-const c = (text: string) => <code className="code-inline">{text}</code>;
-
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <Card id={id} title={title} className="scroll-mt-4">
-      <div className="space-y-3 text-sm leading-relaxed text-slate-800">{children}</div>
-    </Card>
-  );
-}
 
 export default async function Guide() {
   await connection(); // the settings are the running server's, not the build's
@@ -86,6 +78,10 @@ export default async function Guide() {
               The answer comes within about {config.ENRICHMENT_DEADLINE_MS / 1000} seconds whatever the registers do: {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
               property when the reference was registered before (the call is idempotent per reference, so retrying after a network error is safe). Spaces and hyphens are ignored and
               letters upper-cased before the reference is checked.
+            </p>
+            <p>
+              Many at once (a whole portfolio, up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} references in one CSV): see the{" "}
+              <Link className="link" href="/docs/portfolios">Portfolios guide</Link>.
             </p>
           </Section>
 

@@ -5,19 +5,11 @@ import { requestOrigin } from "@/server/session";
 import { BATCH_ITEM_STATUSES } from "@/lib/domain";
 import { IDEMPOTENCY_HOURS, MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS } from "@/lib/batches";
 import { registerRates } from "@/lib/registers";
-import { Card, CodeBlock, PageHeader } from "../../_components/ui";
+import { c, Section } from "../../_components/guide";
+import { CodeBlock, PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Portfolios guide" };
 
-const c = (text: string) => <code className="code-inline">{text}</code>;
-
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <Card id={id} title={title} className="scroll-mt-4">
-      <div className="space-y-3 text-sm leading-relaxed text-slate-800">{children}</div>
-    </Card>
-  );
-}
 
 export default async function PortfoliosGuide() {
   await connection(); // the settings are the running server's, not the build's

@@ -1,0 +1,12 @@
+// The pieces of the docs' guides: a numbered section with an anchor, and inline code.
+import { Card } from "./ui";
+
+export const c = (text: string) => <code className="code-inline">{text}</code>;
+
+export function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Card id={id} title={title} className="scroll-mt-4">
+      <div className="space-y-3 text-sm leading-relaxed text-slate-800">{children}</div>
+    </Card>
+  );
+}
