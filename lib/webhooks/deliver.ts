@@ -1,11 +1,11 @@
-// One delivery attempt: sign, send, log the attempt, then succeed, schedule the next try per the
+// Delivery attempts: sign, send, log the attempt, then succeed, schedule the next try per the
 // contract's schedule, or give up — the log, the state and the next job in one transaction (one
-// statement for a success).
-import { and, eq, sql } from "drizzle-orm";
+// statement for all of a batch's successes).
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type Db } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
-import type { Mode } from "@/lib/domain";
+import { isUuid, type Mode } from "@/lib/domain";
 import { signingSecrets } from "./endpoints";
 import { wirePayload, type DeliverJob } from "./events";
 import { webhookHeaders } from "./sign";
@@ -66,6 +66,57 @@ export function nextDelaySeconds(schedule: number[], step: number, result: Pick<
 
 export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped" | "deferred";
 
+type Row = { delivery: typeof webhookDeliveries.$inferSelect; endpoint: typeof webhookEndpoints.$inferSelect; event: typeof events.$inferSelect };
+
+/** The deliveries of these jobs with their endpoints and events, in one read. */
+async function readDeliveries(db: Db, jobs: readonly DeliverJob[]): Promise<Map<string, Row>> {
+  // A job naming no delivery (a malformed id) finds nothing, and is skipped.
+  const ids = [...new Set(jobs.map((j) => j.deliveryId).filter(isUuid))];
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(inArray(webhookDeliveries.id, ids));
+  return new Map(rows.map((row) => [row.delivery.id, row]));
+}
+
+/** A successful attempt, to be written with the batch's other successes. */
+interface Success {
+  deliveryId: string;
+  /** The attempt count the job expected (the claim's guard). */
+  expected: number;
+  attempt: number;
+  trigger: DeliverJob["trigger"];
+  startedAt: Date;
+  at: Date;
+  result: SendResult;
+  report(outcome: DeliveryOutcome): DeliveryOutcome;
+}
+
+/**
+ * Runs the attempts a batch of jobs stands for: one read for all, the sends side by side, every
+ * success written in one statement (the common case costs the batch two round trips, not two per
+ * delivery); a failure is written on its own (rare, and it takes the endpoint's row lock).
+ */
+export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[]): Promise<DeliveryOutcome[]> {
+  const rows = await readDeliveries(deps.db, jobs);
+  const seen = new Set<string>();
+  // The same delivery twice in a batch (a job handed out twice): the first sends, the second is skipped.
+  const attempts = await Promise.all(
+    jobs.map((job) => {
+      const row = rows.get(job.deliveryId);
+      if (!row || seen.has(job.deliveryId)) return "skipped" as const;
+      seen.add(job.deliveryId);
+      return attemptOne(deps, job, row);
+    }),
+  );
+  const successes = attempts.filter((a): a is Success => typeof a === "object");
+  const claimed = await writeSuccesses(deps.db, successes);
+  return attempts.map((a) => (typeof a === "object" ? a.report(claimed.has(a.deliveryId) ? "succeeded" : "skipped") : a));
+}
+
 /**
  * Runs the attempt a job stands for. Idempotent per job: a job whose attempt count no longer
  * matches the delivery (already logged by an earlier run, or superseded by a replay) sends nothing.
@@ -73,14 +124,12 @@ export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped" | "de
  * attempts do not, and no endpoint that was deleted is ever called.
  */
 export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<DeliveryOutcome> {
+  return (await deliverMany(deps, [job]))[0]!;
+}
+
+async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<DeliveryOutcome | Success> {
   const now = deps.now ?? (() => new Date());
-  const [row] = await deps.db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, job.deliveryId));
-  if (!row || row.delivery.attempts !== job.attempt || row.delivery.status !== "pending") return "skipped";
+  if (row.delivery.attempts !== job.attempt || row.delivery.status !== "pending") return "skipped";
   const { delivery, endpoint, event } = row;
   const current = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, job.attempt), eq(webhookDeliveries.status, "pending"));
   if (endpoint.deletedAt || (!endpoint.enabled && job.trigger === "scheduled")) {
@@ -126,32 +175,7 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     return outcome;
   };
 
-  if (result.ok) {
-    // The common case in one statement (no transaction round trips): the guarded update claims the
-    // attempt as the row lock below does, the log row and the end of a failure streak go with it.
-    // A success touches the endpoint only to end a failure streak, so deliveries to a healthy
-    // endpoint do not queue up behind each other on its row lock.
-    const at = now();
-    const [claimed] = rowsOf<{ id: string }>(
-      await deps.db.execute(sql`
-        with claimed as (
-          update ${d}
-          set ${bare(d.status)} = 'succeeded', ${bare(d.attempts)} = ${attempt}::int, ${bare(d.lastStatusCode)} = ${result.statusCode}::int,
-              ${bare(d.lastError)} = null, ${bare(d.nextAttemptAt)} = null, ${bare(d.updatedAt)} = ${at.toISOString()}::timestamptz,
-              ${bare(d.deliveredAt)} = ${at.toISOString()}::timestamptz
-          where ${d.id} = ${delivery.id}::uuid and ${d.attempts} = ${job.attempt}::int and ${d.status} = 'pending'
-          returning ${d.id}, ${d.endpointId}
-        ), logged as (
-          insert into ${a} (${bare(a.deliveryId)}, ${bare(a.trigger)}, ${bare(a.startedAt)}, ${bare(a.durationMs)}, ${bare(a.statusCode)}, ${bare(a.responseBody)})
-          select ${bare(d.id)}, ${job.trigger}, ${startedAt.toISOString()}::timestamptz, ${result.durationMs}::int, ${result.statusCode}::int, ${result.responseBody}::text from claimed
-        ), healthy as (
-          update ${e} set ${bare(e.failingSince)} = null
-          where ${e.id} = (select ${bare(d.endpointId)} from claimed) and ${e.failingSince} is not null
-        )
-        select ${bare(d.id)} from claimed`),
-    );
-    return report(claimed ? "succeeded" : "skipped");
-  }
+  if (result.ok) return { deliveryId: delivery.id, expected: job.attempt, attempt, trigger: job.trigger, startedAt, at: now(), result, report };
 
   // A failed attempt.
   const failed = await deps.db.transaction(async (tx): Promise<DeliveryOutcome> => {
@@ -207,4 +231,49 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
     return outcome;
   });
   return report(failed);
+}
+
+/**
+ * Every success of a batch in one statement (no transaction round trips): the guarded update
+ * claims each attempt as a failure's row lock does, the log rows and the end of failure streaks
+ * go with it. A success touches its endpoint only to end a failure streak, so deliveries to a
+ * healthy endpoint do not queue up behind each other on its row lock. Returns the claimed ids.
+ */
+async function writeSuccesses(db: Db, successes: Success[]): Promise<Set<string>> {
+  if (!successes.length) return new Set();
+  const input = JSON.stringify(
+    successes.map((s) => ({
+      id: s.deliveryId,
+      expected: s.expected,
+      attempt: s.attempt,
+      trigger: s.trigger,
+      status_code: s.result.statusCode,
+      started_at: s.startedAt.toISOString(),
+      at: s.at.toISOString(),
+      duration_ms: s.result.durationMs,
+      response_body: s.result.responseBody,
+    })),
+  );
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with r as (
+        select * from jsonb_to_recordset(${input}::jsonb) as r(id uuid, expected int, attempt int, trigger text, status_code int,
+          started_at timestamptz, at timestamptz, duration_ms int, response_body text)
+      ), claimed as (
+        update ${d}
+        set ${bare(d.status)} = 'succeeded', ${bare(d.attempts)} = r.attempt, ${bare(d.lastStatusCode)} = r.status_code,
+            ${bare(d.lastError)} = null, ${bare(d.nextAttemptAt)} = null, ${bare(d.updatedAt)} = r.at, ${bare(d.deliveredAt)} = r.at
+        from r
+        where ${d.id} = r.id and ${d.attempts} = r.expected and ${d.status} = 'pending'
+        returning ${d.id}, ${d.endpointId}
+      ), logged as (
+        insert into ${a} (${bare(a.deliveryId)}, ${bare(a.trigger)}, ${bare(a.startedAt)}, ${bare(a.durationMs)}, ${bare(a.statusCode)}, ${bare(a.responseBody)})
+        select r.id, r.trigger, r.started_at, r.duration_ms, r.status_code, r.response_body from r join claimed on claimed.${bare(d.id)} = r.id
+      ), healthy as (
+        update ${e} set ${bare(e.failingSince)} = null
+        where ${e.id} in (select ${bare(d.endpointId)} from claimed) and ${e.failingSince} is not null
+      )
+      select ${bare(d.id)} as id from claimed`),
+  );
+  return new Set(rows.map((row) => row.id));
 }

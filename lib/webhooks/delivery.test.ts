@@ -9,7 +9,7 @@ import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { DomainError, type Scope } from "@/lib/domain";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, expirePreviousSecret, rotateSecret, setEnabled } from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
-import { deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
+import { deliverMany, deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "./ssrf";
 import { partnerSlots } from "./fair-share";
@@ -156,6 +156,22 @@ describe("delivery against a real receiver", () => {
     const jobs = await jobsOf(id);
     expect(jobs.map((j) => [j.data.attempt, j.data.step])).toEqual([[0, 0], [1, 1], [2, 2], [3, 3]]);
     for (const j of jobs.slice(1)) expect(j.delaySeconds).toBeCloseTo(1, 0);
+  });
+
+  it("a batch of jobs: one read, the successes written together; a stale, repeated or malformed job sends nothing", async () => {
+    const { scope } = await newEndpoint();
+    const first = (await emit(scope)).deliveries[0]!;
+    const second = (await emit(scope)).deliveries[0]!;
+    const stale = (await emit(scope)).deliveries[0]!;
+    const job = (id: string, attempt = 0): DeliverJob => ({ deliveryId: id, attempt, step: 0, trigger: "scheduled" });
+    const outcomes = await deliverMany(deps, [job(first.id), job(second.id), job(first.id), job(stale.id, 3), job("not-a-uuid")]);
+    expect(outcomes).toEqual(["succeeded", "succeeded", "skipped", "skipped", "skipped"]);
+    expect(receiver.received).toHaveLength(2);
+    for (const id of [first.id, second.id]) {
+      expect(await deliveryOf(id)).toMatchObject({ status: "succeeded", attempts: 1, lastStatusCode: 200 });
+      expect((await attemptsOf(id)).map((a) => a.statusCode)).toEqual([200]);
+    }
+    expect(await deliveryOf(stale.id)).toMatchObject({ status: "pending", attempts: 0 });
   });
 
   it("a job whose attempt was already logged sends nothing", async () => {
