@@ -67,6 +67,7 @@ const TONES: Record<string, string> = {
   failed: BAD,
   error: BAD,
   invalid: BAD,
+  overdue: BAD,
   revoked: BAD,
   disabled: BAD,
   over: BAD,

@@ -104,7 +104,7 @@ export default async function Guide() {
               {c("issued_on")}, {c("valid_until")} (issue + 10 years when the registry gives no end), {c("expired")}, {c("scope")} ({c("building")} when the whole building&apos;s
               certificate stands in for the unit), {c("registry")} and {c("certificate_id")}; an estimate adds {c("probabilities")} (A–G, summing to 1), {c("confidence")} and
               {c("basis")}, and its {c("rating")} is the most probable letter. {c("ite")} gives the latest inspection&apos;s date, result and reference where a registry has one,
-              and {c("next_due_on")} (the latest inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed first-inspection age). The
+              and {c("next_due_on")} (the latest inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed first-inspection age). {c("overdue")} says whether that date is past (today&apos;s date in Spain). The
               API reference lists every field and when it is null.
             </p>
           </Section>

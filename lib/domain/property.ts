@@ -66,11 +66,31 @@ export const Ite = z
     next_due_on: DateOnly.nullable().meta({
       description: "When the next inspection is due: the latest inspection + 10 years, or (none on record) the end of the year the building reaches its region's confirmed first-inspection age; null where no age is confirmed.",
     }),
+    overdue: z.boolean().nullable().meta({
+      description: "true when next_due_on is before today (the date in Europe/Madrid), false when it is today or later; null only when next_due_on is null.",
+    }),
     registry: z.string().nullable().meta({ description: "Registry the record comes from; null for rules-only answers." }),
     reference: z.string().nullable().meta({ description: "The inspection's reference in that registry, when given." }),
   })
   .meta({ id: "Ite" });
 export type Ite = z.infer<typeof Ite>;
+
+const MADRID_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" });
+
+/** Whether an inspection due on `nextDueOn` (YYYY-MM-DD) is overdue on `now`'s date in Spain; null when no date is known. */
+export const iteOverdue = (nextDueOn: string | null, now: Date): boolean | null => (nextDueOn === null ? null : nextDueOn < MADRID_DAY.format(now));
+
+/** The inspection as of `now` (overdue changes with the date, so it is worked out whenever a property is shown). */
+export const iteAsOf = (ite: Ite | null, now: Date): Ite | null =>
+  ite && {
+    status: ite.status,
+    inspected_on: ite.inspected_on,
+    result: ite.result,
+    next_due_on: ite.next_due_on,
+    overdue: iteOverdue(ite.next_due_on, now),
+    registry: ite.registry,
+    reference: ite.reference,
+  };
 
 export const Unit = z
   .object({

@@ -89,7 +89,8 @@ describe("the engine's Property members", () => {
     expect(draft.data).toMatchObject({ unit: null, units_in_parcel: 18, energy_certificate: { source: "estimated" }, ite_fetch_status: "not_found" });
     expect(draft.sources.energy_certificate.provider).toBe("estimate");
     // Madrid: first inspection at 30 years, so a 1997 building is due by the end of 2027.
-    expect(draft.data.ite).toEqual({ status: "not_found", inspected_on: null, result: null, next_due_on: "2027-12-31", registry: null, reference: null });
+    const overdue = "2027-12-31" < new Date().toISOString().slice(0, 10);
+    expect(draft.data.ite).toEqual({ status: "not_found", inspected_on: null, result: null, next_due_on: "2027-12-31", overdue, registry: null, reference: null });
   });
 
   it("test mode keeps the sandbox as the provider of an estimate", async () => {

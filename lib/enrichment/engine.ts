@@ -3,6 +3,7 @@
 // stored and the registers, lets it run until a deadline, and writes the draft's fields, source
 // states and new attempt records itself (lib/properties).
 import {
+  iteOverdue,
   SOURCES,
   type EnergyCertificate,
   type Ite,
@@ -186,13 +187,15 @@ export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertific
 }
 
 /** An inspection answer as the Property shows it; the next due date from the record or the rules. */
-function iteOf(status: IteStatus, finding: IteFinding | null, data: PropertyData): Ite {
+function iteOf(status: IteStatus, finding: IteFinding | null, data: PropertyData, now: Date): Ite {
   const inspectedOn = finding?.inspectedOn ?? null;
+  const nextDueOn = finding?.nextDueOn ?? (inspectedOn ? addYears(inspectedOn, RENEWAL_YEARS) : firstDueOn(data.ccaa, data.year_built));
   return {
     status,
     inspected_on: inspectedOn,
     result: finding?.result ?? null,
-    next_due_on: finding?.nextDueOn ?? (inspectedOn ? addYears(inspectedOn, RENEWAL_YEARS) : firstDueOn(data.ccaa, data.year_built)),
+    next_due_on: nextDueOn,
+    overdue: iteOverdue(nextDueOn, now),
     registry: finding?.registry ?? null,
     reference: finding?.reference ?? null,
   };
@@ -231,7 +234,7 @@ function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcom
   } else {
     const finding = outcome.kind === "found" ? (outcome.data as IteFinding) : null;
     draft.data.ite_fetch_status = finding?.status ?? "not_found";
-    draft.data.ite = iteOf(draft.data.ite_fetch_status, finding, draft.data);
+    draft.data.ite = iteOf(draft.data.ite_fetch_status, finding, draft.data, now);
   }
   return outcome.provider;
 }

@@ -1,7 +1,7 @@
 // Reading a partner's properties in one mode, as the contract's Property.
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
-import type { Property, PropertyData, PropertyStatus, Scope, SourceName } from "@/lib/domain";
+import { iteAsOf, type Property, type PropertyData, type PropertyStatus, type Scope, type SourceName } from "@/lib/domain";
 import { EMPTY_DATA } from "@/lib/enrichment/engine";
 
 const { properties, enrichmentSources } = schema;
@@ -31,7 +31,7 @@ export function dataOf(p: PropertyRow): PropertyData {
 }
 
 /** The contract's Property from a stored row and its source rows. */
-export function toProperty(p: PropertyRow, sources: SourceRow[]): Property {
+export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date()): Property {
   const source = (name: SourceName) => {
     const row = sources.find((s) => s.source === name);
     return {
@@ -42,11 +42,13 @@ export function toProperty(p: PropertyRow, sources: SourceRow[]): Property {
       provider: row?.provider ?? null,
     };
   };
+  const data = dataOf(p);
   return {
     property_id: p.id,
     cadastral_reference: p.cadastralReference,
     status: p.status,
-    ...dataOf(p),
+    ...data,
+    ite: iteAsOf(data.ite, now),
     enrichment: { cadastre: source("cadastre"), energy_certificate: source("energy_certificate"), ite: source("ite") },
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),

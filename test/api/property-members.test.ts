@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { Property } from "@/lib/domain";
+import { iteOverdue, Property } from "@/lib/domain";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
@@ -85,5 +85,18 @@ describe("the extended Property", () => {
     }
     const data = Strict.parse(payload);
     expect(data).toMatchObject({ status: "enriched", municipality_code: expect.stringMatching(/^\d{5}$/), location: expect.any(Object) });
+  });
+
+  it("ite.overdue follows next_due_on against today's date, read after read", async () => {
+    const body = await create("2749704YJ0624N0001DI");
+    const due = body.ite.next_due_on as string | null;
+    expect(body.ite.overdue).toBe(iteOverdue(due, new Date()));
+    // The same inspection, its due date now in the past: overdue from the next read on.
+    const { properties } = schema;
+    const [row] = await t.app.db.select().from(properties).where(eq(properties.id, body.property_id));
+    const ite = { ...row!.details.ite!, next_due_on: "2001-01-01" };
+    await t.app.db.update(properties).set({ details: { ...row!.details, ite } }).where(eq(properties.id, body.property_id));
+    const read = await (await t.api.getProperty(get(`/properties/${body.property_id}`, { "X-API-Key": key }))).json();
+    expect(read.ite).toMatchObject({ next_due_on: "2001-01-01", overdue: true });
   });
 });

@@ -79,7 +79,7 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
         ["Status", <Badge key="ite" value={property.ite_fetch_status} />],
         ["Inspected", ite?.inspected_on],
         ["Result", ite?.result],
-        ["Next due", ite?.next_due_on],
+        ["Next due", ite?.next_due_on && (ite.overdue ? <span key="due">{ite.next_due_on} <Badge value="overdue" /></span> : ite.next_due_on)],
         ["Registry", ite?.registry && `${ite.registry}${ite.reference ? ` · ${ite.reference}` : ""}`],
       ],
     ],
