@@ -8,6 +8,7 @@ import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, registerReference } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
+import { normalizeReference } from "@/lib/cadastral-reference";
 import { idParam, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
 import {
@@ -76,12 +77,13 @@ export const operations = [
     write: false,
     summary: "List properties, newest first",
     description: () =>
-      "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state.",
+      "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state; `cadastral_reference` finds the property of a reference.",
     request: { query: ListPropertiesQuery },
     responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
     async handle({ deps, req, principal }) {
       const query = parseQuery(ListPropertiesQuery, new URL(req.url));
-      const page = await listProperties(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after, status: query.status });
+      const reference = query.cadastral_reference === undefined ? undefined : normalizeReference(query.cadastral_reference);
+      const page = await listProperties(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after, status: query.status, reference });
       if (!page) {
         throw new DomainError("validation_error", "The query parameters are invalid.", [{ parameter: "starting_after", detail: "does not name a property of this partner and mode" }]);
       }

@@ -30,6 +30,11 @@ export const ListPropertiesQuery = z.strictObject({
   limit: limit(100),
   starting_after: z.uuid().optional(),
   status: z.enum(PROPERTY_STATUSES).optional(),
+  cadastral_reference: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: "Only the property of this reference (normalised as on create): `data` holds at most one." }),
 });
 
 /** Text a partner names things with: PostgreSQL text cannot hold a NUL. */

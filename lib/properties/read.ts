@@ -84,6 +84,8 @@ export interface ListOptions {
   status?: PropertyStatus;
   /** Portal search: a substring of the reference, address or municipality. */
   search?: string;
+  /** Exactly this normalised reference. */
+  reference?: string;
   createdFrom?: Date;
   createdTo?: Date;
 }
@@ -108,6 +110,7 @@ export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): 
       and(
         inScope(scope),
         o.status ? eq(properties.status, o.status) : undefined,
+        o.reference !== undefined ? eq(properties.cadastralReference, o.reference) : undefined,
         like
           ? or(
               sql`${properties.cadastralReference} ilike ${like}`,
