@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { loadConfig } from "@/lib/config";
 import { createSources } from "@/lib/enrichment/sources";
+import { liveRoutes } from "@/lib/registers";
 import { webhookHeaders } from "@/lib/webhooks/sign";
 import { sendWebhook } from "@/lib/webhooks/send";
 import { generateSecret } from "@/lib/webhooks/secrets";
@@ -72,7 +73,7 @@ async function measure(workers: number) {
 
 /** Baseline: cadastre, then certificate ∥ ITE, then one signed POST, from `parallel` loops. */
 async function baseline(parallel: number) {
-  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" })).test;
+  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { routes: liveRoutes() }).test;
   const receiver = await WebhookReceiver.start();
   const secret = generateSecret();
   receiver.expect("/baseline", secret);

@@ -1,5 +1,6 @@
 // GET /coverage → 200: the 19 communities and cities, each source's providers in lookup order,
-// index datasets with their date and row count once imported, the foral territories unsupported.
+// index datasets with their date and row count once imported, the foral territories unsupported,
+// and the evidence each register's format rests on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Coverage } from "@/lib/domain";
 import { createTestApp, get, newPartnerKey, type TestApp } from "../support/app";
@@ -35,13 +36,13 @@ describe("GET /coverage → 200", () => {
     }
   });
 
-  it("names the live registers and the estimate before any import", async () => {
+  it("names the live registers and the estimate before any import, with the evidence of each format", async () => {
     const all = await fetchCoverage();
     expect(all["Cataluña"]!.energy_certificate).toEqual({
       kind: "live",
       providers: [
-        { provider: "icaen-socrata", kind: "live", dataset: null, as_of: null, rows: null },
-        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+        { provider: "icaen-socrata", kind: "live", dataset: null, as_of: null, rows: null, format_evidence: "confirmed", citations: expect.arrayContaining([expect.stringMatching(/dictionary\.json/)]) },
+        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null, format_evidence: null, citations: [] },
       ],
     });
     expect(all["Región de Murcia"]!).toMatchObject({ cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] }, energy_certificate: { kind: "estimate" }, ite: { kind: "unsupported", providers: [] } });
@@ -56,11 +57,12 @@ describe("GET /coverage → 200", () => {
     expect(all["Aragón"]!.energy_certificate).toEqual({
       kind: "live",
       providers: [
-        { provider: "index:ara-gaodcore", kind: "index", dataset: "ara-gaodcore", as_of: "2026-10-30", rows: 5 },
-        { provider: "aragon-gaodcore", kind: "live", dataset: null, as_of: null, rows: null },
-        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+        { provider: "index:ara-gaodcore", kind: "index", dataset: "ara-gaodcore", as_of: "2026-10-30", rows: 5, format_evidence: "confirmed", citations: expect.any(Array) },
+        { provider: "aragon-gaodcore", kind: "live", dataset: null, as_of: null, rows: null, format_evidence: "confirmed", citations: expect.any(Array) },
+        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null, format_evidence: null, citations: [] },
       ],
     });
+    expect(all["Aragón"]!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
     expect(all["Cataluña"]!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
     expect(all["Cataluña"]!.energy_certificate.kind).toBe("live");
   });
@@ -69,7 +71,10 @@ describe("GET /coverage → 200", () => {
     expect((await fetchCoverage())["Comunidad de Madrid"]!.note).toBeNull();
     await importFixture(t.app.db, "mad-ite", "2026-11-01");
     const madrid = (await fetchCoverage())["Comunidad de Madrid"]!;
-    expect(madrid.ite.providers.map((p) => p.provider)).toEqual(["index:mad-ite", "rules"]);
+    expect(madrid.ite.providers.map((p) => [p.provider, p.format_evidence])).toEqual([
+      ["index:mad-ite", "unconfirmed"],
+      ["rules", null],
+    ]);
     expect(madrid.note).toBe("index:mad-ite: Madrid city only, matched by the building's street address.");
   });
 });

@@ -28,7 +28,11 @@ describe.sequential("finca registers", () => {
   it("import --file reads a dataset and says what it kept", async () => {
     const run = await finca("import", "cat-icaen", "--file", fixture("cat-icaen"), "--as-of", "2026-11-01");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe("cat-icaen: 6 records (2 rows skipped), as of 2026-11-01");
+    expect(run.stdout.trim().split("\n")).toEqual([
+      "cat-icaen: 6 records (2 rows skipped), as of 2026-11-01",
+      `  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6 column "REFERENCIA CADASTRAL")`,
+      `  rows without an A-G rating: 1 (${fixture("cat-icaen")} line 7 column "Qualificació de consum d'energia primaria no renovable")`,
+    ]);
   });
 
   it("import --url downloads it, as of today", async () => {
@@ -42,7 +46,8 @@ describe.sequential("finca registers", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${fixture("val-gva")}: line 1: the header lacks the columns`);
     const list = (await finca("list")).stdout;
-    expect(list).toMatch(/'cat-icaen'\s*│ 'Cataluña'\s*│ 6\s*│ 2\s*│ '2026-11-01'.*the header lacks/);
+    expect(list).toMatch(/'cat-icaen'\s*│ 'Cataluña'\s*│ 'confirmed'\s*│ 6\s*│ 2\s*│ '2026-11-01'.*the header lacks/);
+    expect(list).toContain(`cat-icaen left out:\n  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6`);
   });
 
   it("a failed download names the URL and its status", async () => {
