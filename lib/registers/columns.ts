@@ -64,10 +64,11 @@ export function matchHeader(dataset: Dataset, header: readonly string[], overrid
     return { field, expected, found, near: [...new Set(near)], overridden: override !== undefined };
   });
   const has = (field: string) => matches.some((m) => m.field === field && m.found !== null);
-  // The first layout the header completes; else the one it comes closest to.
-  const layout =
-    dataset.layouts.find((fields) => fields.every(has)) ??
-    [...dataset.layouts].sort((a, b) => a.filter((f) => !has(f)).length - b.filter((f) => !has(f)).length)[0]!;
+  // The first layout the header completes; else the one it comes closest to (fewest missing, most found).
+  const missing = (fields: readonly string[]) => fields.filter((f) => !has(f)).length;
+  const found = (fields: readonly string[]) => fields.length - missing(fields);
+  const closest = (a: readonly string[], b: readonly string[]) => missing(a) - missing(b) || found(b) - found(a);
+  const layout = dataset.layouts.find((fields) => !missing(fields)) ?? [...dataset.layouts].sort(closest)[0]!;
   return {
     columns: matches.map((m) => ({ ...m, required: layout.includes(m.field) })),
     missing: layout.filter((f) => !has(f)),
