@@ -9,6 +9,7 @@
 import type { Readable } from "node:stream";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
+import { sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
 import { missingColumns, type ColumnOverrides } from "./columns";
 import { columnOf, openFile, type FileShape } from "./read";
@@ -130,12 +131,8 @@ async function claimGeneration(db: Db, id: string): Promise<number> {
 /** A failed write, told by its lines and SQLSTATE: the driver's own error quotes the batch. */
 export class RegisterWriteError extends Error {
   constructor(file: string, first: number, last: number, error: unknown) {
-    const cause = (error as { cause?: { code?: unknown } }).cause ?? error;
-    const code = (cause as { code?: unknown }).code;
-    super(
-      `${file}: writing the records of lines ${first}-${last} failed` +
-        (typeof code === "string" ? ` (SQLSTATE ${code})` : ""),
-    );
+    const code = sqlState(error);
+    super(`${file}: writing the records of lines ${first}-${last} failed${code ? ` (SQLSTATE ${code})` : ""}`);
   }
 }
 

@@ -113,7 +113,8 @@ describe("no value of a row in any error, message or position", () => {
       // A constraint the rows break: the driver's own error would quote the whole batch.
       await otherDb.execute(sql`alter table register_records add constraint no_secret check (data->>'certificateId' not like 'ARA-sk_%')`);
       const file = await aragonFile("aragon-refused.csv", [{}, { numcert: `ARA-${SECRET}`, refcatastral: "7541901XM8174S0002DW" }]);
-      const error = await importDataset(otherDb, dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" }).catch((e: unknown) => e as Error);
+      const importing = importDataset(otherDb, dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" });
+      const error = (await importing.then(() => null, (e: unknown) => e as Error))!;
       expect(error.message).toBe(`${file}: writing the records of lines 2-3 failed (SQLSTATE 23514)`);
       const status = (await listDatasets(otherDb)).find((d) => d.id === "ara-gaodcore")!;
       expect(status).toMatchObject({ rows: 0, lastError: error.message });
