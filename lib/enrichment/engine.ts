@@ -158,7 +158,9 @@ function applyCadastre(draft: Draft, facts: CadastreFacts) {
 
 function applyEstimate(draft: Draft) {
   const facts = factsOf(draft);
-  if (facts) draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt: facts.yearBuilt, climateZone: draft.data.climate_zone, use: facts.use });
+  if (!facts) return;
+  const input = { yearBuilt: facts.yearBuilt, climateZone: draft.data.climate_zone, use: facts.use, ccaa: draft.data.ccaa };
+  draft.data.energy_certificate = estimateEnergyCertificate(input);
 }
 
 const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;
