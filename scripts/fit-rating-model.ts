@@ -51,7 +51,8 @@ function loss(x: number[]): number {
     for (const [key, observed] of Object.entries(t.letters)) sum += (t.weight ?? 1) * (observed - p[key]!) ** 2;
   }
   const { zoneSlopePrior: zone, regionPrior: region } = evidence;
-  const regions = Object.values(params.regions).reduce((s, d) => s + region.weight * ((d - region.mean) / region.sd) ** 2, 0);
+  const penalty = (d: number) => region.weight * ((d - region.mean) / region.sd) ** 2;
+  const regions = Object.values(params.regions).reduce((s, d) => s + penalty(d), 0);
   return sum + zone.weight * ((params.zoneSlope - zone.mean) / zone.sd) ** 2 + regions;
 }
 

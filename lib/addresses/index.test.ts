@@ -42,15 +42,18 @@ describe("the parts", () => {
 
 describe("an address written in one field", () => {
   it("splits into type, name and number, and keys as the parts would", () => {
-    expect(splitStreetAddress("CALLE DE SAN RESTITUTO 72")).toEqual({ type: "CALLE", name: "DE SAN RESTITUTO", number: "72" });
+    const restituto = { type: "CALLE", name: "DE SAN RESTITUTO", number: "72" };
+    expect(splitStreetAddress("CALLE DE SAN RESTITUTO 72")).toEqual(restituto);
     expect(splitStreetAddress("Cl San Restituto, 72 Bis")).toEqual({ type: "CL", name: "SAN RESTITUTO", number: "72" });
     const key = (text: string) => addressKey({ municipalityCode: "28079", ...splitStreetAddress(text)! });
-    expect(key("Calle de San Restituto, 72")).toBe(addressKey({ municipalityCode: "28079", type: "CL", name: "SAN RESTITUTO", number: "72" }));
+    const catastro = addressKey({ municipalityCode: "28079", type: "CL", name: "SAN RESTITUTO", number: "72" });
+    expect(key("Calle de San Restituto, 72")).toBe(catastro);
     expect(key("Avda. de la Albufera 12")).toBe("28079|AVENIDA|ALBUFERA|12");
   });
 
   it("has no type when the first word names none, and is nothing without a number", () => {
-    expect(splitStreetAddress("Costanilla de los Desamparados 4")).toEqual({ type: "", name: "COSTANILLA DE LOS DESAMPARADOS", number: "4" });
+    const untyped = { type: "", name: "COSTANILLA DE LOS DESAMPARADOS", number: "4" };
+    expect(splitStreetAddress("Costanilla de los Desamparados 4")).toEqual(untyped);
     expect(splitStreetAddress("Calle de Alcalá S/N")).toBeNull();
     expect(splitStreetAddress("")).toBeNull();
   });

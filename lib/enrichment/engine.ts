@@ -159,8 +159,9 @@ function applyCadastre(draft: Draft, facts: CadastreFacts) {
 function applyEstimate(draft: Draft) {
   const facts = factsOf(draft);
   if (!facts) return;
-  const input = { yearBuilt: facts.yearBuilt, climateZone: draft.data.climate_zone, use: facts.use, ccaa: draft.data.ccaa };
-  draft.data.energy_certificate = estimateEnergyCertificate(input);
+  const { climate_zone: climateZone, ccaa } = draft.data;
+  const { yearBuilt, use } = facts;
+  draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt, climateZone, use, ccaa });
 }
 
 const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;

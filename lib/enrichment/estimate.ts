@@ -43,18 +43,28 @@ export interface ModelParameters {
   regions: Record<string, number>;
 }
 
-export const periodOf = (year: number): Period => (year <= 1979 ? "<=1979" : year <= 2006 ? "1980-2006" : year <= 2013 ? "2007-2013" : ">=2014");
+export const periodOf = (year: number): Period =>
+  year <= 1979 ? "<=1979" : year <= 2006 ? "1980-2006" : year <= 2013 ? "2007-2013" : ">=2014";
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
-const regionEffect = (params: ModelParameters, ccaa: string | null) => (ccaa !== null && Object.hasOwn(params.regions, ccaa) ? params.regions[ccaa]! : 0);
+const regionEffect = (params: ModelParameters, ccaa: string | null) =>
+  ccaa !== null && Object.hasOwn(params.regions, ccaa) ? params.regions[ccaa]! : 0;
 
 /** P(letter) for one period, winter zone and community (null: Spain's average) under `params`. */
-export function letterProbabilities(params: ModelParameters, period: Period, winterZone: string, ccaa: string | null = null): Record<Rating, number> {
+export function letterProbabilities(
+  params: ModelParameters,
+  period: Period,
+  winterZone: string,
+  ccaa: string | null = null,
+): Record<Rating, number> {
   const zone = WINTER_ZONES.indexOf(winterZone as (typeof WINTER_ZONES)[number]) - 3;
   const eta = params.periods[PERIODS.indexOf(period)]! + params.zoneSlope * zone + regionEffect(params, ccaa);
   const cumulative = [...params.thresholds.map((t) => sigmoid(t - eta)), 1];
-  return Object.fromEntries(RATINGS.map((r, k) => [r, cumulative[k]! - (k ? cumulative[k - 1]! : 0)])) as Record<Rating, number>;
+  return Object.fromEntries(RATINGS.map((r, k) => [r, cumulative[k]! - (k ? cumulative[k - 1]! : 0)])) as Record<
+    Rating,
+    number
+  >;
 }
 
 /** The distribution of a population: periods and winter zones mixed by their shares, in one community or Spain. */
@@ -96,20 +106,32 @@ export interface EstimateInput {
   ccaa: string | null;
 }
 
-const winterOf = (zone: string | null) => (zone && (WINTER_ZONES as readonly string[]).includes(zone[0]!) ? zone[0]! : null);
-const rounded = (p: Record<Rating, number>) => Object.fromEntries(RATINGS.map((r) => [r, Math.round(p[r] * 1000) / 1000])) as Record<Rating, number>;
+const winterOf = (zone: string | null) =>
+  zone && (WINTER_ZONES as readonly string[]).includes(zone[0]!) ? zone[0]! : null;
+const rounded = (p: Record<Rating, number>) =>
+  Object.fromEntries(RATINGS.map((r) => [r, Math.round(p[r] * 1000) / 1000])) as Record<Rating, number>;
 
 /** The model's probability of each letter, or null when no estimate can be made. */
-export function estimateProbabilities({ yearBuilt, climateZone, use, ccaa }: EstimateInput): Record<Rating, number> | null {
+export function estimateProbabilities({
+  yearBuilt,
+  climateZone,
+  use,
+  ccaa,
+}: EstimateInput): Record<Rating, number> | null {
   if (!plausibleYear(yearBuilt) || !ratedUse(use)) return null;
   const winter = winterOf(climateZone);
-  return mixture(PARAMETERS, { [periodOf(yearBuilt)]: 1 }, winter ? { [winter]: 1 } : populationByWinterZone(ccaa), ccaa);
+  return mixture(
+    PARAMETERS,
+    { [periodOf(yearBuilt)]: 1 },
+    winter ? { [winter]: 1 } : populationByWinterZone(ccaa),
+    ccaa,
+  );
 }
 
 /** What the model rests on, for the basis: the tables it was fitted to and the assumptions they need. */
 const MODEL_BASIS =
-  `ordinal model fitted to ${model.fittedTo.length} published distributions of certificates (${model.fittedTo.join(", ")}); ` +
-  `assumptions: ${model.assumptions.join("; ")}`;
+  `ordinal model fitted to ${model.fittedTo.length} published distributions of certificates ` +
+  `(${model.fittedTo.join(", ")}); assumptions: ${model.assumptions.join("; ")}`;
 
 export function estimateEnergyCertificate(input: EstimateInput): EnergyCertificate | null {
   const probabilities = estimateProbabilities(input);
@@ -118,13 +140,22 @@ export function estimateEnergyCertificate(input: EstimateInput): EnergyCertifica
   const residential = input.use !== null && /residencial/i.test(input.use);
   const winter = winterOf(input.climateZone);
   const period = periodOf(input.yearBuilt);
-  const useNote = residential ? "residential" : input.use ? `non-residential use (${input.use}), rated on the residential model` : "use unknown, treated as residential";
-  const zoneNote = winter ? `winter zone ${winter}` : `climate zone unknown (${input.ccaa ?? "Spain"}'s mix of zones by population)`;
+  const useNote = residential
+    ? "residential"
+    : input.use
+      ? `non-residential use (${input.use}), rated on the residential model`
+      : "use unknown, treated as residential";
+  const zoneNote = winter
+    ? `winter zone ${winter}`
+    : `climate zone unknown (${input.ccaa ?? "Spain"}'s mix of zones by population)`;
   const regional = input.ccaa !== null && Object.hasOwn(PARAMETERS.regions, input.ccaa);
   const regionNote = regional
     ? `${input.ccaa} (its regional effect, fitted to its published shares)`
     : `${input.ccaa ?? "community unknown"} (no published table of its own: Spain's average)`;
-  const newBuild = period === ">=2014" ? "; a new build: one national table of 2017 new buildings stands for every post-2013 building" : "";
+  const newBuild =
+    period === ">=2014"
+      ? "; a new build: one national table of 2017 new buildings stands for every post-2013 building"
+      : "";
   return {
     rating,
     source: "estimated",
@@ -139,6 +170,8 @@ export function estimateEnergyCertificate(input: EstimateInput): EnergyCertifica
     certificate_id: null,
     probabilities: rounded(probabilities),
     confidence: residential && winter && period !== ">=2014" ? "low" : "very_low",
-    basis: `built ${input.yearBuilt} (${STANDARDS[period]}), ${zoneNote}, ${regionNote}, ${useNote}${newBuild}; ${MODEL_BASIS}; not a certificate`,
+    basis:
+      `built ${input.yearBuilt} (${STANDARDS[period]}), ${zoneNote}, ${regionNote}, ${useNote}${newBuild}; ` +
+      `${MODEL_BASIS}; not a certificate`,
   };
 }

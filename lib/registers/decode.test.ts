@@ -17,7 +17,12 @@ const SAMPLE = "provincia;municipio\nA CORUÑA;Cerdedo-Cotobade\nCASTELLÓN;Vila
 
 describe("decodeText", () => {
   it("reads valid UTF-8 as UTF-8, also when a chunk ends inside a character", async () => {
-    for (const size of [1, 2, 3, 7, 4096]) expect(await decode(Buffer.from(SAMPLE, "utf8"), size)).toEqual({ text: SAMPLE, encoding: "utf-8", switchedAtLine: null });
+    for (const size of [1, 2, 3, 7, 4096])
+      expect(await decode(Buffer.from(SAMPLE, "utf8"), size)).toEqual({
+        text: SAMPLE,
+        encoding: "utf-8",
+        switchedAtLine: null,
+      });
   });
 
   it("drops UTF-8's byte order mark", async () => {
@@ -27,11 +32,16 @@ describe("decodeText", () => {
 
   it("reads a file that is not UTF-8 as Windows-1252 from its first such byte, naming that line", async () => {
     const cp1252 = Buffer.from(SAMPLE.replace("€", "\x80"), "latin1");
-    for (const size of [1, 4, 4096]) expect(await decode(cp1252, size)).toEqual({ text: SAMPLE, encoding: "windows-1252", switchedAtLine: 2 });
+    for (const size of [1, 4, 4096])
+      expect(await decode(cp1252, size)).toEqual({ text: SAMPLE, encoding: "windows-1252", switchedAtLine: 2 });
   });
 
   it("reads a UTF-8 sequence the file never completes as Windows-1252", async () => {
-    expect(await decode(Buffer.from([0x41, 0x0a, 0xc3]))).toEqual({ text: "A\nÃ", encoding: "windows-1252", switchedAtLine: 2 });
+    expect(await decode(Buffer.from([0x41, 0x0a, 0xc3]))).toEqual({
+      text: "A\nÃ",
+      encoding: "windows-1252",
+      switchedAtLine: 2,
+    });
   });
 });
 

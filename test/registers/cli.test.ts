@@ -35,7 +35,8 @@ describe.sequential("finca registers", () => {
     expect(run.stdout.trim().split("\n")).toEqual([
       "cat-icaen: 6 records (2 rows skipped), as of 2026-11-01",
       `  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6 column "REFERENCIA CADASTRAL")`,
-      `  rows without an A-G rating: 1 (${fixture("cat-icaen")} line 7 column "Qualificació de consum d'energia primaria no renovable")`,
+      `  rows without an A-G rating: 1 (${fixture("cat-icaen")} line 7 column ` +
+        `"Qualificació de consum d'energia primaria no renovable")`,
     ]);
   });
 
@@ -51,7 +52,8 @@ describe.sequential("finca registers", () => {
     expect(run.stderr).toContain(`${fixture("val-gva")}: line 1: the header lacks the columns`);
     const list = (await finca("list")).stdout;
     expect(list).toMatch(/'cat-icaen'\s*│ 'Cataluña'\s*│ 'confirmed'\s*│ 6\s*│ 2\s*│ '2026-11-01'.*the header lacks/);
-    expect(list).toContain(`cat-icaen left out:\n  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6`);
+    const reference = `rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6`;
+    expect(list).toContain(`cat-icaen left out:\n  ${reference}`);
   });
 
   it("a failed download names the URL and its status", async () => {
@@ -79,23 +81,28 @@ describe.sequential("finca registers", () => {
     expect(out).toContain('  header   line 1: "numcert", "refcatastral", "fec_emision", "fec_expira"');
     expect(out).toMatch(/ {4}validUntil {7}"fec_expira" → found as "fec_expira"/);
     expect(out.match(/^ {2}sample {3}line /gm)).toHaveLength(5);
-    expect(out).toContain('  sample   line 2: certificate 7541901XM8174S0001 {"rating":"E","emissionsRating":"E","primaryEnergyKwhM2Year":201.4');
+    const sample = '{"rating":"E","emissionsRating":"E","primaryEnergyKwhM2Year":201.4';
+    expect(out).toContain(`  sample   line 2: certificate 7541901XM8174S0001 ${sample}`);
     expect(out).toContain("  read     6 rows: 5 records, 2 rows would be left out");
-    expect(out).toContain(`  left out rows without an A-G rating: 1 (${fixture("ara-gaodcore")} line 7 column "clasificacion_consumo")`);
+    const rating = `1 (${fixture("ara-gaodcore")} line 7 column "clasificacion_consumo")`;
+    expect(out).toContain(`  left out rows without an A-G rating: ${rating}`);
     expect((await finca("list")).stdout).toMatch(/'ara-gaodcore'\s*│ 'Aragón'\s*│ 'confirmed'\s*│ 0 /);
   });
 
   it("import --dry-run on a file missing a column names it, with its near matches, and exits 1", async () => {
-    const renamed = await fileWith("renamed.csv", (await readFile(fixture("ara-gaodcore"), "utf8")).replace("refcatastral", "RefCatastral"));
+    const text = await readFile(fixture("ara-gaodcore"), "utf8");
+    const renamed = await fileWith("renamed.csv", text.replace("refcatastral", "RefCatastral"));
     const run = await finca("import", "ara-gaodcore", "--file", renamed, "--dry-run");
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/ {4}reference {8}"refcatastral" → MISSING \(near: "RefCatastral"\)/);
-    expect(run.stdout).toContain(`  REFUSED  ${renamed}: line 1: the header lacks the column "refcatastral" (near: "RefCatastral") that ara-gaodcore needs`);
+    const lacks = 'the header lacks the column "refcatastral" (near: "RefCatastral") that ara-gaodcore needs';
+    expect(run.stdout).toContain(`  REFUSED  ${renamed}: line 1: ${lacks}`);
   });
 
-  it("column overrides: --columns map.json, and the folder for every import; a name the dataset does not expect is refused", async () => {
+  it("column overrides: --columns map.json, the folder for every import; an unexpected name refused", async () => {
     const renamed = await fileWith("renamed.csv", "REF_CATASTRAL;LETRA\n9872023VH5797S0001QW;B\n");
-    const map = await fileWith("map.json", JSON.stringify({ REF_CATASTRAL: "REF_CATASTRAL", CALIF_CONSUMO_NORENOV: "LETRA" }));
+    const names = { REF_CATASTRAL: "REF_CATASTRAL", CALIF_CONSUMO_NORENOV: "LETRA" };
+    const map = await fileWith("map.json", JSON.stringify(names));
     const once = await finca("import", "rio-larioja", "--file", renamed, "--columns", map, "--as-of", "2026-11-02");
     expect(once.code, once.stderr).toBe(0);
     expect(once.stdout.trim()).toBe("rio-larioja: 1 records (0 rows skipped), as of 2026-11-02");
@@ -104,7 +111,8 @@ describe.sequential("finca registers", () => {
     const lasting = await finca("import", "rio-larioja", "--file", renamed, "--dry-run");
     expect(lasting.code, lasting.stdout).toBe(0);
     expect(lasting.stdout).toMatch(/rating {11}"LETRA" → found as "LETRA" \[override\]/);
-    const typo = await finca("import", "rio-larioja", "--file", renamed, "--columns", await fileWith("typo.json", '{"REF_CATASTRALL": "X"}'));
+    const misspelt = await fileWith("typo.json", '{"REF_CATASTRALL": "X"}');
+    const typo = await finca("import", "rio-larioja", "--file", renamed, "--columns", misspelt);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('rio-larioja expects no column "REF_CATASTRALL"');
   });

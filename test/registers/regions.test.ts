@@ -4,7 +4,16 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { allCommunities, COMMUNITY_NAMES, isCommunityName, provinceByCode } from "@/lib/reference-data";
-import { checkTargets, DATASETS, datasetRegion, LIVE_REGISTERS, liveProviders, liveRoutes, populationByCertificateEvidence, REGIONS } from "@/lib/registers";
+import {
+  checkTargets,
+  DATASETS,
+  datasetRegion,
+  LIVE_REGISTERS,
+  liveProviders,
+  liveRoutes,
+  populationByCertificateEvidence,
+  REGIONS,
+} from "@/lib/registers";
 
 describe("the region table", () => {
   it("has the 19 communities and cities of the reference data, by INE code, and no other name", () => {
@@ -12,7 +21,8 @@ describe("the region table", () => {
     expect(REGIONS.map((r) => r.name)).toEqual([...COMMUNITY_NAMES]);
     for (const region of REGIONS) expect(isCommunityName(region.name), region.name).toBe(true);
     // The spellings free text used to carry are not names.
-    for (const name of ["Comunidad Valenciana", "Catalunya", "Madrid", "Castilla La Mancha"]) expect(isCommunityName(name), name).toBe(false);
+    for (const name of ["Comunidad Valenciana", "Catalunya", "Madrid", "Castilla La Mancha"])
+      expect(isCommunityName(name), name).toBe(false);
   });
 
   it("takes provinces and the foral flag from the reference data", () => {
@@ -87,7 +97,9 @@ describe("derived from it", () => {
     const readme = readFileSync("README.md", "utf8");
     for (const { level, communities, population, share } of populationByCertificateEvidence()) {
       if (!communities.length) continue;
-      const row = `| ${level === null ? "no certificate source" : `\`${level}\``} | ${communities.join(", ")} | ${(population / 1e6).toFixed(1)} million | ${(share * 100).toFixed(1)} % |`;
+      const name = level === null ? "no certificate source" : `\`${level}\``;
+      const figures = `${(population / 1e6).toFixed(1)} million | ${(share * 100).toFixed(1)} %`;
+      const row = `| ${name} | ${communities.join(", ")} | ${figures} |`;
       expect(readme, row).toContain(row);
     }
   });

@@ -51,7 +51,12 @@ describe("values that cannot be read", () => {
     const file = await aragonFile("aragon-values.csv", [
       {},
       { numcert: "ARA-2", refcatastral: "7541901XM8174S0002DW", fec_emision: "02/28/2032" },
-      { numcert: "ARA-3", refcatastral: "7541901XM8174S0003FE", consumo_ener: '"n.d. kWh/m2 año"', fec_expira: "31/02/2030" },
+      {
+        numcert: "ARA-3",
+        refcatastral: "7541901XM8174S0003FE",
+        consumo_ener: '"n.d. kWh/m2 año"',
+        fec_expira: "31/02/2030",
+      },
       { numcert: "ARA-4", refcatastral: "7541901XM8174S0004GR", clasificacion_emisiones: "H" },
       { numcert: "ARA-5", refcatastral: "PENDIENTE" },
       { numcert: "ARA-6", refcatastral: "7541901XM8174S0006JY", clasificacion_consumo: "X" },
@@ -68,11 +73,20 @@ describe("values that cannot be read", () => {
       rating: { count: 2, first: [at(7, "clasificacion_consumo"), at(8, "clasificacion_consumo")] },
     });
     // The rows themselves are kept, without the values that could not be read.
-    const unit = (n: string) => registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: `7541901XM8174S${n}` });
+    const unit = (n: string) =>
+      registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: `7541901XM8174S${n}` });
     expect((await unit("0002"))?.data).toMatchObject({ rating: "E", issuedOn: null, validUntil: "2029-05-10" });
-    expect((await unit("0003"))?.data).toMatchObject({ primaryEnergyKwhM2Year: null, emissionsKgCo2M2Year: 44.1, validUntil: null });
+    expect((await unit("0003"))?.data).toMatchObject({
+      primaryEnergyKwhM2Year: null,
+      emissionsKgCo2M2Year: 44.1,
+      validUntil: null,
+    });
     expect((await unit("0004"))?.data).toMatchObject({ rating: "E", emissionsRating: null });
-    expect((await listDatasets(db())).find((d) => d.id === "ara-gaodcore")).toMatchObject({ rows: 4, skipped: 3, skips: result.skips });
+    expect((await listDatasets(db())).find((d) => d.id === "ara-gaodcore")).toMatchObject({
+      rows: 4,
+      skipped: 3,
+      skips: result.skips,
+    });
   });
 
   it("keep five positions per reason and count them all", async () => {
@@ -91,30 +105,51 @@ describe("no value of a row in any error, message or position", () => {
     const file = await aragonFile("aragon-secret.csv", [
       {},
       { numcert: "ARA-2", refcatastral: "7541901XM8174S0002DW", fec_emision: SECRET, consumo_ener: SECRET },
-      { numcert: "ARA-3", refcatastral: "7541901XM8174S0003FE", clasificacion_emisiones: SECRET, fec_expira: `"${SECRET}"` },
+      {
+        numcert: "ARA-3",
+        refcatastral: "7541901XM8174S0003FE",
+        clasificacion_emisiones: SECRET,
+        fec_expira: `"${SECRET}"`,
+      },
       { numcert: SECRET, refcatastral: SECRET },
       { numcert: `"${SECRET}`, refcatastral: `${SECRET}"x` },
       { numcert: `ARA-${SECRET}\u0000`, refcatastral: "7541901XM8174S0005HU" },
     ]);
     const result = await importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" });
     // The stray quote's line splits into pieces csv-parse cannot take: each is counted as a line.
-    expect(result.skips).toMatchObject({ date: { count: 2 }, number: { count: 1 }, letter: { count: 1 }, reference: { count: 1 } });
+    expect(result.skips).toMatchObject({
+      date: { count: 2 },
+      number: { count: 1 },
+      letter: { count: 1 },
+      reference: { count: 1 },
+    });
     expect(result.skips.line!.first[0]).toEqual({ file, line: 6, column: null });
     const status = (await listDatasets(db())).find((d) => d.id === "ara-gaodcore")!;
     expect(JSON.stringify({ result, status })).not.toContain(SECRET.slice(8));
     // The NUL of an identifier is dropped (jsonb refuses it); the identifier itself is data, not a message.
-    expect((await registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: "7541901XM8174S0005" }))?.data.certificateId).toBe(`ARA-${SECRET}`);
+    expect(
+      (await registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: "7541901XM8174S0005" }))?.data
+        .certificateId,
+    ).toBe(`ARA-${SECRET}`);
   });
 
-  it("when the database refuses a batch: the error names the file's lines and the SQLSTATE, not the statement's parameters", async () => {
+  it("when the database refuses a batch: the error names lines and SQLSTATE, not parameters", async () => {
     const other = await createTestDatabase();
     try {
       const otherDb = other.database.db;
       // A constraint the rows break: the driver's own error would quote the whole batch.
-      await otherDb.execute(sql`alter table register_records add constraint no_secret check (data->>'certificateId' not like 'ARA-sk_%')`);
-      const file = await aragonFile("aragon-refused.csv", [{}, { numcert: `ARA-${SECRET}`, refcatastral: "7541901XM8174S0002DW" }]);
+      await otherDb.execute(
+        sql`alter table register_records add constraint no_secret check (data->>'certificateId' not like 'ARA-sk_%')`,
+      );
+      const file = await aragonFile("aragon-refused.csv", [
+        {},
+        { numcert: `ARA-${SECRET}`, refcatastral: "7541901XM8174S0002DW" },
+      ]);
       const importing = importDataset(otherDb, dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" });
-      const error = (await importing.then(() => null, (e: unknown) => e as Error))!;
+      const error = (await importing.then(
+        () => null,
+        (e: unknown) => e as Error,
+      ))!;
       expect(error.message).toBe(`${file}: writing the records of lines 2-3 failed (SQLSTATE 23514)`);
       const status = (await listDatasets(otherDb)).find((d) => d.id === "ara-gaodcore")!;
       expect(status).toMatchObject({ rows: 0, lastError: error.message });
@@ -125,8 +160,11 @@ describe("no value of a row in any error, message or position", () => {
   });
 
   it("when an XML file breaks mid-way", async () => {
-    const xml = `<?xml version="1.0"?><R><DatosEnergeticosDelEdificio><IdentificacionEdificio><ReferenciaCatastral>${SECRET}</Referencia></IdentificacionEdificio></DatosEnergeticosDelEdificio></R>`;
-    const error = await importDataset(db(), dataset("and-junta"), [localFile(await fileWith("secret.xml", xml))], { asOf: "2026-11-01" }).catch((e: unknown) => e);
+    const record = `<IdentificacionEdificio><ReferenciaCatastral>${SECRET}</Referencia></IdentificacionEdificio>`;
+    const xml = `<?xml version="1.0"?><R><DatosEnergeticosDelEdificio>${record}</DatosEnergeticosDelEdificio></R>`;
+    const error = await importDataset(db(), dataset("and-junta"), [localFile(await fileWith("secret.xml", xml))], {
+      asOf: "2026-11-01",
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RegisterFileError);
     expect((error as Error).message).toMatch(/secret\.xml: line 1, column \d+: unexpected close tag\.$/);
     expect((error as Error).message).not.toContain(SECRET);
@@ -135,7 +173,9 @@ describe("no value of a row in any error, message or position", () => {
 
 describe("the encoding, from the bytes", () => {
   /** Canarias's columns with a certificate number that needs more than ASCII. */
-  const CSV = "referencia_catastral;calificacion_consumo_anual;numero_registro;fecha_registro\n1234567CS3413S0001OP;C;CAÑ-Ü-€1;10/05/2019\n";
+  const CSV =
+    "referencia_catastral;calificacion_consumo_anual;numero_registro;fecha_registro\n" +
+    "1234567CS3413S0001OP;C;CAÑ-Ü-€1;10/05/2019\n";
   const read = async (name: string, bytes: Buffer) => {
     const file = await fileWith(name, bytes);
     await importDataset(db(), dataset("can-gobcan"), [localFile(file)], { asOf: "2026-11-01" });
@@ -147,44 +187,78 @@ describe("the encoding, from the bytes", () => {
   it("UTF-8, UTF-8 with a byte order mark and Windows-1252 all read the same", async () => {
     const windows1252 = Buffer.from(CSV.replace("€", "\x80"), "latin1");
     expect(await read("utf8.csv", Buffer.from(CSV, "utf8"))).toEqual({ id: "CAÑ-Ü-€1", encoding: "utf-8" });
-    expect(await read("bom.csv", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(CSV, "utf8")]))).toEqual({ id: "CAÑ-Ü-€1", encoding: "utf-8" });
+    expect(await read("bom.csv", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(CSV, "utf8")]))).toEqual({
+      id: "CAÑ-Ü-€1",
+      encoding: "utf-8",
+    });
     expect(await read("cp1252.csv", windows1252)).toEqual({ id: "CAÑ-Ü-€1", encoding: "windows-1252" });
   });
 });
 
 describe("the dry run", () => {
-  it("on a good file: format, encoding, delimiter, header, each column found, five records, what would be left out; nothing written", async () => {
+  it("on a good file: format, encoding, header, columns, five records, what is left out; nothing written", async () => {
     const before = await listDatasets(db());
     const inspection = await inspectFile(dataset("cat-icaen"), localFile(fixture("cat-icaen")), {});
     expect(inspection.error).toBeNull();
     expect(inspection.shape).toMatchObject({ format: "CSV", delimiter: ";", headerLine: 1, match: { missing: [] } });
     expect(inspection.shape!.encoding!()).toEqual({ encoding: "utf-8", switchedAtLine: null });
     expect(inspection.shape!.header).toContain("REFERENCIA CADASTRAL");
-    expect(inspection.shape!.match.columns.find((c) => c.field === "rating")).toMatchObject({ found: "Qualificació de consum d'energia primaria no renovable", required: true });
+    expect(inspection.shape!.match.columns.find((c) => c.field === "rating")).toMatchObject({
+      found: "Qualificació de consum d'energia primaria no renovable",
+      required: true,
+    });
     expect(inspection.samples).toHaveLength(5);
-    expect(inspection.samples[0]).toMatchObject({ sourceRow: 2, kind: "certificate", unit: "0625102DF3802F0001", data: { rating: "E", primaryEnergyKwhM2Year: 214.61 } });
-    expect(inspection).toMatchObject({ records: 6, totals: { sourceRows: 6, skipped: 2, skips: { reference: { count: 1 }, rating: { count: 1 } } } });
+    expect(inspection.samples[0]).toMatchObject({
+      sourceRow: 2,
+      kind: "certificate",
+      unit: "0625102DF3802F0001",
+      data: { rating: "E", primaryEnergyKwhM2Year: 214.61 },
+    });
+    expect(inspection).toMatchObject({
+      records: 6,
+      totals: { sourceRows: 6, skipped: 2, skips: { reference: { count: 1 }, rating: { count: 1 } } },
+    });
     expect(await listDatasets(db())).toEqual(before);
   });
 
   it("on a file missing a column: which, with its near matches, and why an import would refuse it", async () => {
     const text = (await import("node:fs/promises")).readFile(fixture("cat-icaen"), "utf8");
-    const renamed = await fileWith("cat-renamed.csv", (await text).replace("REFERENCIA CADASTRAL", "Referencia_Cadastral"));
+    const renamed = await fileWith(
+      "cat-renamed.csv",
+      (await text).replace("REFERENCIA CADASTRAL", "Referencia_Cadastral"),
+    );
     const inspection = await inspectFile(dataset("cat-icaen"), localFile(renamed), {});
     expect(inspection.shape!.match.missing).toEqual(["reference"]);
-    expect(inspection.shape!.match.columns.find((c) => c.field === "reference")).toMatchObject({ found: null, required: true, near: ["Referencia_Cadastral"] });
-    expect(inspection.error).toBe(`${renamed}: line 1: the header lacks the column "REFERENCIA CADASTRAL" (near: "Referencia_Cadastral") that cat-icaen needs`);
+    expect(inspection.shape!.match.columns.find((c) => c.field === "reference")).toMatchObject({
+      found: null,
+      required: true,
+      near: ["Referencia_Cadastral"],
+    });
+    expect(inspection.error).toBe(
+      `${renamed}: line 1: the header lacks the column "REFERENCIA CADASTRAL" (near: "Referencia_Cadastral") ` +
+        "that cat-icaen needs",
+    );
     expect(inspection.samples).toEqual([]);
   });
 });
 
 describe("column overrides", () => {
   it("map a renamed export's columns to the dataset's, without a code change", async () => {
-    const file = await fileWith("renamed.csv", "REF_CATASTRAL,CALIFICACION,fec_emision\n7541901XM8174S0001SQ,B,2021-01-01 0:00\n");
-    await expect(importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" })).rejects.toThrow(/lacks the columns "refcatastral"/);
+    const file = await fileWith(
+      "renamed.csv",
+      "REF_CATASTRAL,CALIFICACION,fec_emision\n7541901XM8174S0001SQ,B,2021-01-01 0:00\n",
+    );
+    await expect(
+      importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" }),
+    ).rejects.toThrow(/lacks the columns "refcatastral"/);
     const columns = { refcatastral: "REF_CATASTRAL", clasificacion_consumo: "CALIFICACION" };
-    const result = await importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-02", columns });
+    const result = await importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], {
+      asOf: "2026-11-02",
+      columns,
+    });
     expect(result).toMatchObject({ rows: 1, skipped: 0 });
-    expect((await registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: "7541901XM8174S0001" }))?.data).toMatchObject({ rating: "B", issuedOn: "2021-01-01" });
+    expect(
+      (await registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: "7541901XM8174S0001" }))?.data,
+    ).toMatchObject({ rating: "B", issuedOn: "2021-01-01" });
   });
 });

@@ -51,13 +51,22 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
     ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE`,
   });
   const checks = await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS);
+  const ok = { reachable: true, parsed: true };
+  const [CATALONIA, ARAGON] = ["0625102DF3802F0001QI", "7541901XM8174S0001SQ"];
   expect(checks.map(({ latencyMs, ...c }) => (expect(latencyMs).toBeGreaterThanOrEqual(0), c))).toEqual([
-    { register: "catastro-ovc", source: "cadastre", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
-    { register: "icaen-socrata", source: "energy_certificate", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "gva-wfs", source: "energy_certificate", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
-    { register: "aragon-gaodcore", source: "energy_certificate", reference: "7541901XM8174S0001SQ", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "icaen-socrata", source: "ite", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "gva-gesiee", source: "ite", reference: "2749704YJ0624N0001DI", reachable: true, parsed: false, outcome: expect.stringMatching(/^upstream_html: /) },
+    { register: "catastro-ovc", source: "cadastre", reference: "2749704YJ0624N0001DI", ...ok, outcome: "found" },
+    { register: "icaen-socrata", source: "energy_certificate", reference: CATALONIA, ...ok, outcome: "not_found" },
+    { register: "gva-wfs", source: "energy_certificate", reference: "2749704YJ0624N0001DI", ...ok, outcome: "found" },
+    { register: "aragon-gaodcore", source: "energy_certificate", reference: ARAGON, ...ok, outcome: "not_found" },
+    { register: "icaen-socrata", source: "ite", reference: "0625102DF3802F0001QI", ...ok, outcome: "not_found" },
+    {
+      register: "gva-gesiee",
+      source: "ite",
+      reference: "2749704YJ0624N0001DI",
+      reachable: true,
+      parsed: false,
+      outcome: expect.stringMatching(/^upstream_html: /),
+    },
   ]);
   // Catastro's coordinates service is asked where CATASTRO_BASE_URL points, not at Catastro itself.
   expect(server.count(/Consulta_CPMRC/)).toBe(1);
@@ -66,6 +75,14 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
 it("an address that does not answer is unreachable", async () => {
   // Port 9 (discard) on loopback: nothing listens, the connection is refused.
   const nowhere = "http://127.0.0.1:9";
-  const config = loadConfig({ CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, CEE_ARAGON_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere });
-  for (const check of await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS)) expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
+  const config = loadConfig({
+    CATASTRO_BASE_URL: nowhere,
+    CEE_CATALONIA_BASE_URL: nowhere,
+    CEE_VALENCIA_BASE_URL: nowhere,
+    CEE_ARAGON_BASE_URL: nowhere,
+    ITE_VALENCIA_BASE_URL: nowhere,
+  });
+  for (const check of await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS)) {
+    expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
+  }
 });

@@ -47,7 +47,8 @@ describe("index first", () => {
   });
 
   it("still answers from the live registry when the index fails, naming the failure", async () => {
-    expect(await indexedEnergyCertificate(fakeIndex([], new Error("database unavailable")), live).lookup(input("2749704YJ0624N0001DI"))).toEqual({
+    const failing = fakeIndex([], new Error("database unavailable"));
+    expect(await indexedEnergyCertificate(failing, live).lookup(input("2749704YJ0624N0001DI"))).toEqual({
       kind: "not_found",
       provider: "gva-wfs",
       summary: { registry: "live", index_error: "database unavailable" },
@@ -55,7 +56,8 @@ describe("index first", () => {
   });
 
   it("names a failed query by its SQLSTATE, never by its parameters", async () => {
-    const outcome = await indexedEnergyCertificate(fakeIndex([], queryFailure), live).lookup(input("2749704YJ0624N0001DI"));
+    const source = indexedEnergyCertificate(fakeIndex([], queryFailure), live);
+    const outcome = await source.lookup(input("2749704YJ0624N0001DI"));
     const summary = { registry: "live", index_error: "index query failed (SQLSTATE 57P01)" };
     expect(outcome).toEqual({ kind: "not_found", provider: "gva-wfs", summary });
   });

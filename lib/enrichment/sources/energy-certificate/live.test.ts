@@ -104,7 +104,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks the table's). */
+/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
 const ROUTES = new Map([
   ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
   ...["03", "12", "46"].map((p) => [p, "gva-wfs"] as const),
@@ -112,7 +112,12 @@ const ROUTES = new Map([
 ]);
 
 const cee = (options: Partial<Parameters<typeof createLiveEnergyCertificate>[0]> = {}) =>
-  createLiveEnergyCertificate({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/26_GCEE`, routes: ROUTES, ...options });
+  createLiveEnergyCertificate({
+    cataloniaBaseUrl: server.url,
+    valenciaBaseUrl: `${server.url}/26_GCEE`,
+    routes: ROUTES,
+    ...options,
+  });
 
 describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   it("the unit's newest certificate, asked by referencia_cadastral", async () => {
@@ -238,7 +243,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
   const ask = (reference: string) => cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
   const sent = (from: number) => server.requests.slice(from).filter((u) => u.pathname === "/GA_OD_Core/download").map((u) => Object.fromEntries(u.searchParams));
 
-  it("the unit's newest certificate, by `like` on its first 18 characters; decimal-comma figures with their unit, expiry", async () => {
+  it("the unit's newest certificate, by `like` on its first 18 characters; figures with units; expiry", async () => {
     const before = server.requests.length;
     expect(await ask(`${PARCEL_ARA}0001SQ`)).toEqual({
       kind: "found",
@@ -285,7 +290,8 @@ describe("Aragón (GA_OD_Core view 237)", () => {
 
 describe("routes", () => {
   it("a provider no client answers for is refused when the client is made", () => {
-    expect(() => cee({ routes: new Map([["28", "madrid-ckan"]]) })).toThrow("no live certificate client for madrid-ckan");
+    const routes = new Map([["28", "madrid-ckan"]]);
+    expect(() => cee({ routes })).toThrow("no live certificate client for madrid-ckan");
   });
 });
 

@@ -15,11 +15,22 @@ describe("readDate", () => {
     ["29/02/2024", "2024-02-29"],
   ])("%s → %s", (value, date) => expect(readDate(value)).toBe(date));
 
-  it.each(["", "  ", "-", "N/D", "null", undefined, null])("%j is absent", (value) => expect(readDate(value)).toBeNull());
+  it.each(["", "  ", "-", "N/D", "null", undefined, null])("%j is absent", (value) =>
+    expect(readDate(value)).toBeNull(),
+  );
 
-  it.each(["02/28/2032", "31/02/2020", "29/02/2023", "2019-13-01", "0000-00-00", "0001-01-01", "pendiente", "44562", "2019"])(
-    "%s is unreadable (month first, impossible, a placeholder, a serial number, a year)",
-    (value) => expect(readDate(value)).toBe(UNREADABLE),
+  it.each([
+    "02/28/2032",
+    "31/02/2020",
+    "29/02/2023",
+    "2019-13-01",
+    "0000-00-00",
+    "0001-01-01",
+    "pendiente",
+    "44562",
+    "2019",
+  ])("%s is unreadable (month first, impossible, a placeholder, a serial number, a year)", (value) =>
+    expect(readDate(value)).toBe(UNREADABLE),
   );
 });
 
@@ -36,7 +47,9 @@ describe("readFigure", () => {
 
   it.each(["", "-", "N/D"])("%j is absent", (value) => expect(readFigure(value)).toBeNull());
 
-  it.each(["n.d. kWh", "-5", "abc", "12 34", -1, Number.NaN])("%j is unreadable", (value) => expect(readFigure(value)).toBe(UNREADABLE));
+  it.each(["n.d. kWh", "-5", "abc", "12 34", -1, Number.NaN])("%j is unreadable", (value) =>
+    expect(readFigure(value)).toBe(UNREADABLE),
+  );
 });
 
 describe("readLetter", () => {
@@ -55,7 +68,15 @@ describe("registryCertificate", () => {
   it("leaves out what it cannot read and says which field and why", () => {
     const problems: string[] = [];
     const certificate = registryCertificate(
-      { rating: "E", emissionsRating: "H", primaryEnergy: "n.d.", emissions: "44,1 kgCO2/m2 año", issuedOn: "02/28/2032", validUntil: "2032-02-28", certificateId: "X\u0000-1" },
+      {
+        rating: "E",
+        emissionsRating: "H",
+        primaryEnergy: "n.d.",
+        emissions: "44,1 kgCO2/m2 año",
+        issuedOn: "02/28/2032",
+        validUntil: "2032-02-28",
+        certificateId: "X\u0000-1",
+      },
       "unit",
       "R",
       (field, problem) => problems.push(`${field}:${problem}`),
