@@ -26,15 +26,8 @@ export interface RegisterCheck {
 }
 
 const facts = (reference: string, provinceCode: string): CadastreFacts => ({
-  reference,
-  kind: "urban",
-  address: null,
-  municipality: null,
-  province: null,
-  provinceCode,
-  municipalityCode: null,
-  use: "Residencial",
-  surfaceM2: null,
+  reference, provinceCode, kind: "urban", use: "Residencial", surfaceM2: null,
+  address: null, municipality: null, province: null, municipalityCode: null,
   // Old enough that every region's inspection rule sends the ITE lookup to its registry.
   yearBuilt: 1900,
 });
