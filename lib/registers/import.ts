@@ -83,10 +83,15 @@ export async function* readRecords(
   const { stream, size } = await file.open();
   let bytes = 0;
   stream.on("data", (chunk: Buffer) => (bytes += chunk.length));
-  const { shape, rows } = await openFile(dataset, file.name, stream, columns);
+  // A file refused before its rows are read is closed here; once they are, openFile's rows close it.
+  const opened = await openFile(dataset, file.name, stream, columns).catch((error: unknown) => {
+    stream.destroy();
+    throw error;
+  });
+  const { shape, rows } = opened;
   onShape(shape);
   if (shape.match.missing.length) {
-    await rows.return(undefined);
+    stream.destroy();
     throw new RegisterFileError(file.name, shape.headerLine, null, missingColumns(dataset, shape.match));
   }
   let count = 0;

@@ -6,8 +6,7 @@
 // import counts it), and what stops a whole file is a RegisterFileError.
 import { Readable } from "node:stream";
 import type { Dataset, Row } from "./datasets";
-import type { HeaderMatch } from "./columns";
-import { type ColumnOverrides } from "./columns";
+import type { ColumnOverrides, HeaderMatch } from "./columns";
 import { decodeText, type TextEncoding } from "./decode";
 import { RegisterFileError } from "./read-error";
 import { readCsvRows } from "./read-csv";
