@@ -14,6 +14,7 @@ import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import { loadConfig } from "@/lib/config";
 import { createSources } from "@/lib/enrichment/sources";
+import { liveRoutes } from "@/lib/registers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
 import { generateSecret } from "@/lib/webhooks/secrets";
@@ -594,7 +595,7 @@ export class PipelineStack {
  * directly from `parallel` loops (the workers' concurrency).
  */
 export async function directLoop(total: number, parallel: number) {
-  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" })).test;
+  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { routes: liveRoutes() }).test;
   const receiver = await WebhookReceiver.start();
   const secret = generateSecret();
   receiver.expect("/baseline", secret);

@@ -302,6 +302,11 @@ export const registerDatasets = pgTable("register_datasets", {
   rows: integer("rows").notNull().default(0),
   /** Source rows left out of the live copy (no usable reference or rating). */
   skipped: integer("skipped").notNull().default(0),
+  /** Rows and values left out, by reason, with where the first few sit (lib/registers/skips.ts). */
+  skips: jsonb("skips")
+    .$type<Record<string, { count: number; first: { file: string; line: number; column: string | null }[] }>>()
+    .notNull()
+    .default({}),
   asOf: date("as_of", { mode: "string" }),
   /** Files or URL the live copy was read from. */
   source: text("source"),

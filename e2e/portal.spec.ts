@@ -247,8 +247,11 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
     const row = page.getByTestId("register-dataset").filter({ hasText: "rio-larioja" });
     await expect(row.getByText("not imported")).toBeVisible();
     await expect(page.getByTestId("register-dataset").filter({ hasText: "can-gobcan" }).getByText("no URL configured")).toBeVisible();
-    // Operators see where each format comes from, and what part a city's dataset covers.
-    await expect(row.getByText(/^Format: column list of NBEM's Rioja script; not checked against a downloaded file$/)).toBeVisible();
+    // Operators see how far each format rests on evidence, with citations, and what part a city's dataset covers.
+    await expect(row.getByText("one source", { exact: true })).toBeVisible();
+    await expect(row.getByText(/Crear_tabla_estándar_Rioja\.py: the column names/)).toBeVisible();
+    const aragon = page.getByTestId("register-dataset").filter({ hasText: "ara-gaodcore" });
+    await expect(aragon.getByText("confirmed", { exact: true })).toBeVisible();
     await expect(page.getByTestId("register-dataset").filter({ hasText: "mad-ite" }).getByText("Madrid city only, matched by the building's street address")).toBeVisible();
     await row.getByRole("button", { name: "Refresh now" }).click();
     await expect
@@ -257,7 +260,13 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
         return row.getByTestId("dataset-rows").textContent({ timeout: 1000 }).catch(() => null);
       })
       .toBe("5");
-    await expect(page.getByTestId("coverage-row").filter({ hasText: "La Rioja" }).getByText(/index:rio-larioja/)).toBeVisible();
+    // What the import left out, by reason, with where.
+    const noRating = /^rows without an A-G rating: 1 \(.*line 7 column "CALIF_CONSUMO_NORENOV"\)$/;
+    await expect(row.getByTestId("dataset-skips").filter({ hasText: noRating })).toBeVisible();
+    const rioja = page.getByTestId("coverage-row").filter({ hasText: "La Rioja" });
+    const index = rioja.getByRole("listitem").filter({ hasText: "index:rio-larioja" });
+    await expect(index).toBeVisible();
+    await expect(index.getByTestId("format-evidence")).toHaveText(/format single source/);
     await shoot(page, "admin-registers");
     await page.goto("/docs#coverage");
     await expect(page.getByTestId("coverage-row")).toHaveCount(19);

@@ -6,7 +6,12 @@ import type { Logger } from "@/lib/observability/logger";
 import { QUEUES, type Queue } from "@/lib/queue";
 import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
 
-const settingsOf = (config: Config) => ({ urls: config.REGISTER_URLS, timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN });
+const settingsOf = (config: Config) => ({
+  urls: config.REGISTER_URLS,
+  timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS,
+  socrataAppToken: config.SOCRATA_APP_TOKEN,
+  columnsDir: config.REGISTER_COLUMNS_DIR,
+});
 
 export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config; logger: Pick<Logger, "info" | "error"> }) {
   const plan = refreshPlan(deps.config.REGISTER_URLS);

@@ -6,9 +6,28 @@ import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
 import { directPasswords } from "@/lib/auth/password";
-import { MODES, ROLES, type Mode, type Role } from "@/lib/domain";
+import { DomainError, MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 import { loadConfig } from "@/lib/config";
-import { datasetById, importDataset, importFromUrls, listDatasets, localFile, type Dataset, type ImportProgress, type ImportResult } from "@/lib/registers";
+import {
+  checkTargets,
+  datasetById,
+  describeSkips,
+  importDataset,
+  importFromUrls,
+  inspectFile,
+  lastingOverrides,
+  listDatasets,
+  liveRoutes,
+  localFile,
+  readOverrides,
+  remoteFile,
+  type ColumnOverrides,
+  type Dataset,
+  type FileInspection,
+  type ImportFile,
+  type ImportProgress,
+  type ImportResult,
+} from "@/lib/registers";
 import { stat } from "node:fs/promises";
 import { createSources } from "@/lib/enrichment/sources";
 import { checkRegisters } from "@/lib/enrichment/sources/check";
@@ -32,12 +51,22 @@ Commands:
   users reset-password --email <e>                A new random password, printed once as the last line;
                                                   every session ends
   users sign-out --email <e>                      End every session of the user
-  registers list                                  Register index datasets: rows, as_of, last import, last error
+  registers list                                  Register index datasets: community, format evidence,
+                                                  rows, what was left out, as_of, last import, error
   registers import <dataset> (--file <path> ... | --url <url> ...) [--as-of YYYY-MM-DD]
+                   [--columns <map.json>] [--dry-run]
                                                   Import a dataset from files or downloads (several
                                                   make one dataset); replaces the previous copy only
-                                                  when every file was read. as_of defaults to the
-                                                  files' modification date, or today for --url
+                                                  when every file was read. Rows and values that
+                                                  cannot be read are left out and counted by reason.
+                                                  as_of defaults to the files' modification date, or
+                                                  today for --url. --columns maps the dataset's
+                                                  expected column names to the file's, over the
+                                                  lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json.
+                                                  --dry-run writes nothing: it prints each file's
+                                                  format, encoding, header, columns found or missing,
+                                                  sample records and what would be left out, and
+                                                  exits 1 when a file lacks a needed column
   registers check                                 Ask each live register for a known reference:
                                                   reachable, parsed, latency (needs internet access)
   listen --key <test key> --forward-to <url> [--base-url <url>]
@@ -80,6 +109,8 @@ async function run(database: Database, argv: string[]): Promise<void> {
       file: { type: "string", multiple: true },
       url: { type: "string", multiple: true },
       "as-of": { type: "string" },
+      columns: { type: "string" },
+      "dry-run": { type: "boolean" },
     },
   });
   const [resource, action, arg] = positionals;
@@ -143,11 +174,13 @@ async function run(database: Database, argv: string[]): Promise<void> {
       console.log(`${user.email}: ${action === "sign-out" ? "signed out everywhere" : `${action}d`}`);
       return;
     }
-    case "registers list":
+    case "registers list": {
+      const datasets = await listDatasets(db);
       console.table(
-        (await listDatasets(db)).map((d) => ({
+        datasets.map((d) => ({
           dataset: d.id,
           ccaa: d.ccaa,
+          evidence: d.evidence.level,
           rows: d.rows,
           skipped: d.skipped,
           as_of: d.asOf ?? "",
@@ -155,17 +188,49 @@ async function run(database: Database, argv: string[]): Promise<void> {
           last_error: d.lastError ?? "",
         })),
       );
+      for (const d of datasets.filter((d) => Object.keys(d.skips).length)) {
+        console.log(`${d.id} left out:\n${describeSkips(d.skips).map((l) => `  ${l}`).join("\n")}`);
+      }
       return;
+    }
     case "registers check": {
-      const checks = await checkRegisters(createSources(loadConfig()).live);
-      console.table(checks.map((c) => ({ register: c.register, reference: c.reference, reachable: c.reachable, parsed: c.parsed, latency_ms: c.latencyMs, outcome: c.outcome.slice(0, 80) })));
+      const checks = await checkRegisters(createSources(loadConfig(), { routes: liveRoutes() }).live, checkTargets());
+      console.table(
+        checks.map((c) => ({
+          register: c.register,
+          source: c.source,
+          reference: c.reference,
+          reachable: c.reachable,
+          parsed: c.parsed,
+          latency_ms: c.latencyMs,
+          outcome: c.outcome.slice(0, 80),
+        })),
+      );
       if (checks.some((c) => !c.parsed)) process.exitCode = 1;
       return;
     }
     case "registers import": {
       const dataset = (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
-      const result = await importRegister(database, dataset, values.file ?? [], values.url ?? [], values["as-of"]);
+      const files = values.file ?? [];
+      const urls = values.url ?? [];
+      if (!files.length === !urls.length) {
+        usage("registers import takes --file <path> (one or more) or --url <url> (one or more)");
+      }
+      const config = loadConfig();
+      const flag = values.columns;
+      const lasting = lastingOverrides(config.REGISTER_COLUMNS_DIR, dataset);
+      const columns = await Promise.all([lasting, flag ? readOverrides(flag, dataset) : {}])
+        .then(([lasting, given]) => ({ ...lasting, ...given }))
+        .catch((error: unknown) => (error instanceof DomainError ? usage(error.message) : Promise.reject(error)));
+      if (values["dry-run"]) {
+        const download = (url: string) => remoteFile(url, { timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS });
+        const sources = files.length ? files.map(localFile) : urls.map(download);
+        if (!(await dryRun(dataset, sources, columns))) process.exitCode = 1;
+        return;
+      }
+      const result = await importRegister(database, dataset, files, urls, values["as-of"], columns);
       console.log(`${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`);
+      for (const line of describeSkips(result.skips)) console.log(`  ${line}`);
       return;
     }
     default:
@@ -186,20 +251,84 @@ function progressLine(): ((p: ImportProgress) => void) | undefined {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-async function importRegister(database: Database, dataset: Dataset, files: string[], urls: string[], asOf: string | undefined): Promise<ImportResult> {
-  if (!files.length === !urls.length) usage("registers import takes --file <path> (one or more) or --url <url> (one or more)");
+async function importRegister(
+  database: Database,
+  dataset: Dataset,
+  files: string[],
+  urls: string[],
+  asOf: string | undefined,
+  columns: ColumnOverrides,
+): Promise<ImportResult> {
   if (asOf !== undefined && !DATE.test(asOf)) usage("--as-of must be a date, YYYY-MM-DD");
   const onProgress = progressLine();
   try {
     if (urls.length) {
       const config = loadConfig();
-      return await importFromUrls(database.db, dataset, urls, { timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS, socrataAppToken: config.SOCRATA_APP_TOKEN }, { now: asOf ? new Date(asOf) : undefined, onProgress });
+      const settings = {
+        timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS,
+        socrataAppToken: config.SOCRATA_APP_TOKEN,
+        columnsDir: config.REGISTER_COLUMNS_DIR,
+      };
+      const now = asOf ? new Date(asOf) : undefined;
+      return await importFromUrls(database.db, dataset, urls, settings, { now, onProgress, columns });
     }
     const modified = Math.max(...(await Promise.all(files.map(async (f) => (await stat(f)).mtimeMs))));
-    return await importDataset(database.db, dataset, files.map(localFile), { asOf: asOf ?? new Date(modified).toISOString().slice(0, 10), onProgress });
+    const options = { asOf: asOf ?? new Date(modified).toISOString().slice(0, 10), onProgress, columns };
+    return await importDataset(database.db, dataset, files.map(localFile), options);
   } finally {
     if (onProgress) process.stderr.write("\n");
   }
+}
+
+const ENCODINGS = { "utf-8": "UTF-8", "windows-1252": "Windows-1252" } as const;
+
+/** One file's dry run, as lines for the terminal. */
+function describeInspection(dataset: Dataset, inspection: FileInspection): string[] {
+  const { shape, totals } = inspection;
+  const lines = [`${dataset.id}: ${inspection.file} (dry run: nothing written)`];
+  if (shape) {
+    const encoding = shape.encoding?.();
+    const layout = [
+      shape.format,
+      shape.delimiter !== null && `delimiter ${JSON.stringify(shape.delimiter)}`,
+      shape.sheet !== null && `sheet ${JSON.stringify(shape.sheet)}`,
+      shape.element !== null && `element <${shape.element}>`,
+      encoding &&
+        `encoding ${ENCODINGS[encoding.encoding]}` +
+          (encoding.switchedAtLine ? ` (not UTF-8 from line ${encoding.switchedAtLine})` : ""),
+    ];
+    lines.push(`  format   ${layout.filter(Boolean).join(", ")}`);
+    lines.push(`  header   line ${shape.headerLine}: ${shape.header.map((h) => JSON.stringify(h)).join(", ")}`);
+    lines.push("  columns");
+    for (const c of shape.match.columns) {
+      const quoted = (names: readonly string[], between: string) => names.map((n) => JSON.stringify(n)).join(between);
+      const absent = c.required ? "MISSING" : "not in the file";
+      const state = c.found !== null ? `found as ${JSON.stringify(c.found)}` : absent;
+      const near = c.near.length ? ` (near: ${quoted(c.near, ", ")})` : "";
+      const override = c.overridden ? " [override]" : "";
+      lines.push(`    ${c.field.padEnd(16)} ${quoted(c.expected, " | ")} → ${state}${near}${override}`);
+    }
+  }
+  for (const record of inspection.samples) {
+    const key = record.unit ?? record.parcel ?? record.addressKey;
+    lines.push(`  sample   line ${record.sourceRow}: ${record.kind} ${key} ${JSON.stringify(record.data)}`);
+  }
+  const counts = `${totals.sourceRows} rows: ${inspection.records} records, ${totals.skipped} rows would be left out`;
+  lines.push(`  read     ${counts}`);
+  for (const line of describeSkips(totals.skips)) lines.push(`  left out ${line}`);
+  if (inspection.error) lines.push(`  REFUSED  ${inspection.error}`);
+  return lines;
+}
+
+/** Prints each file's dry run; false when a file would be refused. */
+async function dryRun(dataset: Dataset, files: ImportFile[], columns: ColumnOverrides): Promise<boolean> {
+  let ok = true;
+  for (const file of files) {
+    const inspection = await inspectFile(dataset, file, columns);
+    console.log(describeInspection(dataset, inspection).join("\n"));
+    ok &&= inspection.error === null;
+  }
+  return ok;
 }
 
 class ListenRefused extends Error {}

@@ -14,22 +14,35 @@ import evidence from "@/lib/enrichment/data/rating-evidence.json";
 type Table = (typeof evidence.tables)[number];
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const zonesOf = (t: Table) => populationByWinterZone(t.zones === "national" ? null : t.zones);
+/** Each table's winter-zone mix (computed once: the fit asks for it at every step). */
+const ZONES = new Map(evidence.tables.map((t) => [t, populationByWinterZone(t.zones === "national" ? null : t.zones)]));
+const zonesOf = (t: Table) => ZONES.get(t)!;
+
+const regionOf = (t: Table) => (t.zones === "national" ? null : t.zones);
 
 /** The model's share of each key a table gives ("E", or a group such as "EFG"). */
 function predicted(params: ModelParameters, t: Table): Record<string, number> {
-  const p = mixture(params, t.periods as Partial<Record<Period, number>>, zonesOf(t));
+  const p = mixture(params, t.periods as Partial<Record<Period, number>>, zonesOf(t), regionOf(t));
   return Object.fromEntries(Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + p[r as Rating], 0)]));
 }
+
+const fitting = evidence.tables.filter((t) => t.role !== "holdout");
+/** Communities with a table of their own that is fitted: each gets a regional effect δ. */
+const REGIONS = [...new Set(fitting.map(regionOf).filter((r): r is string => r !== null))].sort();
 
 /** Unconstrained vector → parameters: increasing thresholds, μ(≤1979) = 0 (the scale's origin). */
 function decode(x: number[]): ModelParameters {
   const thresholds = [x[0]!];
   for (let k = 1; k < RATINGS.length - 1; k++) thresholds.push(thresholds[k - 1]! + Math.exp(x[k]!));
-  return { thresholds, periods: [0, ...x.slice(6, 6 + PERIODS.length - 1)], zoneSlope: x[10]! };
+  const at = 6 + PERIODS.length - 1;
+  return {
+    thresholds,
+    periods: [0, ...x.slice(6, at)],
+    zoneSlope: x[at]!,
+    regions: Object.fromEntries(REGIONS.map((r, i) => [r, x[at + 1 + i]!])),
+  };
 }
 
-const fitting = evidence.tables.filter((t) => t.role !== "holdout");
 function loss(x: number[]): number {
   const params = decode(x);
   let sum = 0;
@@ -37,8 +50,10 @@ function loss(x: number[]): number {
     const p = predicted(params, t);
     for (const [key, observed] of Object.entries(t.letters)) sum += (t.weight ?? 1) * (observed - p[key]!) ** 2;
   }
-  const prior = evidence.zoneSlopePrior;
-  return sum + prior.weight * ((params.zoneSlope - prior.mean) / prior.sd) ** 2;
+  const { zoneSlopePrior: zone, regionPrior: region } = evidence;
+  const penalty = (d: number) => region.weight * ((d - region.mean) / region.sd) ** 2;
+  const regions = Object.values(params.regions).reduce((s, d) => s + penalty(d), 0);
+  return sum + zone.weight * ((params.zoneSlope - zone.mean) / zone.sd) ** 2 + regions;
 }
 
 /** Nelder-Mead on `f` from `start`, with restarts until it stops improving. */
@@ -73,8 +88,8 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
   return best;
 }
 
-// Start: thresholds spread over the scale, newer periods better (lower η), no zone effect.
-const start = [-4, 0, 0, 0.3, 0.7, 0.3, -0.8, -2.5, -4.5, -6, 0];
+// Start: thresholds spread over the scale, newer periods better (lower η), no zone or regional effect.
+const start = [-4, 0, 0, 0.3, 0.7, 0.3, -0.8, -2.5, -6, 0, ...REGIONS.map(() => 0)];
 const x = minimise(loss, start);
 const parameters = decode(x);
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
@@ -82,7 +97,14 @@ const output = {
   _about:
     "Written by scripts/fit-rating-model.ts from rating-evidence.json: the estimate's ordinal model (lib/enrichment/estimate.ts). `fit` lists each table's observed shares and the model's.",
   fittedTo: evidence.tables.filter((t) => t.role === "fit").map((t) => t.id),
-  parameters: { thresholds: parameters.thresholds.map(round), periods: parameters.periods.map(round), zoneSlope: round(parameters.zoneSlope) },
+  heldOut: evidence.tables.filter((t) => t.role === "holdout").map((t) => t.id),
+  assumptions: evidence.assumptions,
+  parameters: {
+    thresholds: parameters.thresholds.map(round),
+    periods: parameters.periods.map(round),
+    zoneSlope: round(parameters.zoneSlope),
+    regions: Object.fromEntries(Object.entries(parameters.regions).map(([r, d]) => [r, round(d)])),
+  },
   loss: round(loss(x)),
   fit: evidence.tables.map((t) => ({ id: t.id, role: t.role, observed: t.letters, predicted: Object.fromEntries(Object.entries(predicted(parameters, t)).map(([k, v]) => [k, round(v)])) })),
 };

@@ -8,7 +8,7 @@ import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { createSources } from "@/lib/enrichment/sources";
-import { refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
+import { liveRoutes, refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -67,13 +67,14 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
   // Live lookups ask the local register index first (lib/registers), then the live registries.
-  const sources =
-    options.sources ??
+  const liveSources = () =>
     createSources(config, {
+      routes: liveRoutes(),
       index: registerIndex(database.db),
       breakers: observability.breakers,
       budget: registerBudgets(database.db, config.REGISTER_RATE_LIMITS),
     });
+  const sources = options.sources ?? liveSources();
   const requestLog = requestLogWriter(database.db, {
     intervalMs: config.REQUEST_LOG_FLUSH_MS,
     batchSize: 500,

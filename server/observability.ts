@@ -6,17 +6,15 @@ import { pendingMigrations, type Database } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import type { AttemptRecord } from "@/lib/enrichment/engine";
 import { createBreakers, type RegisterBreakers } from "@/lib/enrichment/sources/breaker";
-import { PROVIDERS } from "@/lib/enrichment/sources/types";
 import { createLogger, errorFields, type Logger } from "@/lib/observability/logger";
 import { createMetrics, type Metrics } from "@/lib/observability/metrics";
 import type { ReadinessCheck } from "@/lib/ops";
 import type { RequestRecord } from "@/lib/partner-api/operation";
 import { queueStats, type JobRun, type Queue } from "@/lib/queue";
+import { liveProviders } from "@/lib/registers";
 import type { DeliveryAttemptRecord } from "@/lib/webhooks/deliver";
 import { sql } from "drizzle-orm";
 
-/** The live registers, known before any is asked (their breakers report `closed` from the start). */
-export const LIVE_REGISTERS = [PROVIDERS.catastro, PROVIDERS.catalonia, PROVIDERS.valencia, PROVIDERS.aragon, PROVIDERS.gesiee] as const;
 
 export interface Observability {
   logger: Logger;
@@ -40,7 +38,9 @@ function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 export function createObservability(config: Config, database: Database, logger: Logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT })): Observability {
   const metrics = createMetrics({ queueStats: () => bounded(queueStats(database.executor), config.READY_TIMEOUT_MS) });
-  for (const provider of LIVE_REGISTERS) metrics.setBreakerState(provider, "closed");
+  // The live registers (the region table's) are known before any is asked: their breakers report
+  // `closed` from the start.
+  for (const provider of liveProviders()) metrics.setBreakerState(provider, "closed");
   const breakers = createBreakers(
     {
       errorPercent: config.REGISTER_BREAKER_ERROR_PERCENT,

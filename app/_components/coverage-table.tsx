@@ -11,6 +11,11 @@ function Cell({ source }: { source: CoverageSource }) {
           <li key={p.provider} className="font-mono">
             {p.provider}
             {p.kind === "index" && <span className="font-sans text-slate-600"> · {p.rows?.toLocaleString("en")} rows as of {p.as_of}</span>}
+            {p.format_evidence && (
+              <span className="font-sans text-slate-600" title={p.citations.join("\n")} data-testid="format-evidence">
+                {" "}· format {p.format_evidence.replace("_", " ")}
+              </span>
+            )}
           </li>
         ))}
       </ul>

@@ -71,6 +71,10 @@ const TONES: Record<string, string> = {
   revoked: BAD,
   disabled: BAD,
   over: BAD,
+  // A register format's evidence (lib/domain FORMAT_EVIDENCE).
+  confirmed: GOOD,
+  single_source: WARN,
+  unconfirmed: BAD,
   live: "bg-violet-50 text-violet-800 ring-violet-600/20",
   test: "bg-amber-50 text-amber-900 ring-amber-600/25",
   owner: "bg-brand-50 text-brand-900 ring-brand-600/20",

@@ -193,6 +193,13 @@ Content-Type: application/problem+json
               each property says which one answered; in test mode it is always {c("sandbox")}. A city&apos;s inspection register kept by street address
               (Madrid&apos;s, {c("index:mad-ite")}) covers that city only and is matched through the building&apos;s Catastro address, after its reference.
             </p>
+            <p>
+              Each register&apos;s {c("format_evidence")} says how far the way it is read rests on evidence:
+              {" "}{c("confirmed")} by independent public evidence (the publisher&apos;s own documentation or code,
+              or several independent readers of the same data, listed in {c("citations")}), {c("single_source")} by
+              one peer&apos;s scripts, {c("unconfirmed")} by less. None has been checked against a real download
+              from this service&apos;s own machines.
+            </p>
             <CoverageTable rows={covered} />
           </Section>
         </div>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressKey, streetName, streetNumber, streetType } from ".";
+import { addressKey, splitStreetAddress, streetName, streetNumber, streetType } from ".";
 
 describe("addressKey", () => {
   it("files Catastro's address and a city's spelling of it under one key", () => {
@@ -37,5 +37,24 @@ describe("the parts", () => {
 
   it("reads the number's leading digits", () => {
     expect(["12", "12 BIS", "012", " 7-9", "S/N", "0", ""].map(streetNumber)).toEqual(["12", "12", "12", "7", null, null, null]);
+  });
+});
+
+describe("an address written in one field", () => {
+  it("splits into type, name and number, and keys as the parts would", () => {
+    const restituto = { type: "CALLE", name: "DE SAN RESTITUTO", number: "72" };
+    expect(splitStreetAddress("CALLE DE SAN RESTITUTO 72")).toEqual(restituto);
+    expect(splitStreetAddress("Cl San Restituto, 72 Bis")).toEqual({ type: "CL", name: "SAN RESTITUTO", number: "72" });
+    const key = (text: string) => addressKey({ municipalityCode: "28079", ...splitStreetAddress(text)! });
+    const catastro = addressKey({ municipalityCode: "28079", type: "CL", name: "SAN RESTITUTO", number: "72" });
+    expect(key("Calle de San Restituto, 72")).toBe(catastro);
+    expect(key("Avda. de la Albufera 12")).toBe("28079|AVENIDA|ALBUFERA|12");
+  });
+
+  it("has no type when the first word names none, and is nothing without a number", () => {
+    const untyped = { type: "", name: "COSTANILLA DE LOS DESAMPARADOS", number: "4" };
+    expect(splitStreetAddress("Costanilla de los Desamparados 4")).toEqual(untyped);
+    expect(splitStreetAddress("Calle de Alcalá S/N")).toBeNull();
+    expect(splitStreetAddress("")).toBeNull();
   });
 });

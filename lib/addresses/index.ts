@@ -63,3 +63,16 @@ export function addressKey(address: StreetAddress): string | null {
   if (!/^\d{5}$/.test(address.municipalityCode) || !name || !number) return null;
   return [address.municipalityCode, type, name, number].join("|");
 }
+
+/**
+ * A street address written in one field ("CALLE DE SAN RESTITUTO 72", "Cl San Restituto, 72 Bis")
+ * split into type, name and number: the type is the first word when it names one, the number the
+ * last word that starts with a digit; null without a number.
+ */
+export function splitStreetAddress(text: string): { type: string; name: string; number: string } | null {
+  const words = plain(text).split(" ").filter(Boolean);
+  const at = words.findLastIndex((word, i) => i > 0 && /^\d/.test(word));
+  if (at < 0) return null;
+  const typed = TYPE_OF.has(words[0]!) ? 1 : 0;
+  return { type: typed ? words[0]! : "", name: words.slice(typed, at).join(" "), number: words[at]! };
+}

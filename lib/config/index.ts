@@ -74,6 +74,8 @@ const EnvSchema = z.object({
   REGISTER_REFRESH_CRON: z.string().regex(/^\S+( \S+){4}$/, "a 5-field cron expression").default("30 3 * * 0"),
   /** Bound on one dataset file's download and import (bulk files are large). */
   REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /** Lasting column overrides, `<dataset>.json` each, applied to every import (README, "Column overrides"). */
+  REGISTER_COLUMNS_DIR: z.string().min(1).default("register-columns"),
   /** pino's levels; `silent` logs nothing. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** `json` (one object a line) or `pretty` (colours, for people); default pretty only on a terminal. */

@@ -4,6 +4,14 @@ import { z } from "zod";
 export const COVERAGE_KINDS = ["live", "index", "rules", "estimate", "unsupported"] as const;
 export type CoverageKind = (typeof COVERAGE_KINDS)[number];
 
+/**
+ * How far a register's format (its columns, or its answer's fields) rests on evidence:
+ * `confirmed` by independent public evidence (a publisher's own documentation or code, or several
+ * independent readers of the same data), `single_source` (one peer's scripts), `unconfirmed`.
+ */
+export const FORMAT_EVIDENCE = ["confirmed", "single_source", "unconfirmed"] as const;
+export type FormatEvidenceLevel = (typeof FORMAT_EVIDENCE)[number];
+
 export const CoverageProvider = z
   .object({
     provider: z.string().meta({ description: "As in `enrichment.<source>.provider`: `catastro-ovc`, `icaen-socrata`, `index:<dataset>`, `rules`, `estimate`…" }),
@@ -11,6 +19,15 @@ export const CoverageProvider = z
     dataset: z.string().nullable().meta({ description: "The index dataset (kind `index`)." }),
     as_of: z.string().nullable().meta({ description: "Date the dataset's copy describes (kind `index`)." }),
     rows: z.number().int().nullable().meta({ description: "Records in the dataset's copy (kind `index`)." }),
+    format_evidence: z.enum(FORMAT_EVIDENCE).nullable().meta({
+      description:
+        "How far the register's format rests on evidence: `confirmed` (independent public evidence, cited), " +
+        "`single_source` (one peer's scripts), `unconfirmed`; null for `rules` and `estimate`. " +
+        "No format has been checked against a real download from Finca's own machines.",
+    }),
+    citations: z
+      .array(z.string())
+      .meta({ description: "Where the format comes from (repositories, files, documents)." }),
   })
   .meta({ id: "CoverageProvider" });
 export type CoverageProvider = z.infer<typeof CoverageProvider>;

@@ -43,3 +43,14 @@ export class DomainError extends Error {
     this.name = "DomainError";
   }
 }
+
+/**
+ * A failed statement as an operator may read it: Drizzle's error message quotes the statement and
+ * its parameters (row values), so only the SQLSTATE of the driver's error is told; null when the
+ * error carries none (a connection that broke).
+ */
+export function sqlState(error: unknown): string | null {
+  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}

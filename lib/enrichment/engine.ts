@@ -159,7 +159,10 @@ function applyCadastre(draft: Draft, facts: CadastreFacts) {
 
 function applyEstimate(draft: Draft) {
   const facts = factsOf(draft);
-  if (facts) draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt: facts.yearBuilt, climateZone: draft.data.climate_zone, use: facts.use });
+  if (!facts) return;
+  const { climate_zone: climateZone, ccaa } = draft.data;
+  const { yearBuilt, use } = facts;
+  draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt, climateZone, use, ccaa });
 }
 
 const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;

@@ -4,10 +4,40 @@ import provincesJson from "./data/provinces.json";
 import bandsJson from "./data/climate-bands.json";
 import municipalitiesJson from "./data/municipalities.json";
 
+/**
+ * The 19 autonomous communities and cities as the reference data names them, by INE code: the one
+ * spelling every table keyed by community uses (the data is checked against it when it loads).
+ */
+export const COMMUNITY_NAMES = [
+  "Andalucía",
+  "Aragón",
+  "Principado de Asturias",
+  "Illes Balears",
+  "Canarias",
+  "Cantabria",
+  "Castilla y León",
+  "Castilla-La Mancha",
+  "Cataluña",
+  "Comunitat Valenciana",
+  "Extremadura",
+  "Galicia",
+  "Comunidad de Madrid",
+  "Región de Murcia",
+  "Comunidad Foral de Navarra",
+  "País Vasco",
+  "La Rioja",
+  "Ciudad Autónoma de Ceuta",
+  "Ciudad Autónoma de Melilla",
+] as const;
+export type CommunityName = (typeof COMMUNITY_NAMES)[number];
+
+export const isCommunityName = (name: string): name is CommunityName =>
+  (COMMUNITY_NAMES as readonly string[]).includes(name);
+
 export interface Province {
   code: string;
   name: string;
-  ccaa: string;
+  ccaa: CommunityName;
   ccaaCode: string;
   /** false for the foral cadastres (Álava, Gipuzkoa, Bizkaia, Navarra), which Catastro does not cover */
   catastro: boolean;
@@ -32,7 +62,12 @@ export interface Municipality {
   areaKm2: number;
 }
 
-const PROVINCES: Record<string, Omit<Province, "code">> = provincesJson;
+const PROVINCES: Record<string, Omit<Province, "code">> = Object.fromEntries(
+  Object.entries(provincesJson).map(([code, p]) => {
+    if (!isCommunityName(p.ccaa)) throw new Error(`reference data: province ${code}: unknown community "${p.ccaa}"`);
+    return [code, { ...p, ccaa: p.ccaa }];
+  }),
+);
 export const CLIMATE_BANDS = bandsJson as unknown as Record<string, [number | null, string][]>;
 
 const MUNICIPALITIES: Municipality[] = (municipalitiesJson as [string, string, number, number, string, string, number, number, number][]).map(
@@ -60,12 +95,12 @@ export function provinceByCode(code: string | number): Province | null {
   return p ? { code: key, ...p } : null;
 }
 
-export function ccaaForProvince(code: string | number): string | null {
+export function ccaaForProvince(code: string | number): CommunityName | null {
   return provinceByCode(code)?.ccaa ?? null;
 }
 
 export interface Community {
-  name: string;
+  name: CommunityName;
   /** INE code, 2 digits. */
   code: string;
   provinceCodes: string[];

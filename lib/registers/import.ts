@@ -1,14 +1,20 @@
 // Importing a dataset: every file is streamed into a new generation of the dataset's records; only
 // when all of them were read does one statement make that generation the one lookups see, and the
-// previous one is deleted. A file that fails leaves the previous copy in place (its own rows are
-// deleted) and the error, naming file, line and column, is kept on the dataset for operators.
-// Importing the same files again gives the same index: imports are idempotent.
+// previous one is deleted. A row or value that cannot be read is left out and counted by reason
+// (./skips.ts), never stopping the import; a file that cannot be read at all (not the dataset's
+// columns, not a workbook) leaves the previous copy in place (its own rows are deleted) and the
+// error, naming file, line and column, is kept on the dataset for operators. No error and no
+// stored message carries a value of the file or a parameter of a statement. Importing the same
+// files again gives the same index: imports are idempotent.
 import type { Readable } from "node:stream";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
+import { sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
-import { readRows } from "./read";
+import { missingColumns, type ColumnOverrides } from "./columns";
+import { columnOf, openFile, type FileShape } from "./read";
 import { RegisterFileError } from "./read-error";
+import { tally, type Skips } from "./skips";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
@@ -29,6 +35,8 @@ export interface ImportProgress {
 export interface ImportOptions {
   /** The date the data describes (YYYY-MM-DD). */
   asOf: string;
+  /** Expected column names → the files' own (the CLI's --columns and the overrides folder). */
+  columns?: ColumnOverrides;
   onProgress?: (progress: ImportProgress) => void;
   /** Rows per INSERT. */
   batchSize?: number;
@@ -39,89 +47,212 @@ export interface ImportResult {
   generation: number;
   /** Index records written (a row naming several references gives several). */
   rows: number;
-  /** Source rows without a usable reference or rating. */
+  /** Source rows left out (no usable reference, rating…, or a line that could not be split). */
   skipped: number;
+  /** Rows and values left out, by reason, with the first few positions. */
+  skips: Skips;
   asOf: string;
   /** A later import of the same dataset finished first; this one's rows were discarded. */
   superseded: boolean;
 }
 
+/** A source row's records, with the line they come from. */
+export type SourcedRecord = RecordDraft & { sourceRow: number };
+
+export interface ReadTotals {
+  /** Source rows read, skipped ones included. */
+  sourceRows: number;
+  skipped: number;
+  skips: Skips;
+}
+
 const PROGRESS_EVERY = 10_000;
+
+/**
+ * Reads one file through its dataset: the shape (refused when it lacks a needed column), then each
+ * row's records, counting what is left out into `totals`.
+ */
+export async function* readRecords(
+  dataset: Dataset,
+  file: ImportFile,
+  columns: ColumnOverrides,
+  totals: ReadTotals,
+  onShape: (shape: FileShape) => void = () => {},
+  onProgress?: ImportOptions["onProgress"],
+): AsyncGenerator<SourcedRecord[]> {
+  const { stream, size } = await file.open();
+  let bytes = 0;
+  stream.on("data", (chunk: Buffer) => (bytes += chunk.length));
+  // A file refused before its rows are read is closed here; once they are, openFile's rows close it.
+  const opened = await openFile(dataset, file.name, stream, columns).catch((error: unknown) => {
+    stream.destroy();
+    throw error;
+  });
+  const { shape, rows } = opened;
+  onShape(shape);
+  if (shape.match.missing.length) {
+    stream.destroy();
+    throw new RegisterFileError(file.name, shape.headerLine, null, missingColumns(dataset, shape.match));
+  }
+  let count = 0;
+  for await (const parsed of rows) {
+    count++;
+    if ("malformed" in parsed) {
+      tally(totals.skips, "line", { file: file.name, line: parsed.line, column: null });
+      totals.skipped++;
+    } else {
+      const result = dataset.read(parsed.row, (field, problem) =>
+        tally(totals.skips, problem, { file: file.name, line: parsed.line, column: columnOf(shape, field) }),
+      );
+      if ("skipped" in result) {
+        tally(totals.skips, result.skipped, {
+          file: file.name,
+          line: parsed.line,
+          column: columnOf(shape, result.field),
+        });
+        totals.skipped++;
+      } else yield result.records.map((record) => ({ ...record, sourceRow: parsed.line }));
+    }
+    if (count % PROGRESS_EVERY === 0) onProgress?.({ file: file.name, bytes, size, rows: count });
+  }
+  totals.sourceRows += count;
+  onProgress?.({ file: file.name, bytes, size, rows: count });
+  if (!count) throw new RegisterFileError(file.name, shape.headerLine, null, "the file has a header but no rows");
+}
 
 /** Claims the next generation of a dataset (the row is created on the first import). */
 async function claimGeneration(db: Db, id: string): Promise<number> {
   const [row] = await db
     .insert(datasets)
     .values({ id, lastGeneration: 1, lastAttemptAt: new Date() })
-    .onConflictDoUpdate({ target: datasets.id, set: { lastGeneration: sql`${datasets.lastGeneration} + 1`, lastAttemptAt: new Date() } })
+    .onConflictDoUpdate({
+      target: datasets.id,
+      set: { lastGeneration: sql`${datasets.lastGeneration} + 1`, lastAttemptAt: new Date() },
+    })
     .returning({ generation: datasets.lastGeneration });
   return row!.generation;
+}
+
+/** A failed write, told by its lines and SQLSTATE: the driver's own error quotes the batch. */
+export class RegisterWriteError extends Error {
+  constructor(file: string, first: number, last: number, error: unknown) {
+    const code = sqlState(error);
+    super(`${file}: writing the records of lines ${first}-${last} failed${code ? ` (SQLSTATE ${code})` : ""}`);
+  }
 }
 
 /**
  * One statement per batch with the rows as a single JSON parameter: several times faster than a
  * multi-row VALUES of as many parameters (bench/registers-import.ts), for the same rows.
  */
-async function insertBatch(db: Db, dataset: string, generation: number, batch: (RecordDraft & { sourceRow: number })[]) {
-  const rows = JSON.stringify(batch.map((r) => ({ kind: r.kind, parcel: r.parcel, unit: r.unit, address_key: r.addressKey ?? null, dated_on: r.datedOn, source_row: r.sourceRow, data: r.data })));
-  const columns = [records.dataset, records.generation, records.kind, records.parcel, records.unit, records.addressKey, records.datedOn, records.sourceRow, records.data].map(bare);
-  await db.execute(sql`
-    insert into ${records} (${sql.join(columns, sql`, `)})
-    select ${dataset}, ${generation}, r.kind, r.parcel, r.unit, r.address_key, r.dated_on, r.source_row, r.data
-    from jsonb_to_recordset(${rows}::jsonb) as r(kind text, parcel text, unit text, address_key text, dated_on date, source_row integer, data jsonb)`);
-}
-
-async function readFile(db: Db, dataset: Dataset, generation: number, file: ImportFile, options: ImportOptions, totals: { rows: number; skipped: number; sourceRows: number }) {
-  const { stream, size } = await file.open();
-  let bytes = 0;
-  stream.on("data", (chunk: Buffer) => (bytes += chunk.length));
-  const batchSize = options.batchSize ?? 2000;
-  let batch: (RecordDraft & { sourceRow: number })[] = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    await insertBatch(db, dataset.id, generation, batch);
-    totals.rows += batch.length;
-    batch = [];
-  };
-  let rows = 0;
-  for await (const { line, row } of readRows(dataset, file.name, stream)) {
-    rows++;
-    const result = dataset.read(row);
-    if ("skipped" in result) totals.skipped++;
-    else for (const record of result.records) batch.push({ ...record, sourceRow: line });
-    if (batch.length >= batchSize) await flush();
-    if (rows % PROGRESS_EVERY === 0) options.onProgress?.({ file: file.name, bytes, size, rows });
+async function insertBatch(db: Db, dataset: string, generation: number, file: string, batch: SourcedRecord[]) {
+  const rows = JSON.stringify(
+    batch.map((r) => ({
+      kind: r.kind,
+      parcel: r.parcel,
+      unit: r.unit,
+      address_key: r.addressKey ?? null,
+      dated_on: r.datedOn,
+      source_row: r.sourceRow,
+      data: r.data,
+    })),
+  );
+  const columns = [
+    records.dataset,
+    records.generation,
+    records.kind,
+    records.parcel,
+    records.unit,
+    records.addressKey,
+    records.datedOn,
+    records.sourceRow,
+    records.data,
+  ].map(bare);
+  try {
+    await db.execute(sql`
+      insert into ${records} (${sql.join(columns, sql`, `)})
+      select ${dataset}, ${generation}, r.kind, r.parcel, r.unit, r.address_key, r.dated_on, r.source_row, r.data
+      from jsonb_to_recordset(${rows}::jsonb)
+        as r(kind text, parcel text, unit text, address_key text, dated_on date, source_row integer, data jsonb)`);
+  } catch (error) {
+    throw new RegisterWriteError(file, batch[0]!.sourceRow, batch[batch.length - 1]!.sourceRow, error);
   }
-  await flush();
-  totals.sourceRows += rows;
-  options.onProgress?.({ file: file.name, bytes, size, rows });
-  if (!rows) throw new RegisterFileError(file.name, 1, null, "the file has a header but no rows");
 }
 
-export async function importDataset(db: Db, dataset: Dataset, files: readonly ImportFile[], options: ImportOptions): Promise<ImportResult> {
+export async function importDataset(
+  db: Db,
+  dataset: Dataset,
+  files: readonly ImportFile[],
+  options: ImportOptions,
+): Promise<ImportResult> {
   if (!files.length) throw new Error(`no file given for ${dataset.id}`);
   const generation = await claimGeneration(db, dataset.id);
-  const totals = { rows: 0, skipped: 0, sourceRows: 0 };
-  const discard = () => db.delete(records).where(and(eq(records.dataset, dataset.id), eq(records.generation, generation)));
+  const totals: ReadTotals = { sourceRows: 0, skipped: 0, skips: {} };
+  let written = 0;
+  const discard = () =>
+    db.delete(records).where(and(eq(records.dataset, dataset.id), eq(records.generation, generation)));
   try {
-    for (const file of files) await readFile(db, dataset, generation, file, options, totals);
+    for (const file of files) {
+      let batch: SourcedRecord[] = [];
+      const flush = async () => {
+        if (!batch.length) return;
+        await insertBatch(db, dataset.id, generation, file.name, batch);
+        written += batch.length;
+        batch = [];
+      };
+      for await (const rowRecords of readRecords(
+        dataset,
+        file,
+        options.columns ?? {},
+        totals,
+        undefined,
+        options.onProgress,
+      )) {
+        batch.push(...rowRecords);
+        if (batch.length >= (options.batchSize ?? 2000)) await flush();
+      }
+      await flush();
+    }
     // A file of another dataset can share the header names it needs, but not give nothing usable.
-    if (!totals.rows) throw new Error(`none of the ${totals.sourceRows} rows has a usable reference and rating: is this a ${dataset.id} file?`);
+    if (!written)
+      throw new Error(
+        `none of the ${totals.sourceRows} rows has a usable reference and rating: is this a ${dataset.id} file?`,
+      );
   } catch (error) {
     await discard();
-    await db.update(datasets).set({ lastError: (error as Error).message }).where(eq(datasets.id, dataset.id));
+    await db
+      .update(datasets)
+      .set({ lastError: (error as Error).message })
+      .where(eq(datasets.id, dataset.id));
     throw error;
   }
+  const result = {
+    dataset: dataset.id,
+    generation,
+    rows: written,
+    skipped: totals.skipped,
+    skips: totals.skips,
+    asOf: options.asOf,
+  };
   // The switch: only to a newer generation than the live one (an import started later may have finished first).
   const switched = await db
     .update(datasets)
-    .set({ generation, rows: totals.rows, skipped: totals.skipped, asOf: options.asOf, source: files.map((f) => f.name).join(" "), importedAt: new Date(), lastError: null })
+    .set({
+      generation,
+      rows: written,
+      skipped: totals.skipped,
+      skips: totals.skips,
+      asOf: options.asOf,
+      source: files.map((f) => f.name).join(" "),
+      importedAt: new Date(),
+      lastError: null,
+    })
     .where(and(eq(datasets.id, dataset.id), lt(datasets.generation, generation)))
     .returning({ id: datasets.id });
   if (!switched.length) {
     await discard();
-    return { dataset: dataset.id, generation, rows: totals.rows, skipped: totals.skipped, asOf: options.asOf, superseded: true };
+    return { ...result, superseded: true };
   }
   await db.delete(records).where(and(eq(records.dataset, dataset.id), lt(records.generation, generation)));
-  return { dataset: dataset.id, generation, rows: totals.rows, skipped: totals.skipped, asOf: options.asOf, superseded: false };
+  return { ...result, superseded: false };
 }

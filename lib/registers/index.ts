@@ -1,11 +1,37 @@
 // The local register index: open certificate and inspection datasets, imported and refreshed,
-// looked up by cadastral reference before the live registries (see README "Register index").
-export { DATASETS, datasetById, type Dataset } from "./datasets";
+// looked up by cadastral reference before the live registries (see README "Register index"), and
+// the region table everything about a community is derived from.
+export type { Dataset, FormatEvidence } from "./datasets";
 export { importDataset, type ImportFile, type ImportProgress, type ImportResult } from "./import";
+export { inspectFile, SAMPLES, type FileInspection } from "./inspect";
 export { localFile, remoteFile } from "./files";
 export { registerIndex } from "./lookup";
 export { RegisterFileError } from "./read-error";
 export { listDatasets, type DatasetStatus } from "./status";
-export { importFromUrls, refreshDatasets, refreshPlan, requestRefresh, type RefreshJob, type RefreshOutcome, type RefreshSettings } from "./refresh";
+export {
+  importFromUrls,
+  refreshDatasets,
+  refreshPlan,
+  requestRefresh,
+  type RefreshJob,
+  type RefreshOutcome,
+  type RefreshSettings,
+} from "./refresh";
 export { coverage, FORAL_NOTE } from "./coverage";
 export { budgetOf, DEFAULT_REGISTER_RATES, registerBudgets, registerRates } from "./budgets";
+export { lastingOverrides, readOverrides } from "./overrides";
+export { describeSkips, SKIP_REASONS, type Skips } from "./skips";
+export type { ColumnOverrides } from "./columns";
+export {
+  checkTargets,
+  DATASETS,
+  datasetById,
+  datasetRegion,
+  LIVE_REGISTERS,
+  liveProviders,
+  liveRoutes,
+  populationByCertificateEvidence,
+  REGIONS,
+  type LiveRegister,
+  type Region,
+} from "./regions";

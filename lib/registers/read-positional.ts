@@ -1,30 +1,58 @@
 // Files a CSV parser cannot split (Galicia's register: nothing quoted, commas inside addresses and
-// inside a parenthesised note at the end): csv-parse still reads the lines (decoding, line ends,
-// line numbers) with quoting off, and each raw line is named by position from both ends.
-import type { Readable } from "node:stream";
-import { parse, CsvError } from "csv-parse";
+// inside a parenthesised note at the end): each line of the decoded text is named by position from
+// both ends. The file's own first line is a header and only skipped; a line too short to hold the
+// fields is counted, not quoted.
 import type { Dataset, Row } from "./datasets";
-import { csvFileError, RegisterFileError, type ParsedRow } from "./read-error";
+import { matchHeader } from "./columns";
+import type { DecodedText } from "./decode";
+import type { FileShape, ReadItem } from "./read";
 
 type Layout = NonNullable<Dataset["positional"]>;
 
-export async function* readPositionalRows(dataset: Dataset & { positional: Layout }, file: string, stream: Readable, encoding: "utf8" | "latin1"): AsyncGenerator<ParsedRow> {
+/** The text's lines, each with its number. */
+async function* lines(text: DecodedText): AsyncGenerator<{ number: number; line: string }> {
+  let rest = "";
+  let number = 0;
+  for await (const chunk of text.chunks) {
+    const parts = (rest + chunk).split("\n");
+    rest = parts.pop()!;
+    for (const line of parts) yield { number: ++number, line: line.replace(/\r$/, "") };
+  }
+  if (rest) yield { number: ++number, line: rest.replace(/\r$/, "") };
+}
+
+export async function* readPositionalRows(
+  dataset: Dataset & { positional: Layout },
+  file: string,
+  text: DecodedText,
+): AsyncGenerator<ReadItem> {
   const { head, middle, tail, drop } = dataset.positional;
-  const parser = stream.pipe(parse({ delimiter: ",", quote: false, relax_column_count: true, raw: true, info: true, encoding, bom: true, skip_empty_lines: true, from_line: 2 }));
-  try {
-    for await (const { raw, info } of parser as AsyncIterable<{ raw: string; info: { lines: number } }>) {
-      const line = raw.replace(/\r?\n$/, "");
-      const fields = (drop ? line.replace(drop, "") : line).split(",");
-      if (fields.length < head.length + tail.length) {
-        throw new RegisterFileError(file, info.lines, null, `${fields.length} fields where ${dataset.id} needs at least ${head.length + tail.length} (${[...head, ...tail].join(", ")})`);
-      }
-      const row: Row = { [middle]: fields.slice(head.length, fields.length - tail.length).join(",") };
-      head.forEach((name, i) => (row[name] = fields[i]));
-      tail.forEach((name, i) => (row[name] = fields[fields.length - tail.length + i]));
-      yield { line: info.lines, row };
+  const header = [...head, middle, ...tail];
+  const shape: FileShape = {
+    format: "positional CSV",
+    delimiter: ",",
+    sheet: null,
+    element: null,
+    headerLine: 1,
+    header,
+    match: matchHeader(dataset, header, {}),
+    encoding: () => ({ encoding: text.encoding(), switchedAtLine: text.switchedAtLine() }),
+  };
+  yield { shape };
+  for await (const { number, line } of lines(text)) {
+    if (number === 1 || !line.trim()) continue;
+    const fields = (drop ? line.replace(drop, "") : line).split(",");
+    if (fields.length < head.length + tail.length) {
+      yield { line: number, malformed: true };
+      continue;
     }
-  } catch (error) {
-    if (error instanceof CsvError) throw csvFileError(file, error);
-    throw error;
+    const named: Record<string, string> = {
+      [middle]: fields.slice(head.length, fields.length - tail.length).join(","),
+    };
+    head.forEach((name, i) => (named[name] = fields[i]!));
+    tail.forEach((name, i) => (named[name] = fields[fields.length - tail.length + i]!));
+    const row: Row = {};
+    for (const c of shape.match.columns) row[c.field] = c.found === null ? undefined : named[c.found]?.trim();
+    yield { line: number, row };
   }
 }

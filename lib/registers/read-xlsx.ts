@@ -1,11 +1,13 @@
 // XLSX workbooks (Asturias and Cantabria publish nothing else; operators re-save awkward files as
-// XLSX), streamed with exceljs' workbook reader: rows of the first sheet, named by its header row.
-// Publishers put title lines above the header, so the header is the first of the top rows that
-// names every column the dataset needs.
+// XLSX, Castilla-La Mancha's `.xls` among them), streamed with exceljs' workbook reader: rows of the
+// first sheet. Publishers put title lines above the header, so the header is the first of the top
+// rows that names every column the dataset needs (else the top row that names most of them).
 import type { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 import type { Dataset, Row } from "./datasets";
-import { RegisterFileError, type ParsedRow } from "./read-error";
+import { matchHeader, type ColumnOverrides, type HeaderMatch } from "./columns";
+import type { FileShape, ReadItem } from "./read";
+import { RegisterFileError } from "./read-error";
 
 /** How far down the first sheet the header may sit. */
 const HEADER_ROWS = 10;
@@ -16,39 +18,87 @@ function cellText(value: ExcelJS.CellValue | undefined): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value !== "object") return String(value);
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
-  if ("formula" in value || "sharedFormula" in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+  if ("formula" in value || "sharedFormula" in value)
+    return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
   if ("text" in value) return String(value.text);
   return "";
 }
 
-export async function* readXlsxRows(dataset: Dataset, file: string, stream: Readable): AsyncGenerator<ParsedRow> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" });
-  let names: string[] | null = null;
+const found = (match: HeaderMatch) => match.columns.filter((c) => c.found !== null).length;
+
+interface HeaderRow {
+  line: number;
+  names: string[];
+  match: HeaderMatch;
+}
+
+export async function* readXlsxRows(
+  dataset: Dataset,
+  file: string,
+  stream: Readable,
+  overrides: ColumnOverrides,
+): AsyncGenerator<ReadItem> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, {
+    sharedStrings: "cache",
+    styles: "cache",
+    hyperlinks: "ignore",
+    worksheets: "emit",
+    entries: "ignore",
+  });
+  let header: HeaderRow | null = null as HeaderRow | null;
+  let best: HeaderRow | null = null as HeaderRow | null;
+  let indexes: (readonly [string, number])[] = [];
   let line = 0;
   let sheets = 0;
+  const start = (chosen: HeaderRow, sheet: string): ReadItem => {
+    header = chosen;
+    indexes = chosen.match.columns
+      .filter((c) => c.found !== null)
+      .map((c) => [c.field, chosen.names.indexOf(c.found!)] as const);
+    const shape: FileShape = {
+      format: "XLSX",
+      delimiter: null,
+      sheet,
+      element: null,
+      headerLine: chosen.line,
+      header: chosen.names.filter(Boolean),
+      match: chosen.match,
+      encoding: null,
+    };
+    return { shape };
+  };
   try {
     for await (const sheet of workbook) {
       // Every sheet is read to its end (the reader moves on only then); rows come from the first.
       const first = sheets++ === 0;
+      const name = (sheet as unknown as { name?: string }).name ?? "1";
       for await (const row of sheet) {
         if (!first) continue;
         line = row.number;
         const values = (row.values as ExcelJS.CellValue[]).map((v) => cellText(v).trim());
-        if (names) {
+        if (header) {
           const record: Row = {};
-          names.forEach((name, i) => name && (record[name] = values[i] ?? ""));
+          for (const [field, index] of indexes) record[field] = values[index] ?? "";
           yield { line, row: record };
-        } else if (dataset.required.every((name) => values.includes(name))) names = values;
-        else if (line >= HEADER_ROWS) throw noHeader(dataset, file);
+          continue;
+        }
+        const candidate: HeaderRow = { line, names: values, match: matchHeader(dataset, values, overrides) };
+        if (!best || found(candidate.match) > found(best.match)) best = candidate;
+        if (!candidate.match.missing.length || line >= HEADER_ROWS)
+          yield start(candidate.match.missing.length ? best : candidate, name);
       }
+      if (first && !header && best) yield start(best, name);
     }
   } catch (error) {
     if (error instanceof RegisterFileError) throw error;
     throw new RegisterFileError(file, line, null, `not a readable XLSX workbook (${(error as Error).message})`);
   }
-  if (!sheets) throw new RegisterFileError(file, 1, null, "a ZIP archive holding no workbook: extract it and import the files inside");
-  if (!names) throw noHeader(dataset, file);
+  if (!sheets)
+    throw new RegisterFileError(
+      file,
+      1,
+      null,
+      "a ZIP archive holding no workbook: extract it and import the files inside",
+    );
+  if (!header) throw new RegisterFileError(file, 1, null, "the first sheet has no rows");
 }
-
-const noHeader = (dataset: Dataset, file: string) =>
-  new RegisterFileError(file, 1, null, `no row among the first ${HEADER_ROWS} of the first sheet names the columns ${dataset.required.map((m) => `"${m}"`).join(", ")} that ${dataset.id} needs`);

@@ -1,36 +1,52 @@
 // XML registers (Andalucía publishes one file per province of certificates in the national
-// `DatosEnergeticosDelEdificio` schema), streamed with saxes: each record element becomes a row whose
-// columns are the paths of the elements inside it, with their text.
-import type { Readable } from "node:stream";
+// `DatosEnergeticosDelEdificio` schema), streamed with saxes: each record element becomes a row of
+// the paths of the elements inside it, with their text. The text is decoded as its bytes say,
+// whatever the declaration claims (a file declared ISO-8859-1 and written in UTF-8 reads right).
 import { SaxesParser } from "saxes";
-import type { Dataset } from "./datasets";
-import { RegisterFileError, type ParsedRow } from "./read-error";
+import type { Dataset, Row } from "./datasets";
+import { matchHeader, type ColumnOverrides } from "./columns";
+import type { DecodedText } from "./decode";
+import type { FileShape, ReadItem } from "./read";
+import { RegisterFileError } from "./read-error";
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
-/** The encoding the XML declaration names, for the decoders Node has; UTF-8 otherwise. */
-function declaredEncoding(prolog: string): string {
-  const label = /^\s*<\?xml[^>]*encoding=["']([^"']+)["']/i.exec(prolog)?.[1]?.toLowerCase();
-  return label && /^(iso-8859-1|iso-8859-15|latin1|windows-1252|cp1252|utf-8|utf8)$/.test(label) ? label : "utf-8";
+interface XmlRecord {
+  line: number;
+  values: Record<string, string>;
 }
 
-export async function* readXmlRows(dataset: Dataset & { xmlRecord: string }, file: string, stream: Readable, prolog: string): AsyncGenerator<ParsedRow> {
+export async function* readXmlRows(
+  dataset: Dataset & { xmlRecord: string },
+  file: string,
+  text: DecodedText,
+  overrides: ColumnOverrides,
+): AsyncGenerator<ReadItem> {
   const parser = new SaxesParser({ position: true });
-  const decoder = new TextDecoder(declaredEncoding(prolog));
-  const done: ParsedRow[] = [];
-  let record: ParsedRow | null = null;
+  const done: XmlRecord[] = [];
+  let record: XmlRecord | null = null;
   let records = 0;
   const path: string[] = [];
-  let text = "";
+  let chars = "";
   let failure: RegisterFileError | null = null;
-  parser.on("error", (error) => (failure ??= new RegisterFileError(file, parser.line, parser.column, error.message.replace(/^\d+:\d+: /, ""))));
+  // saxes names only structure ("unexpected close tag."); the part after a colon may quote the file.
+  parser.on(
+    "error",
+    (error) =>
+      (failure ??= new RegisterFileError(
+        file,
+        parser.line,
+        parser.column,
+        error.message.replace(/^\d+:\d+: /, "").split(":")[0]!,
+      )),
+  );
   parser.on("opentag", (tag) => {
     const name = localName(tag.name);
     if (record) path.push(name);
-    else if (name === dataset.xmlRecord) record = { line: parser.line, row: {} };
-    text = "";
+    else if (name === dataset.xmlRecord) record = { line: parser.line, values: {} };
+    chars = "";
   });
-  const onText = (chunk: string) => record && (text += chunk);
+  const onText = (chunk: string) => record && (chars += chunk);
   parser.on("text", onText);
   parser.on("cdata", onText);
   parser.on("closetag", () => {
@@ -43,22 +59,55 @@ export async function* readXmlRows(dataset: Dataset & { xmlRecord: string }, fil
     }
     // A leaf's text; a repeated path keeps its first value.
     const key = path.join("/");
-    const value = text.trim();
-    if (value && record.row[key] === undefined) record.row[key] = value;
+    const value = chars.trim();
+    if (value && record.values[key] === undefined) record.values[key] = value;
     path.pop();
-    text = "";
+    chars = "";
   });
-  const write = (chunk: string) => {
+  let candidates: (readonly [string, readonly string[]])[] | null = null;
+  /** The shape from the first record, then each record by field (any of a field's paths). */
+  function* emit(): Generator<ReadItem> {
+    for (const { line, values } of done.splice(0)) {
+      if (!candidates) {
+        const header = Object.keys(values);
+        const match = matchHeader(dataset, header, overrides);
+        candidates = match.columns.map((c) => [c.field, c.expected] as const);
+        const shape: FileShape = {
+          format: "XML",
+          delimiter: null,
+          sheet: null,
+          element: dataset.xmlRecord,
+          headerLine: line,
+          header,
+          match,
+          encoding: () => ({ encoding: text.encoding(), switchedAtLine: text.switchedAtLine() }),
+        };
+        yield { shape };
+      }
+      const row: Row = {};
+      for (const [field, paths] of candidates) row[field] = paths.map((p) => values[p]).find((v) => v !== undefined);
+      yield { line, row };
+    }
+  }
+  let started = false;
+  for await (const chunk of text.chunks) {
+    if (!started && chunk.trim()) {
+      if (!chunk.trimStart().startsWith("<"))
+        throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
+      started = true;
+    }
     parser.write(chunk);
     if (failure) throw failure;
-  };
-  for await (const chunk of stream) {
-    write(decoder.decode(chunk as Buffer, { stream: true }));
-    yield* done.splice(0);
+    yield* emit();
   }
-  write(decoder.decode());
   parser.close();
   if (failure) throw failure;
-  yield* done.splice(0);
-  if (!records) throw new RegisterFileError(file, parser.line, null, `no <${dataset.xmlRecord}> element: is this a ${dataset.id} file?`);
+  yield* emit();
+  if (!records)
+    throw new RegisterFileError(
+      file,
+      parser.line,
+      null,
+      `no <${dataset.xmlRecord}> element: is this a ${dataset.id} file?`,
+    );
 }

@@ -1,101 +1,111 @@
 // Streams a dataset file row by row, whatever its format: XLSX (recognised by its ZIP bytes), XML
-// or fields named by position for datasets published so, otherwise CSV (csv-parse). A text file's
-// encoding, unless the dataset fixes it, and a CSV's delimiter are read from the header line; the
-// header must name the dataset's required columns. Anything a reader cannot read stops the file
-// with a RegisterFileError naming file, line and column.
+// or fields named by position for datasets published so, otherwise CSV (csv-parse). Text is decoded
+// as its bytes say (./decode.ts); a CSV's delimiter is the one under which the first line names the
+// dataset's columns. Each reader first tells the file's shape (format, header, the columns found),
+// then yields its rows by field name; a line that cannot be split is yielded as malformed (the
+// import counts it), and what stops a whole file is a RegisterFileError.
 import { Readable } from "node:stream";
-import { parse, CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
-import { csvFileError, RegisterFileError, type ParsedRow } from "./read-error";
-import { readXlsxRows } from "./read-xlsx";
+import type { ColumnOverrides, HeaderMatch } from "./columns";
+import { decodeText, type TextEncoding } from "./decode";
+import { RegisterFileError } from "./read-error";
+import { readCsvRows } from "./read-csv";
 import { readPositionalRows } from "./read-positional";
+import { readXlsxRows } from "./read-xlsx";
 import { readXmlRows } from "./read-xml";
 
-const DELIMITERS = [";", ",", "\t", "|"] as const;
-/** A header line longer than this is no header. */
-const MAX_HEADER_BYTES = 64 * 1024;
+export interface FileShape {
+  format: "CSV" | "XLSX" | "XML" | "positional CSV";
+  delimiter: string | null;
+  sheet: string | null;
+  /** XML: the element each record is. */
+  element: string | null;
+  /** Line (sheet row) of the header; XML: the first record's line. */
+  headerLine: number;
+  /** The names the file gives its columns (XML: the first record's element paths). */
+  header: readonly string[];
+  match: HeaderMatch;
+  /** Text files: the encoding decided from the bytes so far (final once every row is read). */
+  encoding: (() => { encoding: TextEncoding; switchedAtLine: number | null }) | null;
+}
 
-const headerNames = (line: string, delimiter: string) =>
-  line
-    .replace(/^\uFEFF/, "")
-    .split(delimiter)
-    .map((name) => name.trim().replace(/^"(.*)"$/, "$1").trim());
+export type ParsedRow = { line: number; row: Row } | { line: number; malformed: true };
 
-/** The first line's bytes, and a stream that replays them before the rest. */
-async function splitHeader(stream: Readable): Promise<{ header: Buffer; replay: Readable }> {
+/** What a reader yields: the shape first, then rows. */
+export type ReadItem = { shape: FileShape } | ParsedRow;
+
+export interface OpenedFile {
+  shape: FileShape;
+  rows: AsyncGenerator<ParsedRow>;
+}
+
+/** The column a field was read from, as the file names it. */
+export const columnOf = (shape: FileShape, field: string) =>
+  shape.match.columns.find((c) => c.field === field)?.found ?? field;
+
+const ZIP = Buffer.from("PK\x03\x04", "latin1");
+/** An OLE2 compound file: an Excel 97-2003 `.xls` workbook. */
+const OLE2 = Buffer.from("d0cf11e0a1b11ae1", "hex");
+
+/** The first bytes, and a stream that replays them before the rest. */
+async function peek(stream: Readable, size: number): Promise<{ head: Buffer; replay: AsyncGenerator<Buffer> }> {
   const iterator = stream[Symbol.asyncIterator]();
   const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
+  let length = 0;
+  while (length < size) {
     const next = await iterator.next();
     if (next.done) break;
     const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
     chunks.push(chunk);
-    size += chunk.length;
-    if (chunk.includes(0x0a) || size > MAX_HEADER_BYTES) break;
+    length += chunk.length;
   }
-  const head = Buffer.concat(chunks);
-  const end = head.indexOf(0x0a);
-  const header = head.subarray(0, end < 0 ? head.length : end);
   async function* replay() {
-    if (head.length) yield head;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    yield* chunks;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next())
+      yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
   }
-  return { header, replay: Readable.from(replay(), { objectMode: false }) };
+  return { head: Buffer.concat(chunks), replay: replay() };
 }
 
-function isUtf8(bytes: Buffer): boolean {
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
+function readerFor(
+  dataset: Dataset,
+  file: string,
+  head: Buffer,
+  bytes: AsyncGenerator<Buffer>,
+  overrides: ColumnOverrides,
+): AsyncGenerator<ReadItem> {
+  if (head.subarray(0, 4).equals(ZIP)) return readXlsxRows(dataset, file, Readable.from(bytes), overrides);
+  if (head.subarray(0, 8).equals(OLE2)) {
+    throw new RegisterFileError(
+      file,
+      1,
+      null,
+      "an Excel 97-2003 workbook (.xls): open it and save it as .xlsx, then import that",
+    );
   }
+  const text = decodeText(bytes);
+  if (dataset.xmlRecord) return readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, text, overrides);
+  if (dataset.positional) return readPositionalRows({ ...dataset, positional: dataset.positional }, file, text);
+  return readCsvRows(dataset, file, text, overrides);
 }
 
-const ZIP = Buffer.from("PK\x03\x04", "latin1");
-
-/** Rows of one file, with the line each ends on; throws RegisterFileError on what it cannot read. */
-export async function* readRows(dataset: Dataset, file: string, stream: Readable): AsyncGenerator<ParsedRow> {
-  const { header, replay } = await splitHeader(stream);
-  const encoding = dataset.encoding ?? (isUtf8(header) ? "utf8" : "latin1");
-  try {
-    if (header.subarray(0, 4).equals(ZIP)) yield* readXlsxRows(dataset, file, replay);
-    else if (dataset.xmlRecord) {
-      const prolog = header.toString("latin1").replace(/^\uFEFF|^\xEF\xBB\xBF/, "");
-      if (!prolog.trimStart().startsWith("<")) throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
-      yield* readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, replay, prolog);
-    } else if (dataset.positional) {
-      yield* readPositionalRows({ ...dataset, positional: dataset.positional }, file, replay, encoding);
-    } else yield* readCsvRows(dataset, file, header.toString(encoding), encoding, replay);
-  } finally {
-    replay.destroy();
+/** Opens one file: its shape, then its rows. */
+export async function openFile(
+  dataset: Dataset,
+  file: string,
+  stream: Readable,
+  overrides: ColumnOverrides = {},
+): Promise<OpenedFile> {
+  const { head, replay } = await peek(stream, 8);
+  const items = readerFor(dataset, file, head, replay, overrides);
+  const first = await items.next();
+  if (first.done || !("shape" in first.value)) throw new RegisterFileError(file, 1, null, "the file is empty");
+  async function* rows(): AsyncGenerator<ParsedRow> {
+    try {
+      for await (const item of items) if (!("shape" in item)) yield item;
+    } finally {
+      stream.destroy();
+    }
   }
-}
-
-async function* readCsvRows(dataset: Dataset, file: string, header: string, encoding: "utf8" | "latin1", replay: Readable): AsyncGenerator<ParsedRow> {
-  const line = header.replace(/\r$/, "");
-  const delimiter = DELIMITERS.find((d) => dataset.required.every((name) => headerNames(line, d).includes(name)));
-  if (!delimiter) {
-    const names = headerNames(line, DELIMITERS.reduce((best, d) => (line.split(d).length > line.split(best).length ? d : best)));
-    const missing = dataset.required.filter((name) => !names.includes(name));
-    throw new RegisterFileError(file, 1, null, `the header lacks the column${missing.length > 1 ? "s" : ""} ${missing.map((m) => `"${m}"`).join(", ")} that ${dataset.id} needs`);
-  }
-  const parser = replay.pipe(
-    parse({
-      columns: (names: string[]) => names.map((n) => n.trim()),
-      delimiter,
-      encoding,
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count_less: false,
-    }),
-  );
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Row; info: { lines: number } }>) yield { line: info.lines, row: record };
-  } catch (error) {
-    if (error instanceof CsvError) throw csvFileError(file, error);
-    throw error;
-  }
+  return { shape: first.value.shape, rows: rows() };
 }

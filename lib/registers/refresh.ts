@@ -3,15 +3,20 @@
 import type { Db } from "@/lib/db";
 import { QUEUES, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
-import { datasetById, type Dataset } from "./datasets";
+import type { Dataset } from "./datasets";
 import { remoteFile } from "./files";
 import { importDataset, type ImportProgress, type ImportResult } from "./import";
+import type { ColumnOverrides } from "./columns";
+import { lastingOverrides } from "./overrides";
+import { datasetById } from "./regions";
 
 export interface RefreshSettings {
   /** REGISTER_URLS */
   urls: readonly { dataset: string; url: string }[];
   timeoutMs: number;
   socrataAppToken?: string;
+  /** REGISTER_COLUMNS_DIR: the lasting column overrides. */
+  columnsDir: string;
 }
 
 /** The configured URLs per dataset; an unknown dataset is a configuration error. */
@@ -27,10 +32,26 @@ export function refreshPlan(urls: RefreshSettings["urls"]): Map<Dataset, string[
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 
-/** Downloads and imports one dataset from `urls`; the data is as of the day of the download. */
-export function importFromUrls(db: Db, dataset: Dataset, urls: readonly string[], settings: Omit<RefreshSettings, "urls">, options: { now?: Date; onProgress?: (p: ImportProgress) => void } = {}): Promise<ImportResult> {
-  const files = urls.map((url) => remoteFile(url, { timeoutMs: settings.timeoutMs, headers: socrataHeaders(url, settings.socrataAppToken) }));
-  return importDataset(db, dataset, files, { asOf: today(options.now ?? new Date()), onProgress: options.onProgress });
+/**
+ * Downloads and imports one dataset from `urls`; the data is as of the day of the download. The
+ * column overrides are the folder's unless `columns` are given.
+ */
+export async function importFromUrls(
+  db: Db,
+  dataset: Dataset,
+  urls: readonly string[],
+  settings: Omit<RefreshSettings, "urls">,
+  options: { now?: Date; onProgress?: (p: ImportProgress) => void; columns?: ColumnOverrides } = {},
+): Promise<ImportResult> {
+  const files = urls.map((url) =>
+    remoteFile(url, { timeoutMs: settings.timeoutMs, headers: socrataHeaders(url, settings.socrataAppToken) }),
+  );
+  const columns = options.columns ?? (await lastingOverrides(settings.columnsDir, dataset));
+  return importDataset(db, dataset, files, {
+    asOf: today(options.now ?? new Date()),
+    onProgress: options.onProgress,
+    columns,
+  });
 }
 
 export type RefreshOutcome = { dataset: string } & ({ ok: true; result: ImportResult } | { ok: false; error: string });

@@ -1,20 +1,29 @@
-// What the index holds per dataset: rows, as_of, last import and last error (CLI, admin, coverage).
+// What the index holds per dataset: rows, as_of, last import and last error (CLI, admin, coverage),
+// with the community the region table gives it and the evidence its format rests on.
 import { schema, type Db } from "@/lib/db";
 import type { RegisterRecordKind } from "@/lib/domain";
-import { DATASETS } from "./datasets";
+import type { CommunityName } from "@/lib/reference-data";
+import type { FormatEvidence } from "./datasets";
+import { DATASETS, datasetRegion } from "./regions";
+import type { Skips } from "./skips";
 
 export interface DatasetStatus {
   id: string;
   title: string;
-  ccaa: string;
+  ccaa: CommunityName;
   /** The part of the community it covers, when not all of it. */
   area: string | null;
-  /** Where the expected format comes from, and whether a real file was ever read. */
-  evidence: string;
+  /** What the publisher offers, and what an operator does to it before importing. */
+  download: string;
+  /** Where the expected format comes from (no format was ever checked against a real download here). */
+  evidence: FormatEvidence;
   kinds: readonly RegisterRecordKind[];
   /** Records in the live copy (0 before the first import). */
   rows: number;
+  /** Source rows left out of the live copy. */
   skipped: number;
+  /** Rows and values left out, by reason, with the first few positions. */
+  skips: Skips;
   asOf: string | null;
   source: string | null;
   importedAt: Date | null;
@@ -30,12 +39,14 @@ export async function listDatasets(db: Db): Promise<DatasetStatus[]> {
     return {
       id: d.id,
       title: d.title,
-      ccaa: d.ccaa,
+      ccaa: datasetRegion(d).name,
       area: d.area ?? null,
+      download: d.download,
       evidence: d.evidence,
       kinds: d.kinds,
       rows: live ? row.rows : 0,
       skipped: live ? row.skipped : 0,
+      skips: live ? (row.skips as Skips) : {},
       asOf: live ? row.asOf : null,
       source: live ? row.source : null,
       importedAt: live ? row.importedAt : null,

@@ -1,5 +1,6 @@
 // GET /coverage → 200: the 19 communities and cities, each source's providers in lookup order,
-// index datasets with their date and row count once imported, the foral territories unsupported.
+// index datasets with their date and row count once imported, the foral territories unsupported,
+// and the evidence each register's format rests on.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Coverage } from "@/lib/domain";
 import { createTestApp, get, newPartnerKey, type TestApp } from "../support/app";
@@ -35,13 +36,17 @@ describe("GET /coverage → 200", () => {
     }
   });
 
-  it("names the live registers and the estimate before any import", async () => {
+  const none = { dataset: null, as_of: null, rows: null };
+  const estimate = { provider: "estimate", kind: "estimate", ...none, format_evidence: null, citations: [] };
+
+  it("names the live registers and the estimate before any import, with the evidence of each format", async () => {
     const all = await fetchCoverage();
+    const dictionary = expect.arrayContaining([expect.stringMatching(/dictionary\.json/)]);
     expect(all["Cataluña"]!.energy_certificate).toEqual({
       kind: "live",
       providers: [
-        { provider: "icaen-socrata", kind: "live", dataset: null, as_of: null, rows: null },
-        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+        { provider: "icaen-socrata", kind: "live", ...none, format_evidence: "confirmed", citations: dictionary },
+        estimate,
       ],
     });
     expect(all["Región de Murcia"]!).toMatchObject({ cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] }, energy_certificate: { kind: "estimate" }, ite: { kind: "unsupported", providers: [] } });
@@ -52,15 +57,25 @@ describe("GET /coverage → 200", () => {
     await importFixture(t.app.db, "ara-gaodcore", "2026-10-30");
     await importFixture(t.app.db, "cat-icaen", "2026-11-01");
     const all = await fetchCoverage();
+    const cited = expect.any(Array);
     // The index is asked first; the live view answers what it does not hold, so the source is live.
     expect(all["Aragón"]!.energy_certificate).toEqual({
       kind: "live",
       providers: [
-        { provider: "index:ara-gaodcore", kind: "index", dataset: "ara-gaodcore", as_of: "2026-10-30", rows: 5 },
-        { provider: "aragon-gaodcore", kind: "live", dataset: null, as_of: null, rows: null },
-        { provider: "estimate", kind: "estimate", dataset: null, as_of: null, rows: null },
+        {
+          provider: "index:ara-gaodcore",
+          kind: "index",
+          dataset: "ara-gaodcore",
+          as_of: "2026-10-30",
+          rows: 5,
+          format_evidence: "confirmed",
+          citations: expect.any(Array),
+        },
+        { provider: "aragon-gaodcore", kind: "live", ...none, format_evidence: "confirmed", citations: cited },
+        estimate,
       ],
     });
+    expect(all["Aragón"]!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
     expect(all["Cataluña"]!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
     expect(all["Cataluña"]!.energy_certificate.kind).toBe("live");
   });
@@ -69,7 +84,10 @@ describe("GET /coverage → 200", () => {
     expect((await fetchCoverage())["Comunidad de Madrid"]!.note).toBeNull();
     await importFixture(t.app.db, "mad-ite", "2026-11-01");
     const madrid = (await fetchCoverage())["Comunidad de Madrid"]!;
-    expect(madrid.ite.providers.map((p) => p.provider)).toEqual(["index:mad-ite", "rules"]);
+    expect(madrid.ite.providers.map((p) => [p.provider, p.format_evidence])).toEqual([
+      ["index:mad-ite", "unconfirmed"],
+      ["rules", null],
+    ]);
     expect(madrid.note).toBe("index:mad-ite: Madrid city only, matched by the building's street address.");
   });
 });

@@ -1,12 +1,12 @@
 // `finca registers …` as operators run it (node with tsx's loader), on a fresh PGlite folder.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
 import { NEVER_MS } from "../support/bounds";
 import { runNode, stopAll } from "../support/processes";
-import { fixture } from "./support";
+import { fileWith, fixture } from "./support";
 
 let dir = "";
 let server: ReplayServer;
@@ -22,13 +22,22 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const finca = (...args: string[]) => runNode("scripts/finca.ts", ["registers", ...args], { env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined }, timeoutMs: NEVER_MS });
+const finca = (...args: string[]) =>
+  runNode("scripts/finca.ts", ["registers", ...args], {
+    env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, REGISTER_COLUMNS_DIR: path.join(dir, "columns") },
+    timeoutMs: NEVER_MS,
+  });
 
 describe.sequential("finca registers", () => {
   it("import --file reads a dataset and says what it kept", async () => {
     const run = await finca("import", "cat-icaen", "--file", fixture("cat-icaen"), "--as-of", "2026-11-01");
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout.trim()).toBe("cat-icaen: 6 records (2 rows skipped), as of 2026-11-01");
+    expect(run.stdout.trim().split("\n")).toEqual([
+      "cat-icaen: 6 records (2 rows skipped), as of 2026-11-01",
+      `  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6 column "REFERENCIA CADASTRAL")`,
+      `  rows without an A-G rating: 1 (${fixture("cat-icaen")} line 7 column ` +
+        `"Qualificació de consum d'energia primaria no renovable")`,
+    ]);
   });
 
   it("import --url downloads it, as of today", async () => {
@@ -42,7 +51,9 @@ describe.sequential("finca registers", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${fixture("val-gva")}: line 1: the header lacks the columns`);
     const list = (await finca("list")).stdout;
-    expect(list).toMatch(/'cat-icaen'\s*│ 'Cataluña'\s*│ 6\s*│ 2\s*│ '2026-11-01'.*the header lacks/);
+    expect(list).toMatch(/'cat-icaen'\s*│ 'Cataluña'\s*│ 'confirmed'\s*│ 6\s*│ 2\s*│ '2026-11-01'.*the header lacks/);
+    const reference = `rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6`;
+    expect(list).toContain(`cat-icaen left out:\n  ${reference}`);
   });
 
   it("a failed download names the URL and its status", async () => {
@@ -59,6 +70,51 @@ describe.sequential("finca registers", () => {
     });
     expect(run.code).toBe(1);
     for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "aragon-gaodcore", "gva-gesiee"]) expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
+  });
+
+  it("import --dry-run tells what a file holds and writes nothing", async () => {
+    const run = await finca("import", "ara-gaodcore", "--file", fixture("ara-gaodcore"), "--dry-run");
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout;
+    expect(out).toContain(`ara-gaodcore: ${fixture("ara-gaodcore")} (dry run: nothing written)`);
+    expect(out).toContain('  format   CSV, delimiter ",", encoding UTF-8');
+    expect(out).toContain('  header   line 1: "numcert", "refcatastral", "fec_emision", "fec_expira"');
+    expect(out).toMatch(/ {4}validUntil {7}"fec_expira" → found as "fec_expira"/);
+    expect(out.match(/^ {2}sample {3}line /gm)).toHaveLength(5);
+    const sample = '{"rating":"E","emissionsRating":"E","primaryEnergyKwhM2Year":201.4';
+    expect(out).toContain(`  sample   line 2: certificate 7541901XM8174S0001 ${sample}`);
+    expect(out).toContain("  read     6 rows: 5 records, 2 rows would be left out");
+    const rating = `1 (${fixture("ara-gaodcore")} line 7 column "clasificacion_consumo")`;
+    expect(out).toContain(`  left out rows without an A-G rating: ${rating}`);
+    expect((await finca("list")).stdout).toMatch(/'ara-gaodcore'\s*│ 'Aragón'\s*│ 'confirmed'\s*│ 0 /);
+  });
+
+  it("import --dry-run on a file missing a column names it, with its near matches, and exits 1", async () => {
+    const text = await readFile(fixture("ara-gaodcore"), "utf8");
+    const renamed = await fileWith("renamed.csv", text.replace("refcatastral", "RefCatastral"));
+    const run = await finca("import", "ara-gaodcore", "--file", renamed, "--dry-run");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/ {4}reference {8}"refcatastral" → MISSING \(near: "RefCatastral"\)/);
+    const lacks = 'the header lacks the column "refcatastral" (near: "RefCatastral") that ara-gaodcore needs';
+    expect(run.stdout).toContain(`  REFUSED  ${renamed}: line 1: ${lacks}`);
+  });
+
+  it("column overrides: --columns map.json, the folder for every import; an unexpected name refused", async () => {
+    const renamed = await fileWith("renamed.csv", "REF_CATASTRAL;LETRA\n9872023VH5797S0001QW;B\n");
+    const names = { REF_CATASTRAL: "REF_CATASTRAL", CALIF_CONSUMO_NORENOV: "LETRA" };
+    const map = await fileWith("map.json", JSON.stringify(names));
+    const once = await finca("import", "rio-larioja", "--file", renamed, "--columns", map, "--as-of", "2026-11-02");
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stdout.trim()).toBe("rio-larioja: 1 records (0 rows skipped), as of 2026-11-02");
+    await mkdir(path.join(dir, "columns"), { recursive: true });
+    await writeFile(path.join(dir, "columns", "rio-larioja.json"), JSON.stringify({ CALIF_CONSUMO_NORENOV: "LETRA" }));
+    const lasting = await finca("import", "rio-larioja", "--file", renamed, "--dry-run");
+    expect(lasting.code, lasting.stdout).toBe(0);
+    expect(lasting.stdout).toMatch(/rating {11}"LETRA" → found as "LETRA" \[override\]/);
+    const misspelt = await fileWith("typo.json", '{"REF_CATASTRALL": "X"}');
+    const typo = await finca("import", "rio-larioja", "--file", renamed, "--columns", misspelt);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('rio-larioja expects no column "REF_CATASTRALL"');
   });
 
   it("usage errors exit 2", async () => {

@@ -1,8 +1,8 @@
 import { requireAdmin } from "@/server/session";
-import { LIVE_REGISTERS } from "@/server/observability";
-import { coverage, listDatasets } from "@/lib/registers";
+import { coverage, describeSkips, listDatasets, liveProviders } from "@/lib/registers";
 import { registerHealth, type WindowStats } from "@/lib/portal/registers";
 import type { BreakerState } from "@/lib/enrichment/sources/breaker";
+import type { FormatEvidenceLevel } from "@/lib/domain";
 import { ActionButton } from "../../_components/action-button";
 import { formatDuration } from "../../_components/charts";
 import { CoverageTable } from "../../_components/coverage-table";
@@ -15,6 +15,13 @@ const BREAKER_BADGE: Record<BreakerState, { value: string; label: string }> = {
   closed: { value: "ok", label: "closed" },
   half_open: { value: "retrying", label: "half-open: one trial request" },
   open: { value: "failed", label: "open: not asked" },
+};
+
+/** A format's evidence level as operators read it (lib/domain FORMAT_EVIDENCE). */
+const EVIDENCE_LABEL: Record<FormatEvidenceLevel, string> = {
+  confirmed: "confirmed",
+  single_source: "one source",
+  unconfirmed: "unconfirmed",
 };
 
 const ms = (v: number | null) => (v === null ? "—" : formatDuration(v));
@@ -32,7 +39,7 @@ function Window({ stats }: { stats: WindowStats }) {
 export default async function AdminRegisters() {
   const { app } = await requireAdmin();
   const states = app.breakers.states();
-  const providers = [...new Set([...LIVE_REGISTERS, ...Object.keys(states)])];
+  const providers = [...new Set([...liveProviders(), ...Object.keys(states)])];
   const [datasets, covered, health] = await Promise.all([listDatasets(app.db), coverage(app.db), registerHealth(app.db, providers)]);
   const { REGISTER_BREAKER_ERROR_PERCENT: percent, REGISTER_BREAKER_MIN_REQUESTS: min, REGISTER_BREAKER_WINDOW_SECONDS: window, REGISTER_BREAKER_COOLDOWN_SECONDS: cooldown } = app.config;
   const configured = new Set(app.config.REGISTER_URLS.map((u) => u.dataset));
@@ -88,14 +95,47 @@ export default async function AdminRegisters() {
         <TableWrap label="Register index datasets">
           <table className="table">
             <thead>
-              <tr><th scope="col">Dataset</th><th scope="col">Community</th><th scope="col">Rows</th><th scope="col">As of</th><th scope="col" className="hidden md:table-cell">Imported</th><th scope="col">Last error</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th scope="col">Dataset</th>
+                <th scope="col">Community</th>
+                <th scope="col">Format evidence</th>
+                <th scope="col">Rows</th>
+                <th scope="col">As of</th>
+                <th scope="col" className="hidden md:table-cell">Imported</th>
+                <th scope="col">Last error</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
             </thead>
             <tbody>
               {datasets.map((d) => (
                 <tr key={d.id} data-testid="register-dataset">
-                  <td><span className="font-mono text-xs">{d.id}</span><p className="text-xs text-slate-600">{d.title}</p><p className="text-xs text-slate-600">Format: {d.evidence}</p></td>
+                  <td>
+                    <span className="font-mono text-xs">{d.id}</span>
+                    <p className="text-xs text-slate-600">{d.title}</p>
+                    <p className="text-xs text-slate-600">Download: {d.download}</p>
+                  </td>
                   <td>{d.ccaa}{d.area && <p className="text-xs text-slate-600">{d.area}</p>}</td>
-                  <td>{d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}{d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}</td>
+                  <td className="max-w-sm">
+                    <Badge value={d.evidence.level} label={EVIDENCE_LABEL[d.evidence.level]} />
+                    <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
+                      {d.evidence.citations.map((c) => <li key={c}>{c}</li>)}
+                    </ul>
+                  </td>
+                  <td>
+                    {d.rows ? (
+                      <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span>
+                    ) : (
+                      <Missing>not imported</Missing>
+                    )}
+                    {d.skipped > 0 && (
+                      <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>
+                    )}
+                    {describeSkips(d.skips).map((line) => (
+                      <p key={line} className="max-w-xs break-words text-xs text-slate-600" data-testid="dataset-skips">
+                        {line}
+                      </p>
+                    ))}
+                  </td>
                   <td>{d.asOf ?? <Missing />}</td>
                   <td className="hidden md:table-cell"><Time value={d.importedAt} /></td>
                   <td className="max-w-sm text-xs">{d.lastError ? <><Badge value="failed" /> <span className="break-words">{d.lastError}</span></> : <Missing />}</td>

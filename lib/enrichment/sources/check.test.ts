@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { createSources } from ".";
-import { checkRegisters } from "./check";
+import { checkRegisters, type CheckTarget } from "./check";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
 
 const fixture = (folder: string, name: string) => readFileSync(path.join(__dirname, folder, "fixtures", name), "utf8");
@@ -21,18 +21,52 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** The live registers as the region table lists them (lib/registers/regions.ts; test/registers checks the table's). */
+const ROUTES = {
+  energyCertificate: new Map([
+    ["08", "icaen-socrata"],
+    ["46", "gva-wfs"],
+    ["50", "aragon-gaodcore"],
+  ]),
+  ite: new Map([
+    ["08", "icaen-socrata"],
+    ["46", "gva-gesiee"],
+  ]),
+};
+const TARGETS: CheckTarget[] = [
+  { register: "catastro-ovc", source: "cadastre", reference: "2749704YJ0624N0001DI", province: "46" },
+  { register: "icaen-socrata", source: "energy_certificate", reference: "0625102DF3802F0001QI", province: "08" },
+  { register: "gva-wfs", source: "energy_certificate", reference: "2749704YJ0624N0001DI", province: "46" },
+  { register: "aragon-gaodcore", source: "energy_certificate", reference: "7541901XM8174S0001SQ", province: "50" },
+  { register: "icaen-socrata", source: "ite", reference: "0625102DF3802F0001QI", province: "08" },
+  { register: "gva-gesiee", source: "ite", reference: "2749704YJ0624N0001DI", province: "46" },
+];
+
 it("reports each live register: reachable, parsed, outcome and latency", async () => {
-  const live = createSources(
-    loadConfig({ CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, CEE_ARAGON_BASE_URL: server.url, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` }),
-  ).live;
-  const checks = await checkRegisters(live);
+  const config = loadConfig({
+    CATASTRO_BASE_URL: server.url,
+    CEE_CATALONIA_BASE_URL: server.url,
+    CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`,
+    CEE_ARAGON_BASE_URL: server.url,
+    ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE`,
+  });
+  const checks = await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS);
+  const ok = { reachable: true, parsed: true };
+  const [CATALONIA, ARAGON] = ["0625102DF3802F0001QI", "7541901XM8174S0001SQ"];
   expect(checks.map(({ latencyMs, ...c }) => (expect(latencyMs).toBeGreaterThanOrEqual(0), c))).toEqual([
-    { register: "catastro-ovc", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
-    { register: "icaen-socrata", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "gva-wfs", reference: "2749704YJ0624N0001DI", reachable: true, parsed: true, outcome: "found" },
-    { register: "aragon-gaodcore", reference: "7541901XM8174S0001SQ", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "icaen-socrata (IITE)", reference: "0625102DF3802F0001QI", reachable: true, parsed: true, outcome: "not_found" },
-    { register: "gva-gesiee", reference: "2749704YJ0624N0001DI", reachable: true, parsed: false, outcome: expect.stringMatching(/^upstream_html: /) },
+    { register: "catastro-ovc", source: "cadastre", reference: "2749704YJ0624N0001DI", ...ok, outcome: "found" },
+    { register: "icaen-socrata", source: "energy_certificate", reference: CATALONIA, ...ok, outcome: "not_found" },
+    { register: "gva-wfs", source: "energy_certificate", reference: "2749704YJ0624N0001DI", ...ok, outcome: "found" },
+    { register: "aragon-gaodcore", source: "energy_certificate", reference: ARAGON, ...ok, outcome: "not_found" },
+    { register: "icaen-socrata", source: "ite", reference: "0625102DF3802F0001QI", ...ok, outcome: "not_found" },
+    {
+      register: "gva-gesiee",
+      source: "ite",
+      reference: "2749704YJ0624N0001DI",
+      reachable: true,
+      parsed: false,
+      outcome: expect.stringMatching(/^upstream_html: /),
+    },
   ]);
   // Catastro's coordinates service is asked where CATASTRO_BASE_URL points, not at Catastro itself.
   expect(server.count(/Consulta_CPMRC/)).toBe(1);
@@ -41,6 +75,14 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
 it("an address that does not answer is unreachable", async () => {
   // Port 9 (discard) on loopback: nothing listens, the connection is refused.
   const nowhere = "http://127.0.0.1:9";
-  const live = createSources(loadConfig({ CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, CEE_ARAGON_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere })).live;
-  for (const check of await checkRegisters(live)) expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
+  const config = loadConfig({
+    CATASTRO_BASE_URL: nowhere,
+    CEE_CATALONIA_BASE_URL: nowhere,
+    CEE_VALENCIA_BASE_URL: nowhere,
+    CEE_ARAGON_BASE_URL: nowhere,
+    ITE_VALENCIA_BASE_URL: nowhere,
+  });
+  for (const check of await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS)) {
+    expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
+  }
 });

@@ -6,11 +6,18 @@ const CERTIFICATE: RegistryCertificate = { rating: "C", emissionsRating: null, p
 const facts = (reference: string) => ({ reference, provinceCode: "46" }) as CadastreFacts;
 const input = (reference: string, resolved = reference): SourceInput & { facts: CadastreFacts } => ({ reference, mode: "live", attempt: 1, signal: new AbortController().signal, facts: facts(resolved) });
 
-function fakeIndex(calls: unknown[], fail = false): RegisterIndex {
+/** A failed query as Drizzle throws it: its message quotes the statement and the parameters. */
+const queryFailure = Object.assign(new Error("Failed query: select … params: 2749704YJ0624N,2749704YJ0624N0001"), {
+  query: "select …",
+  params: ["2749704YJ0624N", "2749704YJ0624N0001"],
+  cause: Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+});
+
+function fakeIndex(calls: unknown[], fail: false | Error = false): RegisterIndex {
   return {
     async certificate(query) {
       calls.push(query);
-      if (fail) throw new Error("database unavailable");
+      if (fail) throw fail;
       return query.unit === "2749704YJ0624N0001" ? { data: CERTIFICATE, dataset: "val-gva", asOf: "2026-11-01", sourceRow: 7 } : null;
     },
     async inspection(query) {
@@ -40,11 +47,19 @@ describe("index first", () => {
   });
 
   it("still answers from the live registry when the index fails, naming the failure", async () => {
-    expect(await indexedEnergyCertificate(fakeIndex([], true), live).lookup(input("2749704YJ0624N0001DI"))).toEqual({
+    const failing = fakeIndex([], new Error("database unavailable"));
+    expect(await indexedEnergyCertificate(failing, live).lookup(input("2749704YJ0624N0001DI"))).toEqual({
       kind: "not_found",
       provider: "gva-wfs",
       summary: { registry: "live", index_error: "database unavailable" },
     });
+  });
+
+  it("names a failed query by its SQLSTATE, never by its parameters", async () => {
+    const source = indexedEnergyCertificate(fakeIndex([], queryFailure), live);
+    const outcome = await source.lookup(input("2749704YJ0624N0001DI"));
+    const summary = { registry: "live", index_error: "index query failed (SQLSTATE 57P01)" };
+    expect(outcome).toEqual({ kind: "not_found", provider: "gva-wfs", summary });
   });
 
   it("finds inspections by parcel", async () => {

@@ -2,6 +2,7 @@
 // live registry is asked; without one the live source answers as before (and, where no registry
 // exists, the estimate or the ITE rules). Live mode only: test mode keeps the sandbox.
 import { addressKey } from "@/lib/addresses";
+import { sqlState } from "@/lib/domain";
 import { propertyUnit } from "./registries/fields";
 import { indexProvider, type EnergyCertificateSource, type IndexHit, type IteSource, type RegisterIndex, type SourceOutcome } from "./types";
 
@@ -9,7 +10,8 @@ const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({
 
 /**
  * The index is a database read: if it fails, the live registry still answers, and the failure is
- * named in that answer's summary for operators.
+ * named in that answer's summary for operators, by its SQLSTATE when it has one (a failed query's
+ * message quotes its parameters).
  */
 async function indexFirst<T>(ask: () => Promise<IndexHit<T> | null>, found: (hit: IndexHit<T>) => SourceOutcome<T>, live: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
   let hit: IndexHit<T> | null;
@@ -17,7 +19,9 @@ async function indexFirst<T>(ask: () => Promise<IndexHit<T> | null>, found: (hit
     hit = await ask();
   } catch (error) {
     const outcome = await live();
-    return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, index_error: (error as Error).message } };
+    const code = sqlState(error);
+    const failure = code ? `index query failed (SQLSTATE ${code})` : (error as Error).message;
+    return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, index_error: failure } };
   }
   return hit ? found(hit) : live();
 }

@@ -7,7 +7,8 @@ import { municipalityByIne } from "@/lib/reference-data";
 import { newDraft, runUntil } from "../engine";
 import { createSources } from ".";
 
-const sources = createSources(loadConfig({})).test;
+// Test mode asks no live register: no routes.
+const sources = createSources(loadConfig({}), { routes: { energyCertificate: new Map(), ite: new Map() } }).test;
 const parcels = Array.from({ length: 60 }, (_, i) => `${String(1000000 + i * 7919).slice(0, 7)}VK3799G`);
 const references = parcels.flatMap((p) => ["0001", "0002", "0003"].map((u) => p + u + checkLetters(p + u)));
 

@@ -140,5 +140,14 @@ export interface RegisterIndex {
   inspection(query: { parcel: string; addressKey?: string | null }): Promise<IndexHit<IteFinding> | null>;
 }
 
+/**
+ * Which live register answers a source in each province (province code → provider): the region
+ * table's (lib/registers/regions.ts), handed to the live clients by the composition root.
+ */
+export interface LiveRoutes {
+  energyCertificate: ReadonlyMap<string, string>;
+  ite: ReadonlyMap<string, string>;
+}
+
 /** The provider name of an index answer: `index:<dataset>`. */
 export const indexProvider = (dataset: string) => `index:${dataset}`;

@@ -1,18 +1,24 @@
-// Andalucía: one XML file per province (published as 7z archives, URLs in NBEM's downloader:
-// extract them and import the eight files as one dataset), each certificate in the national
-// `DatosEnergeticosDelEdificio` schema (version 2). Element paths: NBEM's Andalucía script, which
-// reads the same files.
+// Andalucía: one XML file per province, each certificate in the national `DatosEnergeticosDelEdificio`
+// schema (version 2).
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const andalucia = {
   ...certificateDataset(
     {
       id: "and-junta",
       title: "Andalucía: register of energy certificates (XML per province)",
-      ccaa: "Andalucía",
       registry: "Junta de Andalucía registro de certificados energéticos",
       url: "https://www.juntadeandalucia.es/datosabiertos/portal/dataset/cb915b9d-f849-421e-99e3-61acec4aaff8",
-      evidence: "element paths of NBEM's Andalucía script and the national certificate XML schema (v2); not checked against a downloaded file",
+      download: "eight `.7z` archives, one per province: extract them and import the eight XML files as one dataset",
+      evidence: {
+        level: "single_source",
+        citations: [
+          `${nbemScript("Andalucia")}: the files hold the national certificate XML, and these element paths`,
+          "the national schema's paths themselves are read alike by independent certificate-XML readers; " +
+            "that Andalucía's downloads follow it rests on NBEM alone",
+        ],
+      },
     },
     {
       reference: "IdentificacionEdificio/ReferenciaCatastral",

@@ -1,24 +1,26 @@
-// Aragón: GA_OD_Core view 237 (opendata.aragon.es), downloaded as CSV. Column names: NBEM's Aragón
-// script, which also shows the figures carry their unit ("123.4 kWh/m2 año").
-import { ARAGON_REGISTRY } from "@/lib/enrichment/sources/registries/aragon";
+// Aragón: GA_OD_Core view 237 (opendata.aragon.es), downloaded as CSV or XLSX: the same 16 columns
+// the live client reads (ARAGON_COLUMNS), figures as "142,33 kWh/m2 año", "-" for no letter,
+// dates "2019-05-10 0:00", the end of validity in `fec_expira`.
+import { ARAGON_COLUMNS, ARAGON_REGISTRY } from "@/lib/enrichment/sources/registries/aragon";
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const aragon = certificateDataset(
   {
     id: "ara-gaodcore",
     title: "Aragón: register of energy certificates (GA_OD_Core view 237)",
-    ccaa: "Aragón",
     registry: ARAGON_REGISTRY,
     url: "https://opendata.aragon.es/GA_OD_Core/download?view_id=237&formato=csv",
-    evidence: "column list of NBEM's Aragón script; not checked against a downloaded file",
+    download: "the whole view as one CSV (or `formato=xlsx`)",
+    evidence: {
+      level: "confirmed",
+      citations: [
+        "aragonopendata/ga-od-core-v2 (the portal's own API code): views are downloaded whole as CSV, XLSX or JSON",
+        `${nbemScript("Aragón")}: the column names; figures split from their unit`,
+        "independent public analyses of the downloaded view: 16 columns, every `consumo_ener` ending in " +
+          "` kWh/m2 año` after a decimal comma, `-` for no letter, `fec_emision` and `fec_expira` as dates",
+      ],
+    },
   },
-  {
-    reference: "refcatastral",
-    rating: "clasificacion_consumo",
-    primaryEnergy: "consumo_ener",
-    emissionsRating: "clasificacion_emisiones",
-    emissions: "emision_co",
-    issuedOn: "fec_emision",
-    certificateId: "numcert",
-  },
+  ARAGON_COLUMNS,
 );

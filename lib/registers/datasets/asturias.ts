@@ -1,16 +1,19 @@
-// Principado de Asturias: the register of energy certificates, published as an XLSX workbook (on
-// datos.gob.es; its FTP link does not answer scripts, so operators download it by hand). A title
-// line sits above the header (NBEM skips one row). Column names: NBEM's Asturias script.
+// Principado de Asturias: the register of energy certificates, an XLSX workbook with a title line
+// above the header (NBEM skips one row).
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const asturias = certificateDataset(
   {
     id: "ast-principado",
     title: "Asturias: register of energy certificates (XLSX)",
-    ccaa: "Principado de Asturias",
     registry: "Principado de Asturias registro de certificados de eficiencia energética",
     url: "https://datos.gob.es/es/catalogo/a03002951-eficiencia-energetica-edif-viv",
-    evidence: "column list of NBEM's Asturias script; not checked against a downloaded file",
+    download: "one XLSX workbook, by hand (its FTP link does not answer scripts)",
+    evidence: {
+      level: "single_source",
+      citations: [`${nbemScript("Asturias")}: the column names, one line above the header`],
+    },
   },
   {
     reference: "REFERENCIA CATASTRAL",

@@ -1,16 +1,19 @@
-// Canarias: the register's CSV on datos.canarias.es (`;`, Windows-1252). Column names: NBEM's
-// Canarias script, which notes fields with two references joined by a comma.
+// Canarias: the register's CSV on datos.canarias.es (`;`, Windows-1252 per NBEM, which also notes
+// fields with two references joined by a comma).
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const canarias = certificateDataset(
   {
     id: "can-gobcan",
     title: "Canarias: register of energy certificates (CKAN CSV)",
-    ccaa: "Canarias",
     registry: "Gobierno de Canarias RCEE",
     url: "https://datos.canarias.es/catalogos/general/dataset/ca2b3a6c-241b-4fe1-ba6b-f35257ce9604/resource/7094974b-2642-45bf-a5c7-636692d2b3ec/download/rcee202401.csv",
-    evidence: "column list of NBEM's Canarias script; not checked against a downloaded file",
-    encoding: "latin1",
+    download: "one CSV (older releases as a ZIP: extract it)",
+    evidence: {
+      level: "single_source",
+      citations: [`${nbemScript("Canarias")}: the column names, \`;\` and a Windows code page`],
+    },
   },
   {
     reference: "referencia_catastral",

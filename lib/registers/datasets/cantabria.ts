@@ -1,15 +1,19 @@
 // Cantabria: the register's XLSX export (DGICC, last published April 2022). Letters are written
-// "E - Calificación E". Column names and download URL: NBEM's Cantabria script and its downloader.
+// "E - Calificación E", "N/D" for none.
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const cantabria = certificateDataset(
   {
     id: "ctb-dgicc",
     title: "Cantabria: register of energy certificates (XLSX, 2022)",
-    ccaa: "Cantabria",
     registry: "Gobierno de Cantabria RCEEC",
     url: "https://dgicc.cantabria.es//documents/16626/22038372/DATOS_RCEEC-05042022.xlsx/53189aaa-87ac-60a6-c061-7edbef59716a?t=1650285779330",
-    evidence: "column list of NBEM's Cantabria script; not checked against a downloaded file",
+    download: "one XLSX workbook (a 2022 snapshot)",
+    evidence: {
+      level: "single_source",
+      citations: [`${nbemScript("Cantabria")}: the column names and the letters' wording`],
+    },
   },
   {
     reference: "REFERENCIA CATASTRAL",

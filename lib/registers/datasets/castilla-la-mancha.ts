@@ -1,17 +1,29 @@
-// Castilla-La Mancha: one file per province (the publisher's download is a ZIP of them: extract it
-// and import every file as one dataset). The files are tab-separated Windows-1252 text or, re-saved,
-// XLSX; their columns are the national certificate XML flattened, numbered where a name repeats
-// ("ns1:Global73" is the primary-energy letter). Column names: NBEM's Castilla_La_Mancha script.
+// Castilla-La Mancha: ten files, two per province split by the alphabet (NBEM's main script reads
+// "CertificadosEEE_Toledo A-O" and "P-Z", Guadalajara A-G/H-Z, Cuenca A-E/F-Z, Ciudad Real A-D/E-Z,
+// Albacete A/B-Z), published as `.xls` files that must be opened and saved again as `.xlsx` (NBEM:
+// "unos xls con problemas hay que abrirlos y guardarlos como xlsx"), or read as tab-separated text.
+// Their columns are the national certificate XML flattened, numbered where a name repeats
+// ("ns1:Global73" is the primary-energy letter).
 import { certificateDataset } from "./certificates";
+import { NBEM_MAIN, nbemScript } from "./evidence";
 
 export const castillaLaMancha = certificateDataset(
   {
     id: "clm-jccm",
-    title: "Castilla-La Mancha: register of energy certificates (per-province files)",
-    ccaa: "Castilla-La Mancha",
+    title: "Castilla-La Mancha: register of energy certificates (ten per-province files)",
     registry: "JCCM registro de certificados de eficiencia energética",
     url: "https://datosabiertos.castillalamancha.es/node/733/dataset/download",
-    evidence: "column list of NBEM's Castilla_La_Mancha script (which reads XLSX, else tab-separated Windows-1252); not checked against a downloaded file",
+    download:
+      "ten `.xls` files, two per province (Toledo A-O and P-Z, Guadalajara A-G and H-Z, Cuenca A-E and F-Z, " +
+      "Ciudad Real A-D and E-Z, Albacete A and B-Z): open each and save it as `.xlsx`, " +
+      "then import all ten as one dataset",
+    evidence: {
+      level: "single_source",
+      citations: [
+        `${nbemScript("Castilla_La_Mancha")}: the column names; XLSX, else tab-separated Windows text`,
+        `${NBEM_MAIN}: the ten file names`,
+      ],
+    },
   },
   {
     reference: "ns1:ReferenciaCatastral",

@@ -1,14 +1,16 @@
-// Castilla y León: the register's whole-community CSV (`;`). Column names: NBEM's Castilla_Y_León script.
+// Castilla y León: the register's bulk CSV (`;`) for the whole community. Column names: NBEM's
+// Castilla_Y_León script, the only evidence.
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const castillaLeon = certificateDataset(
   {
     id: "cyl-jcyl",
     title: "Castilla y León: register of energy certificates (bulk CSV)",
-    ccaa: "Castilla y León",
     registry: "JCyL certificados de eficiencia energética",
     url: "https://datosabiertos.jcyl.es/web/jcyl/risp/es/energia/certificados-eficiencia/1285094021912.csv",
-    evidence: "column list of NBEM's Castilla_Y_León script; not checked against a downloaded file",
+    download: "one CSV for the whole community (per-province files hold fewer columns)",
+    evidence: { level: "single_source", citations: [`${nbemScript("Castilla_Y_León")}: the column names, \`;\``] },
   },
   {
     reference: "Ref. Catastral",

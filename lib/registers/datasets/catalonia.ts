@@ -1,18 +1,26 @@
-// ICAEN's register of energy certificates (Socrata `j6ii-t3w2`), bulk CSV export with `;` as the
-// delimiter. Column names: the export's header as NBEM's Catalonia script reads it
-// (CarlosBeltranVelamazan/NBEM, Crear_tabla_estándar_Cataluña.py, download URL in
-// A_0_Descarga_archivos.py). The IITE column is the dataset's `informe_ins_tecnica_edifici`.
+// ICAEN's register of energy certificates (Socrata `j6ii-t3w2`), bulk CSV export: `;` when asked
+// for it (NBEM's download URL), `,` by default (Socrata's), figures with a decimal comma. The IITE
+// column is the dataset's `informe_ins_tecnica_edifici`.
 import { CATALONIA_REGISTRY } from "@/lib/enrichment/sources/registries/catalonia";
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
 
 export const catalonia = certificateDataset(
   {
     id: "cat-icaen",
     title: "Catalonia: ICAEN energy certificates (j6ii-t3w2, bulk export)",
-    ccaa: "Cataluña",
     registry: CATALONIA_REGISTRY,
     url: "https://analisi.transparenciacatalunya.cat/api/views/j6ii-t3w2/rows.csv?accessType=DOWNLOAD&bom=true&format=true&delimiter=%3B&sorting=true",
-    evidence: "column list of NBEM's Catalonia script and the dataset dictionary; not checked against a downloaded file",
+    download: "one CSV export of the whole dataset (about 1.3 million rows), `;` or `,` separated",
+    evidence: {
+      level: "confirmed",
+      citations: [
+        `${nbemScript("Cataluña")}: the export's header names; \`;\` from its download URL`,
+        "ICAEN's field dictionary (fndvit/mds-udg-viz-i-dgpcd-hackathon-25, src/dades/font/dictionary.json): " +
+          "what each column holds",
+        "independent public analyses of the same export read the same header names, with decimal-comma figures",
+      ],
+    },
   },
   {
     reference: "REFERENCIA CADASTRAL",

@@ -1,55 +1,76 @@
 // The certificate datasets differ only in their column names and dates: one reader for all of them.
-import { isoDate, ratingLetter, registryCertificate, text } from "@/lib/enrichment/sources/registries/fields";
+import {
+  readDate,
+  readLetter,
+  registryCertificate,
+  text,
+  UNREADABLE,
+  type CertificateValues,
+} from "@/lib/enrichment/sources/registries/fields";
 import { indexKeys } from "../references";
 import type { Dataset, RecordDraft, Row } from "./types";
 
-export interface CertificateColumns {
-  reference: string;
-  /** Letter of non-renewable primary energy consumption: the label's headline rating. */
-  rating: string;
-  emissionsRating?: string;
-  /** kWh/m²·year and kgCO2/m²·year; a unit written after the number is ignored. */
-  primaryEnergy?: string;
-  emissions?: string;
-  issuedOn?: string;
-  validUntil?: string;
-  certificateId?: string;
+/** A certificate dataset's fields: each the header name a file gives it, or several it may give. */
+export type CertificateColumns = { reference: string | readonly string[]; rating: string | readonly string[] } & {
+  [F in Exclude<keyof CertificateValues, "rating">]?: string | readonly string[];
+} & {
   /** Code of the building's technical inspection report (Catalonia's IITE): evidence an inspection exists. */
-  inspectionCode?: string;
-}
+  inspectionCode?: string | readonly string[];
+};
 
-type Meta = Omit<Dataset, "kinds" | "required" | "read">;
-
-/** "E", and Cantabria's "E - Calificación E" → E */
-const letter = (value: string | undefined) => ratingLetter(value?.trim().split(/\s+-\s+/)[0]);
+type Meta = Omit<Dataset, "kinds" | "columns" | "layouts" | "read">;
 
 export function certificateDataset(meta: Meta, columns: CertificateColumns): Dataset {
+  const hasCode = columns.inspectionCode !== undefined;
   return {
     ...meta,
-    kinds: columns.inspectionCode ? ["certificate", "inspection"] : ["certificate"],
-    required: [columns.reference, columns.rating],
-    read(row: Row) {
-      const keys = indexKeys(row[columns.reference]);
-      if (!keys.length) return { skipped: "reference" };
-      const rating = letter(row[columns.rating]);
-      const code = columns.inspectionCode ? text(row[columns.inspectionCode]) : null;
-      if (!rating && !code) return { skipped: "rating" };
-      const issuedOn = columns.issuedOn ? isoDate(row[columns.issuedOn]) : null;
-      const validUntil = columns.validUntil ? isoDate(row[columns.validUntil]) : null;
+    kinds: hasCode ? ["certificate", "inspection"] : ["certificate"],
+    columns: Object.fromEntries(
+      Object.entries(columns).map(([field, names]) => [field, typeof names === "string" ? [names] : names]),
+    ),
+    layouts: [["reference", "rating"]],
+    read(row: Row, unreadable) {
+      const keys = indexKeys(row.reference);
+      if (!keys.length) return { skipped: "reference", field: "reference" };
+      const reading = readLetter(row.rating);
+      const letter = reading === UNREADABLE ? null : reading;
+      const code = hasCode ? text(row.inspectionCode) : null;
+      if (!letter && !code) return { skipped: "rating", field: "rating" };
+      // A row kept for its inspection code whose letter cannot be read: the letter alone is left out.
+      if (reading === UNREADABLE) unreadable("rating", "letter");
       const records: RecordDraft[] = [];
-      if (rating) {
-        const value = (column?: string) => (column ? row[column] : undefined);
-        const values = { rating, emissionsRating: letter(value(columns.emissionsRating)), primaryEnergy: value(columns.primaryEnergy), emissions: value(columns.emissions), issuedOn, validUntil, certificateId: value(columns.certificateId) };
+      const certificate = letter
+        ? registryCertificate({ ...row, rating: letter }, "unit", meta.registry, unreadable)
+        : null;
+      if (certificate) {
         for (const key of keys) {
-          const certificate = registryCertificate(values, key.unit ? "unit" : "building", meta.registry);
-          records.push({ kind: "certificate", parcel: key.parcel, unit: key.unit, datedOn: issuedOn ?? validUntil, data: { ...certificate } });
+          const data = { ...certificate, scope: key.unit ? "unit" : "building" };
+          records.push({
+            kind: "certificate",
+            parcel: key.parcel,
+            unit: key.unit,
+            datedOn: data.issuedOn ?? data.validUntil,
+            data,
+          });
         }
       }
       if (code) {
         // The inspection is of the building, whichever unit's certificate names it; its own date
         // and result are not in the dataset (the row's date is the certificate's).
+        let issuedOn = certificate?.issuedOn ?? null;
+        if (!certificate) {
+          const date = readDate(row.issuedOn);
+          if (date === UNREADABLE) unreadable("issuedOn", "date");
+          else issuedOn = date;
+        }
         for (const parcel of new Set(keys.map((k) => k.parcel))) {
-          records.push({ kind: "inspection", parcel, unit: null, datedOn: issuedOn, data: { status: "found", registry: meta.registry, reference: code } });
+          records.push({
+            kind: "inspection",
+            parcel,
+            unit: null,
+            datedOn: issuedOn,
+            data: { status: "found", registry: meta.registry, reference: code },
+          });
         }
       }
       return { records };

@@ -1,19 +1,30 @@
 // Galicia: the register's CSV (Xunta, behind a captcha: operators download it by hand). It quotes
 // nothing, while addresses hold commas and the building type may end in a parenthesised note with
 // more, so fields are named by position from both ends after removing parenthesised text, as NBEM's
-// Galicia script reads the file (its names, its order; Windows-1252/Latin-1 as NBEM decodes it).
+// Galicia script reads the file (its names, its order). The file is UTF-8: NBEM decodes it as
+// Latin-1 and then repairs "A CORUÃ\x91A" (UTF-8's "Ñ" read as Latin-1) into "A CORUÑA".
 import { certificateDataset } from "./certificates";
+import { nbemScript } from "./evidence";
+
+const head = ["numSol", "numeroRegistro", "tipoCEE"] as const;
+const tail = ["normativa", "refCatastral", "municipio", "cpCat", "provincia", "consumo", "letraConsumo"] as const;
+const tailEnd = ["emisions", "letraEmisions", "anoSolicitude", "fechaCaducidade", "descViv"] as const;
 
 export const galicia = {
   ...certificateDataset(
     {
       id: "gal-xunta",
       title: "Galicia: register of energy certificates (CSV)",
-      ccaa: "Galicia",
       registry: "Xunta de Galicia rexistro de certificados de eficiencia enerxética",
       url: "https://datos.gob.es/es/catalogo/a12002994-registro-de-certificados-de-eficiencia-energetica-de-edificios-de-galicia",
-      evidence: "field order of NBEM's Galicia script, which reads the file by position; not checked against a downloaded file",
-      encoding: "latin1",
+      download: "one CSV, by hand (the portal asks for a captcha)",
+      evidence: {
+        level: "single_source",
+        citations: [
+          `${nbemScript("Galicia")}: the fields by position, parenthesised text removed; ` +
+            `its "A CORUÃA" repair shows the file is UTF-8`,
+        ],
+      },
     },
     {
       reference: "refCatastral",
@@ -25,10 +36,5 @@ export const galicia = {
       certificateId: "numeroRegistro",
     },
   ),
-  positional: {
-    head: ["numSol", "numeroRegistro", "tipoCEE"],
-    middle: "enderezo",
-    tail: ["normativa", "refCatastral", "municipio", "cpCat", "provincia", "consumo", "letraConsumo", "emisions", "letraEmisions", "anoSolicitude", "fechaCaducidade", "descViv"],
-    drop: /\([^)]*\)/g,
-  },
+  positional: { head, middle: "enderezo", tail: [...tail, ...tailEnd], drop: /\([^)]*\)/g },
 };

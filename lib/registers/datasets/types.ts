@@ -1,8 +1,9 @@
 // One interface for every dataset of the register index: what the file must look like, and how one
 // of its rows becomes index records (or is skipped, with the reason counted).
-import type { RegisterRecordKind } from "@/lib/domain";
+import type { FormatEvidenceLevel, RegisterRecordKind } from "@/lib/domain";
+import type { ValueProblem } from "@/lib/enrichment/sources/registries/fields";
 
-/** A parsed row, by the file's own header names. */
+/** A parsed row, by the dataset's field names (`reference`, `rating`…), whatever the file calls them. */
 export type Row = Record<string, string | undefined>;
 
 export interface RecordDraft {
@@ -15,27 +16,40 @@ export interface RecordDraft {
   data: Record<string, unknown>;
 }
 
-export type RowResult = { records: RecordDraft[] } | { skipped: "reference" | "rating" | "address" | "result" };
+/** Why a whole row is left out (a value that cannot be read is left out alone: ValueProblem). */
+export type RowSkip = "reference" | "rating" | "address" | "result";
+
+export type RowResult = { records: RecordDraft[] } | { skipped: RowSkip; field: string };
+
+/** Where a format comes from: its level and the citations (repository and file, or document). */
+export interface FormatEvidence {
+  level: FormatEvidenceLevel;
+  citations: readonly string[];
+}
 
 export interface Dataset {
   /** Key used by the CLI, the configuration and `index:<id>` providers. */
   id: string;
   title: string;
-  /** The autonomous community it covers, as lib/reference-data names it. */
-  ccaa: string;
-  /** The part of the community it covers, when not all of it (a city's register). */
+  /** The part of its community it covers, when not all of it (a city's register). */
   area?: string;
-  /** The registry label certificates carry (`registry` of the Property's certificate). */
+  /** The registry label its certificates carry (`registry` of the Property's certificate). */
   registry: string;
   kinds: readonly RegisterRecordKind[];
-  /** Where the publisher offers the file (documentation; refreshes use the configured URLs). */
+  /** Where the publisher offers the files (documentation; refreshes use the configured URLs). */
   url: string | null;
-  /** Where the expected format comes from, and whether a real file was ever read. */
-  evidence: string;
-  /** Header names every file must have; other known columns are read when present. */
-  required: readonly string[];
-  /** Text encoding when the publisher is known to use one; otherwise detected from the header. */
-  encoding?: "utf8" | "latin1";
+  /** What the publisher offers, and what an operator does to it before importing. */
+  download: string;
+  evidence: FormatEvidence;
+  /**
+   * Field → the names a file gives it, the documented one first. Element paths for XML; for
+   * positional files, the names given by position.
+   */
+  columns: Readonly<Record<string, readonly string[]>>;
+  /** The sets of fields a file must have, any one of them complete (most datasets have one). */
+  layouts: readonly (readonly string[])[];
+  /** Header names compared without regard to case (the evidence itself reads them so). */
+  caseInsensitive?: boolean;
   /**
    * Files are XML, one record per element of this name (namespace prefixes ignored); column names
    * are then element paths inside it ("IdentificacionEdificio/ReferenciaCatastral"). Without it a
@@ -48,5 +62,6 @@ export interface Dataset {
    * removing the text `drop` matches. The first line is a header and only skipped.
    */
   positional?: { head: readonly string[]; middle: string; tail: readonly string[]; drop?: RegExp };
-  read(row: Row): RowResult;
+  /** One row's records; a value that cannot be read is told to `unreadable` and left out. */
+  read(row: Row, unreadable: (field: string, problem: ValueProblem) => void): RowResult;
 }

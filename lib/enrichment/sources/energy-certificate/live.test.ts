@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
-import type { AragonRow } from "../registries/aragon";
 import type { CataloniaRow } from "../registries/catalonia";
 import type { CadastreFacts } from "../types";
 import { createLiveEnergyCertificate } from "./live";
@@ -72,7 +71,7 @@ beforeAll(async () => {
     return { body: JSON.stringify(rows) };
   });
   // GA_OD_Core as its code reads `like` (contains, any case) and `filters` (equals), sorted and cut.
-  const aragon = JSON.parse(fixture(`gaodcore-237-parcel-${PARCEL_ARA}.json`)) as AragonRow[];
+  const aragon = JSON.parse(fixture(`gaodcore-237-parcel-${PARCEL_ARA}.json`)) as Record<string, string>[];
   server.on(/\/GA_OD_Core\/download\?/, (url) => {
     const q = url.searchParams;
     if (q.get("resource_id") !== "237" || q.get("formato") !== "json" || q.get("sort") !== "fec_emision desc") return { status: 400, body: '{"detail": "bad request"}' };
@@ -105,8 +104,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const cee = (options: Parameters<typeof createLiveEnergyCertificate>[0] = {}) =>
-  createLiveEnergyCertificate({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/26_GCEE`, ...options });
+/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
+const ROUTES = new Map([
+  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
+  ...["03", "12", "46"].map((p) => [p, "gva-wfs"] as const),
+  ...["22", "44", "50"].map((p) => [p, "aragon-gaodcore"] as const),
+]);
+
+const cee = (options: Partial<Parameters<typeof createLiveEnergyCertificate>[0]> = {}) =>
+  createLiveEnergyCertificate({
+    cataloniaBaseUrl: server.url,
+    valenciaBaseUrl: `${server.url}/26_GCEE`,
+    routes: ROUTES,
+    ...options,
+  });
 
 describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   it("the unit's newest certificate, asked by referencia_cadastral", async () => {
@@ -232,7 +243,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
   const ask = (reference: string) => cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
   const sent = (from: number) => server.requests.slice(from).filter((u) => u.pathname === "/GA_OD_Core/download").map((u) => Object.fromEntries(u.searchParams));
 
-  it("the unit's newest certificate, by `like` on its first 18 characters; figures written with their unit", async () => {
+  it("the unit's newest certificate, by `like` on its first 18 characters; figures with units; expiry", async () => {
     const before = server.requests.length;
     expect(await ask(`${PARCEL_ARA}0001SQ`)).toEqual({
       kind: "found",
@@ -242,7 +253,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
         primaryEnergyKwhM2Year: 201.4,
         emissionsKgCo2M2Year: 44.1,
         issuedOn: "2019-05-10",
-        validUntil: null,
+        validUntil: "2029-05-10",
         scope: "unit",
         registry: "Gobierno de Aragón (GA_OD_Core 237)",
         certificateId: "ARA-0001",
@@ -274,6 +285,13 @@ describe("Aragón (GA_OD_Core view 237)", () => {
 
   it("an answer that is not rows is an error", async () => {
     expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
+  });
+});
+
+describe("routes", () => {
+  it("a provider no client answers for is refused when the client is made", () => {
+    const routes = new Map([["28", "madrid-ckan"]]);
+    expect(() => cee({ routes })).toThrow("no live certificate client for madrid-ckan");
   });
 });
 

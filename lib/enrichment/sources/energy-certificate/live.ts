@@ -1,19 +1,23 @@
 // Live certificate lookup in the regional registries that can be queried by reference: Catalonia
-// (ICAEN, Socrata), the Comunitat Valenciana (GVA, WFS) and Aragón (GA_OD_Core). The other regions
-// publish bulk files (the register index) or nothing (shared research, cee-registries.md):
-// `not_found` at once, without a request, so the pipeline estimates the rating.
+// (ICAEN, Socrata), the Comunitat Valenciana (GVA, WFS) and Aragón (GA_OD_Core). Which provinces
+// each answers is the region table's (lib/registers/regions.ts, passed in as `routes`); elsewhere
+// the answer is `not_found` at once, without a request, so the pipeline estimates the rating.
 //
 // What counts as the property's certificate: the newest one registered under its unit reference;
 // failing that, one registered under the bare 14-character parcel (a certificate of the whole
 // building). A certificate of another unit of the building is not this property's. A record whose
 // letter is not A-G is no usable certificate.
 import type { CertificateScope } from "@/lib/domain";
-import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate } from "../types";
+import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate, type LiveRoutes } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
-import { ARAGON_BASE_URL, ARAGON_PROVINCES, ARAGON_REGISTRY, aragonRows, type AragonClient, type AragonRow } from "../registries/aragon";
-import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaRows, type CataloniaClient, type CataloniaRow } from "../registries/catalonia";
-import { bareReference as bare, isoDate, propertyUnit, ratingLetter, registryCertificate } from "../registries/fields";
-import { VALENCIA_BASE_URL, VALENCIA_PROVINCES, VALENCIA_REGISTRY, valenciaFeatures, type ValenciaProperties } from "../registries/valencia";
+import { ARAGON_BASE_URL, ARAGON_COLUMNS, ARAGON_REGISTRY, aragonRows } from "../registries/aragon";
+import type { AragonClient, AragonRow } from "../registries/aragon";
+import { CATALONIA_BASE_URL, CATALONIA_REGISTRY, cataloniaRows } from "../registries/catalonia";
+import type { CataloniaClient, CataloniaRow } from "../registries/catalonia";
+import { bareReference as bare, certificateValues, isoDate, propertyUnit, ratingLetter } from "../registries/fields";
+import { registryCertificate } from "../registries/fields";
+import { VALENCIA_BASE_URL, VALENCIA_REGISTRY, valenciaFeatures } from "../registries/valencia";
+import type { ValenciaProperties } from "../registries/valencia";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   /** Socrata host of the Catalan dataset. Default: analisi.transparenciacatalunya.cat. */
@@ -24,6 +28,8 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   socrataAppToken?: string;
   /** GA_OD_Core host of Aragón's view. Default: opendata.aragon.es. */
   aragonBaseUrl?: string;
+  /** Province → the provider that answers there (the region table's). */
+  routes: LiveRoutes["energyCertificate"];
 }
 
 /**
@@ -50,13 +56,9 @@ const fromValencia = (p: ValenciaProperties, scope: CertificateScope) =>
     VALENCIA_REGISTRY,
   );
 
-/** Aragón's view: both letters, the figures written with their unit, the issue date and the certificate number. */
+/** Aragón's view: both letters, the figures written with their unit, issue and expiry, the certificate number. */
 const fromAragon = (row: AragonRow, scope: CertificateScope) =>
-  registryCertificate(
-    { rating: row.clasificacion_consumo, emissionsRating: row.clasificacion_emisiones, primaryEnergy: row.consumo_ener, emissions: row.emision_co, issuedOn: row.fec_emision, certificateId: row.numcert },
-    scope,
-    ARAGON_REGISTRY,
-  );
+  registryCertificate(certificateValues(row, ARAGON_COLUMNS), scope, ARAGON_REGISTRY);
 
 const notFound = (provider: string, registry: string, unusable: number): Outcome<never> => ({
   kind: "not_found",
@@ -89,7 +91,12 @@ async function unitThenBuilding<R>(registry: RowRegistry<R>, asks: readonly (rea
 }
 
 const CATALONIA: RowRegistry<CataloniaRow> = { provider: PROVIDERS.catalonia, registry: CATALONIA_REGISTRY, letter: (r) => r.qualificaci_de_consum_d, certificate: fromCatalonia };
-const ARAGON: RowRegistry<AragonRow> = { provider: PROVIDERS.aragon, registry: ARAGON_REGISTRY, letter: (r) => r.clasificacion_consumo, certificate: fromAragon };
+const ARAGON: RowRegistry<AragonRow> = {
+  provider: PROVIDERS.aragon,
+  registry: ARAGON_REGISTRY,
+  letter: (r) => r[ARAGON_COLUMNS.rating],
+  certificate: fromAragon,
+};
 
 const catalonia = (client: CataloniaClient, unit: string | null, parcel: string) =>
   unitThenBuilding(CATALONIA, [
@@ -123,22 +130,30 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
   return notFound(PROVIDERS.valencia, VALENCIA_REGISTRY, unusable + own.length);
 }
 
-export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions = {}): EnergyCertificateSource {
+export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions): EnergyCertificateSource {
   const { timeoutMs, ask } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   const aragonClient: AragonClient = { base: options.aragonBaseUrl ?? ARAGON_BASE_URL, timeoutMs };
+  /** Each provider's lookup of a unit (or null) and its parcel. */
+  const clients: Record<string, (unit: string | null, parcel: string) => Promise<Outcome<RegistryCertificate>>> = {
+    [PROVIDERS.catalonia]: (unit, parcel) => catalonia(cataloniaClient, unit, parcel),
+    [PROVIDERS.valencia]: (unit, parcel) => valencia(valenciaBase, unit, parcel, timeoutMs),
+    [PROVIDERS.aragon]: (unit, parcel) => aragon(aragonClient, unit, parcel),
+  };
+  const unknown = [...new Set(options.routes.values())].filter((p) => !Object.hasOwn(clients, p));
+  if (unknown.length) throw new Error(`no live certificate client for ${unknown.join(", ")}`);
   return {
     async lookup(input) {
       const { reference, facts } = input;
       const parcel = reference.slice(0, 14);
       const unit = propertyUnit(reference, facts.reference);
-      const key = unit ?? parcel;
-      const province = facts.provinceCode ?? "";
-      if (CATALONIA_PROVINCES.has(province)) return ask(`cee:cat:${key}`, input, PROVIDERS.catalonia, () => catalonia(cataloniaClient, unit, parcel));
-      if (VALENCIA_PROVINCES.has(province)) return ask(`cee:val:${key}`, input, PROVIDERS.valencia, () => valencia(valenciaBase, unit, parcel, timeoutMs));
-      if (ARAGON_PROVINCES.has(province)) return ask(`cee:ara:${key}`, input, PROVIDERS.aragon, () => aragon(aragonClient, unit, parcel));
-      return { kind: "not_found", provider: PROVIDERS.estimate, summary: { reason: "no_registry_for_region", province: facts.provinceCode } };
+      const provider = options.routes.get(facts.provinceCode ?? "");
+      if (!provider) {
+        const summary = { reason: "no_registry_for_region", province: facts.provinceCode };
+        return { kind: "not_found", provider: PROVIDERS.estimate, summary };
+      }
+      return ask(`cee:${provider}:${unit ?? parcel}`, input, provider, () => clients[provider]!(unit, parcel));
     },
   };
 }

@@ -43,7 +43,9 @@ export function createSandboxEnergyCertificate(options: SandboxOptions = {}): En
         return { kind: "error", code: "registry_unavailable", message: `sandbox scenario 9200: registry unavailable (attempt ${attempt} of 2 failing)`, provider: PROVIDERS.sandbox };
       }
       const next = draw(`energy-certificate:${reference}`);
-      const probabilities = estimateProbabilities({ yearBuilt: facts.yearBuilt, use: facts.use, climateZone: null });
+      // Spain's average: the sandbox's letters do not depend on the zone or the community.
+      const { yearBuilt, use } = facts;
+      const probabilities = estimateProbabilities({ yearBuilt, use, climateZone: null, ccaa: null });
       // Nothing to certify (parking, land...) or no year to shape the letter: no certificate.
       if (!ratedUse(facts.use) || !probabilities || next() >= CERTIFIED_SHARE) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox" } };
       const rating = sample(probabilities, next());

@@ -41,8 +41,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const ite = (options: Parameters<typeof createLiveIte>[0] = {}) =>
-  createLiveIte({ cataloniaBaseUrl: server.url, valenciaBaseUrl: `${server.url}/0801_GESIEE`, now: () => new Date("2026-06-01"), ...options });
+/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
+const ROUTES = new Map([
+  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
+  ...["03", "12", "46"].map((p) => [p, "gva-gesiee"] as const),
+]);
+
+const ite = (options: Partial<Parameters<typeof createLiveIte>[0]> = {}) =>
+  createLiveIte({
+    cataloniaBaseUrl: server.url,
+    valenciaBaseUrl: `${server.url}/0801_GESIEE`,
+    now: () => new Date("2026-06-01"),
+    routes: ROUTES,
+    ...options,
+  });
 
 describe("live ITE", () => {
   it("Comunitat Valenciana, assessment due: the parcel's newest IEE.CV report, its expiry and pending urgent work", async () => {

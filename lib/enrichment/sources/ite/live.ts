@@ -7,16 +7,21 @@
 // - the Comunitat Valenciana's IEE.CV register (GESIEE WFS, ../registries/gesiee.ts): the newest
 //   report of the parcel is `found`, with its number and the date it expires (the next one is due);
 //   urgent interventions not carried out make the result `unfavourable`; no report is `not_found`.
-// Madrid's and Barcelona's ITE lists are keyed by address, the Basque, Asturian and Galician
-// registries have no open access: everywhere else the answer is `unsupported`, also when the rule
-// is unconfirmed or the year of construction unknown (nothing could be looked up).
+// Which provinces each answers is the region table's (lib/registers/regions.ts, `routes`). Madrid's
+// and Barcelona's ITE lists are keyed by address, the Basque, Asturian and Galician registries have
+// no open access: everywhere else the answer is `unsupported`, also when the rule is unconfirmed or
+// the year of construction unknown (nothing could be looked up).
 import { ccaaForProvince } from "@/lib/reference-data";
-import { PROVIDERS, type IteFinding, type IteSource } from "../types";
+import { PROVIDERS, type IteFinding, type IteSource, type LiveRoutes } from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
-import { CATALONIA_BASE_URL, CATALONIA_PROVINCES, CATALONIA_REGISTRY, cataloniaIiteRow, type CataloniaClient } from "../registries/catalonia";
+import {
+  CATALONIA_BASE_URL,
+  CATALONIA_REGISTRY,
+  cataloniaIiteRow,
+  type CataloniaClient,
+} from "../registries/catalonia";
 import { isoDate } from "../registries/fields";
 import { GESIEE_BASE_URL, GESIEE_REGISTRY, gesieeReports, type GesieeReport } from "../registries/gesiee";
-import { VALENCIA_PROVINCES } from "../registries/valencia";
 import { iteRequirement } from "./rules";
 
 export interface LiveIteOptions extends LiveClientOptions {
@@ -28,6 +33,8 @@ export interface LiveIteOptions extends LiveClientOptions {
   valenciaBaseUrl?: string;
   /** The date building ages are counted at (tests); default now. */
   now?: () => Date;
+  /** Province → the provider that answers there (the region table's). */
+  routes: LiveRoutes["ite"];
 }
 
 /** Newest first by expiry (the layer has no documented order). */
@@ -66,24 +73,31 @@ async function valencia(base: string, parcel: string, timeoutMs: number): Promis
   };
 }
 
-export function createLiveIte(options: LiveIteOptions = {}): IteSource {
+export function createLiveIte(options: LiveIteOptions): IteSource {
   const { timeoutMs, ask } = liveClient(options);
   const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
   const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
+  const clients: Record<string, (parcel: string) => Promise<Outcome<IteFinding>>> = {
+    [PROVIDERS.catalonia]: (parcel) => catalonia(cataloniaClient, parcel),
+    [PROVIDERS.gesiee]: (parcel) => valencia(valenciaBase, parcel, timeoutMs),
+  };
+  const unknown = [...new Set(options.routes.values())].filter((p) => !Object.hasOwn(clients, p));
+  if (unknown.length) throw new Error(`no live ITE client for ${unknown.join(", ")}`);
   return {
     async lookup(input) {
       const { reference, facts } = input;
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now: options.now?.() });
       if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.rules, summary: { ccaa, year_built: facts.yearBuilt } };
-      const province = facts.provinceCode ?? "";
+      const provider = options.routes.get(facts.provinceCode ?? "");
+      if (!provider) {
+        const summary = { ccaa, requirement, reason: "no_registry_by_reference" };
+        return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary };
+      }
       // The inspection is of the building: one answer serves every unit of the parcel, so what
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
-      let outcome: Outcome<IteFinding>;
-      if (CATALONIA_PROVINCES.has(province)) outcome = await ask<IteFinding>(`ite:cat:${parcel}`, input, PROVIDERS.catalonia, () => catalonia(cataloniaClient, parcel));
-      else if (VALENCIA_PROVINCES.has(province)) outcome = await ask<IteFinding>(`ite:val:${parcel}`, input, PROVIDERS.gesiee, () => valencia(valenciaBase, parcel, timeoutMs));
-      else return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.rules, summary: { ccaa, requirement, reason: "no_registry_by_reference" } };
+      const outcome = await ask<IteFinding>(`ite:${provider}:${parcel}`, input, provider, () => clients[provider]!(parcel));
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },
   };

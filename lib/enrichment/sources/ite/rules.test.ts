@@ -42,7 +42,7 @@ describe("iteRequirement", () => {
   });
 
   it("keys its thresholds by the community names the reference data derives", () => {
-    const names = new Set(Array.from({ length: 52 }, (_, i) => provinceByCode(i + 1)?.ccaa));
+    const names = new Set<string | undefined>(Array.from({ length: 52 }, (_, i) => provinceByCode(i + 1)?.ccaa));
     expect(Object.keys(FIRST_INSPECTION_AGE).filter((ccaa) => !names.has(ccaa))).toEqual([]);
     expect(firstInspectionAge(provinceByCode("08")!.ccaa)).toBe(45);
     expect(firstInspectionAge(provinceByCode("33")!.ccaa)).toBe(50);

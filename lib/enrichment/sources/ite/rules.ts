@@ -11,7 +11,9 @@
 // this year is due. Scope limits (Cataluña and Asturias: multi-dwelling residential only) are not
 // applied: the cadastre facts do not tell single-family houses apart, and over-reporting "required"
 // only costs a registry lookup, whereas a wrong "not_required" would hide a due inspection.
-export const FIRST_INSPECTION_AGE: Readonly<Record<string, number>> = {
+import type { CommunityName } from "@/lib/reference-data";
+
+export const FIRST_INSPECTION_AGE: Readonly<Partial<Record<CommunityName, number>>> = {
   "Comunidad de Madrid": 30,
   "Cataluña": 45,
   "Comunitat Valenciana": 50,
@@ -26,7 +28,7 @@ export type IteRequirement = "not_required" | "required" | "unknown";
 export function firstInspectionAge(ccaa: string | null): number | null {
   // hasOwn: a name such as "toString" must not find an inherited property.
   if (ccaa === null || !Object.hasOwn(FIRST_INSPECTION_AGE, ccaa)) return null;
-  return FIRST_INSPECTION_AGE[ccaa]!;
+  return FIRST_INSPECTION_AGE[ccaa as CommunityName]!;
 }
 
 export function iteRequirement({ ccaa, yearBuilt, now = new Date() }: { ccaa: string | null; yearBuilt: number | null; now?: Date }): IteRequirement {

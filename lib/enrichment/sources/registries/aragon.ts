@@ -2,27 +2,33 @@
 // reference. The API (aragonopendata/ga-od-core-v2, src/gaodcore/views.py) takes `resource_id`,
 // `formato`, `filters` (JSON, equality), `like` (JSON, a case-insensitive "contains":
 // connectors.py `_process_like_filter`), `sort` and `limit`, and answers JSON as an array of row
-// objects (utils.get_return_list). Column names: NBEM's Aragón script, which downloads the same view.
+// objects (utils.get_return_list). The columns are the view's, the same in the JSON answer and in
+// the CSV and XLSX downloads the register index imports (ARAGON_COLUMNS serves both).
 import { getText, parseJson, UpstreamError } from "../http";
+import type { CertificateColumns } from "./fields";
 
 export const ARAGON_BASE_URL = "https://opendata.aragon.es";
-export const ARAGON_PROVINCES: ReadonlySet<string> = new Set(["22", "44", "50"]);
 export const ARAGON_REGISTRY = "Gobierno de Aragón (GA_OD_Core 237)";
 const VIEW = "237";
 
-export interface AragonRow {
-  refcatastral?: string | null;
-  /** Non-renewable primary energy letter: the label's headline. */
-  clasificacion_consumo?: string | null;
-  /** kWh/m²·year, written with its unit ("123.4 kWh/m2 año"). */
-  consumo_ener?: string | number | null;
-  clasificacion_emisiones?: string | null;
-  /** kgCO2/m²·year, with its unit. */
-  emision_co?: string | number | null;
-  fec_emision?: string | null;
-  numcert?: string | number | null;
-  [column: string]: unknown;
-}
+/**
+ * View 237's columns for the certificate (16 in all; the others are building type and state, year,
+ * surface, municipality, province, address and coordinates). The figures carry their unit after a
+ * decimal comma ("142,33 kWh/m2 año"), "-" stands for no letter and dates read "2019-05-10 0:00".
+ * Evidence: NBEM's Aragón script and independent public analyses of the downloaded view.
+ */
+export const ARAGON_COLUMNS = {
+  reference: "refcatastral",
+  certificateId: "numcert",
+  issuedOn: "fec_emision",
+  validUntil: "fec_expira",
+  emissions: "emision_co",
+  emissionsRating: "clasificacion_emisiones",
+  primaryEnergy: "consumo_ener",
+  rating: "clasificacion_consumo",
+} as const satisfies CertificateColumns & { reference: string };
+
+export type AragonRow = Readonly<Record<string, unknown>>;
 
 export interface AragonClient {
   base: string;
@@ -38,8 +44,14 @@ const ROWS = 5;
  * own certificate, not its units').
  */
 export async function aragonRows({ base, timeoutMs }: AragonClient, match: "contains" | "equals", reference: string): Promise<AragonRow[]> {
-  const condition = JSON.stringify({ refcatastral: reference });
-  const params = new URLSearchParams({ resource_id: VIEW, formato: "json", [match === "contains" ? "like" : "filters"]: condition, sort: "fec_emision desc", limit: String(ROWS) });
+  const condition = JSON.stringify({ [ARAGON_COLUMNS.reference]: reference });
+  const params = new URLSearchParams({
+    resource_id: VIEW,
+    formato: "json",
+    [match === "contains" ? "like" : "filters"]: condition,
+    sort: `${ARAGON_COLUMNS.issuedOn} desc`,
+    limit: String(ROWS),
+  });
   const rows = parseJson(await getText(`${base.replace(/\/+$/, "")}/GA_OD_Core/download?${params}`, { timeoutMs }));
   if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null)) throw new UpstreamError("malformed", "the GA_OD_Core answer is not an array of rows");
   return rows as AragonRow[];

@@ -6,7 +6,6 @@ import { getText, parseJson, UpstreamError } from "../http";
 import { appTokenHeader } from "./socrata";
 
 export const CATALONIA_BASE_URL = "https://analisi.transparenciacatalunya.cat";
-export const CATALONIA_PROVINCES: ReadonlySet<string> = new Set(["08", "17", "25", "43"]);
 export const CATALONIA_REGISTRY = "ICAEN (j6ii-t3w2)";
 
 export interface CataloniaRow {

@@ -1,38 +1,77 @@
-// Reading the loosely typed fields of registry records (Socrata rows, WFS feature properties).
-import type { CertificateScope, Rating } from "@/lib/domain";
+// Reading the loosely typed fields of registry records (Socrata rows, WFS feature properties, rows
+// of bulk files). Each reader tells an absent value (null: empty, "-", "N/D"…) from one that is
+// there but is no value of its kind (UNREADABLE: "02/28/2032", "n.d. kWh", "H"), which the register
+// index counts; live lookups read both as null.
+import { withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
 import type { RegistryCertificate } from "../types";
 
-/** An energy class letter A-G (any case, padded), else null: anything else is no usable rating. */
-export function ratingLetter(value: unknown): Rating | null {
-  const letter = typeof value === "string" ? value.trim().toUpperCase() : "";
-  return /^[A-G]$/.test(letter) ? (letter as Rating) : null;
+export const UNREADABLE = Symbol("unreadable");
+/** A field's value, null when absent, UNREADABLE when written but not of its kind. */
+export type Reading<T> = T | null | typeof UNREADABLE;
+/** What a value that could not be read was meant to be. */
+export type ValueProblem = "letter" | "date" | "number";
+
+/** What registers write for "nothing here". */
+const ABSENT = /^(?:-+|—|N\/?[DA]|NULL|NONE|NAN)?$/i;
+
+const trimmed = (value: unknown) =>
+  typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : "";
+
+/** The readable value, or null. */
+export const known = <T>(reading: Reading<T>): T | null => (reading === UNREADABLE ? null : reading);
+
+/** An energy class A-G, also as Cantabria writes it ("E - Calificación E"). */
+export function readLetter(value: unknown): Reading<Rating> {
+  const s = trimmed(value).toUpperCase();
+  if (ABSENT.test(s)) return null;
+  const letter = /^([A-G])(?:\s+-\s.*)?$/.exec(s)?.[1];
+  return letter ? (letter as Rating) : UNREADABLE;
 }
 
-/** YYYY-MM-DD from a registry date (`2019-05-10T00:00:00.000`, `2019-05-10`, `2019/05/10`, `10/05/2019`), else null. */
-export function isoDate(value: unknown): string | null {
-  const s = typeof value === "string" ? value.trim() : "";
-  const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(s);
-  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
-  const dmy = /^(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(s);
-  return dmy ? `${dmy[3]}-${dmy[2]!.padStart(2, "0")}-${dmy[1]!.padStart(2, "0")}` : null;
-}
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
-/** A reference as registries store it, without blanks, upper case ("" when absent). */
-export const bareReference = (reference: unknown) => (typeof reference === "string" ? reference.replace(/\s+/g, "").toUpperCase() : "");
+/** YYYY-MM-DD when year, month and day make a date this century or the last; else null. */
+function calendarDate(year: number, month: number, day: number): string | null {
+  if (year < 1900 || year > 2199 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+}
 
 /**
- * A decimal number as registries write it ("214.61", "172,35", "1.234,5"): the last of "." and ","
- * is the decimal mark, the other a thousands separator. Null for anything else, and for negatives.
+ * A date written year first (`2019-05-10`, `2019-05-10T00:00:00.000`, Aragón's `2019-05-10 0:00`,
+ * `2019/05/10`) or day first (`10/05/2019`, `10-05-2019`, `10.05.2019`, a time may follow). A
+ * month-first date (`02/28/2032`) or an impossible one (`31/02/2020`) is unreadable.
  */
-export function decimal(value: unknown): number | null {
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : null;
-  const s = typeof value === "string" ? value.trim() : "";
-  if (!/^\d[\d.,]*$/.test(s)) return null;
-  const mark = Math.max(s.lastIndexOf("."), s.lastIndexOf(","));
-  const normalised = mark < 0 ? s : s.slice(0, mark).replace(/[.,]/g, "") + "." + s.slice(mark + 1);
-  const n = Number(normalised);
-  return Number.isFinite(n) ? n : null;
+export function readDate(value: unknown): Reading<string> {
+  const s = trimmed(value);
+  if (ABSENT.test(s)) return null;
+  const iso = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:$|[T\s])/.exec(s);
+  if (iso) return calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3])) ?? UNREADABLE;
+  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:$|[T\s])/.exec(s);
+  if (dayFirst) return calendarDate(Number(dayFirst[3]), Number(dayFirst[2]), Number(dayFirst[1])) ?? UNREADABLE;
+  return UNREADABLE;
 }
+
+/**
+ * A non-negative figure as registries write it ("214.61", "172,35", "1.234,5"; the last of "." and
+ * "," is the decimal mark), also with its unit after it (Aragón's "142,33 kWh/m2 año").
+ */
+export function readFigure(value: unknown): Reading<number> {
+  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : UNREADABLE;
+  const s = trimmed(value);
+  if (ABSENT.test(s)) return null;
+  const digits = /^(\d[\d.,]*)(?:\s*[^\d\s.,].*)?$/.exec(s)?.[1];
+  if (!digits) return UNREADABLE;
+  const mark = Math.max(digits.lastIndexOf("."), digits.lastIndexOf(","));
+  const n = Number(mark < 0 ? digits : digits.slice(0, mark).replace(/[.,]/g, "") + "." + digits.slice(mark + 1));
+  return Number.isFinite(n) ? n : UNREADABLE;
+}
+
+export const ratingLetter = (value: unknown) => known(readLetter(value));
+export const isoDate = (value: unknown) => known(readDate(value));
+
+/** A reference as registries store it, without blanks, upper case ("" when absent). */
+export const bareReference = (reference: unknown) =>
+  typeof reference === "string" ? reference.replace(/\s+/g, "").toUpperCase() : "";
 
 /**
  * The unit a property is about: its own 20-character reference, or the one the cadastre resolved
@@ -43,11 +82,11 @@ export function propertyUnit(reference: string, resolved: string): string | null
   return [reference, resolved].find((r) => r.length === 20 && r.startsWith(parcel)) ?? null;
 }
 
-/** Trimmed text, or null when empty. */
-export const text = (value: unknown) => (value === undefined || value === null || String(value).trim() === "" ? null : String(value).trim());
-
-/** A figure, also written with its unit after it ("123.4 kWh/m2 año" → 123.4). */
-export const figure = (value: unknown) => decimal(typeof value === "string" ? value.trim().split(/\s+/)[0] : value);
+/** Trimmed text without control characters (PostgreSQL's jsonb refuses a NUL), or null when empty. */
+export function text(value: unknown): string | null {
+  const s = withoutControl(trimmed(value)).trim();
+  return s === "" ? null : s;
+}
 
 /** A registry record's values, as it writes them, under the certificate's names. */
 export interface CertificateValues {
@@ -61,15 +100,53 @@ export interface CertificateValues {
   certificateId?: unknown;
 }
 
-/** One certificate from any registry's record; call only when `ratingLetter(values.rating)` is a letter. */
-export function registryCertificate(values: CertificateValues, scope: CertificateScope, registry: string): RegistryCertificate {
+/** A registry's column (or field) for each certificate value it gives. */
+export type CertificateColumns = { rating: string } & { [F in keyof CertificateValues]?: string };
+
+/** A record's values under the certificate's names, read through `columns`. */
+export function certificateValues(
+  record: Readonly<Record<string, unknown>>,
+  columns: CertificateColumns,
+): CertificateValues {
+  const value = (column: string | undefined) => (column === undefined ? undefined : record[column]);
+  return {
+    rating: record[columns.rating],
+    emissionsRating: value(columns.emissionsRating),
+    primaryEnergy: value(columns.primaryEnergy),
+    emissions: value(columns.emissions),
+    issuedOn: value(columns.issuedOn),
+    validUntil: value(columns.validUntil),
+    certificateId: value(columns.certificateId),
+  };
+}
+
+/**
+ * One certificate from any registry's record; call only when `ratingLetter(values.rating)` is a
+ * letter. A value written but unreadable is left out and told to `unreadable` (the index counts it).
+ */
+export function registryCertificate(
+  values: CertificateValues,
+  scope: CertificateScope,
+  registry: string,
+  unreadable: (field: keyof CertificateValues, problem: ValueProblem) => void = () => {},
+): RegistryCertificate {
+  const read = <T>(
+    field: keyof CertificateValues,
+    reader: (v: unknown) => Reading<T>,
+    problem: ValueProblem,
+  ): T | null => {
+    const reading = reader(values[field]);
+    if (reading !== UNREADABLE) return reading;
+    unreadable(field, problem);
+    return null;
+  };
   return {
     rating: ratingLetter(values.rating)!,
-    emissionsRating: ratingLetter(values.emissionsRating),
-    primaryEnergyKwhM2Year: figure(values.primaryEnergy),
-    emissionsKgCo2M2Year: figure(values.emissions),
-    issuedOn: isoDate(values.issuedOn),
-    validUntil: isoDate(values.validUntil),
+    emissionsRating: read("emissionsRating", readLetter, "letter"),
+    primaryEnergyKwhM2Year: read("primaryEnergy", readFigure, "number"),
+    emissionsKgCo2M2Year: read("emissions", readFigure, "number"),
+    issuedOn: read("issuedOn", readDate, "date"),
+    validUntil: read("validUntil", readDate, "date"),
     scope,
     registry,
     certificateId: text(values.certificateId),

@@ -5,7 +5,6 @@
 import { getText, parseJson, UpstreamError } from "../http";
 
 export const VALENCIA_BASE_URL = "https://terramapas.icv.gva.es/26_GCEE";
-export const VALENCIA_PROVINCES: ReadonlySet<string> = new Set(["03", "12", "46"]);
 export const VALENCIA_REGISTRY = "GVA GCEE WFS";
 
 export interface ValenciaProperties {

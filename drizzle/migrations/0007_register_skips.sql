@@ -1,0 +1,1 @@
+ALTER TABLE "register_datasets" ADD COLUMN "skips" jsonb DEFAULT '{}'::jsonb NOT NULL;

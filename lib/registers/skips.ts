@@ -1,0 +1,54 @@
+// What an import leaves out, counted by reason, with where the first few sit (file, line, column):
+// never the values themselves, which may be anything a register wrote.
+import type { ValueProblem } from "@/lib/enrichment/sources/registries/fields";
+import type { RowSkip } from "./datasets";
+
+/** A row left out (RowSkip, or a line the parser could not split), or a value left out (ValueProblem). */
+export type SkipReason = RowSkip | ValueProblem | "line";
+
+export const SKIP_REASONS: Readonly<Record<SkipReason, string>> = {
+  reference: "rows without a usable cadastral reference",
+  rating: "rows without an A-G rating",
+  address: "rows without a street address with a number",
+  result: "rows without an inspection result",
+  line: "lines whose fields do not match the header",
+  date: "dates that are no calendar date (left out of their row)",
+  number: "figures that are no number (left out of their row)",
+  letter: "letters other than A-G (left out of their row)",
+};
+
+export interface SkipPosition {
+  file: string;
+  line: number;
+  /** The column as the file names it; null for a line that could not be split. */
+  column: string | null;
+}
+
+export interface SkipCount {
+  count: number;
+  /** The first few, in file order. */
+  first: SkipPosition[];
+}
+
+export type Skips = Partial<Record<SkipReason, SkipCount>>;
+
+/** How many positions each reason keeps. */
+export const FIRST_POSITIONS = 5;
+
+export function tally(skips: Skips, reason: SkipReason, position: SkipPosition): void {
+  const count = (skips[reason] ??= { count: 0, first: [] });
+  count.count++;
+  if (count.first.length < FIRST_POSITIONS) count.first.push(position);
+}
+
+const where = (p: SkipPosition) => `${p.file} line ${p.line}${p.column === null ? "" : ` column "${p.column}"`}`;
+
+/** One line per reason, in SKIP_REASONS order: `dates that are no calendar date…: 2 (a.csv line 8 column "x")`. */
+export function describeSkips(skips: Skips): string[] {
+  return (Object.keys(SKIP_REASONS) as SkipReason[]).flatMap((reason) => {
+    const tallied = skips[reason];
+    if (!tallied) return [];
+    const more = tallied.count > tallied.first.length ? "; …" : "";
+    return [`${SKIP_REASONS[reason]}: ${tallied.count} (${tallied.first.map(where).join("; ")}${more})`];
+  });
+}
