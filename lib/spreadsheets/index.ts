@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import ExcelJS from "exceljs";
 
 /** A cell as text; dates as YYYY-MM-DD. */
-export function cellText(value: ExcelJS.CellValue | undefined): string {
+function cellText(value: ExcelJS.CellValue | undefined): string {
   if (value === null || value === undefined) return "";
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value !== "object") return String(value);
@@ -16,6 +16,8 @@ export function cellText(value: ExcelJS.CellValue | undefined): string {
 }
 
 export interface SheetRow {
+  /** The first sheet's name. */
+  sheet: string;
   /** The row's number in the sheet (1-based; empty rows are skipped, so numbers may jump). */
   line: number;
   /** Cell texts, trimmed, from column A. */
@@ -34,9 +36,10 @@ export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow
     for await (const sheet of workbook) {
       // Every sheet is read to its end (the reader moves on only then); rows come from the first.
       const first = sheets++ === 0;
+      const name = (sheet as unknown as { name?: string }).name ?? "1";
       for await (const row of sheet) {
         // row.values is 1-based: index 0 is always empty.
-        if (first) yield { line: row.number, values: (row.values as ExcelJS.CellValue[]).slice(1).map((v) => cellText(v).trim()) };
+        if (first) yield { sheet: name, line: row.number, values: (row.values as ExcelJS.CellValue[]).slice(1).map((v) => cellText(v).trim()) };
       }
     }
   } catch (error) {
@@ -44,5 +47,5 @@ export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow
     if (stream.errored) throw stream.errored;
     throw new NotAWorkbook(`not a readable XLSX workbook (${(error as Error).message})`);
   }
-  if (!sheets) throw new NotAWorkbook("a ZIP archive holding no workbook");
+  if (!sheets) throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");
 }
