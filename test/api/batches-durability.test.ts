@@ -1,14 +1,12 @@
 // A worker killed in the middle of a batch: the batch still completes, and every item is
 // registered and enriched exactly once (no property, event or delivery lost or doubled).
 import { afterAll, afterEach, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
+import { rowsOf, schema } from "@/lib/db";
 import { createTestApp, newPartnerKey } from "../support/app";
-import { createTestDatabase, onPostgres, type TestDatabase } from "../support/database";
+import { sharedDatabase } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { runNode, stopAll } from "../support/processes";
 import { NEVER_MS } from "../support/bounds";
@@ -26,22 +24,10 @@ const unit = (n: number) => {
 };
 
 it("a worker killed mid-batch: the batch completes, every item registered and announced exactly once", async () => {
-  let target: string;
-  let open: () => Promise<TestDatabase>;
-  if (onPostgres) {
-    const testDb = await createTestDatabase();
-    await testDb.database.close();
-    target = testDb.url!;
-    cleanup.push(() => testDb.drop());
-    open = async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }) as TestDatabase;
-  } else {
-    target = await mkdtemp(path.join(tmpdir(), "finca-batch-crash-"));
-    cleanup.push(() => rm(target, { recursive: true, force: true }));
-    open = async () => {
-      const database: Database = await openDatabase({ dataDir: target });
-      return { database, drop: () => database.close() };
-    };
-  }
+  const shared = await sharedDatabase();
+  cleanup.push(() => shared.remove());
+  const { target } = shared;
+  const open = () => shared.open();
   const env = { JOB_POLL_SECONDS: "0.5", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1", BATCH_WINDOW: "10" };
 
   // The batch is accepted (no workers here), then this process lets go of the database.

@@ -1,11 +1,9 @@
 import { afterAll, afterEach, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { openDatabase, schema, type Database } from "@/lib/db";
+import { schema } from "@/lib/db";
 import { createTestApp } from "../support/app";
-import { createTestDatabase, onPostgres, type TestDatabase } from "../support/database";
+import { sharedDatabase } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { runNode, stopAll } from "../support/processes";
 import { NEVER_MS } from "../support/bounds";
@@ -19,22 +17,10 @@ afterAll(async () => {
 });
 
 it("a property created just before the process dies keeps its job; a worker killed mid-job loses nothing", async () => {
-  let target: string;
-  let reopen: () => Promise<TestDatabase>;
-  if (onPostgres) {
-    const testDb = await createTestDatabase();
-    await testDb.database.close();
-    target = testDb.url!;
-    cleanup.push(() => testDb.drop());
-    reopen = async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }) as TestDatabase;
-  } else {
-    target = await mkdtemp(path.join(tmpdir(), "finca-crash-"));
-    cleanup.push(() => rm(target, { recursive: true, force: true }));
-    reopen = async () => {
-      const database: Database = await openDatabase({ dataDir: target });
-      return { database, drop: () => database.close() };
-    };
-  }
+  const shared = await sharedDatabase();
+  cleanup.push(() => shared.remove());
+  const { target } = shared;
+  const reopen = () => shared.open();
 
   const crash = async (mode: string) => {
     // A child takes seconds (it opens the database): only a hang is stopped.

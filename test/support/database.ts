@@ -58,3 +58,29 @@ export async function countOf(db: import("@/lib/db").DbOrTx, query: import("driz
   const { rowsOf } = await import("@/lib/db");
   return rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from (${query}) q`))[0]!.n;
 }
+
+/**
+ * A database that several processes take turns on (a test and the children it crashes): the
+ * connection string of a new PostgreSQL database, or a PGlite folder (one process at a time).
+ * `open` opens it in this process; `remove` deletes it once every process is done with it.
+ */
+export async function sharedDatabase(): Promise<{ target: string; open(): Promise<TestDatabase>; remove(): Promise<void> }> {
+  if (onPostgres) {
+    const testDb = await createTestDatabase();
+    await testDb.database.close();
+    const target = testDb.url!;
+    return { target, open: async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }), remove: () => testDb.drop() };
+  }
+  const { mkdtemp, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const target = await mkdtemp(path.join(tmpdir(), "finca-shared-"));
+  return {
+    target,
+    async open() {
+      const database = await openDatabase({ dataDir: target });
+      return { database, drop: () => database.close() };
+    },
+    remove: () => rm(target, { recursive: true, force: true }),
+  };
+}
