@@ -9,7 +9,7 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
@@ -69,7 +69,7 @@ for (const target of targets) {
       BENCH_PARTNER_ID: partnerIds[0]!,
       REQUEST_LOGS: target === "lean-nologs" ? "0" : "1",
     };
-    const ready = `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`;
+    const ready = `http://127.0.0.1:${port}${READY_PATH}`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
     const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
     const server =

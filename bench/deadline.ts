@@ -5,7 +5,7 @@
 //   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500]
 import http from "node:http";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, load, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, load, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({
@@ -28,7 +28,7 @@ for (const [label, mode] of [["registers_instant", "test"], ["cadastre_hanging",
     const { keys } = await seedPartnerKeys(db.url, Math.ceil((rate * (seconds + 5)) / 90), mode);
     const port = await freePort();
     const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: hangUrl, ENRICHMENT_DEADLINE_MS: String(deadlineMs) };
-    const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`);
+    const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
     try {
       const request = (i: number) => ({
         method: "POST",

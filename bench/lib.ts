@@ -9,10 +9,12 @@ import { sql, type SQL } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { openDatabase, rowsOf, type Database } from "@/lib/db";
+import { OPS_PATHS } from "@/lib/ops";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
+import { NEVER_MS } from "@/test/support/bounds";
 import { createPostgresDatabase } from "@/test/support/database";
 import { freePort } from "@/test/support/ports";
 import { startNode, stopGroup } from "@/test/support/processes";
@@ -30,7 +32,8 @@ export const freshDatabase = (prefix: string) => createPostgresDatabase(SERVER_U
 
 /**
  * Starts a node entry point (TypeScript through tsx's loader) in a process group of its own
- * (test/support/processes) and waits until `readyUrl` answers, or (no URL) until it prints "ready".
+ * (test/support/processes) and waits until `readyUrl` answers 2xx: each server's own readiness
+ * (`/api/ready`: database, migrations, queue), never a line of its log, whose wording may change.
  * BENCH_NODE_ARGS adds node options NODE_OPTIONS refuses, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
  */
 export async function startServer(
@@ -44,18 +47,19 @@ export async function startServer(
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + NEVER_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${log}`);
-    if (!readyUrl && /ready/.test(log)) return child;
-    if (readyUrl) try {
+    try {
       const res = await fetch(readyUrl);
       await res.arrayBuffer();
-      if (res.status < 500) return child;
-    } catch {}
+      if (res.ok) return child;
+    } catch {
+      // Not listening yet.
+    }
     if (Date.now() > deadline) {
       await stopGroup(child);
-      throw new Error(`server not ready:\n${log}`);
+      throw new Error(`server not ready (${readyUrl}):\n${log}`);
     }
     await sleep(250);
   }
@@ -237,8 +241,9 @@ export async function load(options: {
   };
 }
 
+/** Writes `<name>.json` under bench/results, or under BENCH_RESULTS_DIR (smoke runs keep the recorded figures). */
 export async function writeResult(name: string, result: object): Promise<string> {
-  const dir = path.join(process.cwd(), "bench", "results");
+  const dir = process.env.BENCH_RESULTS_DIR ?? path.join(process.cwd(), "bench", "results");
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
   await writeFile(file, JSON.stringify({ measuredAt: new Date().toISOString(), machine: machine(), ...result }, null, 2) + "\n");
@@ -253,6 +258,8 @@ function machine() {
 // ---- the durable pipeline end to end: API-only server, worker processes, a webhook receiver ----
 
 export const CREATE_PATH = "/api/v1/partner-api/properties";
+/** Readiness of every server of ours (lib/ops): 200 once the database, its migrations and the queue are up. */
+export const READY_PATH = OPS_PATHS.ready;
 
 /** Unique valid references, each on its own parcel, none of them a sandbox scenario. */
 export function benchReference(i: number, tag = "YJ0624N"): string {
@@ -455,11 +462,13 @@ export class PipelineStack {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startServer("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${CREATE_PATH.replace(/properties$/, "openapi.json")}`);
+    this.api = await startServer("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${READY_PATH}`);
   }
 
+  /** A worker process, ready once its own operators' port says so (WORKER_OPS_PORT's `/api/ready`). */
   async startWorker(i: number): Promise<void> {
-    this.workers[i] = await startServer("scripts/worker.ts", this.env(), "");
+    const port = await freePort();
+    this.workers[i] = await startServer("scripts/worker.ts", { ...this.env(), WORKER_OPS_PORT: String(port) }, `http://127.0.0.1:${port}${READY_PATH}`);
   }
 
   /** A create of the i-th bench reference, with the keys round-robin. */

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "@/lib/db";
 import { datasetById, importDataset, localFile, registerIndex } from "@/lib/registers";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, load, percentile, round, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, load, percentile, round, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } } });
@@ -104,7 +104,7 @@ async function createLatencies(url: string, db: Db) {
   const { keys } = await seedPartnerKeys(url, Math.ceil((CREATES * (scenarios.length + 1)) / 90), "live");
   const port = await freePort();
   const env = { DATABASE_URL: url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: registersUrl, CEE_CATALONIA_BASE_URL: registersUrl };
-  const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}/api/v1/partner-api/openapi.json`);
+  const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
   const results: Record<string, LoadResult & { providers: Record<string, number> }> = {};
   let sent = 0;
   try {
