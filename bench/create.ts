@@ -2,9 +2,10 @@
 // rate limit is not the bottleneck), through `next start`, through the same handlers on a lean
 // node:http server, and through a bare node:http server doing only the insert (the baseline).
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
-//   npx next build && npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
+//   npx tsx bench/create.ts [--seconds 20] [--warmup 3] [--concurrency 32] [--partners 1500]   (builds first when stale)
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 // Targets: next, lean, lean-nologs (the lean server with REQUEST_LOGS=0: what request logging costs), baseline.
+import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,9 +16,17 @@ import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" }, targets: { type: "string", default: "next,lean,lean-nologs,baseline" }, profile: { type: "boolean", default: false } },
+  options: {
+    seconds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "3" },
+    concurrency: { type: "string", default: "32" },
+    partners: { type: "string", default: "1500" },
+    targets: { type: "string", default: "next,lean,lean-nologs,baseline" },
+    profile: { type: "boolean", default: false },
+  },
 });
 const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);
 const partnerCount = Number(values.partners);
 
@@ -35,7 +44,7 @@ async function measure(label: string, target: { url: string; pid: number }, keys
       body: JSON.stringify({ cadastral_reference: benchReference(from + i) }),
     }));
   // Warm-up (JIT, pools), then the measured run on fresh references.
-  await wrk({ url: target.url, seconds: 3, connections: concurrency, requests: requests(5_000_000, 3 * MAX_RATE) });
+  await wrk({ url: target.url, seconds: warmup, connections: concurrency, requests: requests(5_000_000, warmup * MAX_RATE) });
   const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu() };
   const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
   const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
@@ -55,6 +64,8 @@ async function measure(label: string, target: { url: string; pid: number }, keys
 const results: Record<string, unknown> = {};
 const targets = values.targets.split(",") as ("next" | "lean" | "lean-nologs" | "baseline")[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
+// The product's server serves Next.js's build: made first when missing or stale (scripts/build.mjs).
+if (targets.includes("next") && spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" }).status !== 0) process.exit(1);
 for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {

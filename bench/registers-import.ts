@@ -21,7 +21,7 @@ import { stopGroup } from "@/test/support/processes";
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } } });
 const ROWS = Number(values.rows);
 const CREATES = Number(values.creates);
-const LOOKUPS = 5_000;
+const LOOKUPS = Math.min(5_000, ROWS);
 
 const HEADER = [
   "NUM_CAS", "ADREÇA", "POBLACIO", "CODI_PROVINCIA", "REFERENCIA CADASTRAL", "ZONA CLIMATICA", "ANY_CONSTRUCCIO", "US_EDIFICI",
