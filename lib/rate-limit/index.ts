@@ -1,6 +1,6 @@
 // The shared write limit: N requests per sliding window per bucket (partner + mode), exact across
 // app instances because the check-and-count is one atomic statement in the shared store.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { DomainError, type Scope } from "@/lib/domain";
 
@@ -19,43 +19,75 @@ export interface RateLimiter {
   readonly limit: number;
   readonly windowSeconds: number;
   hit(bucket: string): Promise<RateLimitDecision>;
+  /**
+   * The hit as parts of a statement the caller makes anyway (a round trip less): the database
+   * limiter's; absent where the store is elsewhere (Upstash).
+   */
+  readonly inStatement?: HitInStatement;
 }
 
-/** Sliding log in PostgreSQL/PGlite: the row lock of the upsert serialises concurrent hits. */
+/** One hit inside a larger statement: WITH items, the columns to select, the decision read from them. */
+export interface HitInStatement {
+  /** WITH items counting one hit on `bucket`, an expression over the one row of `from` (none without a row). */
+  with(bucket: SQL, from?: SQL): SQL;
+  /** Select-list items the decision is read from. */
+  readonly columns: SQL;
+  decide(row: Record<string, unknown>): RateLimitDecision;
+}
+
+// The WITH items' names (rl_…) and the columns read back.
+const BUCKET = sql.identifier("rl_bucket");
+const CLOCK = sql.identifier("rl_clock");
+const COUNTED = sql.identifier("rl_counted");
+type Hits = (string | number)[] | null;
+
+/**
+ * Sliding log in PostgreSQL/PGlite: the row lock of the upsert serialises concurrent hits. The
+ * clock is the database's, shared by all instances.
+ */
 export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: number): RateLimiter {
   const windowMs = windowSeconds * 1000;
-  const decide = (hits: number[], now: number, allowed: boolean): RateLimitDecision => {
-    const live = hits.filter((h) => h > now - windowMs);
-    const oldest = live.length ? Math.min(...live) : now - windowMs;
-    return {
-      allowed,
-      limit,
-      windowSeconds,
-      remaining: Math.max(0, limit - live.length),
-      resetSeconds: live.length ? Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) : 0,
-    };
+  const live = (hits: Hits, now: number) => (hits ?? []).map(Number).filter((h) => h > now - windowMs);
+  const inStatement: HitInStatement = {
+    // `rl_counted` returns the hits only when this one was counted (the window had room).
+    with: (bucket, from) => sql`
+      ${BUCKET} as (select ${bucket} as bucket${from ? sql` from ${from}` : sql``}),
+      ${CLOCK} as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as now),
+      ${COUNTED} as (
+        insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
+        select ${BUCKET}.bucket, array[${CLOCK}.now] from ${BUCKET}, ${CLOCK}
+        on conflict (${bare(w.bucket)}) do update
+          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > (select now from ${CLOCK}) - ${windowMs}::bigint)
+                     || (select now from ${CLOCK})
+          where (select count(*) from unnest(${w.hits}) h where h > (select now from ${CLOCK}) - ${windowMs}::bigint) < ${limit}
+        returning ${w.hits})`,
+    // A refused hit reads the window as the statement began: its live hits are the locked row's
+    // (newer ones are newer), so the oldest, which sets when a slot frees, is the same.
+    columns: sql`(select hits from ${COUNTED}) as rl_counted,
+      (select ${w.hits} from ${w} join ${BUCKET} on ${w.bucket} = ${BUCKET}.bucket) as rl_seen,
+      (select now from ${CLOCK}) as rl_now`,
+    decide(row) {
+      const now = Number(row.rl_now);
+      const counted = row.rl_counted as Hits;
+      const hits = live(counted ?? (row.rl_seen as Hits), now);
+      // A refusal whose window was filled by others after the statement began saw none: a slot frees within a window.
+      const oldest = hits.length ? Math.min(...hits) : now;
+      return {
+        allowed: counted !== null,
+        limit,
+        windowSeconds,
+        remaining: counted !== null ? Math.max(0, limit - hits.length) : 0,
+        resetSeconds: counted !== null && !hits.length ? 0 : Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+      };
+    },
   };
   return {
     limit,
     windowSeconds,
+    inStatement,
     async hit(bucket) {
-      // `hits` comes back only when the hit was counted; the clock is the database's, shared by all instances.
-      const result = await db.execute(sql`
-        with clock as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as now)
-        insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
-        select ${bucket}, array[clock.now] from clock
-        on conflict (${bare(w.bucket)}) do update
-          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint)
-                     || (select now from clock)
-          where (select count(*) from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint) < ${limit}
-        returning ${w.hits}, (select now from clock) as now`);
-      const [counted] = rowsOf<{ hits: (string | number)[]; now: string | number }>(result);
-      if (counted) return decide(counted.hits.map(Number), Number(counted.now), true);
-      const denied = await db.execute(sql`
-        select ${w.hits}, (extract(epoch from clock_timestamp()) * 1000)::bigint as now
-        from ${w} where ${w.bucket} = ${bucket}`);
-      const [row] = rowsOf<{ hits: (string | number)[]; now: string | number }>(denied);
-      return decide(row ? row.hits.map(Number) : [], Number(row?.now ?? Date.now()), false);
+      const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`with ${inStatement.with(sql`${bucket}::text`)} select ${inStatement.columns}`));
+      return inStatement.decide(row!);
     },
   };
 }
@@ -94,6 +126,9 @@ export async function upstashRateLimiter(
 export function rateLimitBucket(scope: Scope): string {
   return `writes:${scope.partnerId}:${scope.mode}`;
 }
+
+/** `rateLimitBucket` in SQL, over a scope's columns. */
+export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL => sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;
 
 /** The scope of a bucket `rateLimitBucket` wrote, else null. */
 function scopeOfBucket(bucket: string): Scope | null {
