@@ -35,7 +35,7 @@ const MAX_RATE = 6000;
 
 type Measured = LoadResult & { rssMiB: number; serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number };
 
-async function measure(label: string, target: { url: string; pid: number }, keys: string[]): Promise<Measured> {
+async function measure(label: string, target: { url: string; pid: number; database: string }, keys: string[]): Promise<Measured> {
   const requests = (from: number, count: number): WrkRequest[] =>
     Array.from({ length: count }, (_, i) => ({
       method: "POST",
@@ -45,14 +45,14 @@ async function measure(label: string, target: { url: string; pid: number }, keys
     }));
   // Warm-up (JIT, pools), then the measured run on fresh references.
   await wrk({ url: target.url, seconds: warmup, connections: concurrency, requests: requests(5_000_000, warmup * MAX_RATE) });
-  const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu() };
+  const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu(target.database) };
   const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
   const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
   const measured = {
     ...result,
     rssMiB: rssMiB(target.pid),
     serverCpuMsPerRequest: perRequest(treeCpuSeconds(target.pid) - cpuBefore.server),
-    postgresCpuMsPerRequest: perRequest(postgresCpuSince(cpuBefore.postgres)),
+    postgresCpuMsPerRequest: perRequest(postgresCpuSince(cpuBefore.postgres, target.database)),
   };
   console.log(
     `${label.padEnd(10)} ${result.perSecond} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  p99.9 ${result.p999} ms  errors ${result.errorRate}  RSS ${measured.rssMiB} MiB` +
@@ -90,7 +90,7 @@ for (const target of targets) {
           ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
-      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys);
+      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid!, database: new URL(db.url).pathname.slice(1) }, keys);
     } finally {
       await stopGroup(server);
     }

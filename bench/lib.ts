@@ -105,22 +105,28 @@ export function treeCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
 }
 
-/** CPU seconds of each PostgreSQL server process on the machine, by pid. */
-export function postgresCpu(): Map<number, number> {
+/**
+ * CPU seconds of each PostgreSQL server process on the machine, by pid; given a database, only its
+ * backends (their title names it), so work others do on the same server is not counted (nor the
+ * server's shared background writers: an undercount, the same for every target).
+ */
+export function postgresCpu(database?: string): Map<number, number> {
   const cpu = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") cpu.set(Number(entry), cpuSeconds(Number(entry)));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      if (database && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) continue;
+      cpu.set(Number(entry), cpuSeconds(Number(entry)));
     } catch {}
   }
   return cpu;
 }
 
 /** PostgreSQL CPU seconds since `before`; a backend that ended meanwhile is not counted (an undercount, never negative). */
-export function postgresCpuSince(before: Map<number, number>): number {
+export function postgresCpuSince(before: Map<number, number>, database?: string): number {
   let sum = 0;
-  for (const [pid, seconds] of postgresCpu()) sum += seconds - (before.get(pid) ?? 0);
+  for (const [pid, seconds] of postgresCpu(database)) sum += seconds - (before.get(pid) ?? 0);
   return sum;
 }
 

@@ -92,25 +92,46 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
   };
 }
 
-/** Upstash (serverless deployments): @upstash/ratelimit's sliding window on Upstash Redis. */
-export async function upstashRateLimiter(
-  url: string,
-  token: string,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimiter> {
+export interface UpstashOptions {
+  url: string;
+  token: string;
+  limit: number;
+  windowSeconds: number;
+  /** How long a hit may take; longer is an outage. */
+  timeoutMs: number;
+  /** Told of each hit Upstash did not answer (the write was refused with 503); must not throw. */
+  onUnavailable?(error: unknown): void;
+}
+
+/**
+ * Upstash (serverless deployments): @upstash/ratelimit's sliding window on Upstash Redis. When
+ * Upstash does not answer within `timeoutMs` (refused, failing, hanging), the write is refused
+ * with 503 and a retry hint: failing open would let one partner's loop through to the public
+ * registers unmetered, and a write retried a moment later loses nothing (creates are idempotent).
+ * No retries here (the library's default waits seconds on each hit); the library's own timeout,
+ * which would let the hit through, is off for the same reason.
+ */
+export async function upstashRateLimiter(options: UpstashOptions): Promise<RateLimiter> {
   const { Ratelimit } = await import("@upstash/ratelimit");
   const { Redis } = await import("@upstash/redis");
+  const { limit, windowSeconds } = options;
   const ratelimit = new Ratelimit({
-    redis: new Redis({ url, token }),
+    redis: new Redis({ url: options.url, token: options.token, retry: { retries: 0 }, signal: () => AbortSignal.timeout(options.timeoutMs) }),
     limiter: Ratelimit.slidingWindow(limit, `${windowSeconds} s`),
     prefix: "finca:writes",
+    timeout: 0,
   });
   return {
     limit,
     windowSeconds,
     async hit(bucket) {
-      const r = await ratelimit.limit(bucket);
+      let r: Awaited<ReturnType<typeof ratelimit.limit>>;
+      try {
+        r = await ratelimit.limit(bucket);
+      } catch (error) {
+        options.onUnavailable?.(error);
+        throw new DomainError("service_unavailable", "The rate limiter does not answer; retry shortly.");
+      }
       return {
         allowed: r.success,
         limit,
