@@ -20,6 +20,8 @@ export const redisInstalled = spawnSync("redis-server", ["--version"]).status ==
 
 export interface RedisServer {
   port: number;
+  /** The process group's leader (redis-server runs under it). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ export async function startRedis(): Promise<RedisServer> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   probe.disconnect();
-  return { port, stop: () => stopGroup(child) };
+  return { port, pid: child.pid!, stop: () => stopGroup(child) };
 }
 
 type Reply = Buffer | number | null | Reply[];
