@@ -13,7 +13,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { freshDatabase, round, writeResult } from "./lib";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "10" }, warmup: { type: "string", default: "1" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "10" }, warmup: { type: "string", default: "1" } },
+});
 const runs = Number(values.runs);
 const warmup = Number(values.warmup);
 const node = process.execPath;
@@ -40,7 +42,8 @@ interface Timing {
 /** Each command through hyperfine (no shell between), `warmup` untimed runs and `runs` timed ones. */
 async function time(commands: Command[], env: Record<string, string | undefined>): Promise<Timing[]> {
   const file = path.join(tmpdir(), `finca-bench-cli-${process.pid}.json`);
-  const args = ["--shell=none", "--warmup", String(warmup), "--runs", String(runs), "--export-json", file, "--style", "basic"];
+  const args = ["--shell=none", "--warmup", String(warmup), "--runs", String(runs)];
+  args.push("--export-json", file, "--style", "basic");
   for (const c of commands) args.push("--prepare", c.prepare?.join(" ") ?? "true");
   for (const c of commands) args.push("--command-name", c.name, c.argv.join(" "));
   const run = spawnSync("hyperfine", args, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -110,4 +113,5 @@ for (const [label, list] of Object.entries(results)) {
   console.log(`\n${label}`);
   for (const t of list) console.log(`  ${t.name.padEnd(42)} ${String(t.mean_ms).padStart(6)} ± ${t.stddev_ms} ms   cpu ${t.cpu_ms} ms   ${JSON.stringify(ratios[label]?.[t.name] ?? "")}`);
 }
-console.log("written", await writeResult("cli", { settings: { runs, warmup, timer: "hyperfine, no shell" }, results, ratios }));
+const settings = { runs, warmup, timer: "hyperfine, no shell" };
+console.log("written", await writeResult("cli", { settings, results, ratios }));

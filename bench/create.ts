@@ -2,7 +2,7 @@
 // rate limit is not the bottleneck), through `npm start`'s server, through the same handlers on a lean
 // node:http server, and through a bare node:http server doing only the insert (the baseline).
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
-//   npx tsx bench/create.ts [--seconds 20] [--warmup 3] [--concurrency 32] [--partners 1500]   (builds first when stale)
+//   npx tsx bench/create.ts [--seconds 20] [--warmup 3] [--concurrency 32] [--partners 1500]  (builds when stale)
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
 // request logging costs), upstash (the lean server with the write limit on Upstash: a local Redis
@@ -12,7 +12,22 @@ import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  READY_PATH,
+  freshDatabase,
+  postgresCpu,
+  postgresCpuSince,
+  round,
+  rssMiB,
+  seedPartnerKeys,
+  startServer,
+  treeCpuSeconds,
+  writeResult,
+  type LoadResult,
+} from "./lib";
 import { stopGroup } from "@/test/support/processes";
 import { startRedis, upstashFront } from "@/test/support/upstash";
 import { wrk, type WrkRequest } from "./wrk";
@@ -40,7 +55,12 @@ const partnerCount = Number(values.partners);
 // Enough distinct references for the fastest server we can expect over the run.
 const MAX_RATE = 6000;
 
-type Measured = LoadResult & { rssMiB: number; serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number; upstashCpuMsPerRequest?: number };
+type Measured = LoadResult & {
+  rssMiB: number;
+  serverCpuMsPerRequest: number;
+  postgresCpuMsPerRequest: number;
+  upstashCpuMsPerRequest?: number;
+};
 
 /** Redis and its REST front for the upstash target, with the CPU seconds both have used. */
 async function startUpstash() {
@@ -57,7 +77,11 @@ async function startUpstash() {
   };
 }
 
-async function measure(label: string, target: { url: string; pid: number; database: string; store?: () => number }, keys: string[]): Promise<Measured> {
+async function measure(
+  label: string,
+  target: { url: string; pid: number; database: string; store?: () => number },
+  keys: string[],
+): Promise<Measured> {
   const requests = (from: number, count: number): WrkRequest[] =>
     Array.from({ length: count }, (_, i) => ({
       method: "POST",
@@ -66,9 +90,23 @@ async function measure(label: string, target: { url: string; pid: number; databa
       body: JSON.stringify({ cadastral_reference: benchReference(from + i) }),
     }));
   // Warm-up (JIT, pools), then the measured run on fresh references.
-  await wrk({ url: target.url, seconds: warmup, connections: concurrency, requests: requests(5_000_000, warmup * MAX_RATE) });
-  const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu(target.database), store: target.store?.() ?? 0 };
-  const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
+  await wrk({
+    url: target.url,
+    seconds: warmup,
+    connections: concurrency,
+    requests: requests(5_000_000, warmup * MAX_RATE),
+  });
+  const cpuBefore = {
+    server: treeCpuSeconds(target.pid),
+    postgres: postgresCpu(target.database),
+    store: target.store?.() ?? 0,
+  };
+  const result = await wrk({
+    url: target.url,
+    seconds,
+    connections: concurrency,
+    requests: requests(0, seconds * MAX_RATE),
+  });
   const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
   const measured = {
     ...result,
@@ -80,7 +118,9 @@ async function measure(label: string, target: { url: string; pid: number; databa
   console.log(
     `${label.padEnd(10)} ${result.perSecond} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  p99.9 ${result.p999} ms  errors ${result.errorRate}  RSS ${measured.rssMiB} MiB` +
       `  CPU/request: server ${measured.serverCpuMsPerRequest} ms, PostgreSQL ${measured.postgresCpuMsPerRequest} ms` +
-      (measured.upstashCpuMsPerRequest !== undefined ? `, Redis + REST front ${measured.upstashCpuMsPerRequest} ms` : "") +
+      (measured.upstashCpuMsPerRequest !== undefined
+        ? `, Redis + REST front ${measured.upstashCpuMsPerRequest} ms`
+        : "") +
       `  ${JSON.stringify(result.statuses)}`,
   );
   return measured;
@@ -90,7 +130,8 @@ const results: Record<string, unknown> = {};
 const targets = values.targets.split(",") as Target[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
 // The product's server serves Next.js's build: made first when missing or stale (scripts/build.mjs).
-if (targets.includes("next") && spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" }).status !== 0) process.exit(1);
+if (targets.includes("next") && spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" }).status !== 0)
+  process.exit(1);
 for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {
@@ -107,7 +148,8 @@ for (const target of targets) {
     };
     // The write limit on Upstash: a real Redis behind the REST front (test/support/upstash.ts), here.
     const upstash = target === "upstash" ? await startUpstash() : null;
-    if (upstash) Object.assign(env, { UPSTASH_REDIS_REST_URL: upstash.front.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
+    if (upstash)
+      Object.assign(env, { UPSTASH_REDIS_REST_URL: upstash.front.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
     const ready = `http://127.0.0.1:${port}${READY_PATH}`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
     const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
@@ -119,7 +161,11 @@ for (const target of targets) {
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
       const database = new URL(db.url).pathname.slice(1);
-      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid!, database, store: upstash?.cpu }, keys);
+      results[target] = await measure(
+        target,
+        { url: `http://127.0.0.1:${port}`, pid: server.pid!, database, store: upstash?.cpu },
+        keys,
+      );
     } finally {
       await stopGroup(server);
       await upstash?.stop();
@@ -130,7 +176,9 @@ for (const target of targets) {
 }
 
 const ratio = (target: string) =>
-  results[target] && results.baseline ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2) : null;
+  results[target] && results.baseline
+    ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2)
+    : null;
 const summary = {
   settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,
@@ -139,7 +187,10 @@ const summary = {
     lean_vs_baseline: ratio("lean"),
     lean_without_request_logs_vs_baseline: ratio("lean-nologs"),
     upstash_vs_baseline: ratio("upstash"),
-    request_logs_on_vs_off: results.lean && results["lean-nologs"] ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2) : null,
+    request_logs_on_vs_off:
+      results.lean && results["lean-nologs"]
+        ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2)
+        : null,
   },
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);

@@ -13,7 +13,18 @@ import { parseArgs } from "node:util";
 import { and, count, eq, gte } from "drizzle-orm";
 import { openDatabase, schema } from "@/lib/db";
 import { stopGroup } from "@/test/support/processes";
-import { benchReference, CREATE_PATH, freePort, freshDatabase, load, READY_PATH, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  freshDatabase,
+  load,
+  READY_PATH,
+  seedPartnerKeys,
+  startServer,
+  writeResult,
+  type LoadResult,
+} from "./lib";
 
 const { values } = parseArgs({
   options: {
@@ -43,7 +54,9 @@ async function cadastreOutcomes(url: string, since: Date): Promise<Record<string
       .from(a)
       .where(and(eq(a.source, "cadastre"), eq(a.trigger, "inline"), gte(a.startedAt, since)))
       .groupBy(a.outcome, a.error);
-    return Object.fromEntries(rows.map((r) => [r.error && r.error !== r.outcome ? `${r.outcome}:${r.error}` : r.outcome, r.n]));
+    return Object.fromEntries(
+      rows.map((r) => [r.error && r.error !== r.outcome ? `${r.outcome}:${r.error}` : r.outcome, r.n]),
+    );
   } finally {
     await database.close();
   }
@@ -65,7 +78,14 @@ for (const { label, mode, env: runEnv } of runs) {
     // 90 creates per partner at most: the write limit (100/min) is not what is measured.
     const { keys } = await seedPartnerKeys(db.url, Math.ceil((rate * (seconds + 5)) / 90), mode);
     const port = await freePort();
-    const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: hangUrl, ENRICHMENT_DEADLINE_MS: String(deadlineMs), ...runEnv };
+    const env = {
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      FINCA_WORKERS: "0",
+      CATASTRO_BASE_URL: hangUrl,
+      ENRICHMENT_DEADLINE_MS: String(deadlineMs),
+      ...runEnv,
+    };
     const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
     let measured: LoadResult;
     let since: Date;
@@ -77,7 +97,13 @@ for (const { label, mode, env: runEnv } of runs) {
         body: JSON.stringify({ cadastral_reference: benchReference(i) }),
       });
       // Warm-up at the same rate on other references, then the measured run (open loop).
-      await load({ url: `http://127.0.0.1:${port}`, seconds: 3, concurrency: 1024, rate, request: (i) => request(5_000_000 + i) });
+      await load({
+        url: `http://127.0.0.1:${port}`,
+        seconds: 3,
+        concurrency: 1024,
+        rate,
+        request: (i) => request(5_000_000 + i),
+      });
       since = new Date();
       measured = await load({ url: `http://127.0.0.1:${port}`, seconds, concurrency: 1024, rate, request });
     } finally {
@@ -90,7 +116,8 @@ for (const { label, mode, env: runEnv } of runs) {
   }
   const r = results[label]!;
   console.log(
-    `${label.padEnd(28)} ${r.perSecond} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  p99.9 ${r.p999} ms  errors ${r.errorRate}` +
+    `${label.padEnd(28)} ${r.perSecond} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  p99.9 ${r.p999} ms` +
+      `  errors ${r.errorRate}` +
       `  waited on the register: ${r.waited} of ${r.requests}  ${JSON.stringify(r.statuses)}`,
   );
 }
@@ -104,9 +131,13 @@ for (const label of ["cadastre_hanging_no_breaker", "cadastre_hanging"]) {
 }
 // Without a breaker every create must have waited on the hung register, or the deadline was not tested.
 const unbroken = results.cadastre_hanging_no_breaker!;
-if (unbroken.waited !== unbroken.requests) problems.push(`without a breaker only ${unbroken.waited} of ${unbroken.requests} creates waited on the register`);
+if (unbroken.waited !== unbroken.requests)
+  problems.push(`without a breaker only ${unbroken.waited} of ${unbroken.requests} creates waited on the register`);
 const verdict = problems.length ? "fail" : "pass";
-console.log(`cadastre hanging at ${rate} req/s, deadline ${deadlineMs} ms, p99 allowed ${allowedP99} ms → ${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`);
+console.log(
+  `cadastre hanging at ${rate} req/s, deadline ${deadlineMs} ms, p99 allowed ${allowedP99} ms → ${verdict}` +
+    (problems.length ? `: ${problems.join("; ")}` : ""),
+);
 const settings = { rate, seconds, deadlineMs, allowedP99 };
 console.log("written", await writeResult(`deadline-${rate}`, { settings, results, verdict, problems }));
 process.exit(verdict === "pass" ? 0 : 1);

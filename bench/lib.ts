@@ -468,13 +468,15 @@ export class PipelineStack {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startServer("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${READY_PATH}`);
+    const env = { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" };
+    this.api = await startServer("scripts/serve-api.ts", env, `${this.url}${READY_PATH}`);
   }
 
   /** A worker process, ready once its own operators' port says so (WORKER_OPS_PORT's `/api/ready`). */
   async startWorker(i: number): Promise<void> {
     const port = await freePort();
-    this.workers[i] = await startServer("scripts/worker.ts", { ...this.env(), WORKER_OPS_PORT: String(port) }, `http://127.0.0.1:${port}${READY_PATH}`);
+    const env = { ...this.env(), WORKER_OPS_PORT: String(port) };
+    this.workers[i] = await startServer("scripts/worker.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
   }
 
   /** A create of the i-th bench reference, with the keys round-robin. */

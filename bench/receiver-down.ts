@@ -15,7 +15,8 @@ const { webhookAttempts } = schema;
 
 /** Attempts logged as refused so far (the receiver is down). */
 async function refusedAttempts(stack: PipelineStack): Promise<number> {
-  const [row] = await stack.database.db.select({ n: count() }).from(webhookAttempts).where(eq(webhookAttempts.errorClass, "refused"));
+  const refused = eq(webhookAttempts.errorClass, "refused");
+  const [row] = await stack.database.db.select({ n: count() }).from(webhookAttempts).where(refused);
   return row!.n;
 }
 

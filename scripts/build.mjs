@@ -9,7 +9,18 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const SOURCES = ["app", "lib", "server", "jobs", "drizzle", "public", "instrumentation.ts", "next.config.mjs", "package-lock.json", "postcss.config.mjs"];
+const SOURCES = [
+  "app",
+  "lib",
+  "server",
+  "jobs",
+  "drizzle",
+  "public",
+  "instrumentation.ts",
+  "next.config.mjs",
+  "package-lock.json",
+  "postcss.config.mjs",
+];
 const BUILD_ID = path.join(root, ".next", "BUILD_ID");
 const LOCK = path.join(root, ".next-build.lock");
 // A lock without its holder's pid yet is being taken; older than this, its taker died first.
@@ -22,7 +33,9 @@ function newestMtime(entry) {
   return Math.max(0, ...readdirSync(entry).map((name) => newestMtime(path.join(entry, name))));
 }
 
-const stale = () => !existsSync(BUILD_ID) || Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s)))) > statSync(BUILD_ID).mtimeMs;
+const stale = () =>
+  !existsSync(BUILD_ID) ||
+  Math.max(...SOURCES.map((s) => newestMtime(path.join(root, s)))) > statSync(BUILD_ID).mtimeMs;
 
 /** Whether the lock's holder still runs. */
 function held() {
@@ -47,7 +60,11 @@ function held() {
 /** Next's own binary under this very node (not through npx), so signals reach the build itself. */
 function nextBuild(env) {
   const next = createRequire(import.meta.url).resolve("next/dist/bin/next");
-  return new Promise((resolve) => spawn(process.execPath, [next, "build"], { cwd: root, stdio: "inherit", env }).on("exit", (code) => resolve(code ?? 1)));
+  return new Promise((resolve) =>
+    spawn(process.execPath, [next, "build"], { cwd: root, stdio: "inherit", env }).on("exit", (code) =>
+      resolve(code ?? 1),
+    ),
+  );
 }
 
 /** Builds when the build is missing or stale; resolves once a fresh build is there. */

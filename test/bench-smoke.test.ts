@@ -28,7 +28,11 @@ describe.skipIf(!onPostgres)("benchmarks, smoke runs", () => {
     ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
     ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
     ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],
-    ["soak.ts", ["--minutes", "0.2", "--rate", "5", "--sample-seconds", "1", "--pool", "4", "--max-slope", "1000000"], "soak"],
+    [
+      "soak.ts",
+      ["--minutes", "0.2", "--rate", "5", "--sample-seconds", "1", "--pool", "4", "--max-slope", "1000000"],
+      "soak",
+    ],
     ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
     ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ])("bench/%s runs and writes its result", async (script, args, name) => {

@@ -90,10 +90,18 @@ function authenticationSql(alongside: Alongside): SQL {
     touched as (
       update ${apiKeys} set ${bare(apiKeys.lastUsedAt)} = now() from ${KEY}
       where ${apiKeys.id} = ${KEY}.id
-        and (${KEY}.last_used_at is null or ${KEY}.last_used_at < now() - make_interval(secs => ${LAST_USED_GRANULARITY_SECONDS}))
+        and (${KEY}.last_used_at is null
+             or ${KEY}.last_used_at < now() - make_interval(secs => ${LAST_USED_GRANULARITY_SECONDS}))
     )${alongside.with ? sql`, ${alongside.with}` : sql``}
-    select ${KEY}.id, ${KEY}.partner_id, ${KEY}.mode, ${KEY}.visible_start${alongside.columns ? sql`, ${alongside.columns}` : sql``}
+    select ${KEY}.id, ${KEY}.partner_id, ${KEY}.mode, ${KEY}.visible_start
+      ${alongside.columns ? sql`, ${alongside.columns}` : sql``}
     from ${KEY}`;
+}
+
+/** A key's owner, and its statement's row with the columns folded in. */
+export interface Authenticated {
+  principal: Principal;
+  row: Record<string, unknown>;
 }
 
 /**
@@ -103,12 +111,18 @@ function authenticationSql(alongside: Alongside): SQL {
  */
 export function authenticationWith(name: string, alongside: (key: KeyRow) => Alongside) {
   const statement = preparedSql(`authenticate_${name}`, () => authenticationSql(alongside(keyRow)));
-  return async (db: Db, key: string, values: Record<string, unknown> = {}): Promise<{ principal: Principal; row: Record<string, unknown> } | null> => {
+  return async (db: Db, key: string, values: Record<string, unknown> = {}): Promise<Authenticated | null> => {
     const parsed = parseApiKey(key);
     if (!parsed) return null;
-    const [row] = rowsOf<Record<string, unknown>>(await statement(db).execute({ ...values, hash: hashApiKey(parsed.key) }));
+    const result = await statement(db).execute({ ...values, hash: hashApiKey(parsed.key) });
+    const [row] = rowsOf<Record<string, unknown>>(result);
     if (!row) return null;
-    const principal = { apiKeyId: row.id as string, partnerId: row.partner_id as string, mode: row.mode as Mode, visibleStart: row.visible_start as string };
+    const principal = {
+      apiKeyId: row.id as string,
+      partnerId: row.partner_id as string,
+      mode: row.mode as Mode,
+      visibleStart: row.visible_start as string,
+    };
     return { principal, row };
   };
 }

@@ -103,13 +103,20 @@ export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(
  * as a named statement the server parses and plans once per connection. Resolves with the driver's
  * result (`rowsOf` reads it).
  */
-export function preparedSql(name: string, build: () => SQL): (db: Pick<Db, "_" | "execute">) => { execute(values: Record<string, unknown>): Promise<unknown> } {
-  const cache = new WeakMap<object, { execute(values: Record<string, unknown>): Promise<unknown> }>();
+export function preparedSql(name: string, build: () => SQL): (db: Pick<Db, "_" | "execute">) => PreparedSql {
+  const cache = new WeakMap<object, PreparedSql>();
   return (db) => {
     let statement = cache.get(db);
-    if (!statement) cache.set(db, (statement = db._.session.prepareQuery(db.execute(build()).getQuery(), undefined, name, false)));
+    if (!statement) {
+      statement = db._.session.prepareQuery(db.execute(build()).getQuery(), undefined, name, false);
+      cache.set(db, statement);
+    }
     return statement;
   };
+}
+
+export interface PreparedSql {
+  execute(values: Record<string, unknown>): Promise<unknown>;
 }
 
 /** `%text%` for ILIKE, with the wildcards of `text` taken literally. */

@@ -23,7 +23,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const settings = { level: options.level ?? "info", base: { pid: process.pid }, redact: { paths: REDACT, censor: "[redacted]" } };
   // pino-pretty as a plain stream, not a transport: no worker thread, which Next.js's bundles and a
   // prompt shutdown both prefer.
-  if (format === "pretty") return pino(settings, pretty({ colorize: true, sync: true, destination: options.destination ?? 1 }));
+  if (format === "pretty") {
+    return pino(settings, pretty({ colorize: true, sync: true, destination: options.destination ?? 1 }));
+  }
   // Stdout written asynchronously (lines logged meanwhile go out together, and pino flushes at exit):
   // a write per line to a pipe, which is synchronous in Node, took a twentieth of a create's CPU.
   return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));

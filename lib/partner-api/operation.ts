@@ -107,6 +107,10 @@ export interface Looked {
 
 export type Operation = Described &
   (
-    | { authenticated: true; write: boolean; handle(ctx: Context & { principal: Principal; looked?: Looked }): Promise<Response> }
+    | {
+        authenticated: true;
+        write: boolean;
+        handle(ctx: Context & { principal: Principal; looked?: Looked }): Promise<Response>;
+      }
     | { authenticated: false; write: false; handle(ctx: Context): Promise<Response> }
   );

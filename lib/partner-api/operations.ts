@@ -40,7 +40,8 @@ export const operations = [
     }),
     // The repeat check rides on the key's statement: a create is that and its insert.
     lookup: {
-      input: async (req) => normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
+      input: async (req) =>
+        normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
       sql: registeredIdSql,
     },
     async handle({ deps, principal, startedAt, looked }) {

@@ -30,7 +30,8 @@ export function route(deps: ApiDeps, op: Operation): Handler {
           if (!admitted.decision.allowed) throw rateLimited(admitted.decision);
         }
         if (input && !input.ok) throw input.error;
-        response = await op.handle({ ...ctx, principal, looked: input?.ok ? { input: input.value, found: admitted.found } : undefined });
+        const looked = input?.ok ? { input: input.value, found: admitted.found } : undefined;
+        response = await op.handle({ ...ctx, principal, looked });
       } else response = await op.handle(ctx);
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
@@ -76,8 +77,12 @@ function admission(deps: ApiDeps, op: Operation) {
   const { lookup } = op;
   const authenticate = authenticationWith(`${op.id}${counted ? "_counted" : ""}`, (key) => {
     const scope = { partnerId: key.partnerId, mode: key.mode };
-    const columns = [counted?.columns, lookup && sql`(${lookup.sql(scope, sql`${sql.placeholder("input")}`)}) as found`].filter((c) => c !== undefined);
-    return { with: counted?.with(rateLimitBucketSql(scope), key.from), columns: columns.length ? sql.join(columns, sql`, `) : undefined };
+    const found = lookup && sql`(${lookup.sql(scope, sql`${sql.placeholder("input")}`)}) as found`;
+    const columns = [counted?.columns, found].filter((c) => c !== undefined);
+    return {
+      with: counted?.with(rateLimitBucketSql(scope), key.from),
+      columns: columns.length ? sql.join(columns, sql`, `) : undefined,
+    };
   });
   return async (req: Request, input: string | null) => {
     const key = req.headers.get("x-api-key")?.trim();
@@ -85,7 +90,11 @@ function admission(deps: ApiDeps, op: Operation) {
     const admitted = await authenticate(deps.db, key, { input });
     if (!admitted) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
     const { principal, row } = admitted;
-    const decision = !op.write ? null : counted ? counted.decide(row) : await deps.rateLimiter.hit(rateLimitBucket(principal));
+    const decision = !op.write
+      ? null
+      : counted
+        ? counted.decide(row)
+        : await deps.rateLimiter.hit(rateLimitBucket(principal));
     return { principal, decision, found: typeof row.found === "string" ? row.found : null };
   };
 }

@@ -54,7 +54,8 @@ async function existing(db: Db, scope: Scope, reference: string): Promise<Proper
  */
 export function registeredIdSql(scope: { partnerId: SQL; mode: SQL }, reference: SQL): SQL {
   return sql`select ${properties.id} from ${properties}
-    where ${properties.partnerId} = ${scope.partnerId} and ${properties.mode} = ${scope.mode} and ${properties.cadastralReference} = ${reference}`;
+    where ${properties.partnerId} = ${scope.partnerId} and ${properties.mode} = ${scope.mode}
+      and ${properties.cadastralReference} = ${reference}`;
 }
 
 /** A draft's three source rows and its new attempt-log rows, for the property `propertyId`. */
@@ -117,7 +118,10 @@ export async function registerProperty(
   registeredId?: string | null,
 ): Promise<Registration> {
   // A repeat asks no register at all.
-  const known = registeredId === undefined ? await existing(deps.db, scope, reference) : registeredId && (await getProperty(deps.db, scope, registeredId));
+  const known =
+    registeredId === undefined
+      ? await existing(deps.db, scope, reference)
+      : registeredId && (await getProperty(deps.db, scope, registeredId));
   if (known) return { created: false, property: known };
   const created = await createEnriched(deps, scope, reference, startedAt);
   if (created) return { created: true, property: created };
@@ -133,6 +137,11 @@ export function normalisedReference(input: string): string {
 }
 
 /** Registers a reference as a partner typed it: normalised and checked first. */
-export async function registerReference(deps: PropertiesDeps, scope: Scope, input: string, startedAt = Date.now()): Promise<Registration> {
+export async function registerReference(
+  deps: PropertiesDeps,
+  scope: Scope,
+  input: string,
+  startedAt = Date.now(),
+): Promise<Registration> {
   return registerProperty(deps, scope, normalisedReference(input), startedAt);
 }

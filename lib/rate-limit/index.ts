@@ -39,6 +39,7 @@ export interface HitInStatement {
 const BUCKET = sql.identifier("rl_bucket");
 const CLOCK = sql.identifier("rl_clock");
 const COUNTED = sql.identifier("rl_counted");
+const CLOCK_NOW = sql`(select now from ${CLOCK})`;
 type Hits = (string | number)[] | null;
 
 /**
@@ -48,6 +49,8 @@ type Hits = (string | number)[] | null;
 export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: number): RateLimiter {
   const windowMs = windowSeconds * 1000;
   const live = (hits: Hits, now: number) => (hits ?? []).map(Number).filter((h) => h > now - windowMs);
+  // Where the window begins, on the database's clock.
+  const since = sql`${CLOCK_NOW} - ${windowMs}::bigint`;
   const inStatement: HitInStatement = {
     // `rl_counted` returns the hits only when this one was counted (the window had room).
     with: (bucket, from) => sql`
@@ -57,9 +60,8 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
         insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
         select ${BUCKET}.bucket, array[${CLOCK}.now] from ${BUCKET}, ${CLOCK}
         on conflict (${bare(w.bucket)}) do update
-          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > (select now from ${CLOCK}) - ${windowMs}::bigint)
-                     || (select now from ${CLOCK})
-          where (select count(*) from unnest(${w.hits}) h where h > (select now from ${CLOCK}) - ${windowMs}::bigint) < ${limit}
+          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > ${since}) || ${CLOCK_NOW}
+          where (select count(*) from unnest(${w.hits}) h where h > ${since}) < ${limit}
         returning ${w.hits})`,
     // A refused hit reads the window as the statement began: its live hits are the locked row's
     // (newer ones are newer), so the oldest, which sets when a slot frees, is the same.
@@ -70,14 +72,16 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
       const now = Number(row.rl_now);
       const counted = row.rl_counted as Hits;
       const hits = live(counted ?? (row.rl_seen as Hits), now);
-      // A refusal whose window was filled by others after the statement began saw none: a slot frees within a window.
+      // A refusal whose window others filled after the statement began saw none: a slot frees
+      // within a window.
       const oldest = hits.length ? Math.min(...hits) : now;
+      const untilFree = Math.max(1, Math.ceil((oldest + windowMs - now) / 1000));
       return {
         allowed: counted !== null,
         limit,
         windowSeconds,
         remaining: counted !== null ? Math.max(0, limit - hits.length) : 0,
-        resetSeconds: counted !== null && !hits.length ? 0 : Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
+        resetSeconds: counted !== null && !hits.length ? 0 : untilFree,
       };
     },
   };
@@ -86,8 +90,9 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
     windowSeconds,
     inStatement,
     async hit(bucket) {
-      const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`with ${inStatement.with(sql`${bucket}::text`)} select ${inStatement.columns}`));
-      return inStatement.decide(row!);
+      const { columns } = inStatement;
+      const result = await db.execute(sql`with ${inStatement.with(sql`${bucket}::text`)} select ${columns}`);
+      return inStatement.decide(rowsOf<Record<string, unknown>>(result)[0]!);
     },
   };
 }
@@ -116,7 +121,12 @@ export async function upstashRateLimiter(options: UpstashOptions): Promise<RateL
   const { Redis } = await import("@upstash/redis");
   const { limit, windowSeconds } = options;
   const ratelimit = new Ratelimit({
-    redis: new Redis({ url: options.url, token: options.token, retry: { retries: 0 }, signal: () => AbortSignal.timeout(options.timeoutMs) }),
+    redis: new Redis({
+      url: options.url,
+      token: options.token,
+      retry: { retries: 0 },
+      signal: () => AbortSignal.timeout(options.timeoutMs),
+    }),
     limiter: Ratelimit.slidingWindow(limit, `${windowSeconds} s`),
     prefix: "finca:writes",
     timeout: 0,
@@ -149,7 +159,8 @@ export function rateLimitBucket(scope: Scope): string {
 }
 
 /** `rateLimitBucket` in SQL, over a scope's columns. */
-export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL => sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;
+export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL =>
+  sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;
 
 /** The scope of a bucket `rateLimitBucket` wrote, else null. */
 function scopeOfBucket(bucket: string): Scope | null {

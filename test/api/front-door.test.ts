@@ -21,7 +21,8 @@ const NEXT_STATUS = 299;
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
-  const next: http.RequestListener = (req, res) => res.writeHead(NEXT_STATUS, { "Content-Type": "text/plain" }).end(req.url);
+  const next: http.RequestListener = (req, res) =>
+    res.writeHead(NEXT_STATUS, { "Content-Type": "text/plain" }).end(req.url);
   server = http.createServer(frontDoor(next, partnerApiListener(t.api)));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
@@ -31,7 +32,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 async function ask(method: string, target: string, body?: string) {
   const headers = [`Host: finca.test`, "Connection: close", `X-API-Key: ${key}`];
   if (body) headers.push("Content-Type: application/json", `Content-Length: ${Buffer.byteLength(body)}`);
-  const { answer } = await exchange(port, [`${method} ${target} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n${body ?? ""}`]);
+  const { answer } = await exchange(port, [
+    `${method} ${target} HTTP/1.1\r\n${headers.join("\r\n")}\r\n\r\n${body ?? ""}`,
+  ]);
   expect(answer, `no answer to ${method} ${target}`).not.toBeNull();
   return answer!;
 }
@@ -61,25 +64,32 @@ describe("the API's paths reach the API's own listener", () => {
   });
 
   it("creates through it", async () => {
-    const answer = await ask("POST", `${BASE_PATH}/properties`, JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }));
+    const answer = await ask(
+      "POST",
+      `${BASE_PATH}/properties`,
+      JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }),
+    );
     expect(answer.status, answer.body).toBe(201);
     expect(answer.headers.get("ratelimit-policy")).toBe('"writes";q=100;w=60');
   });
 });
 
 describe("everything else reaches Next.js", () => {
-  it.each([["/"], ["/docs"], ["/api/health"], ["/api/v1/partner-apix"], ["/api/v1"], ["/dashboard?x=1"]])("GET %s", async (target) => {
-    const answer = await ask("GET", target);
-    expect(answer.status).toBe(NEXT_STATUS);
-    expect(answer.body).toBe(target);
-  });
+  it.each([["/"], ["/docs"], ["/api/health"], ["/api/v1/partner-apix"], ["/api/v1"], ["/dashboard?x=1"]])(
+    "GET %s",
+    async (target) => {
+      const answer = await ask("GET", target);
+      expect(answer.status).toBe(NEXT_STATUS);
+      expect(answer.body).toBe(target);
+    },
+  );
 
   it("a page's absolute-form target as its path", async () => {
     const answer = await ask("GET", "http://elsewhere.example/docs?a=1");
     expect([answer.status, answer.body]).toEqual([NEXT_STATUS, "/docs?a=1"]);
   });
 
-  it("refuses what Next cannot answer: a page path that is not percent-encoding, a method it has no route for", async () => {
+  it("refuses what Next cannot answer: a page path not percent-encoded, a method it has no route for", async () => {
     expect((await ask("GET", "/docs/%E0%A4%A")).status).toBe(400);
     const trace = await ask("TRACE", "/docs");
     expect([trace.status, trace.headers.get("allow")]).toEqual([405, "GET, HEAD, POST"]);

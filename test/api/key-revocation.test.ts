@@ -21,7 +21,9 @@ let apiB: PartnerApi;
 beforeAll(async () => {
   a = await createTestApp({ sources: fakeSources() });
   const env = { ENRICHMENT_DEADLINE_MS: "1500", LOG_LEVEL: "warn" };
-  const database = onPostgres ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 4, poolWaitMs: NEVER_MS } }) : a.testDb.database;
+  const database = onPostgres
+    ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 4, poolWaitMs: NEVER_MS } })
+    : a.testDb.database;
   b = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
   apiB = createPartnerApi(b);
 });
@@ -33,7 +35,8 @@ afterAll(async () => {
 });
 
 const listOnB = async (key: string) => (await apiB.listProperties(get("/properties", { "X-API-Key": key }))).status;
-const createOnB = (key: string, reference = "2749704YJ0624N0001DI") => apiB.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
+const createOnB = (key: string, reference = "2749704YJ0624N0001DI") =>
+  apiB.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
 
 describe("a key changed through instance A, next request on instance B", () => {
   it("revoked: 401 on B's next read and write", async () => {
@@ -58,7 +61,11 @@ describe("a key changed through instance A, next request on instance B", () => {
     await rollApiKey(a.app.db, { id: made.apiKey.id, partnerId: made.partner.id, expiresInSeconds: 2 });
     const { apiKeys } = schema;
     const expired = async () =>
-      rowsOf<{ expired: boolean }>(await a.app.db.execute(sql`select ${apiKeys.expiresAt} <= now() as expired from ${apiKeys} where ${apiKeys.id} = ${made.apiKey.id}`))[0]!.expired;
+      rowsOf<{ expired: boolean }>(
+        await a.app.db.execute(
+          sql`select ${apiKeys.expiresAt} <= now() as expired from ${apiKeys} where ${apiKeys.id} = ${made.apiKey.id}`,
+        ),
+      )[0]!.expired;
     // Asked before and after the database says it expired, never judged by this process's clock.
     if (!(await expired())) expect(await listOnB(made.key)).toBe(200);
     await eventually("the rolled key's expiry passes on the database's clock", expired);
@@ -80,7 +87,11 @@ describe("what the key's statement counts and records", () => {
     const made = await newPartnerKey(a.app);
     const { apiKeys } = schema;
     const lastUsed = async () =>
-      rowsOf<{ at: string | null }>(await a.app.db.execute(sql`select ${apiKeys.lastUsedAt}::text as at from ${apiKeys} where ${apiKeys.id} = ${made.apiKey.id}`))[0]!.at;
+      rowsOf<{ at: string | null }>(
+        await a.app.db.execute(
+          sql`select ${apiKeys.lastUsedAt}::text as at from ${apiKeys} where ${apiKeys.id} = ${made.apiKey.id}`,
+        ),
+      )[0]!.at;
     expect(await lastUsed()).toBeNull();
     expect(await listOnB(made.key)).toBe(200);
     const first = await lastUsed();

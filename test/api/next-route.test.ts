@@ -26,7 +26,13 @@ beforeAll(async () => {
   expect(build.code, build.stderr).toBe(0);
   const port = await freePort();
   base = `http://127.0.0.1:${port}${BASE_PATH}`;
-  const env: Record<string, string> = { PORT: String(port), FINCA_SEED_API_KEY: key, AUTH_SECRET: "next-route-test", AUTH_TRUST_HOST: "true", LOG_LEVEL: "warn" };
+  const env: Record<string, string> = {
+    PORT: String(port),
+    FINCA_SEED_API_KEY: key,
+    AUTH_SECRET: "next-route-test",
+    AUTH_TRUST_HOST: "true",
+    LOG_LEVEL: "warn",
+  };
   if (process.env.DATABASE_URL) {
     const created = await createPostgresDatabase(process.env.DATABASE_URL, "finca_next");
     env.DATABASE_URL = created.url;
@@ -36,8 +42,14 @@ beforeAll(async () => {
     env.FINCA_DATA_DIR = dir;
     cleanup = () => rm(dir, { recursive: true, force: true });
   }
-  server = startNode("node_modules/next/dist/bin/next", ["start", "-p", String(port)], { env, stdio: ["ignore", "ignore", "inherit"] });
-  await eventually("next start answers", async () => (await fetch(`${base}/openapi.json`).catch(() => null))?.ok, { timeoutMs: START_MS, intervalMs: 500 });
+  server = startNode("node_modules/next/dist/bin/next", ["start", "-p", String(port)], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await eventually("next start answers", async () => (await fetch(`${base}/openapi.json`).catch(() => null))?.ok, {
+    timeoutMs: START_MS,
+    intervalMs: 500,
+  });
 }, 2 * START_MS);
 afterAll(async () => {
   if (server) await stopGroup(server);
@@ -45,7 +57,12 @@ afterAll(async () => {
 });
 
 const send = (method: string, rest: string, body?: string, headers: Record<string, string> = { "X-API-Key": key }) =>
-  fetch(`${base}${rest}`, { method, body, headers: body ? { ...headers, "Content-Type": "application/json" } : headers, redirect: "manual" });
+  fetch(`${base}${rest}`, {
+    method,
+    body,
+    headers: body ? { ...headers, "Content-Type": "application/json" } : headers,
+    redirect: "manual",
+  });
 
 async function problem(res: Response, status: number, code: string) {
   expect(res.status).toBe(status);
@@ -70,7 +87,11 @@ it("creates, repeats and reads a property through the catch-all route", async ()
 it("answers the contract's errors as problem+json with X-Request-Id", async () => {
   await problem(await send("POST", "/properties", "{}", {}), 401, "missing_api_key");
   await problem(await send("POST", "/properties", "{"), 422, "validation_error");
-  await problem(await send("POST", "/properties", JSON.stringify({ cadastral_reference: "nope" })), 400, "invalid_cadastral_reference");
+  await problem(
+    await send("POST", "/properties", JSON.stringify({ cadastral_reference: "nope" })),
+    400,
+    "invalid_cadastral_reference",
+  );
   await problem(await send("GET", "/nothing"), 404, "not_found");
   const put = await send("PUT", "/properties");
   expect(put.headers.get("allow")).toBe("GET, POST, HEAD");

@@ -41,18 +41,31 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
     redis = await startRedis();
     front = await upstashFront(redis.port, TOKEN);
     // The front shares this process with both instances, so it answers as fast as the machine lets
-  // it: the product's timeout is no bound here (down, the front refuses at once).
-  const env = {
-    UPSTASH_REDIS_REST_URL: front.url,
-    UPSTASH_REDIS_REST_TOKEN: TOKEN,
-    UPSTASH_TIMEOUT_MS: String(NEVER_MS),
-    RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds),
-  };
-    const logger = createLogger({ level: "warn", format: "json", destination: { write: (line: string) => void warnings.push(JSON.parse(line)) } });
+    // it: the product's timeout is no bound here (down, the front refuses at once).
+    const env = {
+      UPSTASH_REDIS_REST_URL: front.url,
+      UPSTASH_REDIS_REST_TOKEN: TOKEN,
+      UPSTASH_TIMEOUT_MS: String(NEVER_MS),
+      RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds),
+    };
+    const logger = createLogger({
+      level: "warn",
+      format: "json",
+      destination: { write: (line: string) => void warnings.push(JSON.parse(line)) },
+    });
     a = await createTestApp({ sources: fakeSources(), env, logger });
-    const database = onPostgres ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } }) : a.testDb.database;
+    const database = onPostgres
+      ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } })
+      : a.testDb.database;
     const envB = { ENRICHMENT_DEADLINE_MS: "1500", LOG_LEVEL: "warn", ...env };
-    b = await createApp({ config: loadConfig(envB), database, sources: fakeSources(), workers: false, env: envB, logger });
+    b = await createApp({
+      config: loadConfig(envB),
+      database,
+      sources: fakeSources(),
+      workers: false,
+      env: envB,
+      logger,
+    });
     apis = [a.api, createPartnerApi(b)];
   }, NEVER_MS);
   afterAll(async () => {
@@ -71,7 +84,9 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
   it("allows exactly 100 of 150 concurrent writes across two instances, with the contract's headers", async () => {
     const { key } = await newPartnerKey(a.app);
     const responses = await Promise.all(
-      Array.from({ length: 150 }, (_, i) => apis[i % 2]!.createProperty(post("/properties", { cadastral_reference: unit(i + 1) }, { "X-API-Key": key }))),
+      Array.from({ length: 150 }, (_, i) =>
+        apis[i % 2]!.createProperty(post("/properties", { cadastral_reference: unit(i + 1) }, { "X-API-Key": key })),
+      ),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(LIMIT);
@@ -89,11 +104,13 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
     }
   });
 
-  it("refuses writes with 503 while Upstash cannot be reached (logged, counted), and counts again once it can", async () => {
+  it("refuses writes with 503 while Upstash is unreachable (logged, counted), counts again after", async () => {
     const { key, partner } = await newPartnerKey(a.app);
     const before = (await b.metrics.rateLimiterUnavailable.get()).values[0]?.value ?? 0;
     await front.down();
-    const refused = await apis[1]!.createProperty(post("/properties", { cadastral_reference: unit(9001) }, { "X-API-Key": key }));
+    const refused = await apis[1]!.createProperty(
+      post("/properties", { cadastral_reference: unit(9001) }, { "X-API-Key": key }),
+    );
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     expect((await problemOf(refused)).code).toBe("service_unavailable");
@@ -102,7 +119,9 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
     expect(await countOf(a.app.db, sql`select 1 from properties where partner_id = ${partner.id}`)).toBe(0);
 
     await front.up();
-    const counted = await apis[1]!.createProperty(post("/properties", { cadastral_reference: unit(9001) }, { "X-API-Key": key }));
+    const counted = await apis[1]!.createProperty(
+      post("/properties", { cadastral_reference: unit(9001) }, { "X-API-Key": key }),
+    );
     expect(counted.status).toBe(201);
     expect(counted.headers.get("ratelimit")).toMatch(/^"writes";r=99;t=\d+$/);
   });

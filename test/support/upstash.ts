@@ -28,11 +28,33 @@ export interface RedisServer {
 /** A throw-away redis-server on a free port: nothing saved to disk, stopped by `stop()`. */
 export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
-  const child: ChildProcess = startProgram("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]);
-  const probe = new Redis({ port, host: "127.0.0.1", lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const child: ChildProcess = startProgram("redis-server", [
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+    "--save",
+    "",
+    "--appendonly",
+    "no",
+  ]);
+  const probe = new Redis({
+    port,
+    host: "127.0.0.1",
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   probe.on("error", () => {});
   // Polled here, not with wait.ts's `eventually`: benchmarks start it too, outside vitest.
-  for (const giveUpAt = Date.now() + NEVER_MS; (await probe.connect().then(() => probe.ping()).catch(() => null)) !== "PONG"; ) {
+  for (
+    const giveUpAt = Date.now() + NEVER_MS;
+    (await probe
+      .connect()
+      .then(() => probe.ping())
+      .catch(() => null)) !== "PONG";
+
+  ) {
     if (Date.now() > giveUpAt || child.exitCode !== null) {
       await stopGroup(child);
       throw new Error(`redis-server did not answer on port ${port}`);
@@ -46,7 +68,11 @@ export async function startRedis(): Promise<RedisServer> {
 type Reply = Buffer | number | null | Reply[];
 type Command = (string | number)[];
 const encoded = (reply: Reply, base64: boolean): unknown =>
-  Buffer.isBuffer(reply) ? reply.toString(base64 ? "base64" : "utf8") : Array.isArray(reply) ? reply.map((r) => encoded(r, base64)) : reply;
+  Buffer.isBuffer(reply)
+    ? reply.toString(base64 ? "base64" : "utf8")
+    : Array.isArray(reply)
+      ? reply.map((r) => encoded(r, base64))
+      : reply;
 
 export interface UpstashFront {
   url: string;
@@ -79,7 +105,8 @@ function forRedis([command, ...rest]: Command): [string, ...string[]] {
     runnableHashes.set(sha1(args[0]), sha1(script));
     return [name, script, ...args.slice(1)];
   }
-  if ((name === "EVALSHA" || name === "EVALSHA_RO") && args[0] !== undefined) return [name, runnableHashes.get(args[0]) ?? args[0], ...args.slice(1)];
+  if ((name === "EVALSHA" || name === "EVALSHA_RO") && args[0] !== undefined)
+    return [name, runnableHashes.get(args[0]) ?? args[0], ...args.slice(1)];
   return [name, ...args];
 }
 
@@ -95,21 +122,28 @@ export async function upstashFront(redisPort: number, token: string): Promise<Up
     }
   };
   const handle = async (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => {
-    const json = (status: number, value: unknown) => res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(value));
+    const json = (status: number, value: unknown) =>
+      res.writeHead(status, { "Content-Type": "application/json" }).end(JSON.stringify(value));
     if (req.headers.authorization !== `Bearer ${token}`) return json(401, { error: "Unauthorized" });
     const base64 = req.headers["upstash-encoding"] === "base64";
-    const answer = (r: { result?: Reply; error?: string }) => (r.error !== undefined ? { error: r.error } : { result: encoded(r.result!, base64) });
+    const answer = (r: { result?: Reply; error?: string }) =>
+      r.error !== undefined ? { error: r.error } : { result: encoded(r.result!, base64) };
     const commands = JSON.parse(body.toString("utf8")) as Command | Command[];
     if (req.url === "/pipeline") return json(200, (await Promise.all((commands as Command[]).map(run))).map(answer));
     if (req.url === "/multi-exec") {
       const replies = (await redis.multi((commands as Command[]).map(forRedis)).exec()) ?? [];
-      return json(200, replies.map(([error, result]) => answer(error ? { error: error.message } : { result: result as Reply })));
+      return json(
+        200,
+        replies.map(([error, result]) => answer(error ? { error: error.message } : { result: result as Reply })),
+      );
     }
     const one = await run(commands as Command);
     return json(one.error !== undefined ? 400 : 200, answer(one));
   };
   const server: LocalServer = await listen((req, body, res) => {
-    handle(req, body, res).catch((error: Error) => res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: error.message })));
+    handle(req, body, res).catch((error: Error) =>
+      res.writeHead(400, { "Content-Type": "application/json" }).end(JSON.stringify({ error: error.message })),
+    );
   });
   return {
     url: `http://127.0.0.1:${server.port}`,
