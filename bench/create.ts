@@ -179,6 +179,13 @@ const ratio = (target: string) =>
   results[target] && results.baseline
     ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2)
     : null;
+// CPU per create (server and PostgreSQL) against the baseline's: steadier than throughput on a
+// machine others share, whose load moves from one target's run to the next.
+const cpuOf = (m: Measured) => m.serverCpuMsPerRequest + m.postgresCpuMsPerRequest + (m.upstashCpuMsPerRequest ?? 0);
+const cpuRatio = (target: string) =>
+  results[target] && results.baseline
+    ? round(cpuOf(results[target] as Measured) / cpuOf(results.baseline as Measured), 2)
+    : null;
 const summary = {
   settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,
@@ -192,8 +199,10 @@ const summary = {
         ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2)
         : null,
   },
+  cpuRatio: Object.fromEntries(targets.filter((t) => t !== "baseline").map((t) => [`${t}_vs_baseline`, cpuRatio(t)])),
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);
+console.log("CPU per create (server + PostgreSQL) vs bare insert:", summary.cpuRatio);
 if (values.profile) {
   // Each server writes its profile on a clean exit; the biggest file is the main thread's.
   for (const target of targets) {
