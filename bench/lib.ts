@@ -8,7 +8,7 @@ import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { openDatabase, rowsOf, type Database } from "@/lib/db";
+import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { OPS_PATHS } from "@/lib/ops";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
@@ -368,6 +368,14 @@ export class WebhookReceiver {
   }
 }
 
+/** Properties, final ones, events, and deliveries still pending, so far. */
+interface Progress {
+  properties: number;
+  final: number;
+  events: number;
+  pendingDeliveries: number;
+}
+
 export interface StackOptions {
   /** Database name prefix. */
   prefix: string;
@@ -491,12 +499,13 @@ export class PipelineStack {
     return rowsOf<T>(await this.database.db.execute(query));
   }
 
-  /** Properties, final ones and events so far. */
-  async progress(): Promise<{ properties: number; final: number; events: number }> {
-    const [row] = await this.rows<{ properties: number; final: number; events: number }>(sql`
+  async progress(): Promise<Progress> {
+    const d = schema.webhookDeliveries;
+    const [row] = await this.rows<Progress>(sql`
       select (select count(*)::int from properties) as properties,
              (select count(*)::int from properties where status <> 'enriching') as final,
-             (select count(*)::int from events where type = 'property.enriched') as events`);
+             (select count(*)::int from events where type = 'property.enriched') as events,
+             (select count(*)::int from ${d} where ${d.status} = 'pending') as "pendingDeliveries"`);
     return row!;
   }
 
@@ -505,10 +514,10 @@ export class PipelineStack {
 
   /**
    * Polls until `load` (the creates) has ended, every property is final and every event was
-   * received, or `timeoutMs`; calls `onTick` on each poll (chaos actions). Returns when the last
+   * received and recorded as delivered, or `timeoutMs`; calls `onTick` on each poll (chaos actions). Returns when the last
    * property became final and when the last webhook arrived (ms epoch, or null on timeout).
    */
-  async settle<T>(load: Promise<T>, timeoutMs: number, onTick?: (p: { properties: number; final: number; events: number }) => Promise<void> | void) {
+  async settle<T>(load: Promise<T>, timeoutMs: number, onTick?: (p: Progress) => Promise<void> | void) {
     const started = Date.now();
     const deadline = started + timeoutMs;
     let loaded = false;
@@ -522,7 +531,9 @@ export class PipelineStack {
       if (this.timeline.at(-1)?.[0] !== t) this.timeline.push([t, p.properties, p.final, this.receiver.receipts.size]);
       if (!loaded || p.final < p.properties) finalAt = null;
       else finalAt ??= Date.now();
-      if (finalAt !== null && this.receiver.receipts.size >= p.events && p.events === p.final) {
+      // Received is not yet settled: a worker records a delivery's success just after its receipt.
+      const received = this.receiver.receipts.size >= p.events && p.events === p.final && !p.pendingDeliveries;
+      if (finalAt !== null && received) {
         receivedAt = this.receiver.lastFirstAt;
         break;
       }
