@@ -5,7 +5,7 @@
 // Also: `--help` (the CLI's imports, no database), the documented `npm run --silent finca` (npm's
 // own start-up on top), and `keys create` on a new PGlite folder (initdb and every migration).
 // Timed by hyperfine (apt-get install hyperfine): wall time and CPU time of each command.
-//   npx tsx bench/cli.ts [--runs 10]
+//   npx tsx bench/cli.ts [--runs 10] [--warmup 1]
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,8 +13,11 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { freshDatabase, round, writeResult } from "./lib";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "10" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "10" }, warmup: { type: "string", default: "1" } },
+});
 const runs = Number(values.runs);
+const warmup = Number(values.warmup);
 const node = process.execPath;
 const tsx = [node, "--import", "tsx"];
 const cli = [...tsx, "scripts/finca.ts"];
@@ -36,10 +39,11 @@ interface Timing {
   runs: number;
 }
 
-/** Each command through hyperfine (no shell between), one warm-up run and `runs` timed ones. */
+/** Each command through hyperfine (no shell between), `warmup` untimed runs and `runs` timed ones. */
 async function time(commands: Command[], env: Record<string, string | undefined>): Promise<Timing[]> {
   const file = path.join(tmpdir(), `finca-bench-cli-${process.pid}.json`);
-  const args = ["--shell=none", "--warmup", "1", "--runs", String(runs), "--export-json", file, "--style", "basic"];
+  const args = ["--shell=none", "--warmup", String(warmup), "--runs", String(runs)];
+  args.push("--export-json", file, "--style", "basic");
   for (const c of commands) args.push("--prepare", c.prepare?.join(" ") ?? "true");
   for (const c of commands) args.push("--command-name", c.name, c.argv.join(" "));
   const run = spawnSync("hyperfine", args, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -109,4 +113,5 @@ for (const [label, list] of Object.entries(results)) {
   console.log(`\n${label}`);
   for (const t of list) console.log(`  ${t.name.padEnd(42)} ${String(t.mean_ms).padStart(6)} ± ${t.stddev_ms} ms   cpu ${t.cpu_ms} ms   ${JSON.stringify(ratios[label]?.[t.name] ?? "")}`);
 }
-console.log("written", await writeResult("cli", { settings: { runs, warmup: 1, timer: "hyperfine, no shell" }, results, ratios }));
+const settings = { runs, warmup, timer: "hyperfine, no shell" };
+console.log("written", await writeResult("cli", { settings, results, ratios }));

@@ -1,32 +1,87 @@
 // bench/create: sustained create throughput and latency on PostgreSQL with many partners (so the
-// rate limit is not the bottleneck), through `next start`, through the same handlers on a lean
+// rate limit is not the bottleneck), through `npm start`'s server, through the same handlers on a lean
 // node:http server, and through a bare node:http server doing only the insert (the baseline).
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
-//   npx next build && npx tsx bench/create.ts [--seconds 20] [--concurrency 32] [--partners 1500]
+//   npx tsx bench/create.ts [--seconds 20] [--warmup 3] [--concurrency 32] [--partners 1500]  (builds when stale)
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
-// Targets: next, lean, lean-nologs (the lean server with REQUEST_LOGS=0: what request logging costs), baseline.
+// Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
+// request logging costs), upstash (the lean server with the write limit on Upstash: a local Redis
+// behind an Upstash-compatible REST front), baseline.
+import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, postgresCpu, postgresCpuSince, round, rssMiB, seedPartnerKeys, startServer, treeCpuSeconds, writeResult, type LoadResult } from "./lib";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  READY_PATH,
+  freshDatabase,
+  postgresCpu,
+  postgresCpuSince,
+  round,
+  rssMiB,
+  seedPartnerKeys,
+  startServer,
+  treeCpuSeconds,
+  writeResult,
+  type LoadResult,
+} from "./lib";
 import { stopGroup } from "@/test/support/processes";
+import { startRedis, upstashFront } from "@/test/support/upstash";
 import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
+const UPSTASH_TOKEN = "bench";
+const TARGETS = ["next", "lean", "lean-nologs", "upstash", "baseline"] as const;
+type Target = (typeof TARGETS)[number];
+
 const { values } = parseArgs({
-  options: { seconds: { type: "string", default: "20" }, concurrency: { type: "string", default: "32" }, partners: { type: "string", default: "1500" }, targets: { type: "string", default: "next,lean,lean-nologs,baseline" }, profile: { type: "boolean", default: false } },
+  options: {
+    seconds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "3" },
+    concurrency: { type: "string", default: "32" },
+    partners: { type: "string", default: "1500" },
+    targets: { type: "string", default: TARGETS.join(",") },
+    profile: { type: "boolean", default: false },
+  },
 });
 const seconds = Number(values.seconds);
+const warmup = Number(values.warmup);
 const concurrency = Number(values.concurrency);
 const partnerCount = Number(values.partners);
 
 // Enough distinct references for the fastest server we can expect over the run.
 const MAX_RATE = 6000;
 
-type Measured = LoadResult & { rssMiB: number; serverCpuMsPerRequest: number; postgresCpuMsPerRequest: number };
+type Measured = LoadResult & {
+  rssMiB: number;
+  serverCpuMsPerRequest: number;
+  postgresCpuMsPerRequest: number;
+  upstashCpuMsPerRequest?: number;
+};
 
-async function measure(label: string, target: { url: string; pid: number }, keys: string[]): Promise<Measured> {
+/** Redis and its REST front for the upstash target, with the CPU seconds both have used. */
+async function startUpstash() {
+  const redis = await startRedis();
+  const front = await upstashFront(redis.port, UPSTASH_TOKEN);
+  return {
+    front,
+    // The front runs in this process, which does little else while wrk runs.
+    cpu: () => treeCpuSeconds(redis.pid) + (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+    async stop() {
+      await front.close();
+      await redis.stop();
+    },
+  };
+}
+
+async function measure(
+  label: string,
+  target: { url: string; pid: number; database: string; store?: () => number },
+  keys: string[],
+): Promise<Measured> {
   const requests = (from: number, count: number): WrkRequest[] =>
     Array.from({ length: count }, (_, i) => ({
       method: "POST",
@@ -35,26 +90,48 @@ async function measure(label: string, target: { url: string; pid: number }, keys
       body: JSON.stringify({ cadastral_reference: benchReference(from + i) }),
     }));
   // Warm-up (JIT, pools), then the measured run on fresh references.
-  await wrk({ url: target.url, seconds: 3, connections: concurrency, requests: requests(5_000_000, 3 * MAX_RATE) });
-  const cpuBefore = { server: treeCpuSeconds(target.pid), postgres: postgresCpu() };
-  const result = await wrk({ url: target.url, seconds, connections: concurrency, requests: requests(0, seconds * MAX_RATE) });
+  await wrk({
+    url: target.url,
+    seconds: warmup,
+    connections: concurrency,
+    requests: requests(5_000_000, warmup * MAX_RATE),
+  });
+  const cpuBefore = {
+    server: treeCpuSeconds(target.pid),
+    postgres: postgresCpu(target.database),
+    store: target.store?.() ?? 0,
+  };
+  const result = await wrk({
+    url: target.url,
+    seconds,
+    connections: concurrency,
+    requests: requests(0, seconds * MAX_RATE),
+  });
   const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
   const measured = {
     ...result,
     rssMiB: rssMiB(target.pid),
     serverCpuMsPerRequest: perRequest(treeCpuSeconds(target.pid) - cpuBefore.server),
-    postgresCpuMsPerRequest: perRequest(postgresCpuSince(cpuBefore.postgres)),
+    postgresCpuMsPerRequest: perRequest(postgresCpuSince(cpuBefore.postgres, target.database)),
+    ...(target.store ? { upstashCpuMsPerRequest: perRequest(target.store() - cpuBefore.store) } : {}),
   };
   console.log(
     `${label.padEnd(10)} ${result.perSecond} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms  p99.9 ${result.p999} ms  errors ${result.errorRate}  RSS ${measured.rssMiB} MiB` +
-      `  CPU/request: server ${measured.serverCpuMsPerRequest} ms, PostgreSQL ${measured.postgresCpuMsPerRequest} ms  ${JSON.stringify(result.statuses)}`,
+      `  CPU/request: server ${measured.serverCpuMsPerRequest} ms, PostgreSQL ${measured.postgresCpuMsPerRequest} ms` +
+      (measured.upstashCpuMsPerRequest !== undefined
+        ? `, Redis + REST front ${measured.upstashCpuMsPerRequest} ms`
+        : "") +
+      `  ${JSON.stringify(result.statuses)}`,
   );
   return measured;
 }
 
 const results: Record<string, unknown> = {};
-const targets = values.targets.split(",") as ("next" | "lean" | "lean-nologs" | "baseline")[];
+const targets = values.targets.split(",") as Target[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
+// The product's server serves Next.js's build: made first when missing or stale (scripts/build.mjs).
+if (targets.includes("next") && spawnSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" }).status !== 0)
+  process.exit(1);
 for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {
@@ -69,19 +146,29 @@ for (const target of targets) {
       BENCH_PARTNER_ID: partnerIds[0]!,
       REQUEST_LOGS: target === "lean-nologs" ? "0" : "1",
     };
+    // The write limit on Upstash: a real Redis behind the REST front (test/support/upstash.ts), here.
+    const upstash = target === "upstash" ? await startUpstash() : null;
+    if (upstash)
+      Object.assign(env, { UPSTASH_REDIS_REST_URL: upstash.front.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
     const ready = `http://127.0.0.1:${port}${READY_PATH}`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
     const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
     const server =
       target === "next"
         ? await startServer("server/main.ts", env, ready, { nodeArgs })
-        : target === "lean" || target === "lean-nologs"
+        : target === "lean" || target === "lean-nologs" || target === "upstash"
           ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
-      results[target] = await measure(target, { url: `http://127.0.0.1:${port}`, pid: server.pid! }, keys);
+      const database = new URL(db.url).pathname.slice(1);
+      results[target] = await measure(
+        target,
+        { url: `http://127.0.0.1:${port}`, pid: server.pid!, database, store: upstash?.cpu },
+        keys,
+      );
     } finally {
       await stopGroup(server);
+      await upstash?.stop();
     }
   } finally {
     await db.drop();
@@ -89,7 +176,16 @@ for (const target of targets) {
 }
 
 const ratio = (target: string) =>
-  results[target] && results.baseline ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2) : null;
+  results[target] && results.baseline
+    ? round((results[target] as LoadResult).perSecond / (results.baseline as LoadResult).perSecond, 2)
+    : null;
+// CPU per create (server and PostgreSQL) against the baseline's: steadier than throughput on a
+// machine others share, whose load moves from one target's run to the next.
+const cpuOf = (m: Measured) => m.serverCpuMsPerRequest + m.postgresCpuMsPerRequest + (m.upstashCpuMsPerRequest ?? 0);
+const cpuRatio = (target: string) =>
+  results[target] && results.baseline
+    ? round(cpuOf(results[target] as Measured) / cpuOf(results.baseline as Measured), 2)
+    : null;
 const summary = {
   settings: { seconds, concurrency, partners: partnerCount, registers: "sandbox, instant", load: "wrk" },
   results,
@@ -97,10 +193,16 @@ const summary = {
     next_vs_baseline: ratio("next"),
     lean_vs_baseline: ratio("lean"),
     lean_without_request_logs_vs_baseline: ratio("lean-nologs"),
-    request_logs_on_vs_off: results.lean && results["lean-nologs"] ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2) : null,
+    upstash_vs_baseline: ratio("upstash"),
+    request_logs_on_vs_off:
+      results.lean && results["lean-nologs"]
+        ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2)
+        : null,
   },
+  cpuRatio: Object.fromEntries(targets.filter((t) => t !== "baseline").map((t) => [`${t}_vs_baseline`, cpuRatio(t)])),
 };
 console.log("ratios (throughput vs bare insert):", summary.ratio);
+console.log("CPU per create (server + PostgreSQL) vs bare insert:", summary.cpuRatio);
 if (values.profile) {
   // Each server writes its profile on a clean exit; the biggest file is the main thread's.
   for (const target of targets) {
@@ -111,4 +213,4 @@ if (values.profile) {
   }
 }
 // A partial run (--targets) is for exploring: only the full comparison is recorded.
-if (targets.length === 4) console.log("written", await writeResult("create", summary));
+if (TARGETS.every((t) => targets.includes(t))) console.log("written", await writeResult("create", summary));

@@ -2,33 +2,93 @@
 // cadastre: it accepts connections and never answers), against the same load with the sandbox
 // registers answering at once (the baseline, same run). The contract: the response goes out by the
 // deadline with what is known; here p99 must stay within the deadline + 50 ms.
-//   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500]
+// The hanging case runs twice: with the register's breaker never opening (every create waits on
+// the hung register until the deadline: what proves the deadline) and with the product's breaker
+// (it opens after a few failures, then most creates answer at once). How many creates waited is
+// read from the attempt log: their inline cadastre attempt ended `timeout`, where a create the
+// breaker spared logs `register_unavailable`.
+//   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500] [--allowance 50]
 import http from "node:http";
 import { parseArgs } from "node:util";
-import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, load, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import { and, count, eq, gte } from "drizzle-orm";
+import { openDatabase, schema } from "@/lib/db";
 import { stopGroup } from "@/test/support/processes";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  freshDatabase,
+  load,
+  READY_PATH,
+  seedPartnerKeys,
+  startServer,
+  writeResult,
+  type LoadResult,
+} from "./lib";
 
 const { values } = parseArgs({
-  options: { rate: { type: "string", default: "200" }, seconds: { type: "string", default: "20" }, deadline: { type: "string", default: "1500" } },
+  options: {
+    rate: { type: "string", default: "200" },
+    seconds: { type: "string", default: "20" },
+    deadline: { type: "string", default: "1500" },
+    // The contract's 50 ms; a smoke run (test/bench-smoke.test.ts) checks the plumbing, not the host's speed.
+    allowance: { type: "string", default: "50" },
+  },
 });
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const deadlineMs = Number(values.deadline);
-const allowedP99 = deadlineMs + 50;
+const allowedP99 = deadlineMs + Number(values.allowance);
 
 const hanging = http.createServer(() => {});
 await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
 const hangUrl = `http://127.0.0.1:${(hanging.address() as { port: number }).port}`;
 
-const results: Record<string, LoadResult> = {};
-for (const [label, mode] of [["registers_instant", "test"], ["cadastre_hanging", "live"]] as const) {
+/** Inline cadastre attempts of the measured creates, by outcome (`timeout`: the create waited on the register). */
+async function cadastreOutcomes(url: string, since: Date): Promise<Record<string, number>> {
+  const database = await openDatabase({ url, postgres: { poolSize: 1 } });
+  try {
+    const a = schema.enrichmentAttempts;
+    const rows = await database.db
+      .select({ outcome: a.outcome, error: a.error, n: count() })
+      .from(a)
+      .where(and(eq(a.source, "cadastre"), eq(a.trigger, "inline"), gte(a.startedAt, since)))
+      .groupBy(a.outcome, a.error);
+    return Object.fromEntries(
+      rows.map((r) => [r.error && r.error !== r.outcome ? `${r.outcome}:${r.error}` : r.outcome, r.n]),
+    );
+  } finally {
+    await database.close();
+  }
+}
+
+// A breaker that never sees enough requests to judge never opens.
+const NO_BREAKER = { REGISTER_BREAKER_MIN_REQUESTS: String(Number.MAX_SAFE_INTEGER) };
+const runs = [
+  { label: "registers_instant", mode: "test", env: {} },
+  { label: "cadastre_hanging_no_breaker", mode: "live", env: NO_BREAKER },
+  { label: "cadastre_hanging", mode: "live", env: {} },
+] as const;
+
+type Run = LoadResult & { cadastre: Record<string, number>; waited: number };
+const results: Record<string, Run> = {};
+for (const { label, mode, env: runEnv } of runs) {
   const db = await freshDatabase("finca_bench_deadline");
   try {
     // 90 creates per partner at most: the write limit (100/min) is not what is measured.
     const { keys } = await seedPartnerKeys(db.url, Math.ceil((rate * (seconds + 5)) / 90), mode);
     const port = await freePort();
-    const env = { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: hangUrl, ENRICHMENT_DEADLINE_MS: String(deadlineMs) };
+    const env = {
+      DATABASE_URL: db.url,
+      PORT: String(port),
+      FINCA_WORKERS: "0",
+      CATASTRO_BASE_URL: hangUrl,
+      ENRICHMENT_DEADLINE_MS: String(deadlineMs),
+      ...runEnv,
+    };
     const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
+    let measured: LoadResult;
+    let since: Date;
     try {
       const request = (i: number) => ({
         method: "POST",
@@ -37,21 +97,47 @@ for (const [label, mode] of [["registers_instant", "test"], ["cadastre_hanging",
         body: JSON.stringify({ cadastral_reference: benchReference(i) }),
       });
       // Warm-up at the same rate on other references, then the measured run (open loop).
-      await load({ url: `http://127.0.0.1:${port}`, seconds: 3, concurrency: 1024, rate, request: (i) => request(5_000_000 + i) });
-      results[label] = await load({ url: `http://127.0.0.1:${port}`, seconds, concurrency: 1024, rate, request });
+      await load({
+        url: `http://127.0.0.1:${port}`,
+        seconds: 3,
+        concurrency: 1024,
+        rate,
+        request: (i) => request(5_000_000 + i),
+      });
+      since = new Date();
+      measured = await load({ url: `http://127.0.0.1:${port}`, seconds, concurrency: 1024, rate, request });
     } finally {
       await stopGroup(server);
     }
+    const cadastre = await cadastreOutcomes(db.url, since);
+    results[label] = { ...measured, cadastre, waited: cadastre.timeout ?? 0 };
   } finally {
     await db.drop();
   }
   const r = results[label]!;
-  console.log(`${label.padEnd(18)} ${r.perSecond} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  p99.9 ${r.p999} ms  errors ${r.errorRate}  ${JSON.stringify(r.statuses)}`);
+  console.log(
+    `${label.padEnd(28)} ${r.perSecond} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  p99.9 ${r.p999} ms` +
+      `  errors ${r.errorRate}` +
+      `  waited on the register: ${r.waited} of ${r.requests}  ${JSON.stringify(r.statuses)}`,
+  );
 }
 hanging.close();
 
-const hang = results.cadastre_hanging!;
-const verdict = hang.p99 <= allowedP99 && hang.errorRate === 0 ? "pass" : "fail";
-console.log(`cadastre hanging at ${rate} req/s: p99 ${hang.p99} ms against deadline ${deadlineMs} + 50 ms → ${verdict}`);
-console.log("written", await writeResult(`deadline-${rate}`, { settings: { rate, seconds, deadlineMs, allowedP99 }, results, verdict }));
+const problems: string[] = [];
+for (const label of ["cadastre_hanging_no_breaker", "cadastre_hanging"]) {
+  const r = results[label]!;
+  if (r.p99 > allowedP99) problems.push(`${label}: p99 ${r.p99} ms over ${allowedP99} ms`);
+  if (r.errorRate) problems.push(`${label}: error rate ${r.errorRate}`);
+}
+// Without a breaker every create must have waited on the hung register, or the deadline was not tested.
+const unbroken = results.cadastre_hanging_no_breaker!;
+if (unbroken.waited !== unbroken.requests)
+  problems.push(`without a breaker only ${unbroken.waited} of ${unbroken.requests} creates waited on the register`);
+const verdict = problems.length ? "fail" : "pass";
+console.log(
+  `cadastre hanging at ${rate} req/s, deadline ${deadlineMs} ms, p99 allowed ${allowedP99} ms → ${verdict}` +
+    (problems.length ? `: ${problems.join("; ")}` : ""),
+);
+const settings = { rate, seconds, deadlineMs, allowedP99 };
+console.log("written", await writeResult(`deadline-${rate}`, { settings, results, verdict, problems }));
 process.exit(verdict === "pass" ? 0 : 1);

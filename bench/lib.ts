@@ -8,7 +8,7 @@ import path from "node:path";
 import { sql, type SQL } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { openDatabase, rowsOf, type Database } from "@/lib/db";
+import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { OPS_PATHS } from "@/lib/ops";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
@@ -111,22 +111,28 @@ export function treeCpuSeconds(pid: number): number {
   return processTree(pid).reduce((sum, p) => sum + cpuSeconds(p), 0);
 }
 
-/** CPU seconds of each PostgreSQL server process on the machine, by pid. */
-export function postgresCpu(): Map<number, number> {
+/**
+ * CPU seconds of each PostgreSQL server process on the machine, by pid; given a database, only its
+ * backends (their title names it), so work others do on the same server is not counted (nor the
+ * server's shared background writers: an undercount, the same for every target).
+ */
+export function postgresCpu(database?: string): Map<number, number> {
   const cpu = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") cpu.set(Number(entry), cpuSeconds(Number(entry)));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() !== "postgres") continue;
+      if (database && !readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) continue;
+      cpu.set(Number(entry), cpuSeconds(Number(entry)));
     } catch {}
   }
   return cpu;
 }
 
 /** PostgreSQL CPU seconds since `before`; a backend that ended meanwhile is not counted (an undercount, never negative). */
-export function postgresCpuSince(before: Map<number, number>): number {
+export function postgresCpuSince(before: Map<number, number>, database?: string): number {
   let sum = 0;
-  for (const [pid, seconds] of postgresCpu()) sum += seconds - (before.get(pid) ?? 0);
+  for (const [pid, seconds] of postgresCpu(database)) sum += seconds - (before.get(pid) ?? 0);
   return sum;
 }
 
@@ -368,6 +374,14 @@ export class WebhookReceiver {
   }
 }
 
+/** Properties, final ones, events, and deliveries still pending, so far. */
+interface Progress {
+  properties: number;
+  final: number;
+  events: number;
+  pendingDeliveries: number;
+}
+
 export interface StackOptions {
   /** Database name prefix. */
   prefix: string;
@@ -468,13 +482,15 @@ export class PipelineStack {
   }
 
   async startApi(): Promise<void> {
-    this.api = await startServer("scripts/serve-api.ts", { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" }, `${this.url}${READY_PATH}`);
+    const env = { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" };
+    this.api = await startServer("scripts/serve-api.ts", env, `${this.url}${READY_PATH}`);
   }
 
   /** A worker process, ready once its own operators' port says so (WORKER_OPS_PORT's `/api/ready`). */
   async startWorker(i: number): Promise<void> {
     const port = await freePort();
-    this.workers[i] = await startServer("scripts/worker.ts", { ...this.env(), WORKER_OPS_PORT: String(port) }, `http://127.0.0.1:${port}${READY_PATH}`);
+    const env = { ...this.env(), WORKER_OPS_PORT: String(port) };
+    this.workers[i] = await startServer("scripts/worker.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
   }
 
   /** A create of the i-th bench reference, with the keys round-robin. */
@@ -489,12 +505,13 @@ export class PipelineStack {
     return rowsOf<T>(await this.database.db.execute(query));
   }
 
-  /** Properties, final ones and events so far. */
-  async progress(): Promise<{ properties: number; final: number; events: number }> {
-    const [row] = await this.rows<{ properties: number; final: number; events: number }>(sql`
+  async progress(): Promise<Progress> {
+    const d = schema.webhookDeliveries;
+    const [row] = await this.rows<Progress>(sql`
       select (select count(*)::int from properties) as properties,
              (select count(*)::int from properties where status <> 'enriching') as final,
-             (select count(*)::int from events where type = 'property.enriched') as events`);
+             (select count(*)::int from events where type = 'property.enriched') as events,
+             (select count(*)::int from ${d} where ${d.status} = 'pending') as "pendingDeliveries"`);
     return row!;
   }
 
@@ -503,10 +520,10 @@ export class PipelineStack {
 
   /**
    * Polls until `load` (the creates) has ended, every property is final and every event was
-   * received, or `timeoutMs`; calls `onTick` on each poll (chaos actions). Returns when the last
+   * received and recorded as delivered, or `timeoutMs`; calls `onTick` on each poll (chaos actions). Returns when the last
    * property became final and when the last webhook arrived (ms epoch, or null on timeout).
    */
-  async settle<T>(load: Promise<T>, timeoutMs: number, onTick?: (p: { properties: number; final: number; events: number }) => Promise<void> | void) {
+  async settle<T>(load: Promise<T>, timeoutMs: number, onTick?: (p: Progress) => Promise<void> | void) {
     const started = Date.now();
     const deadline = started + timeoutMs;
     let loaded = false;
@@ -520,7 +537,9 @@ export class PipelineStack {
       if (this.timeline.at(-1)?.[0] !== t) this.timeline.push([t, p.properties, p.final, this.receiver.receipts.size]);
       if (!loaded || p.final < p.properties) finalAt = null;
       else finalAt ??= Date.now();
-      if (finalAt !== null && this.receiver.receipts.size >= p.events && p.events === p.final) {
+      // Received is not yet settled: a worker records a delivery's success just after its receipt.
+      const received = this.receiver.receipts.size >= p.events && p.events === p.final && !p.pendingDeliveries;
+      if (finalAt !== null && received) {
         receivedAt = this.receiver.lastFirstAt;
         break;
       }

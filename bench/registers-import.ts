@@ -15,13 +15,26 @@ import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "@/lib/db";
 import { datasetById, importDataset, localFile, registerIndex } from "@/lib/registers";
-import { benchReference, CREATE_PATH, freePort, READY_PATH, freshDatabase, load, percentile, round, seedPartnerKeys, startServer, writeResult, type LoadResult } from "./lib";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  freshDatabase,
+  load,
+  percentile,
+  READY_PATH,
+  round,
+  seedPartnerKeys,
+  startServer,
+  writeResult,
+  type LoadResult,
+} from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } } });
 const ROWS = Number(values.rows);
 const CREATES = Number(values.creates);
-const LOOKUPS = 5_000;
+const LOOKUPS = Math.min(5_000, ROWS);
 
 const HEADER = [
   "NUM_CAS", "ADREÇA", "POBLACIO", "CODI_PROVINCIA", "REFERENCIA CADASTRAL", "ZONA CLIMATICA", "ANY_CONSTRUCCIO", "US_EDIFICI",

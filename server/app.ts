@@ -64,7 +64,17 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   let shuttingDown = false;
   const rateLimiter =
     config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
-      ? await upstashRateLimiter(config.UPSTASH_REDIS_REST_URL, config.UPSTASH_REDIS_REST_TOKEN, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS)
+      ? await upstashRateLimiter({
+          url: config.UPSTASH_REDIS_REST_URL,
+          token: config.UPSTASH_REDIS_REST_TOKEN,
+          limit: config.RATE_LIMIT_WRITES,
+          windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+          timeoutMs: config.UPSTASH_TIMEOUT_MS,
+          onUnavailable(error) {
+            observability.metrics.rateLimiterUnavailable.inc();
+            observability.logger.warn(errorFields(error), "rate limiter (Upstash) unavailable: write refused with 503");
+          },
+        })
       : databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS);
   // Live lookups ask the local register index first (lib/registers), then the live registries.
   const liveSources = () =>

@@ -1,9 +1,10 @@
-// The product's HTTP server: Next.js (portal, docs and the API's catch-all route) behind a front
-// door for the requests Next cannot route. `next start` answers a path that is not valid
-// percent-encoding, a TRACE, an `OPTIONS *` or an absolute-form target (`GET http://host/path`)
-// with a plain-text 500 before any of our code runs, and redirects a trailing slash; here the
-// partner API's own listener answers them under its base path, exactly as on the lean server
-// (problem+json, X-Request-Id), and anything else gets a plain 400 or 405 or is served by its path.
+// The product's HTTP server: the partner API's own listener for every request under its base path
+// (the same handlers and operations table as the lean server and the Next.js catch-all route, with
+// none of Next's request handling in the way: a create costs what it costs on the lean server), and
+// Next.js (portal, docs, operators' endpoints) for the rest. Doubled slashes under the API path go to
+// the API too (Next would answer them with a 308 and no X-Request-Id), as does what Next cannot
+// route: a TRACE, an `OPTIONS *`, an absolute-form target (`GET http://host/path`). A page's path
+// that is not valid percent-encoding gets a plain 400 (`next start` answers it with a 500).
 import http from "node:http";
 import { BASE_PATH } from "@/lib/partner-api/operations";
 
@@ -23,30 +24,37 @@ function decodable(path: string): boolean {
   }
 }
 
+/** Whether a path names something of the API, however many slashes separate its segments. */
+function underApi(path: string): boolean {
+  const squashed = path.replace(/\/{2,}/g, "/");
+  return squashed === BASE_PATH || squashed.startsWith(`${BASE_PATH}/`);
+}
+
+/** The path and query of a request target; null for `*` and for what names no path. */
+function pathOf(target: string): { path: string; search: string } | null {
+  // Origin-form as sent: a URL parser would take `//api/…` for a host.
+  if (target.startsWith("/")) {
+    const query = target.indexOf("?");
+    return query < 0 ? { path: target, search: "" } : { path: target.slice(0, query), search: target.slice(query) };
+  }
+  try {
+    const url = new URL(target);
+    return { path: url.pathname, search: url.search };
+  } catch {
+    return null;
+  }
+}
+
 export function frontDoor(next: http.RequestListener, api: http.RequestListener): http.RequestListener {
   return (req, res) => {
     const target = req.url ?? "/";
-    const method = req.method ?? "GET";
-    const underApi = (p: string) => p === BASE_PATH || p.startsWith(`${BASE_PATH}/`);
-    if (target.startsWith("/") && ROUTED.has(method)) {
-      const pathname = target.split("?")[0]!;
-      if (decodable(pathname)) {
-        // The API treats a trailing slash as the same path; Next would redirect it.
-        return pathname.endsWith("/") && underApi(pathname) ? api(req, res) : next(req, res);
-      }
-      return underApi(pathname) ? api(req, res) : plain(res, 400, "Bad request: the path is not valid percent-encoding.");
-    }
-    let path: string | null = null;
-    try {
-      path = target === "*" ? null : new URL(target, "http://localhost").pathname;
-    } catch {
-      path = null;
-    }
-    // `*` names no resource; under the API the API says so (404 problem+json).
-    if (path === null || underApi(path)) return api(req, res);
-    if (!ROUTED.has(method)) return plain(res, 405, "Method not allowed.", { Allow: "GET, HEAD, POST" });
+    const at = pathOf(target);
+    // `*` names no resource; the API says so (404 problem+json).
+    if (at === null || underApi(at.path)) return api(req, res);
+    if (!ROUTED.has(req.method ?? "GET")) return plain(res, 405, "Method not allowed.", { Allow: "GET, HEAD, POST" });
+    if (!decodable(at.path)) return plain(res, 400, "Bad request: the path is not valid percent-encoding.");
     // An absolute-form target for a page: served as its path, the host it names is not ours to follow.
-    req.url = path + (new URL(target).search ?? "");
+    if (!target.startsWith("/")) req.url = at.path + at.search;
     return next(req, res);
   };
 }

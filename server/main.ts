@@ -1,6 +1,7 @@
-// `npm start`'s server process: Next.js with the front door (./http.ts), the App (database, queue,
-// workers) in the same process, and graceful shutdown: stop taking requests, let those in flight
-// finish, stop the workers, close the database.
+// `npm start`'s server process: the front door (./http.ts) sends the partner API to its own
+// listener and everything else to Next.js; the App (database, queue, workers) in the same process,
+// and graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close
+// the database.
 import http from "node:http";
 import path from "node:path";
 import next from "next";

@@ -1,6 +1,6 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
-import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
-import { containsPattern, preparedStatement, schema, type Db, type DbOrTx } from "@/lib/db";
+import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { bare, containsPattern, preparedSql, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
 
@@ -52,41 +52,86 @@ export async function ensureApiKey(db: DbOrTx, input: { partnerId: string; name:
 }
 
 /** Who a valid key speaks for; `visibleStart` names the key in logs without revealing it. */
-export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visibleStart: string; lastUsedAt: Date | null };
+export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visibleStart: string };
 
 /** Not revoked, and not past the expiry a roll gave it (database clock, like every other timestamp check). */
 const isActive = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
 
-const activeKeyByHash = preparedStatement("authenticate_api_key", (db) =>
-  db
-    .select({ apiKeyId: apiKeys.id, partnerId: apiKeys.partnerId, mode: apiKeys.mode, visibleStart: apiKeys.visibleStart, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isActive()))
-    .limit(1),
-);
+/** The authenticated key's row inside its statement: its scope's columns, for what a caller folds in. */
+export interface KeyRow {
+  /** The WITH item holding the key's one row (none when the key does not authenticate). */
+  from: SQL;
+  partnerId: SQL;
+  mode: SQL;
+}
+
+/** What a caller folds into the statement that authenticates a key: WITH items and columns over its row. */
+export interface Alongside {
+  with?: SQL;
+  columns?: SQL;
+}
+
+const KEY = sql`${sql.identifier("api_key")}`;
+const keyRow: KeyRow = { from: KEY, partnerId: sql`${KEY}.partner_id`, mode: sql`${KEY}.mode` };
+const LAST_USED_GRANULARITY_SECONDS = 60;
+
+/**
+ * The statement that authenticates a key (by its hash: revoked or expired keys, by the database's
+ * clock, yield no row), records its use at most once a minute, and runs whatever the caller folds
+ * in over its row; built once per shape of `alongside`.
+ */
+function authenticationSql(alongside: Alongside): SQL {
+  return sql`
+    with ${KEY} as (
+      select ${apiKeys.id} as id, ${apiKeys.partnerId} as partner_id, ${apiKeys.mode} as mode,
+             ${apiKeys.visibleStart} as visible_start, ${apiKeys.lastUsedAt} as last_used_at
+      from ${apiKeys} where ${and(eq(apiKeys.keyHash, sql.placeholder("hash")), isActive())}
+    ),
+    touched as (
+      update ${apiKeys} set ${bare(apiKeys.lastUsedAt)} = now() from ${KEY}
+      where ${apiKeys.id} = ${KEY}.id
+        and (${KEY}.last_used_at is null
+             or ${KEY}.last_used_at < now() - make_interval(secs => ${LAST_USED_GRANULARITY_SECONDS}))
+    )${alongside.with ? sql`, ${alongside.with}` : sql``}
+    select ${KEY}.id, ${KEY}.partner_id, ${KEY}.mode, ${KEY}.visible_start
+      ${alongside.columns ? sql`, ${alongside.columns}` : sql``}
+    from ${KEY}`;
+}
+
+/** A key's owner, and its statement's row with the columns folded in. */
+export interface Authenticated {
+  principal: Principal;
+  row: Record<string, unknown>;
+}
+
+/**
+ * An authentication statement with something folded in (one round trip for both): `name` names
+ * its shape, `alongside` builds it over the key's row, with `sql.placeholder`s for values that
+ * `run` then gives.
+ */
+export function authenticationWith(name: string, alongside: (key: KeyRow) => Alongside) {
+  const statement = preparedSql(`authenticate_${name}`, () => authenticationSql(alongside(keyRow)));
+  return async (db: Db, key: string, values: Record<string, unknown> = {}): Promise<Authenticated | null> => {
+    const parsed = parseApiKey(key);
+    if (!parsed) return null;
+    const result = await statement(db).execute({ ...values, hash: hashApiKey(parsed.key) });
+    const [row] = rowsOf<Record<string, unknown>>(result);
+    if (!row) return null;
+    const principal = {
+      apiKeyId: row.id as string,
+      partnerId: row.partner_id as string,
+      mode: row.mode as Mode,
+      visibleStart: row.visible_start as string,
+    };
+    return { principal, row };
+  };
+}
+
+const authenticateAlone = authenticationWith("key", () => ({}));
 
 /** The active key's owner, or null for anything malformed, unknown, revoked or expired. */
 export async function authenticateApiKey(db: Db, key: string): Promise<Principal | null> {
-  const parsed = parseApiKey(key);
-  if (!parsed) return null;
-  const [row] = await activeKeyByHash(db).execute({ hash: hashApiKey(parsed.key) });
-  return row ?? null;
-}
-
-const LAST_USED_GRANULARITY_MS = 60_000;
-
-/** Records use at most once a minute per key, so the hot path rarely writes. */
-export async function touchApiKey(db: DbOrTx, principal: Principal, now = new Date()): Promise<void> {
-  if (principal.lastUsedAt && now.getTime() - principal.lastUsedAt.getTime() < LAST_USED_GRANULARITY_MS) return;
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(apiKeys.id, principal.apiKeyId),
-        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_GRANULARITY_MS))),
-      ),
-    );
+  return (await authenticateAlone(db, key))?.principal ?? null;
 }
 
 export async function listApiKeys(db: DbOrTx, filter: { partnerId?: string; mode?: Mode; search?: string } = {}) {

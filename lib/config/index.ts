@@ -58,6 +58,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
+  UPSTASH_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
   CATASTRO_BASE_URL: z.string().url().optional(),
   /** Catastro's coordinates service (Consulta_CPMRC); default CATASTRO_BASE_URL when that is set (a proxy or replay of both), else Catastro's. */
   CATASTRO_COORDINATES_BASE_URL: z.string().url().optional(),

@@ -2,7 +2,7 @@
 // Both expose the same pg-core API; only opening, migrating and raw SQL differ.
 import path from "node:path";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { getTableName, sql } from "drizzle-orm";
+import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
@@ -11,7 +11,7 @@ import * as schema from "@/drizzle/schema";
 export { schema };
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database or an open transaction: domain functions accept either. */
-export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query">;
+export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query" | "_">;
 
 export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
 
@@ -95,6 +95,28 @@ export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(
     if (!statement) cache.set(db, (statement = build(db).prepare(name)));
     return statement;
   };
+}
+
+/**
+ * Raw SQL of the hot path, prepared once per database (or transaction) as `preparedStatement` does
+ * for the query builder: its text is built once, with `sql.placeholder`s for the values, and runs
+ * as a named statement the server parses and plans once per connection. Resolves with the driver's
+ * result (`rowsOf` reads it).
+ */
+export function preparedSql(name: string, build: () => SQL): (db: Pick<Db, "_" | "execute">) => PreparedSql {
+  const cache = new WeakMap<object, PreparedSql>();
+  return (db) => {
+    let statement = cache.get(db);
+    if (!statement) {
+      statement = db._.session.prepareQuery(db.execute(build()).getQuery(), undefined, name, false);
+      cache.set(db, statement);
+    }
+    return statement;
+  };
+}
+
+export interface PreparedSql {
+  execute(values: Record<string, unknown>): Promise<unknown>;
 }
 
 /** `%text%` for ILIKE, with the wildcards of `text` taken literally. */

@@ -39,6 +39,11 @@ export function createMetrics(options: { queueStats: () => Promise<QueueStat[]> 
     webhookDeliveries: new Counter({ name: "finca_webhook_deliveries_total", help: "Webhook delivery attempts by outcome (succeeded, retry, failed).", labelNames: ["outcome"] as const, registers }),
     webhookReceipt: new Histogram({ name: "finca_webhook_event_to_receipt_seconds", help: "From an event's creation to its delivery's successful receipt.", buckets: RECEIPT_BUCKETS, registers }),
     rateLimitRejections: new Counter({ name: "finca_rate_limit_rejections_total", help: "Writes refused with 429, by mode.", labelNames: ["mode"] as const, registers }),
+    rateLimiterUnavailable: new Counter({
+      name: "finca_rate_limiter_unavailable_total",
+      help: "Writes refused with 503 because the limiter's store (Upstash) did not answer.",
+      registers,
+    }),
     requestLogRows: new Counter({ name: "finca_request_log_rows_total", help: "Request log rows by outcome (written; dropped: queue full; failed: the insert failed).", labelNames: ["outcome"] as const, registers }),
     jobRuns: new Counter({ name: "finca_job_runs_total", help: "Job runs by queue and outcome (completed, failed).", labelNames: ["queue", "outcome"] as const, registers }),
     setBreakerState(provider: string, state: BreakerState) {

@@ -1,5 +1,6 @@
 // What an API operation is: its place (method, path template), whether it needs a key and counts
 // as a write, its documentation and its handler. The table of them is ./operations.ts.
+import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
@@ -85,10 +86,33 @@ interface Described {
   request?: { path?: z.ZodObject; query?: z.ZodObject; headers?: z.ZodObject; body?: z.ZodType; alsoAccepts?: Record<string, z.ZodType> };
   /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
   responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;
+  lookup?: Lookup;
+}
+
+/**
+ * A keyed operation's first read that depends on its input (a create's repeat check): the input is
+ * read and checked before the key, so the read rides on the statement that checks the key and
+ * counts the write (one round trip); the input's errors still answer after the key's and the limit's.
+ */
+export interface Lookup {
+  /** The input the read needs, from the request; throws the request's 422 or 400. */
+  input(req: Request): Promise<string>;
+  /** The read: a scalar subquery over the key's scope, the input as `input` (a placeholder's SQL). */
+  sql(scope: { partnerId: SQL; mode: SQL }, input: SQL): SQL;
+}
+
+/** What a lookup gave the handler: its input, and the id it found (null: none). */
+export interface Looked {
+  input: string;
+  found: string | null;
 }
 
 export type Operation = Described &
   (
-    | { authenticated: true; write: boolean; handle(ctx: Context & { principal: Principal }): Promise<Response> }
+    | {
+        authenticated: true;
+        write: boolean;
+        handle(ctx: Context & { principal: Principal; looked?: Looked }): Promise<Response>;
+      }
     | { authenticated: false; write: false; handle(ctx: Context): Promise<Response> }
   );

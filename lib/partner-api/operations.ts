@@ -5,7 +5,7 @@ import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
 import { cancelBatch, getBatch, listBatches, listItems, RESULT_COLUMNS, resultsStream, submitBatch } from "@/lib/batches";
 import { coverage } from "@/lib/registers";
-import { getProperty, listProperties, registerReference } from "@/lib/properties";
+import { getProperty, listProperties, normalisedReference, registeredIdSql, registerProperty } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
@@ -62,9 +62,14 @@ export const operations = [
       "201": { ...ok("Registered.", Property), headers: { Location: { $ref: "#/components/headers/Location" } } },
       "400": problemOnly("`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters."),
     }),
-    async handle({ deps, req, principal, startedAt }) {
-      const body = parseBody(CreatePropertyBody, await readJsonBody(req));
-      const { created, property } = await registerReference(deps, principal, body.cadastral_reference, startedAt);
+    // The repeat check rides on the key's statement: a create is that and its insert.
+    lookup: {
+      input: async (req) =>
+        normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
+      sql: registeredIdSql,
+    },
+    async handle({ deps, principal, startedAt, looked }) {
+      const { created, property } = await registerProperty(deps, principal, looked!.input, startedAt, looked!.found);
       return created ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` }) : json(property, 200);
     },
   },

@@ -1,16 +1,19 @@
 // The one wrapper every operation goes through, in the contract's precedence order:
 // request id → API key (401) → rate limit on writes (429) → the handler (422, 400, ...).
+// The key's check, the write's count and the operation's lookup (a create's repeat check) are one
+// database round trip; a lookup's input is read first, its errors held until after 401 and 429.
 // Errors become problem+json in one place; every response gets X-Request-Id; every answer is
 // reported once to `onRequest`.
-import { authenticateApiKey, touchApiKey, type Principal } from "@/lib/api-keys";
+import { sql } from "drizzle-orm";
+import { authenticationWith, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
-import { rateLimitBucket, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
-import { errorFields } from "@/lib/observability/logger";
+import { rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemResponse, toDomainError } from "./errors";
 import { loggablePath, requestIdOf } from "./request";
 import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
+  const admit = admission(deps, op);
   return async (req, params) => {
     const ctx = { deps, req, params, requestId: requestIdOf(req), startedAt: Date.now() };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
@@ -19,9 +22,16 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     let error: DomainError | null = null;
     try {
       if (op.authenticated) {
-        principal = await authenticate(deps, req, headers);
-        if (op.write) await countWrite(deps, principal, headers);
-        response = await op.handle({ ...ctx, principal });
+        const input = op.lookup ? await settle(op.lookup.input(req)) : null;
+        const admitted = await admit(req, input?.ok ? input.value : null);
+        principal = admitted.principal;
+        if (admitted.decision) {
+          Object.assign(headers, rateLimitHeaders(admitted.decision));
+          if (!admitted.decision.allowed) throw rateLimited(admitted.decision);
+        }
+        if (input && !input.ok) throw input.error;
+        const looked = input?.ok ? { input: input.value, found: admitted.found } : undefined;
+        response = await op.handle({ ...ctx, principal, looked });
       } else response = await op.handle(ctx);
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
@@ -32,6 +42,12 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     return response;
   };
 }
+
+const settle = <T>(promise: Promise<T>) =>
+  promise.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
 
 /** Tells `deps.onRequest` about an answer (also used for the 404/405 answers outside operations). */
 export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; startedAt: number }, answer: Pick<RequestRecord, "operationId" | "status" | "errorCode"> & { principal: Principal | null }): void {
@@ -51,19 +67,34 @@ export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; st
   });
 }
 
-/** The key's principal (401 without one). */
-async function authenticate(deps: ApiDeps, req: Request, headers: Record<string, string>): Promise<Principal> {
-  const key = req.headers.get("x-api-key")?.trim();
-  if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
-  const principal = await authenticateApiKey(deps.db, key);
-  if (!principal) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
-  touchApiKey(deps.db, principal).catch((error) => deps.logger.error({ requestId: headers["X-Request-Id"], ...errorFields(error) }, "api key last use not recorded"));
-  return principal;
-}
-
-/** A write counted against its partner's limit (429 over it; the answer still names the partner). */
-async function countWrite(deps: ApiDeps, principal: Principal, headers: Record<string, string>): Promise<void> {
-  const decision = await deps.rateLimiter.hit(rateLimitBucket(principal));
-  Object.assign(headers, rateLimitHeaders(decision));
-  if (!decision.allowed) throw rateLimited(decision);
+/**
+ * The key (401 without a valid one), the write counted against its partner's limit and the
+ * operation's lookup: one statement where the limiter is the database's (an unauthenticated
+ * request counts nothing: no key row, no hit), else the statement and then the limiter's store.
+ */
+function admission(deps: ApiDeps, op: Operation) {
+  const counted = op.write ? deps.rateLimiter.inStatement : undefined;
+  const { lookup } = op;
+  const authenticate = authenticationWith(`${op.id}${counted ? "_counted" : ""}`, (key) => {
+    const scope = { partnerId: key.partnerId, mode: key.mode };
+    const found = lookup && sql`(${lookup.sql(scope, sql`${sql.placeholder("input")}`)}) as found`;
+    const columns = [counted?.columns, found].filter((c) => c !== undefined);
+    return {
+      with: counted?.with(rateLimitBucketSql(scope), key.from),
+      columns: columns.length ? sql.join(columns, sql`, `) : undefined,
+    };
+  });
+  return async (req: Request, input: string | null) => {
+    const key = req.headers.get("x-api-key")?.trim();
+    if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
+    const admitted = await authenticate(deps.db, key, { input });
+    if (!admitted) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
+    const { principal, row } = admitted;
+    const decision = !op.write
+      ? null
+      : counted
+        ? counted.decide(row)
+        : await deps.rateLimiter.hit(rateLimitBucket(principal));
+    return { principal, decision, found: typeof row.found === "string" ? row.found : null };
+  };
 }

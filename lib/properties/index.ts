@@ -1,5 +1,12 @@
 // Properties: all their persistence (create, durable runs, reads) around the enrichment engine.
 export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
-export { registerProperty, registerReference, type PropertiesDeps, type Registration } from "./register";
+export {
+  normalisedReference,
+  registeredIdSql,
+  registerProperty,
+  registerReference,
+  type PropertiesDeps,
+  type Registration,
+} from "./register";
 export { registerReferences, type Registered } from "./register-many";
 export { runEnrichmentJob, runEnrichmentJobs, type EnrichJob } from "./enrich-run";

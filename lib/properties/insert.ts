@@ -1,9 +1,10 @@
 // Writing a new property with its source rows and attempt log: one statement (one round trip) whose
-// SQL is built once. Rows travel as jsonb records keyed by column name; the children select from the
-// inserted row, so when the reference exists already (a concurrent create won) nothing is written.
-import { getTableColumns, getTableName, sql, type SQL } from "drizzle-orm";
+// SQL is built once and prepared once per connection. Rows travel as jsonb records keyed by column
+// name; the children select from the inserted row, so when the reference exists already (a
+// concurrent create won) nothing is written.
+import { getTableColumns, getTableName, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
-import { rowsOf, schema, type DbOrTx } from "@/lib/db";
+import { preparedSql, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { PropertyRow, SourceRow } from "./read";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
@@ -41,8 +42,17 @@ const [PROPERTY, SOURCES, ATTEMPTS, END] = [
   `::jsonb) r) select "id" from inserted`,
 ].map((text) => sql.raw(text));
 
+const insertStatement = preparedSql("insert_property", () => {
+  const [property, sources, attempts] = ["property", "sources", "attempts"].map((name) => sql.placeholder(name));
+  return sql`${PROPERTY}${property}${SOURCES}${sources}${ATTEMPTS}${attempts}${END}`;
+});
+
 /** Inserts the property and its children; false when the reference was registered meanwhile. */
 export async function insertProperty(db: DbOrTx, property: PropertyRow, sources: SourceRow[], attempts: AttemptInsert[]): Promise<boolean> {
-  const statement: SQL = sql`${PROPERTY}${JSON.stringify(record(properties, property))}${SOURCES}${jsonRecords(enrichmentSources, sources)}${ATTEMPTS}${jsonRecords(enrichmentAttempts, attempts)}${END}`;
-  return rowsOf(await db.execute(statement)).length === 1;
+  const result = await insertStatement(db).execute({
+    property: JSON.stringify(record(properties, property)),
+    sources: jsonRecords(enrichmentSources, sources),
+    attempts: jsonRecords(enrichmentAttempts, attempts),
+  });
+  return rowsOf(result).length === 1;
 }

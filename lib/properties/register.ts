@@ -2,7 +2,7 @@
 // register; a new one is enriched inline until the deadline, then written with its source rows and
 // attempt log in one statement, and its durable job in the same transaction when work is left.
 import { randomUUID } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
@@ -46,6 +46,16 @@ const propertyByReference = preparedStatement("property_by_reference", (db) =>
 async function existing(db: Db, scope: Scope, reference: string): Promise<Property | null> {
   const [row] = await propertyByReference(db).execute({ ...scope, reference });
   return row ? getProperty(db, scope, row.id) : null;
+}
+
+/**
+ * The id of the scope's property of `reference`, as a scalar subquery over SQL of the scope and the
+ * reference: the repeat check folded into a statement the caller makes anyway (the API's key check).
+ */
+export function registeredIdSql(scope: { partnerId: SQL; mode: SQL }, reference: SQL): SQL {
+  return sql`select ${properties.id} from ${properties}
+    where ${properties.partnerId} = ${scope.partnerId} and ${properties.mode} = ${scope.mode}
+      and ${properties.cadastralReference} = ${reference}`;
 }
 
 /** A draft's three source rows and its new attempt-log rows, for the property `propertyId`. */
@@ -95,10 +105,23 @@ async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: str
   return created ? toProperty(property, sources) : null;
 }
 
-/** Registers a normalised, valid reference. `startedAt` is when the request arrived, so the deadline bounds the whole response. */
-export async function registerProperty(deps: PropertiesDeps, scope: Scope, reference: string, startedAt = Date.now()): Promise<Registration> {
+/**
+ * Registers a normalised, valid reference. `startedAt` is when the request arrived, so the deadline
+ * bounds the whole response; `registeredId` is what the caller's repeat check found (null: nothing;
+ * omitted: not checked yet).
+ */
+export async function registerProperty(
+  deps: PropertiesDeps,
+  scope: Scope,
+  reference: string,
+  startedAt = Date.now(),
+  registeredId?: string | null,
+): Promise<Registration> {
   // A repeat asks no register at all.
-  const known = await existing(deps.db, scope, reference);
+  const known =
+    registeredId === undefined
+      ? await existing(deps.db, scope, reference)
+      : registeredId && (await getProperty(deps.db, scope, registeredId));
   if (known) return { created: false, property: known };
   const created = await createEnriched(deps, scope, reference, startedAt);
   if (created) return { created: true, property: created };
@@ -106,9 +129,19 @@ export async function registerProperty(deps: PropertiesDeps, scope: Scope, refer
   return { created: false, property: (await existing(deps.db, scope, reference))! };
 }
 
-/** Registers a reference as a partner typed it: normalised and checked first (`invalid_cadastral_reference`). */
-export async function registerReference(deps: PropertiesDeps, scope: Scope, input: string, startedAt = Date.now()): Promise<Registration> {
+/** A reference as a partner typed it, normalised; `invalid_cadastral_reference` when it cannot be one. */
+export function normalisedReference(input: string): string {
   const check = checkReference(input);
   if (!check.ok) throw new DomainError("invalid_cadastral_reference", referenceProblem(check));
-  return registerProperty(deps, scope, check.reference, startedAt);
+  return check.reference;
+}
+
+/** Registers a reference as a partner typed it: normalised and checked first. */
+export async function registerReference(
+  deps: PropertiesDeps,
+  scope: Scope,
+  input: string,
+  startedAt = Date.now(),
+): Promise<Registration> {
+  return registerProperty(deps, scope, normalisedReference(input), startedAt);
 }

@@ -1,6 +1,6 @@
 // The shared write limit: N requests per sliding window per bucket (partner + mode), exact across
 // app instances because the check-and-count is one atomic statement in the shared store.
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { DomainError, type Scope } from "@/lib/domain";
 
@@ -12,7 +12,7 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until a slot frees (0 when the window is empty). */
   resetSeconds: number;
-  /** The same in milliseconds, for callers that wait for the slot themselves. */
+  /** The same in milliseconds, for callers that wait for the slot themselves (register budgets). */
   resetMs: number;
   windowSeconds: number;
 }
@@ -21,68 +21,130 @@ export interface RateLimiter {
   readonly limit: number;
   readonly windowSeconds: number;
   hit(bucket: string): Promise<RateLimitDecision>;
+  /**
+   * The hit as parts of a statement the caller makes anyway (a round trip less): the database
+   * limiter's; absent where the store is elsewhere (Upstash).
+   */
+  readonly inStatement?: HitInStatement;
 }
 
-/** Sliding log in PostgreSQL/PGlite: the row lock of the upsert serialises concurrent hits. */
+/** One hit inside a larger statement: WITH items, the columns to select, the decision read from them. */
+export interface HitInStatement {
+  /** WITH items counting one hit on `bucket`, an expression over the one row of `from` (none without a row). */
+  with(bucket: SQL, from?: SQL): SQL;
+  /** Select-list items the decision is read from. */
+  readonly columns: SQL;
+  decide(row: Record<string, unknown>): RateLimitDecision;
+}
+
+// The WITH items' names (rl_…) and the columns read back.
+const BUCKET = sql.identifier("rl_bucket");
+const CLOCK = sql.identifier("rl_clock");
+const COUNTED = sql.identifier("rl_counted");
+const CLOCK_NOW = sql`(select now from ${CLOCK})`;
+type Hits = (string | number)[] | null;
+
+/**
+ * Sliding log in PostgreSQL/PGlite: the row lock of the upsert serialises concurrent hits. The
+ * clock is the database's, shared by all instances.
+ */
 export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: number): RateLimiter {
   const windowMs = windowSeconds * 1000;
-  const decide = (hits: number[], now: number, allowed: boolean): RateLimitDecision => {
-    const live = hits.filter((h) => h > now - windowMs);
-    const oldest = live.length ? Math.min(...live) : now - windowMs;
-    const resetMs = live.length ? Math.max(0, oldest + windowMs - now) : 0;
-    return {
-      allowed,
-      limit,
-      windowSeconds,
-      remaining: Math.max(0, limit - live.length),
-      resetSeconds: live.length ? Math.max(1, Math.ceil(resetMs / 1000)) : 0,
-      resetMs,
-    };
+  const live = (hits: Hits, now: number) => (hits ?? []).map(Number).filter((h) => h > now - windowMs);
+  // Where the window begins, on the database's clock.
+  const since = sql`${CLOCK_NOW} - ${windowMs}::bigint`;
+  const inStatement: HitInStatement = {
+    // `rl_counted` returns the hits only when this one was counted (the window had room).
+    with: (bucket, from) => sql`
+      ${BUCKET} as (select ${bucket} as bucket${from ? sql` from ${from}` : sql``}),
+      ${CLOCK} as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as now),
+      ${COUNTED} as (
+        insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
+        select ${BUCKET}.bucket, array[${CLOCK}.now] from ${BUCKET}, ${CLOCK}
+        on conflict (${bare(w.bucket)}) do update
+          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > ${since}) || ${CLOCK_NOW}
+          where (select count(*) from unnest(${w.hits}) h where h > ${since}) < ${limit}
+        returning ${w.hits})`,
+    // A refused hit reads the window as the statement began: its live hits are the locked row's
+    // (newer ones are newer), so the oldest, which sets when a slot frees, is the same.
+    columns: sql`(select hits from ${COUNTED}) as rl_counted,
+      (select ${w.hits} from ${w} join ${BUCKET} on ${w.bucket} = ${BUCKET}.bucket) as rl_seen,
+      (select now from ${CLOCK}) as rl_now`,
+    decide(row) {
+      const now = Number(row.rl_now);
+      const counted = row.rl_counted as Hits;
+      const hits = live(counted ?? (row.rl_seen as Hits), now);
+      // A refusal whose window others filled after the statement began saw none: a slot frees
+      // within a window.
+      const oldest = hits.length ? Math.min(...hits) : now;
+      const resetMs = Math.max(0, oldest + windowMs - now);
+      return {
+        allowed: counted !== null,
+        limit,
+        windowSeconds,
+        remaining: counted !== null ? Math.max(0, limit - hits.length) : 0,
+        resetSeconds: counted !== null && !hits.length ? 0 : Math.max(1, Math.ceil(resetMs / 1000)),
+        resetMs,
+      };
+    },
   };
   return {
     limit,
     windowSeconds,
+    inStatement,
     async hit(bucket) {
-      // `hits` comes back only when the hit was counted; the clock is the database's, shared by all instances.
-      const result = await db.execute(sql`
-        with clock as (select (extract(epoch from clock_timestamp()) * 1000)::bigint as now)
-        insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
-        select ${bucket}, array[clock.now] from clock
-        on conflict (${bare(w.bucket)}) do update
-          set ${bare(w.hits)} = array(select h from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint)
-                     || (select now from clock)
-          where (select count(*) from unnest(${w.hits}) h where h > (select now from clock) - ${windowMs}::bigint) < ${limit}
-        returning ${w.hits}, (select now from clock) as now`);
-      const [counted] = rowsOf<{ hits: (string | number)[]; now: string | number }>(result);
-      if (counted) return decide(counted.hits.map(Number), Number(counted.now), true);
-      const denied = await db.execute(sql`
-        select ${w.hits}, (extract(epoch from clock_timestamp()) * 1000)::bigint as now
-        from ${w} where ${w.bucket} = ${bucket}`);
-      const [row] = rowsOf<{ hits: (string | number)[]; now: string | number }>(denied);
-      return decide(row ? row.hits.map(Number) : [], Number(row?.now ?? Date.now()), false);
+      const { columns } = inStatement;
+      const result = await db.execute(sql`with ${inStatement.with(sql`${bucket}::text`)} select ${columns}`);
+      return inStatement.decide(rowsOf<Record<string, unknown>>(result)[0]!);
     },
   };
 }
 
-/** Upstash (serverless deployments): @upstash/ratelimit's sliding window on Upstash Redis. */
-export async function upstashRateLimiter(
-  url: string,
-  token: string,
-  limit: number,
-  windowSeconds: number,
-): Promise<RateLimiter> {
+export interface UpstashOptions {
+  url: string;
+  token: string;
+  limit: number;
+  windowSeconds: number;
+  /** How long a hit may take; longer is an outage. */
+  timeoutMs: number;
+  /** Told of each hit Upstash did not answer (the write was refused with 503); must not throw. */
+  onUnavailable?(error: unknown): void;
+}
+
+/**
+ * Upstash (serverless deployments): @upstash/ratelimit's sliding window on Upstash Redis. When
+ * Upstash does not answer within `timeoutMs` (refused, failing, hanging), the write is refused
+ * with 503 and a retry hint: failing open would let one partner's loop through to the public
+ * registers unmetered, and a write retried a moment later loses nothing (creates are idempotent).
+ * No retries here (the library's default waits seconds on each hit); the library's own timeout,
+ * which would let the hit through, is off for the same reason.
+ */
+export async function upstashRateLimiter(options: UpstashOptions): Promise<RateLimiter> {
   const { Ratelimit } = await import("@upstash/ratelimit");
   const { Redis } = await import("@upstash/redis");
+  const { limit, windowSeconds } = options;
   const ratelimit = new Ratelimit({
-    redis: new Redis({ url, token }),
+    redis: new Redis({
+      url: options.url,
+      token: options.token,
+      retry: { retries: 0 },
+      signal: () => AbortSignal.timeout(options.timeoutMs),
+    }),
     limiter: Ratelimit.slidingWindow(limit, `${windowSeconds} s`),
     prefix: "finca:writes",
+    timeout: 0,
   });
   return {
     limit,
     windowSeconds,
     async hit(bucket) {
-      const r = await ratelimit.limit(bucket);
+      let r: Awaited<ReturnType<typeof ratelimit.limit>>;
+      try {
+        r = await ratelimit.limit(bucket);
+      } catch (error) {
+        options.onUnavailable?.(error);
+        throw new DomainError("service_unavailable", "The rate limiter does not answer; retry shortly.");
+      }
       return {
         allowed: r.success,
         limit,
@@ -99,6 +161,10 @@ export async function upstashRateLimiter(
 export function rateLimitBucket(scope: Scope): string {
   return `writes:${scope.partnerId}:${scope.mode}`;
 }
+
+/** `rateLimitBucket` in SQL, over a scope's columns. */
+export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL =>
+  sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;
 
 /** The scope of a bucket `rateLimitBucket` wrote, else null. */
 function scopeOfBucket(bucket: string): Scope | null {

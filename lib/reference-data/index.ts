@@ -149,8 +149,17 @@ export function sandboxMunicipalities(): readonly Municipality[] {
 /**
  * Share of the population living in each CTE winter zone (the zone's first character: α, A … E),
  * in Spain or in one autonomous community: what an "average" place of that area looks like.
+ * Computed once per area: a pass over every municipality took a sixth of a create's CPU (the
+ * estimate for a building of unknown zone asks it each time).
  */
-export function populationByWinterZone(ccaa: string | null = null): Record<string, number> {
+export function populationByWinterZone(ccaa: string | null = null): Readonly<Record<string, number>> {
+  let shares = winterShares.get(ccaa);
+  if (!shares) winterShares.set(ccaa, (shares = Object.freeze(winterSharesOf(ccaa))));
+  return shares;
+}
+const winterShares = new Map<string | null, Readonly<Record<string, number>>>();
+
+function winterSharesOf(ccaa: string | null): Record<string, number> {
   const totals: Record<string, number> = {};
   let all = 0;
   for (const m of MUNICIPALITIES) {

@@ -224,6 +224,8 @@ describe(`${server}: targets, methods and hosts`, () => {
     ["a lone % as an id", request("DELETE", `${BASE_PATH}/webhook-endpoints/%`), [404]],
     ["OPTIONS on a path of the API", request("OPTIONS", `${BASE_PATH}/properties`), [405]],
     ["OPTIONS *", request("OPTIONS", "*"), [404]],
+    ["doubled slashes under the API's path", request("GET", `${BASE_PATH}//properties`), [404]],
+    ["doubled slashes before the API's path", request("POST", `//api//v1/partner-api/properties`), [404]],
   ])("%s", async (_, build, statuses) => {
     const r = build();
     const answer = await send(target().port, r);

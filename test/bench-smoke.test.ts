@@ -1,0 +1,47 @@
+// Every benchmark in bench/ started for a few seconds with tiny sizes, so a change that breaks one
+// fails here rather than on the day someone measures. Each must exit 0 (its invariants hold: no
+// duplicate or missing webhook, every create answered) and write its result, into a folder of the
+// test's own: bench/results keeps the recorded figures. Timing verdicts are the benchmarks' business
+// on a real run: the deadline's allowance and the soak's slope are opened wide here.
+// Benchmarks run on PostgreSQL only (they measure it), so this runs in the PostgreSQL pass of the
+// suite, once, on the server of DATABASE_URL; it needs wrk and hyperfine (Debian packages).
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onPostgres } from "./support/database";
+import { runNode } from "./support/processes";
+
+// A hang, not slowness: the longest (chaos, with its baseline) takes about a minute on an idle machine.
+const HUNG_MS = 900_000;
+
+let results: string;
+beforeAll(async () => {
+  results = await mkdtemp(path.join(tmpdir(), "finca-bench-smoke-"));
+});
+afterAll(() => rm(results, { recursive: true, force: true }));
+
+describe.skipIf(!onPostgres)("benchmarks, smoke runs", () => {
+  it.each([
+    ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
+    ["deadline.ts", ["--rate", "20", "--seconds", "2", "--deadline", "500", "--allowance", "60000"], "deadline-20"],
+    ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
+    ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
+    ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],
+    [
+      "soak.ts",
+      ["--minutes", "0.2", "--rate", "5", "--sample-seconds", "1", "--pool", "4", "--max-slope", "1000000"],
+      "soak",
+    ],
+    ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
+    ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
+  ])("bench/%s runs and writes its result", async (script, args, name) => {
+    const run = await runNode(`bench/${script}`, args, {
+      env: { BENCH_RESULTS_DIR: results, BENCH_DATABASE_SERVER: process.env.DATABASE_URL },
+      timeoutMs: HUNG_MS,
+    });
+    expect(run.code, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`).toBe(0);
+    const written = JSON.parse(await readFile(path.join(results, `${name}.json`), "utf8")) as { measuredAt?: string };
+    expect(written.measuredAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
