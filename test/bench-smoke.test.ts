@@ -21,21 +21,37 @@ beforeAll(async () => {
 });
 afterAll(() => rm(results, { recursive: true, force: true }));
 
+// What bench/ holds besides the benchmarks: their shared code and the servers and tools they start.
+const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-database.ts"];
+
+const SMOKE_RUNS: [string, string[], string][] = [
+  ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
+  ["deadline.ts", ["--rate", "20", "--seconds", "2", "--deadline", "500", "--allowance", "60000"], "deadline-20"],
+  ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
+  ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
+  ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],
+  [
+    "soak.ts",
+    ["--minutes", "0.2", "--rate", "5", "--sample-seconds", "1", "--pool", "4", "--max-slope", "1000000"],
+    "soak",
+  ],
+  ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
+  ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
+  [
+    "batch.ts",
+    ["--items", "200", "--create-rate", "5", "--create-seconds", "2", "--baseline-items", "50", "--pool", "4"],
+    "batch",
+  ],
+];
+
+it("every benchmark in bench/ has its smoke run", async () => {
+  const { readdir } = await import("node:fs/promises");
+  const scripts = (await readdir("bench")).filter((f) => f.endsWith(".ts") && !HELPERS.includes(f));
+  expect(scripts.sort()).toEqual(SMOKE_RUNS.map(([script]) => script).sort());
+});
+
 describe.skipIf(!onPostgres)("benchmarks, smoke runs", () => {
-  it.each([
-    ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
-    ["deadline.ts", ["--rate", "20", "--seconds", "2", "--deadline", "500", "--allowance", "60000"], "deadline-20"],
-    ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
-    ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
-    ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],
-    [
-      "soak.ts",
-      ["--minutes", "0.2", "--rate", "5", "--sample-seconds", "1", "--pool", "4", "--max-slope", "1000000"],
-      "soak",
-    ],
-    ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
-    ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
-  ])("bench/%s runs and writes its result", async (script, args, name) => {
+  it.each(SMOKE_RUNS)("bench/%s runs and writes its result", async (script, args, name) => {
     const run = await runNode(`bench/${script}`, args, {
       env: { BENCH_RESULTS_DIR: results, BENCH_DATABASE_SERVER: process.env.DATABASE_URL },
       timeoutMs: HUNG_MS,
