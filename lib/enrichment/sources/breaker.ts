@@ -8,7 +8,7 @@
 import CircuitBreaker from "opossum";
 import type { BreakerState } from "@/lib/observability/metrics";
 import { toError } from "./http";
-import type { SourceOutcome } from "./types";
+import type { RegisterGuard, SourceOutcome } from "./types";
 
 export type { BreakerState };
 
@@ -31,9 +31,7 @@ export interface BreakerEvents {
   rejected?(provider: string): void;
 }
 
-export interface RegisterBreakers {
-  /** Runs one lookup at the register `provider` under its breaker. */
-  guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
+export interface RegisterBreakers extends RegisterGuard {
   /** The breakers made so far (a register is known once asked). */
   states(): Record<string, BreakerState>;
   /** The last failed request at `provider` in this process: its message and when. */

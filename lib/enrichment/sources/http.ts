@@ -1,8 +1,7 @@
 // What every live register client needs: a bounded GET with a timeout, error classification,
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
 import { readCapped } from "@/lib/http/read-capped";
-import type { RegisterBreakers } from "./breaker";
-import type { RegisterBudget, SourceInput, SourceOutcome } from "./types";
+import type { RegisterBudget, RegisterGuard, SourceInput, SourceOutcome } from "./types";
 
 export type Outcome<T> = SourceOutcome<T>;
 
@@ -243,7 +242,7 @@ export interface LiveClientOptions {
   /** Default 24 h. */
   cacheTtlMs?: number;
   /** The process's breakers, one per register (./breaker); none: every lookup asks. */
-  breakers?: RegisterBreakers;
+  breakers?: RegisterGuard;
   /** Requests per second per register, shared by every worker; durable runs wait for it. None: no budget. */
   budget?: RegisterBudget;
 }

@@ -45,6 +45,11 @@ export interface SourceInput {
   trigger?: "inline" | "job";
 }
 
+/** Runs lookups at a register under its circuit breaker (./breaker.ts keeps one per register). */
+export interface RegisterGuard {
+  guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
+}
+
 /**
  * Requests per second the workers may send to each register, shared by every process (lib/registers
  * keeps it in the database). Only durable runs wait for it: a create's inline lookup never does.
