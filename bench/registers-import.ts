@@ -103,9 +103,9 @@ async function createLatencies(url: string, db: Db) {
   const registers = http.createServer((req, res) => {
     const asked = new URL(req.url!, "http://registers");
     res.setHeader("content-type", "application/json");
-    if (asked.pathname.endsWith("/Consulta_DNPRC")) return res.end(dnprc(asked.searchParams.get("RefCat")!));
-    if (asked.pathname.endsWith("/Consulta_CPMRC")) return res.end(CPMRC);
-    res.end("[]");
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprc(asked.searchParams.get("RefCat")!));
+    else if (asked.pathname.endsWith("/Consulta_CPMRC")) res.end(CPMRC);
+    else res.end("[]");
   });
   await new Promise<void>((r) => registers.listen(0, "127.0.0.1", r));
   const registersUrl = `http://127.0.0.1:${(registers.address() as { port: number }).port}`;

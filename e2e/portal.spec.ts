@@ -3,7 +3,6 @@
 // and phone widths, go to e2e/screenshots/ (git-ignored) for a person to look at.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";

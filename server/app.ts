@@ -12,7 +12,7 @@ import { liveRoutes, refreshPlan, registerBudgets, registerIndex, registerRates 
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
-import { errorFields, type Logger } from "@/lib/observability/logger";
+import { createLogger, errorFields, type Logger } from "@/lib/observability/logger";
 import { requestLogWriter } from "@/lib/request-logs";
 import type { RequestRecord } from "@/lib/partner-api/operation";
 import { bootstrap } from "./bootstrap";
@@ -54,12 +54,14 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   // A dataset or register that does not exist stops the start before anything opens.
   refreshPlan(config.REGISTER_URLS);
   registerRates(config.REGISTER_RATE_LIMITS);
-  const database = options.database ?? (await openDatabase(defaultDatabaseOptions(env)));
-  const observability = createObservability(config, database, options.logger);
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const onIdleError = (error: Error) => logger.error(errorFields(error), "an idle database connection failed");
+  const database = options.database ?? (await openDatabase({ ...defaultDatabaseOptions(env), onIdleError }));
+  const observability = createObservability(config, database, logger);
   if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
     observability.logger.warn("FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
   }
-  const queue = await startQueue(database, config);
+  const queue = await startQueue(database, config, observability.logger);
   const queueRun = queueState(queue);
   let shuttingDown = false;
   const rateLimiter =

@@ -7,11 +7,12 @@ import Credentials from "next-auth/providers/credentials";
 import { DomainError, type Role } from "@/lib/domain";
 import { checkCredentials } from "@/lib/auth/accounts";
 import { clientAddress } from "@/lib/auth/throttle";
+import { errorFields } from "@/lib/observability/logger";
 import { getApp } from "./app";
 
 /** A refusal the sign-in form explains (`code` reaches the action's AuthError). */
 class Refused extends CredentialsSignin {
-  constructor(readonly code: string) {
+  constructor(override readonly code: string) {
     super();
   }
 }
@@ -34,7 +35,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     // A wrong password is an expected outcome (recorded for throttling), not a server error.
     error(error) {
       if ((error as Error & { type?: string }).type === "CredentialsSignin") return;
-      console.error(error);
+      void getApp().then((app) => app.logger.error(errorFields(error), "sign-in failed"));
     },
   },
   providers: [

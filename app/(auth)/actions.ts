@@ -34,6 +34,8 @@ async function signInWith(email: string, password: string, redirectTo: string): 
     if (error instanceof AuthError) return { error: refusal((error as AuthError & { code?: string }).code) };
     throw error; // the redirect after a successful sign-in
   }
+  // signIn redirects on success: it never returns.
+  return undefined;
 }
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {

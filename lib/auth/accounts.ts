@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
-import { DomainError, isUuid } from "@/lib/domain";
+import { isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
 import type { Passwords } from "./password";
 import { beginAttempt, endAttempt } from "./throttle";

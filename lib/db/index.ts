@@ -30,6 +30,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PostgreSQL only: pool size and timeouts (defaults: see `PostgresEnv`). */
   postgres?: Partial<PostgresLimits>;
+  /** Where a pooled connection's failure while idle is told (the App's logger). */
+  onIdleError?: (error: Error) => void;
 }
 
 /**
@@ -156,12 +158,14 @@ export async function pendingMigrations(db: Pick<Db, "execute">): Promise<number
 let migrationTimes: Promise<number[]> | undefined;
 
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
-  return options.url ? openPostgres(options.url, { ...postgresLimits({}), ...options.postgres }) : openPglite(options.dataDir ?? "memory://");
+  return options.url
+    ? openPostgres(options.url, { ...postgresLimits({}), ...options.postgres }, options.onIdleError)
+    : openPglite(options.dataDir ?? "memory://");
 }
 
 const QUERY_TIMED_OUT = "Query read timeout"; // pg's message for query_timeout
 
-async function openPostgres(url: string, limits: PostgresLimits): Promise<Database> {
+async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (_: Error) => {}): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
@@ -213,7 +217,7 @@ async function openPostgres(url: string, limits: PostgresLimits): Promise<Databa
   // to is an uncaught exception. The pool listens only to idle clients (reported here), pool.query
   // once per query, and a dying connection can emit twice (the server's FATAL, then the closed
   // socket): every client gets a listener of its own. Its queries fail with the error anyway.
-  pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+  pool.on("error", onIdleError);
   pool.on("connect", (client) => client.on("error", () => {}));
   // Migrations on a connection of their own, without the query timeout: waiting for another
   // instance's migration, or a long one, is not a dead server.

@@ -50,9 +50,14 @@ function sources(overrides: Partial<{ facts: CadastreFacts; certificate: Registr
   };
 }
 
+/** A bug in a step fails the test (in production the App's logger is told). */
+const failOn = (error: unknown) => {
+  throw error;
+};
+
 async function run(reference: string, s: Sources) {
   const draft = newDraft(reference, "live");
-  await runUntil(draft, { sources: s, trigger: "inline", maxAttempts: 3 }, Date.now() + 5_000);
+  await runUntil(draft, { sources: s, trigger: "inline", maxAttempts: 3, onError: failOn }, Date.now() + 5_000);
   return draft;
 }
 

@@ -291,6 +291,8 @@ export interface RunOptions {
   sources: Sources;
   trigger: Trigger;
   maxAttempts: number;
+  /** Told of a bug in a step (a source's failure is an outcome, never this); the run ends with what it has. */
+  onError(error: unknown): void;
 }
 
 type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal; trigger: Trigger }) => Promise<SourceOutcome<T>>;
@@ -326,7 +328,7 @@ async function runSteps(draft: Draft, options: RunOptions & { signal: AbortSigna
 export async function runUntil(draft: Draft, options: RunOptions, deadlineAt: number): Promise<void> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadlineAt - Date.now()));
-  const steps = runSteps(draft, { ...options, signal: controller.signal }).catch((error) => console.error("[enrich]", draft.reference, error));
+  const steps = runSteps(draft, { ...options, signal: controller.signal }).catch(options.onError);
   const deadline = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
   await Promise.race([steps, deadline]);
   clearTimeout(timer);

@@ -7,6 +7,12 @@ import type { Config } from "@/lib/config";
 
 export type { Logger };
 
+/** What a layer below the composition root may log to (pino's logger is one). */
+export interface LogSink {
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
 /** Field names that may hold a credential, at the top level or one object down. */
 const SECRET_FIELDS = ["password", "passwordHash", "secret", "previousSecret", "key", "apiKey", "token", "authorization", "cookie", "x-api-key"];
 const REDACT = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`]);

@@ -9,12 +9,12 @@ import { inArray, sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { SourceName } from "@/lib/domain";
 import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type SourceState } from "@/lib/enrichment/engine";
-import { isLastRun, maxAttempts, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
+import { isLastRun, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
 import { enqueueMany, QUEUES } from "@/lib/queue";
 import { recordEvents } from "@/lib/webhooks/events";
 import { jsonRecords, writable } from "./insert";
 import { columnsOf, dataOf, toProperty, type PropertyRow, type SourceRow } from "./read";
-import { childRowsOf, type PropertiesDeps } from "./register";
+import { childRowsOf, runOptions, type PropertiesDeps } from "./register";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
 
@@ -66,7 +66,7 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
 async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }): Promise<Finished> {
   const { property } = stored;
   const draft: Draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources: stored.sources });
-  await runUntil(draft, { sources: deps.sourcesFor(property.mode), trigger: "job", maxAttempts: maxAttempts(deps.config, property.mode) }, runDeadline(deps.config));
+  await runUntil(draft, runOptions(deps, draft, "job"), runDeadline(deps.config));
   deps.onAttempts?.(draft.attempts, property.mode);
   let status = finalStatus(draft);
   if (!status && isLastRun(deps.config, property.mode, job.run)) {

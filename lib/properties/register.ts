@@ -7,7 +7,8 @@ import { preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import { DomainError, SOURCES, type Mode, type Property, type PropertyStatus, type Scope } from "@/lib/domain";
-import { newDraft, runUntil, finalStatus, type AttemptRecord, type Draft } from "@/lib/enrichment/engine";
+import { newDraft, runUntil, finalStatus, type AttemptRecord, type Draft, type RunOptions, type Trigger } from "@/lib/enrichment/engine";
+import { errorFields, type LogSink } from "@/lib/observability/logger";
 import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { insertProperty } from "./insert";
@@ -21,6 +22,8 @@ export interface PropertiesDeps {
   queue: Queue;
   config: ScheduleConfig;
   sourcesFor(mode: Mode): Sources;
+  /** Where a run's unexpected failure is told (the App's logger). */
+  logger: Pick<LogSink, "error">;
   /** Told of the attempts each run made (inline or durable), whether or not its write wins; must not throw. */
   onAttempts?: (attempts: readonly AttemptRecord[], mode: Mode) => void;
 }
@@ -58,6 +61,16 @@ export function registeredIdSql(scope: { partnerId: SQL; mode: SQL }, reference:
       and ${properties.cadastralReference} = ${reference}`;
 }
 
+/** How a run of the engine on `draft` goes: its mode's registers and attempts, a bug in it logged. */
+export function runOptions(deps: PropertiesDeps, draft: Draft, trigger: Trigger): RunOptions {
+  return {
+    sources: deps.sourcesFor(draft.mode),
+    trigger,
+    maxAttempts: maxAttempts(deps.config, draft.mode),
+    onError: (error) => deps.logger.error({ reference: draft.reference, trigger, ...errorFields(error) }, "enrichment run failed"),
+  };
+}
+
 /** A draft's three source rows and its new attempt-log rows, for the property `propertyId`. */
 export function childRowsOf(draft: Draft, propertyId: string) {
   const sources: SourceRow[] = SOURCES.map((source) => ({ propertyId, source, ...draft.sources[source] }));
@@ -89,7 +102,7 @@ export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertySt
 /** Enriches a new property until the deadline and writes it; null when a concurrent create won. */
 async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: string, startedAt: number): Promise<Property | null> {
   const draft = newDraft(reference, scope.mode);
-  await runUntil(draft, { sources: deps.sourcesFor(scope.mode), trigger: "inline", maxAttempts: maxAttempts(deps.config, scope.mode) }, inlineDeadline(deps.config, startedAt));
+  await runUntil(draft, runOptions(deps, draft, "inline"), inlineDeadline(deps.config, startedAt));
   deps.onAttempts?.(draft.attempts, scope.mode);
   const status = finalStatus(draft);
   const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status);

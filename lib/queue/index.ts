@@ -4,6 +4,7 @@ import plans from "pg-boss/src/plans.js";
 import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import type { QueueStat } from "@/lib/observability/metrics";
+import { errorFields, type LogSink } from "@/lib/observability/logger";
 
 export const QUEUES = {
   /** Retries the unfinished enrichment sources of one property. */
@@ -28,21 +29,21 @@ const SCHEMA = "pgboss";
 // (both handlers make a repeated run do nothing).
 const RESULT_STATEMENTS = new Set([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
 
-function queueExecutor(executor: SqlExecutor): SqlExecutor {
+function queueExecutor(executor: SqlExecutor, log: LogSink): SqlExecutor {
   return {
     executeSql: (text, values) =>
       executor.executeSql(text, values).catch((error: Error) => {
         if (!RESULT_STATEMENTS.has(text)) throw error;
-        console.error("[queue] job results not recorded, the jobs will expire and run again:", error.message);
+        log.error(errorFields(error), "job results not recorded: the jobs will expire and run again");
         return { rows: [{ count: 0 }] };
       }),
   };
 }
 
-export async function startQueue(database: Database, config: Config): Promise<Queue> {
+export async function startQueue(database: Database, config: Config, log: LogSink): Promise<Queue> {
   const boss = new PgBoss({
     // Our own connection(s): PGlite allows one client, and on PostgreSQL one pool is enough.
-    db: queueExecutor(database.executor) as PgBoss.Db,
+    db: queueExecutor(database.executor, log) as PgBoss.Db,
     schema: SCHEMA,
     // A worker that dies mid-job: its job expires and is retried after this long.
     expireInSeconds: config.JOB_EXPIRE_SECONDS,
@@ -52,7 +53,7 @@ export async function startQueue(database: Database, config: Config): Promise<Qu
     retryDelay: 1,
     retryBackoff: true,
   });
-  boss.on("error", (error) => console.error("[queue]", error.message));
+  boss.on("error", (error) => log.error(errorFields(error), "queue error"));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
     await boss.createQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, retryLimit: 20, retryDelay: 1, retryBackoff: true });

@@ -23,7 +23,6 @@ async function* lines(text: DecodedText): AsyncGenerator<{ number: number; line:
 
 export async function* readPositionalRows(
   dataset: Dataset & { positional: Layout },
-  file: string,
   text: DecodedText,
 ): AsyncGenerator<ReadItem> {
   const { head, middle, tail, drop } = dataset.positional;

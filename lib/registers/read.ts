@@ -85,7 +85,7 @@ function readerFor(
   }
   const text = decodeText(bytes);
   if (dataset.xmlRecord) return readXmlRows({ ...dataset, xmlRecord: dataset.xmlRecord }, file, text, overrides);
-  if (dataset.positional) return readPositionalRows({ ...dataset, positional: dataset.positional }, file, text);
+  if (dataset.positional) return readPositionalRows({ ...dataset, positional: dataset.positional }, text);
   return readCsvRows(dataset, file, text, overrides);
 }
 

@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { loadConfig, type Config } from "@/lib/config";
+import { createLogger } from "@/lib/observability/logger";
 import { startQueue, type Queue } from "@/lib/queue";
 import type { Mode } from "@/lib/domain";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
@@ -24,7 +25,7 @@ let receiver: Receiver;
 beforeAll(async () => {
   config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1", WEBHOOK_TIMEOUT_MS: "300" });
   database = await openDatabase({ dataDir: "memory://" });
-  queue = await startQueue(database, config);
+  queue = await startQueue(database, config, createLogger({ level: "warn" }));
   deps = { db: database.db, queue, config };
   receiver = await startReceiver();
 });

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDatabase, schema, type Database } from "@/lib/db";
 import { loadConfig } from "@/lib/config";
+import { createLogger } from "@/lib/observability/logger";
 import { enqueue, QUEUES, startQueue, type Queue } from "@/lib/queue";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { freePort } from "@/test/support/ports";
@@ -20,7 +21,7 @@ const receivers: Receiver[] = [];
 beforeAll(async () => {
   const config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1,1,1", WEBHOOK_TIMEOUT_MS: "5000", JOB_POLL_SECONDS: "0.5" });
   database = await openDatabase({ dataDir: "memory://" });
-  queue = await startQueue(database, config);
+  queue = await startQueue(database, config, createLogger({ level: "warn" }));
   await registerDeliverWebhookWorker(queue, { db: database.db, queue, config }, config.JOB_POLL_SECONDS);
 });
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HTTP_METHODS } from "next/dist/server/web/http";
-import { adoptApp, BASE, get, post, useTestApp, type TestApp } from "../support/app";
+import { adoptApp, BASE, post, useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { answerOf, BASE_PATH, expectContractAnswer, methodsOf } from "../support/contract";
 import * as arb from "../support/arbitraries";

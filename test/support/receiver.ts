@@ -65,7 +65,7 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   const server = await listen((req, body, res) => {
     received.push({ headers: req.headers, body: body.toString("utf8"), at: Date.now() });
     const behaviour = queue.shift() ?? { status: 200, body: "ok" };
-    if ("destroy" in behaviour) return req.socket.destroy();
+    if ("destroy" in behaviour) return void req.socket.destroy();
     if ("hangMs" in behaviour) return void setTimeout(() => res.writeHead(200).end("late"), behaviour.hangMs);
     res.writeHead(behaviour.status, behaviour.headers).end(behaviour.body ?? "");
   }, port);

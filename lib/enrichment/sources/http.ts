@@ -164,8 +164,9 @@ const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", 
  * must never fail a lookup. `admit` (a register budget) is waited for before a new fetch takes one
  * of the limiter's places, so a request held back by its budget never blocks another one.
  */
-export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number; limit: Limiter }): CachedLookup {
+export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number; limit: Limiter; onCacheError?: (error: unknown) => void }): CachedLookup {
   const { cache, ttlMs, limit } = options;
+  const told = options.onCacheError ?? (() => {});
   const inflight = new Map<string, { promise: Promise<Outcome<unknown>>; join: (signal: AbortSignal) => void }>();
 
   function start(key: string, fetcher: () => Promise<Outcome<unknown>>, admit?: Admission) {
@@ -185,7 +186,7 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
         )
         .catch(toError)
         .then(async (outcome) => {
-          if (outcome.kind !== "error") await cache.set(key, outcome, ttlMs).catch((error) => console.warn("[sources] answer cache set failed:", (error as Error).message));
+          if (outcome.kind !== "error") await cache.set(key, outcome, ttlMs).catch(told);
           return outcome;
         })
         .finally(() => {
@@ -216,7 +217,7 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
       stopWaiting = () => signal.removeEventListener("abort", onAbort);
     });
     const answer = (async (): Promise<Outcome<T>> => {
-      const cached = await cache.get(key).catch((error) => void console.warn("[sources] answer cache get failed:", (error as Error).message));
+      const cached = await cache.get(key).catch((error: unknown) => void told(error));
       if (cached) return { ...cached, summary: { ...("summary" in cached ? cached.summary : {}), cached: true } } as Outcome<T>;
       if (signal.aborted) return abortedOutcome();
       const entry = inflight.get(key) ?? start(key, fetcher, admit);
@@ -241,6 +242,8 @@ export interface LiveClientOptions {
   cache?: AnswerCache;
   /** Default 24 h. */
   cacheTtlMs?: number;
+  /** Told when the cache fails (it then counts as empty). */
+  onCacheError?: (error: unknown) => void;
   /** The process's breakers, one per register (./breaker); none: every lookup asks. */
   breakers?: RegisterGuard;
   /** Requests per second per register, shared by every worker; durable runs wait for it. None: no budget. */
@@ -264,6 +267,7 @@ export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask
     cache: options.cache ?? memoryCache(),
     ttlMs: options.cacheTtlMs ?? 24 * 3600_000,
     limit: createLimiter(options.maxConcurrent ?? 4),
+    onCacheError: options.onCacheError,
   });
   return {
     timeoutMs: options.timeoutMs ?? 5000,

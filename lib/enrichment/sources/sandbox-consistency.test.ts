@@ -14,7 +14,9 @@ const references = parcels.flatMap((p) => ["0001", "0002", "0003"].map((u) => p 
 
 async function enrich(reference: string) {
   const draft = newDraft(reference, "test");
-  await runUntil(draft, { sources, trigger: "inline", maxAttempts: 5 }, Date.now() + 60_000);
+  const errors: unknown[] = [];
+  await runUntil(draft, { sources, trigger: "inline", maxAttempts: 5, onError: (e) => errors.push(e) }, Date.now() + 60_000);
+  expect(errors).toEqual([]);
   return draft;
 }
 

@@ -9,7 +9,6 @@ import { AutoRefresh } from "../../../_components/auto-refresh";
 import { formatDuration, LaneChart, LocationView, RatingBars } from "../../../_components/charts";
 import { DeliveryList } from "../../../_components/delivery-list";
 import { CopyButton } from "../../../_components/copy-button";
-import { ActionButton } from "../../../_components/action-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
 import { replayDeliveryAction } from "../../actions";
 
