@@ -1,25 +1,26 @@
-// `npm test`: unit and integration tests (vitest), then the portal end-to-end tests (Playwright in
-// Debian's Chromium). Runs on PGlite, or on PostgreSQL when DATABASE_URL is set.
+// `npm test`: the layer order (dependency-cruiser), unit and integration tests (vitest), then the
+// portal end-to-end tests (Playwright in Debian's Chromium). Runs on PGlite, or on PostgreSQL when
+// DATABASE_URL is set.
 // Each runner is node itself running the package's own entry point (no npx wrapper between), in a
 // process group of its own: a signal that stops `npm test` (Ctrl-C, a CI time limit) goes on to the
 // whole group, so vitest's workers stop with it (alone, they would run their files to the end).
 // If this process dies without passing it on, the runner's group stops itself, and so does each
 // process a test started (test/support/exit-with-parent.mjs).
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import "../test/support/exit-with-parent.mjs";
 
 const GUARD = fileURLToPath(new URL("../test/support/exit-with-parent.mjs", import.meta.url));
 
-const require = createRequire(import.meta.url);
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** The command-line entry point a package declares (its `bin`). */
+/** The command-line entry point a package declares (its `bin`; read from its folder: not every package exports its manifest). */
 function entryPoint(pkg, name) {
-  const manifest = require.resolve(`${pkg}/package.json`);
-  const { bin } = require(manifest);
-  return path.join(path.dirname(manifest), typeof bin === "string" ? bin : bin[name]);
+  const folder = path.join(ROOT, "node_modules", pkg);
+  const { bin } = JSON.parse(readFileSync(path.join(folder, "package.json"), "utf8"));
+  return path.join(folder, typeof bin === "string" ? bin : bin[name]);
 }
 
 let current = null;
@@ -55,6 +56,9 @@ function run(pkg, name, args) {
 }
 
 const extra = process.argv.slice(2);
-let failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0;
+let failed = false;
+// The codebase's shape first (whole runs only): the layer order of the README, by dependency-cruiser.
+if (!extra.length) failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "--config", ".dependency-cruiser.cjs"])) !== 0;
+failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0 || failed;
 if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length) failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
 process.exit(failed || interrupted ? 1 : 0);

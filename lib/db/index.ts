@@ -6,7 +6,7 @@ import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
-import * as schema from "@/drizzle/schema";
+import * as schema from "./schema";
 
 export { schema };
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

@@ -12,7 +12,8 @@ import { bare, schema, type Db } from "@/lib/db";
 import { sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
 import { missingColumns, type ColumnOverrides } from "./columns";
-import { columnOf, openFile, type FileShape } from "./read";
+import { columnOf, openFile } from "./read";
+import type { FileShape } from "./shape";
 import { RegisterFileError } from "./read-error";
 import { tally, type Skips } from "./skips";
 

@@ -5,7 +5,7 @@
 import type { Dataset } from "./datasets";
 import type { ColumnOverrides } from "./columns";
 import { readRecords, type ImportFile, type ReadTotals, type SourcedRecord } from "./import";
-import type { FileShape } from "./read";
+import type { FileShape } from "./shape";
 import { RegisterFileError } from "./read-error";
 
 /** How many parsed records a dry run shows per file. */

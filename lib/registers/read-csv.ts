@@ -6,7 +6,7 @@ import { parse, type CsvError } from "csv-parse";
 import type { Dataset, Row } from "./datasets";
 import { matchHeader, type ColumnOverrides, type HeaderMatch } from "./columns";
 import type { DecodedText } from "./decode";
-import type { FileShape, ReadItem } from "./read";
+import type { FileShape, ReadItem } from "./shape";
 import { RegisterFileError } from "./read-error";
 
 const DELIMITERS = [";", ",", "\t", "|"] as const;

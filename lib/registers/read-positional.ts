@@ -5,7 +5,7 @@
 import type { Dataset, Row } from "./datasets";
 import { matchHeader } from "./columns";
 import type { DecodedText } from "./decode";
-import type { FileShape, ReadItem } from "./read";
+import type { FileShape, ReadItem } from "./shape";
 
 type Layout = NonNullable<Dataset["positional"]>;
 

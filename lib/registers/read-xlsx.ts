@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
 import type { Dataset, Row } from "./datasets";
 import { matchHeader, type ColumnOverrides, type HeaderMatch } from "./columns";
-import type { FileShape, ReadItem } from "./read";
+import type { FileShape, ReadItem } from "./shape";
 import { RegisterFileError } from "./read-error";
 
 /** How far down the first sheet the header may sit. */

@@ -6,7 +6,7 @@ import { SaxesParser } from "saxes";
 import type { Dataset, Row } from "./datasets";
 import { matchHeader, type ColumnOverrides } from "./columns";
 import type { DecodedText } from "./decode";
-import type { FileShape, ReadItem } from "./read";
+import type { FileShape, ReadItem } from "./shape";
 import { RegisterFileError } from "./read-error";
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);

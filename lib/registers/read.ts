@@ -5,34 +5,15 @@
 // then yields its rows by field name; a line that cannot be split is yielded as malformed (the
 // import counts it), and what stops a whole file is a RegisterFileError.
 import { Readable } from "node:stream";
-import type { Dataset, Row } from "./datasets";
-import type { ColumnOverrides, HeaderMatch } from "./columns";
-import { decodeText, type TextEncoding } from "./decode";
+import type { Dataset } from "./datasets";
+import type { ColumnOverrides } from "./columns";
+import { decodeText } from "./decode";
 import { RegisterFileError } from "./read-error";
 import { readCsvRows } from "./read-csv";
 import { readPositionalRows } from "./read-positional";
 import { readXlsxRows } from "./read-xlsx";
 import { readXmlRows } from "./read-xml";
-
-export interface FileShape {
-  format: "CSV" | "XLSX" | "XML" | "positional CSV";
-  delimiter: string | null;
-  sheet: string | null;
-  /** XML: the element each record is. */
-  element: string | null;
-  /** Line (sheet row) of the header; XML: the first record's line. */
-  headerLine: number;
-  /** The names the file gives its columns (XML: the first record's element paths). */
-  header: readonly string[];
-  match: HeaderMatch;
-  /** Text files: the encoding decided from the bytes so far (final once every row is read). */
-  encoding: (() => { encoding: TextEncoding; switchedAtLine: number | null }) | null;
-}
-
-export type ParsedRow = { line: number; row: Row } | { line: number; malformed: true };
-
-/** What a reader yields: the shape first, then rows. */
-export type ReadItem = { shape: FileShape } | ParsedRow;
+import type { FileShape, ParsedRow, ReadItem } from "./shape";
 
 export interface OpenedFile {
   shape: FileShape;

@@ -1,4 +1,4 @@
-// The one database schema (PGlite and PostgreSQL). Migrations in ./migrations are generated from
+// The one database schema (PGlite and PostgreSQL). Migrations in drizzle/migrations are generated from
 // it with `npm run db:generate`; never edit a landed migration.
 import { sql } from "drizzle-orm";
 import {
@@ -31,7 +31,7 @@ import {
   SOURCES,
   type EnergyCertificate,
   type PropertyData,
-} from "../lib/domain";
+} from "../domain";
 
 /** The Property's members kept in one jsonb column, by their contract names (lib/properties maps them). */
 export type PropertyDetails = Omit<PropertyData, "address" | "municipality" | "province" | "ccaa" | "year_built" | "climate_zone" | "energy_certificate" | "ite_fetch_status">;
