@@ -45,6 +45,13 @@ module.exports = {
       to: { path: "(^node_modules/(next|next-auth)/)|(^(jobs|server|app)/)|(^[^/]+\\.(ts|tsx|mjs)$)" },
     },
     {
+      name: "the-sdk-stands-alone",
+      comment: "packages/sdk is a partner's library: nothing of the server's code, only the API it talks to.",
+      severity: "error",
+      from: { path: "^packages/", pathNot: TESTS },
+      to: { path: "^(lib|server|app|jobs|scripts|test)/" },
+    },
+    {
       name: "jobs-are-thin",
       comment: "jobs/ (pg-boss workers) use lib/ only; the composition root (server/) registers them.",
       severity: "error",

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
-    include: ["lib/**/*.test.ts", "jobs/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "jobs/**/*.test.ts", "test/**/*.test.ts", "packages/**/*.test.ts"],
     // Bounds on correctness, not on speed: a test or hook still running after five minutes is
     // hung (the slowest takes about 30 s on an idle machine). A test bounds what it waits for
     // itself, with a message saying what never happened (test/support/wait.ts, processes.ts).

@@ -7,11 +7,18 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { firstSheetRows } from "@/lib/spreadsheets";
-import type { Batch } from "@/lib/domain";
+import { createFinca, FincaApiError, type Batch, type Finca } from "@/packages/sdk/src";
+
+/** The fields a 422 names, after its detail. */
+const details = (error: FincaApiError) => {
+  const errors = error.problem?.errors?.map((e) => e.detail).join("; ");
+  return errors ? ` (${errors})` : "";
+};
+
+const POLL_MS = 2000;
 
 export const BATCH_HELP = `  batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|ndjson]
                                                   Upload a portfolio, follow its progress (a bar on a
@@ -26,13 +33,8 @@ export const BATCH_HELP = `  batch submit --file <refs.csv|refs.xlsx> [--name <n
 /** A refusal of the command itself (exit status 2). */
 export class BatchUsageError extends Error {}
 
-class ApiError extends Error {}
-
-const API = "/api/v1/partner-api";
-const POLL_MS = 2000;
-
 interface Client {
-  key: string;
+  finca: Finca;
   base: string;
 }
 
@@ -41,22 +43,7 @@ function clientOf(values: Record<string, unknown>): Client {
   if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY) is required");
   const base = (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
   if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) throw new BatchUsageError("--base-url must be an http(s) URL");
-  return { key, base };
-}
-
-/** A request to the API (any body a Blob, sent again as is); a problem+json answer becomes an ApiError, 429s are waited out. */
-async function call(client: Client, path: string, init: Omit<RequestInit, "body"> & { body?: Blob } = {}): Promise<Response> {
-  for (;;) {
-    const res = await fetch(new URL(API + path, client.base), { ...init, headers: { "X-API-Key": client.key, ...init.headers } });
-    if (res.status === 429) {
-      await sleep(Number(res.headers.get("retry-after") ?? 1) * 1000);
-      continue;
-    }
-    if (res.ok) return res;
-    const problem = (await res.json().catch(() => ({}))) as { detail?: string; errors?: { detail: string }[] };
-    const details = problem.errors?.map((e) => e.detail).join("; ");
-    throw new ApiError(`the server answered ${res.status}: ${problem.detail ?? res.statusText}${details ? ` (${details})` : ""}`);
-  }
+  return { finca: createFinca({ apiKey: key, baseUrl: base }), base };
 }
 
 /** The file's bytes as the API takes them: a CSV as it is; a workbook's first sheet as CSV. */
@@ -99,9 +86,8 @@ function reporter() {
 }
 
 async function download(client: Client, id: string, out: string, format: "csv" | "ndjson"): Promise<void> {
-  const accept = format === "ndjson" ? "application/x-ndjson" : "text/csv";
-  const res = await call(client, `/batches/${id}/results`, { headers: { Accept: accept } });
-  await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), createWriteStream(out));
+  const results = await client.finca.batches.results(id, format);
+  await pipeline(Readable.fromWeb(results as import("node:stream/web").ReadableStream), createWriteStream(out));
 }
 
 function formatOf(values: Record<string, unknown>): "csv" | "ndjson" {
@@ -119,34 +105,27 @@ async function submit(client: Client, values: Record<string, unknown>): Promise<
   const { body, digest } = await csvBody(file);
   // The same file and name make the same key: a retried upload answers the batch it created.
   const idempotencyKey = `finca-cli-${createHash("sha256").update(`${digest}\n${name}`).digest("hex").slice(0, 40)}`;
-  const res = await call(client, `/batches?${new URLSearchParams({ name })}`, {
-    method: "POST",
-    headers: { "Content-Type": "text/csv", "Idempotency-Key": idempotencyKey },
-    body,
-  });
-  let batch = (await res.json()) as Batch;
-  console.log(`${res.status === 200 ? "Already submitted" : "Submitted"}: batch ${batch.batch_id} (${batch.counts.total} rows, ${batch.counts.invalid} invalid)`);
+  const submission = await client.finca.batches.upload(body, { name, idempotencyKey });
+  const id = submission.batch.batch_id;
+  const { batch: accepted } = submission;
+  console.log(`${submission.created ? "Submitted" : "Already submitted"}: batch ${id} (${accepted.counts.total} rows, ${accepted.counts.invalid} invalid)`);
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
   const progress = reporter();
+  let batch: Batch;
   try {
-    while (!batch.completed_at) {
-      progress.show(batch);
-      await sleep(POLL_MS, undefined, { signal: stop.signal });
-      batch = (await (await call(client, `/batches/${batch.batch_id}`)).json()) as Batch;
-    }
-    progress.show(batch);
+    batch = await client.finca.batches.wait(id, { intervalMs: POLL_MS, onProgress: progress.show, signal: stop.signal });
   } catch (error) {
     progress.end();
     if (!stop.signal.aborted) throw error;
-    console.log(`Stopped following it; the batch goes on. Later: finca batch status ${batch.batch_id}`);
+    console.log(`Stopped following it; the batch goes on. Later: finca batch status ${id}`);
     return;
   } finally {
     process.off("SIGINT", onSignal);
   }
   progress.end();
-  await download(client, batch.batch_id, out, format);
+  await download(client, id, out, format);
   console.log(`${batch.status === "cancelled" ? "Cancelled" : "Completed"}: ${progressLine(batch)}\nResults: ${out}`);
 }
 
@@ -169,17 +148,18 @@ export async function batchCommand(argv: string[]): Promise<void> {
     if (command === "submit") return await submit(client, values);
     if (!id || !["status", "results"].includes(command ?? "")) throw new BatchUsageError("use batch submit, batch status <id> or batch results <id>");
     if (command === "status") {
-      const batch = (await (await call(client, `/batches/${encodeURIComponent(id)}`)).json()) as Batch;
+      const batch = await client.finca.batches.get(id);
       console.log(`${batch.batch_id}  ${batch.name ?? ""}\n${batch.status}: ${progressLine(batch)}`);
       return;
     }
     const format = formatOf(values);
     const out = (values.out as string | undefined) ?? `batch-${id}.${format}`;
-    await download(client, encodeURIComponent(id), out, format);
+    await download(client, id, out, format);
     console.log(`Results: ${out}`);
   } catch (error) {
-    // The server's refusal, said plainly (a network failure keeps its own message).
-    if (error instanceof ApiError || error instanceof BatchUsageError) throw error;
-    throw new ApiError(`could not reach ${client.base}: ${(error as Error).message}`);
+    // The server's refusal, said plainly; a network failure with where it tried.
+    if (error instanceof FincaApiError) throw new Error(`the server answered ${error.status}: ${error.problem?.detail ?? error.message}${details(error)}`);
+    if (error instanceof BatchUsageError) throw error;
+    throw new Error(`could not reach ${client.base}: ${(error as Error).message}`);
   }
 }

@@ -57,8 +57,13 @@ function run(pkg, name, args) {
 
 const extra = process.argv.slice(2);
 let failed = false;
-// The codebase's shape first (whole runs only): the layer order of the README, by dependency-cruiser.
-if (!extra.length) failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "--config", ".dependency-cruiser.cjs"])) !== 0;
+// The codebase's shape first (whole runs only): the layer order of the README, by dependency-cruiser;
+// the SDK's own build.
+if (!extra.length) {
+  failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "packages", "--config", ".dependency-cruiser.cjs"])) !== 0;
+  // The SDK builds as its own package (its module resolution, not the app's).
+  failed = (await run("typescript", "tsc", ["-p", "packages/sdk/tsconfig.json", "--noEmit"])) !== 0 || failed;
+}
 failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0 || failed;
 if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length) failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
 process.exit(failed || interrupted ? 1 : 0);

@@ -1,0 +1,27 @@
+// Writes the SDK's types (packages/sdk/src/openapi.ts) from the API's own OpenAPI document, with
+// openapi-typescript. `--check` writes nothing and exits 1 when the file is not current (npm test
+// runs that check: a change to an operation's schemas must regenerate the SDK's types).
+//   npm run sdk:generate          (node --import tsx scripts/generate-sdk.ts)
+import { readFile, writeFile } from "node:fs/promises";
+import openapiTS, { astToString } from "openapi-typescript";
+import { loadConfig } from "@/lib/config";
+import { openApiDocument } from "@/lib/partner-api";
+
+export const SDK_TYPES = "packages/sdk/src/openapi.ts";
+
+export async function sdkTypes(): Promise<string> {
+  const document = JSON.parse(JSON.stringify(openApiDocument(loadConfig({}))));
+  const ast = await openapiTS(document, { alphabetize: false, exportType: true });
+  return `// Generated from the partner API's OpenAPI document by scripts/generate-sdk.ts: do not edit.\n${astToString(ast)}`;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const types = await sdkTypes();
+  if (process.argv.includes("--check")) {
+    const current = await readFile(SDK_TYPES, "utf8").catch(() => "");
+    if (current !== types) {
+      console.error(`${SDK_TYPES} is not current: run npm run sdk:generate`);
+      process.exit(1);
+    }
+  } else await writeFile(SDK_TYPES, types);
+}
