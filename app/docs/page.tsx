@@ -21,6 +21,7 @@ const SECTIONS = [
   ["scenarios", "5. Test with sandbox scenarios"],
   ["errors-and-limits", "6. Errors and rate limit"],
   ["coverage", "7. Coverage by region"],
+  ["sdk", "8. TypeScript SDK"],
 ] as const;
 
 const SCENARIOS = [
@@ -201,6 +202,24 @@ Content-Type: application/problem+json
               from this service&apos;s own machines.
             </p>
             <CoverageTable rows={covered} />
+          </Section>
+
+          <Section id="sdk" title="8. TypeScript SDK">
+            <p>
+              {c("@finca/sdk")} (the repository&apos;s {c("packages/sdk")}) types every operation from this API&apos;s OpenAPI document, throws{" "}
+              {c("FincaApiError")} with the problem&apos;s {c("code")} and {c("requestId")}, waits out a 429 as {c("Retry-After")} says, walks pages
+              and verifies webhooks:
+            </p>
+            <CodeBlock label="The SDK in ten lines">{`import { createFinca, FincaApiError, verifyWebhook } from "@finca/sdk";
+
+const finca = createFinca({ apiKey: process.env.FINCA_API_KEY!, baseUrl: "${origin}" });
+const property = await finca.properties.create("2749704YJ0624N0001DI");
+for await (const p of finca.properties.all({ status: "enriched" })) console.log(p.cadastral_reference);
+const { batch } = await finca.batches.upload(csv, { name: "Q4 book", idempotencyKey: "q4" });
+await finca.batches.wait(batch.batch_id, { onProgress: (b) => console.log(b.counts) });
+try { await finca.properties.get("unknown") } catch (e) { if (e instanceof FincaApiError) console.log(e.code) }
+// In your webhook receiver, with the raw body and the endpoint's whsec_ secret:
+const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!);`}</CodeBlock>
           </Section>
         </div>
       </div>
