@@ -552,7 +552,8 @@ export class PipelineStack {
   async audit(): Promise<Audit> {
     const byStatus = Object.fromEntries((await this.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from properties group by status`)).map((r) => [r.status, r.n]));
     const properties = Object.values(byStatus).reduce((a, b) => a + b, 0);
-    const events = await this.rows<{ id: string; property_id: string }>(sql`select id, property_id from events where type = 'property.enriched'`);
+    // Every event sent (property.enriched, and a portfolio's batch.completed).
+    const events = await this.rows<{ id: string; property_id: string }>(sql`select id, property_id from events`);
     const [{ n: finalWithoutEvent } = { n: 0 }] = await this.rows<{ n: number }>(sql`
       select count(*)::int as n from properties p where p.status <> 'enriching'
         and not exists (select 1 from events e where e.property_id = p.id and e.type = 'property.enriched')`);

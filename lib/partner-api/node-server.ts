@@ -36,8 +36,9 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
       req.once("close", () => stop(() => controller.error(new Error("request body aborted"))));
     },
     pull: () => void req.resume(),
-    // The rest is read and dropped (see finishBody).
-    cancel: () => stop(() => req.resume()),
+    // The rest stays unread until the answer is ready (finishBody drops it or closes the
+    // connection): resumed now, a large body would be drained while the request is still served.
+    cancel: () => stop(() => req.pause()),
   });
 }
 
