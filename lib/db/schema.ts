@@ -33,8 +33,8 @@ import {
   type PropertyData,
 } from "../domain";
 
-/** The Property's members kept in one jsonb column, by their contract names (lib/properties maps them). */
-export type PropertyDetails = Omit<PropertyData, "address" | "municipality" | "province" | "ccaa" | "year_built" | "climate_zone" | "energy_certificate" | "ite_fetch_status">;
+/** The Property's members without a column of their own, in one jsonb column by their contract names (lib/properties maps them). */
+export type PropertyDetails = Partial<PropertyData>;
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 const createdAt = () => ts("created_at").notNull().defaultNow();
@@ -127,7 +127,7 @@ export const properties = pgTable(
     iteFetchStatus: text("ite_fetch_status", { enum: ITE_STATUSES }).notNull().default("pending"),
     // The other members of the Property (use, surfaces, unit, location, ITE details...), as
     // PropertyDetails: a new member needs no column. Empty for properties written before them.
-    details: jsonb("details").$type<Partial<PropertyDetails>>().notNull().default({}),
+    details: jsonb("details").$type<PropertyDetails>().notNull().default({}),
     // Facts the cadastre gives that the Property does not expose but later steps need.
     facts: jsonb("facts").$type<Record<string, unknown>>().notNull().default({}),
     // Number of the durable enrichment run that may act on this property; a job carrying another

@@ -132,7 +132,7 @@ export const PropertyData = z.object({
   year_built: z.number().int().nullable(),
   climate_zone: z.string().nullable().meta({ description: "CTE DB-HE 2019 climate zone, e.g. D3 or α3." }),
   energy_certificate: EnergyCertificate.nullable().meta({ description: "null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year)." }),
-  ite_fetch_status: z.enum(ITE_STATUSES),
+  ite_fetch_status: z.enum(ITE_STATUSES).default("pending"),
   ite: Ite.nullable().meta({ description: "null until the ITE source answers." }),
   use: z.enum(USES).nullable().meta({ description: "Main use, normalised from Catastro's; a parcel's is the use with the largest built area." }),
   use_label: z.string().nullable().meta({ description: "Catastro's own label (luso), e.g. Residencial." }),
@@ -145,6 +145,11 @@ export const PropertyData = z.object({
   location: Location.nullable().meta({ description: "null when the coordinates service did not answer." }),
 });
 export type PropertyData = z.infer<typeof PropertyData>;
+
+/** Every data member unknown: null, or its default where the schema gives one (ite_fetch_status). */
+export const EMPTY_DATA: PropertyData = PropertyData.parse(
+  Object.fromEntries(Object.entries(PropertyData.shape).map(([member, schema]) => [member, schema instanceof z.ZodDefault ? undefined : null])),
+);
 
 export const Property = z
   .object({

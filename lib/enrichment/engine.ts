@@ -3,6 +3,7 @@
 // stored and the registers, lets it run until a deadline, and writes the draft's fields, source
 // states and new attempt records itself (lib/properties).
 import {
+  EMPTY_DATA,
   iteOverdue,
   SOURCES,
   type EnergyCertificate,
@@ -65,26 +66,6 @@ export interface Draft {
 
 const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
 
-export const EMPTY_DATA: PropertyData = {
-  address: null,
-  municipality: null,
-  province: null,
-  ccaa: null,
-  year_built: null,
-  climate_zone: null,
-  energy_certificate: null,
-  ite_fetch_status: "pending",
-  ite: null,
-  use: null,
-  use_label: null,
-  built_area_m2: null,
-  plot_area_m2: null,
-  units_in_parcel: null,
-  unit: null,
-  postal_code: null,
-  municipality_code: null,
-  location: null,
-};
 
 /** What a stored property gives a later run: its data, the cadastre's facts and its source states. */
 export interface StoredState {

@@ -1,33 +1,35 @@
 // Reading a partner's properties in one mode, as the contract's Property.
-import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
-import { iteAsOf, type Property, type PropertyData, type PropertyStatus, type Scope, type SourceName } from "@/lib/domain";
-import { EMPTY_DATA } from "@/lib/enrichment/engine";
+import { EMPTY_DATA, iteAsOf, PropertyData, type Property, type PropertyStatus, type Scope, type SourceName } from "@/lib/domain";
 
 const { properties, enrichmentSources } = schema;
 export type PropertyRow = typeof properties.$inferSelect;
 export type SourceRow = typeof enrichmentSources.$inferSelect;
 
-/** The Property's data members as columns: eight have their own, the rest travel in `details`. */
-export function columnsOf(data: PropertyData) {
-  const { address, municipality, province, ccaa, year_built, climate_zone, energy_certificate, ite_fetch_status, ...details } = data;
-  return { address, municipality, province, ccaa, yearBuilt: year_built, climateZone: climate_zone, energyCertificate: energy_certificate, iteFetchStatus: ite_fetch_status, details };
+/**
+ * The data members with a column of their own (the column's SQL name is the member's name), by
+ * their key in the Drizzle row; every other member travels in `details`. Derived, so a new member
+ * is declared in the Property's schema only.
+ */
+const COLUMN_MEMBERS = Object.entries(getTableColumns(properties)).filter(([, column]) => column.name in PropertyData.shape).map(([key, column]) => [column.name as keyof PropertyData, key as keyof PropertyRow] as const);
+const IN_COLUMNS = new Set<string>(COLUMN_MEMBERS.map(([member]) => member));
+
+type Columns = typeof properties._.columns;
+/** The row's keys whose column holds a data member (the same derivation, as a type). */
+type DataColumn = { [K in keyof Columns]: Columns[K]["_"]["name"] extends keyof PropertyData ? K : never }[keyof Columns];
+
+/** The Property's data members as the row's columns and its `details`. */
+export function columnsOf(data: PropertyData): Pick<PropertyRow, DataColumn | "details"> {
+  const details = Object.fromEntries(Object.entries(data).filter(([member]) => !IN_COLUMNS.has(member)));
+  const columns = Object.fromEntries(COLUMN_MEMBERS.map(([member, key]) => [key, data[member]]));
+  return { ...columns, details } as Pick<PropertyRow, DataColumn | "details">;
 }
 
 /** The data members of a stored row (members it was written without are null). */
 export function dataOf(p: PropertyRow): PropertyData {
-  return {
-    ...EMPTY_DATA,
-    ...p.details,
-    address: p.address,
-    municipality: p.municipality,
-    province: p.province,
-    ccaa: p.ccaa,
-    year_built: p.yearBuilt,
-    climate_zone: p.climateZone,
-    energy_certificate: p.energyCertificate ?? null,
-    ite_fetch_status: p.iteFetchStatus,
-  };
+  const columns = Object.fromEntries(COLUMN_MEMBERS.map(([member, key]) => [member, p[key] ?? null]));
+  return { ...EMPTY_DATA, ...p.details, ...columns } as PropertyData;
 }
 
 /** The contract's Property from a stored row and its source rows. */

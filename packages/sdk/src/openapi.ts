@@ -350,7 +350,10 @@ export type components = {
             climate_zone: string | null;
             /** @description null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year). */
             energy_certificate: components["schemas"]["EnergyCertificate"] | null;
-            /** @enum {string} */
+            /**
+             * @default pending
+             * @enum {string}
+             */
             ite_fetch_status: "pending" | "found" | "not_found" | "not_required" | "unsupported" | "failed";
             /** @description null until the ITE source answers. */
             ite: components["schemas"]["Ite"] | null;
@@ -682,7 +685,10 @@ export type components = {
             climate_zone: string | null;
             /** @description null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year). */
             energy_certificate: components["schemas"]["EnergyCertificateOutput"] | null;
-            /** @enum {string} */
+            /**
+             * @default pending
+             * @enum {string}
+             */
             ite_fetch_status: "pending" | "found" | "not_found" | "not_required" | "unsupported" | "failed";
             /** @description null until the ITE source answers. */
             ite: components["schemas"]["IteOutput"] | null;
