@@ -14,7 +14,7 @@ import { createFinca, FincaApiError, type Batch, type Finca } from "@/packages/s
 
 /** The fields a 422 names, after its detail. */
 const details = (error: FincaApiError) => {
-  const errors = error.problem?.errors?.map((e) => e.detail).join("; ");
+  const errors = error.problem?.errors?.map((e: { detail: string }) => e.detail).join("; ");
   return errors ? ` (${errors})` : "";
 };
 

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
 import { Batch, Property, Timestamp } from "@/lib/domain";
+import type { ErrorCode } from "@/lib/domain";
+import { STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
 import { TAGS, type Operation } from "./operation";
 
@@ -33,10 +35,24 @@ const WEBHOOK_HEADERS = {
 const requestIdHeaders: HeaderRefs = { "X-Request-Id": ref("XRequestId") };
 const writeHeaders: HeaderRefs = { ...requestIdHeaders, "RateLimit-Policy": ref("RateLimitPolicy"), RateLimit: ref("RateLimit") };
 
-const problem = (description: string, headers: HeaderRefs): ZodOpenApiResponseObject => ({
+const CODE_OF_STATUS = Object.fromEntries(Object.entries(STATUS_OF_CODE).map(([code, status]) => [status, code as ErrorCode]));
+
+/** The problem schema of one error code (Dub's per-error schemas): its code, status and type as constants. */
+const problemSchemas = new Map(
+  (Object.keys(STATUS_OF_CODE) as ErrorCode[]).map((code) => [
+    code,
+    Problem.extend({
+      type: z.literal(`/docs/errors#${code}`),
+      status: z.literal(STATUS_OF_CODE[code]),
+      code: z.enum([code]),
+    }).meta({ id: `${code.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase())}Problem` }),
+  ]),
+);
+
+const problem = (status: string, description: string, headers: HeaderRefs): ZodOpenApiResponseObject => ({
   description,
   headers,
-  content: { "application/problem+json": { schema: Problem } },
+  content: { "application/problem+json": { schema: problemSchemas.get(CODE_OF_STATUS[Number(status)]!) ?? Problem } },
 });
 
 /**
@@ -49,21 +65,30 @@ function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiRe
     Object.entries(op.responses(config)).map(([status, response]) => {
       const headers = { ...counted, ...(response.headers as HeaderRefs | undefined) };
       const isProblem = Number(status) >= 400 && !response.content;
-      return [status, isProblem ? problem(response.description, headers) : { ...response, headers }];
+      return [status, isProblem ? problem(status, response.description, headers) : { ...response, headers }];
     }),
   );
   const implied: Record<string, ZodOpenApiResponseObject> = {};
-  if (op.authenticated) implied["401"] = problem("`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.", requestIdHeaders);
+  if (op.authenticated) implied["401"] = problem("401", "`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.", requestIdHeaders);
   if (op.write || op.request?.query) {
-    implied["422"] = problem("`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", counted);
+    implied["422"] = problem("422", "`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", counted);
   }
   if (op.write) {
-    implied["429"] = problem(`\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`, {
+    implied["429"] = problem("429", `\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`, {
       ...writeHeaders,
       "Retry-After": ref("RetryAfter"),
     });
   }
   return { ...own, ...implied };
+}
+
+/**
+ * The schema an answer of `op` with this status and media type was declared with (the document's
+ * own), or null where none is (a stream, an empty body).
+ */
+export function declaredSchema(op: Operation, config: Config, status: number, mediaType: string): z.ZodType | null {
+  const content = responsesOf(op, config)[String(status)]?.content as Record<string, { schema?: z.ZodType }> | undefined;
+  return content?.[mediaType]?.schema ?? null;
 }
 
 function operationObject(op: Operation, config: Config): ZodOpenApiOperationObject {

@@ -45,6 +45,11 @@ export interface ApiDeps extends PropertiesDeps {
   shuttingDown?(): boolean;
   /** The process's listen sessions per partner (at most LISTEN_MAX_SESSIONS each). */
   listenSlots: PartnerSlots;
+  /**
+   * Check every JSON answer against the schema its operation declares for that status (the tests
+   * do; a mismatch is a 500 and a logged error): the OpenAPI document cannot drift from the answers.
+   */
+  validateReplies?: boolean;
 }
 
 export interface Context {

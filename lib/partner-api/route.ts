@@ -9,6 +9,7 @@ import { authenticationWith, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
 import { rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemResponse, toDomainError } from "./errors";
+import { declaredSchema } from "./openapi";
 import { loggablePath, requestIdOf } from "./request";
 import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
 
@@ -37,10 +38,28 @@ export function route(deps: ApiDeps, op: Operation): Handler {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
       response = problemResponse(error, ctx.requestId);
     }
+    if (deps.validateReplies) {
+      const drift = await undeclared(deps, op, response);
+      if (drift) {
+        error = toDomainError(new Error(drift), ctx.requestId, deps.logger);
+        response = problemResponse(error, ctx.requestId);
+      }
+    }
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
     report(deps, req, ctx, { operationId: op.id, status: response.status, principal, errorCode: error?.code ?? null });
     return response;
   };
+}
+
+/** How a JSON answer differs from what the operation declares for its status, or null. */
+async function undeclared(deps: ApiDeps, op: Operation, response: Response): Promise<string | null> {
+  const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+  // A database outage (503) or a bug (500) may answer any operation.
+  if (!/^application\/(problem\+)?json$/.test(mediaType) || response.status >= 500) return null;
+  const schema = declaredSchema(op, deps.config, response.status, mediaType);
+  if (!schema) return `${op.id} answered ${response.status} ${mediaType}, which it does not declare`;
+  const parsed = schema.safeParse(await response.clone().json());
+  return parsed.success ? null : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
 }
 
 const settle = <T>(promise: Promise<T>) =>

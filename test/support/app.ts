@@ -33,7 +33,8 @@ export async function createTestApp(
   });
   return {
     app,
-    api: createPartnerApi(app),
+    // Every answer the suite sees is checked against the schema its operation declares.
+    api: createPartnerApi({ ...app, validateReplies: true }),
     testDb,
     async close() {
       await app.queue.stop({ graceful: false, wait: true, timeout: 2000 }).catch(() => {});

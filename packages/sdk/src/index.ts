@@ -11,7 +11,8 @@ export type Property = Schemas["Property"];
 export type Batch = Schemas["Batch"];
 export type BatchItem = Schemas["BatchItem"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
-export type Problem = Schemas["Problem"];
+/** An error answer (problem+json): one schema per code in the document, any of them here. */
+export type Problem = Schemas[Extract<keyof Schemas, `${string}Problem`>];
 
 export const API_PATH = "/api/v1/partner-api";
 

@@ -540,12 +540,87 @@ export type components = {
             endpoint_id: string;
             message: string;
         };
-        Problem: {
-            type: string;
+        InvalidCadastralReferenceProblem: {
+            /** @constant */
+            type: "/docs/errors#invalid_cadastral_reference";
             title: string;
-            status: number;
+            /** @constant */
+            status: 400;
             detail: string;
-            code: string;
+            /** @enum {string} */
+            code: "invalid_cadastral_reference";
+            request_id: string;
+            errors?: ({
+                pointer: string;
+                detail: string;
+            } | {
+                parameter: string;
+                detail: string;
+            } | {
+                header: string;
+                detail: string;
+            } | {
+                line: number;
+                detail: string;
+            })[];
+        };
+        MissingApiKeyProblem: {
+            /** @constant */
+            type: "/docs/errors#missing_api_key";
+            title: string;
+            /** @constant */
+            status: 401;
+            detail: string;
+            /** @enum {string} */
+            code: "missing_api_key";
+            request_id: string;
+            errors?: ({
+                pointer: string;
+                detail: string;
+            } | {
+                parameter: string;
+                detail: string;
+            } | {
+                header: string;
+                detail: string;
+            } | {
+                line: number;
+                detail: string;
+            })[];
+        };
+        ValidationErrorProblem: {
+            /** @constant */
+            type: "/docs/errors#validation_error";
+            title: string;
+            /** @constant */
+            status: 422;
+            detail: string;
+            /** @enum {string} */
+            code: "validation_error";
+            request_id: string;
+            errors?: ({
+                pointer: string;
+                detail: string;
+            } | {
+                parameter: string;
+                detail: string;
+            } | {
+                header: string;
+                detail: string;
+            } | {
+                line: number;
+                detail: string;
+            })[];
+        };
+        RateLimitedProblem: {
+            /** @constant */
+            type: "/docs/errors#rate_limited";
+            title: string;
+            /** @constant */
+            status: 429;
+            detail: string;
+            /** @enum {string} */
+            code: "rate_limited";
             request_id: string;
             errors?: ({
                 pointer: string;
@@ -566,6 +641,54 @@ export type components = {
             has_more: boolean;
             /** @description Pass as starting_after for the next page. */
             next_starting_after: string | null;
+        };
+        NotFoundProblem: {
+            /** @constant */
+            type: "/docs/errors#not_found";
+            title: string;
+            /** @constant */
+            status: 404;
+            detail: string;
+            /** @enum {string} */
+            code: "not_found";
+            request_id: string;
+            errors?: ({
+                pointer: string;
+                detail: string;
+            } | {
+                parameter: string;
+                detail: string;
+            } | {
+                header: string;
+                detail: string;
+            } | {
+                line: number;
+                detail: string;
+            })[];
+        };
+        TooManyActiveBatchesProblem: {
+            /** @constant */
+            type: "/docs/errors#too_many_active_batches";
+            title: string;
+            /** @constant */
+            status: 409;
+            detail: string;
+            /** @enum {string} */
+            code: "too_many_active_batches";
+            request_id: string;
+            errors?: ({
+                pointer: string;
+                detail: string;
+            } | {
+                parameter: string;
+                detail: string;
+            } | {
+                header: string;
+                detail: string;
+            } | {
+                line: number;
+                detail: string;
+            })[];
         };
         BatchList: {
             data: components["schemas"]["BatchOutput"][];
@@ -910,7 +1033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -920,7 +1043,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
         };
@@ -972,7 +1095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["InvalidCadastralReferenceProblem"];
                 };
             };
             /** @description `missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired. */
@@ -982,7 +1105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -994,7 +1117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
@@ -1007,7 +1130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1041,7 +1164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1051,7 +1174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
         };
@@ -1086,7 +1209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1096,7 +1219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
         };
@@ -1153,7 +1276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `too_many_active_batches`: too many batches of this partner and mode are queued or running. */
@@ -1165,7 +1288,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["TooManyActiveBatchesProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1177,7 +1300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
@@ -1190,7 +1313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1224,7 +1347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1234,7 +1357,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
         };
@@ -1270,7 +1393,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1282,7 +1405,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1294,7 +1417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
@@ -1307,7 +1430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1347,7 +1470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1357,7 +1480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1367,7 +1490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
         };
@@ -1402,7 +1525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1412,7 +1535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
         };
@@ -1443,7 +1566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
         };
@@ -1481,7 +1604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1493,7 +1616,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
@@ -1506,7 +1629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1540,7 +1663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `not_found` */
@@ -1552,7 +1675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
             /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
@@ -1564,7 +1687,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
@@ -1577,7 +1700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1608,7 +1731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
             /** @description `validation_error`: a live key (live events go to your registered endpoints). */
@@ -1618,7 +1741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
             /** @description `rate_limited`: 5 listen sessions of this partner are open already. */
@@ -1628,7 +1751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
             };
         };
@@ -1659,7 +1782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
                 };
             };
         };
