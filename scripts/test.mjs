@@ -57,10 +57,11 @@ function run(pkg, name, args) {
 
 const extra = process.argv.slice(2);
 let failed = false;
-// The codebase's shape first (whole runs only): the layer order of the README, by dependency-cruiser;
-// the SDK's own build.
+// The codebase's shape first (whole runs only): Biome's formatter and linter over the whole tree, the layer
+// order of the README by dependency-cruiser, the SDK's own build.
 if (!extra.length) {
-  failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "packages", "--config", ".dependency-cruiser.cjs"])) !== 0;
+  failed = (await run("@biomejs/biome", "biome", ["ci", "."])) !== 0;
+  failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "packages", "--config", ".dependency-cruiser.cjs"])) !== 0 || failed;
   // The SDK builds as its own package (its module resolution, not the app's).
   failed = (await run("typescript", "tsc", ["-p", "packages/sdk/tsconfig.json", "--noEmit"])) !== 0 || failed;
 }

@@ -5,7 +5,7 @@
 // the API too (Next would answer them with a 308 and no X-Request-Id), as does what Next cannot
 // route: a TRACE, an `OPTIONS *`, an absolute-form target (`GET http://host/path`). A page's path
 // that is not valid percent-encoding gets a plain 400 (`next start` answers it with a 500).
-import http from "node:http";
+import type http from "node:http";
 import { BASE_PATH } from "@/lib/partner-api/operations";
 
 // The methods Next's route handlers and pages can answer.

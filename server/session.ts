@@ -3,7 +3,7 @@
 // it at once (the session version it was issued under no longer matches).
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { schema } from "@/lib/db";
+import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import type { Mode, Scope } from "@/lib/domain";
 import { getApp, type App } from "./app";

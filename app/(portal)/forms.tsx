@@ -28,6 +28,7 @@ export function ModeSwitch({ mode }: { mode: "test" | "live" }) {
       <input type="hidden" name="from" value={pathname} />
       {(["test", "live"] as const).map((m) => (
         <button
+          type="submit"
           key={m}
           name="mode"
           value={m}
@@ -58,7 +59,7 @@ export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" })
           <option value="live">Live</option>
         </select>
       </div>
-      <button className="btn" disabled={pending}>{pending ? "Creating…" : "Create key"}</button>
+      <button type="submit" className="btn" disabled={pending}>{pending ? "Creating…" : "Create key"}</button>
       <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">Name keys after the system that uses them, so you know which one to revoke.</p>
       {(state?.error || state?.key) && (
         <div className="sm:col-span-3">
@@ -99,7 +100,7 @@ export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] })
             {ROLL_CHOICES.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
           </select>
         </div>
-        <button className="btn" disabled={pending}>{pending ? "Rolling…" : "Roll key"}</button>
+        <button type="submit" className="btn" disabled={pending}>{pending ? "Rolling…" : "Roll key"}</button>
       </div>
       <FormError message={state?.error} />
       {state?.key && (
@@ -122,7 +123,7 @@ export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
           <label htmlFor="reference" className="label">Cadastral reference</label>
           <input id="reference" name="cadastral_reference" defaultValue={state?.values?.cadastral_reference} className="input font-mono uppercase" placeholder="2749704YJ0624N0001DI" required autoComplete="off" spellCheck={false} aria-describedby="reference-hint" />
         </div>
-        <button className="btn" disabled={pending}>{pending ? "Registering…" : "Register"}</button>
+        <button type="submit" className="btn" disabled={pending}>{pending ? "Registering…" : "Register"}</button>
       </div>
       <p id="reference-hint" className="text-xs text-slate-600">
         14 characters (parcel) or 20 (unit); spaces and hyphens are ignored. Counts against your {mode} rate limit like an API request.
@@ -144,7 +145,7 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
         <label htmlFor="endpoint-description" className="label">Description <span className="font-normal text-slate-500">(optional)</span></label>
         <input id="endpoint-description" name="description" defaultValue={state?.values?.description} className="input" maxLength={500} />
       </div>
-      <button className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
+      <button type="submit" className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
       <fieldset className="sm:col-span-3">
         <legend className="label">Events</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-1">
@@ -209,12 +210,12 @@ export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: st
       <div className="flex flex-wrap gap-2">
         <form action={rotate}>
           <input type="hidden" name="id" value={endpointId} />
-          <button className="btn-secondary" disabled={rotating}>{rotating ? "Rotating…" : "Rotate secret"}</button>
+          <button type="submit" className="btn-secondary" disabled={rotating}>{rotating ? "Rotating…" : "Rotate secret"}</button>
         </form>
         {endsAt && (
           <form action={expire}>
             <input type="hidden" name="id" value={endpointId} />
-            <button className="btn-secondary" disabled={expiring}>{expiring ? "Expiring…" : "Expire old secret now"}</button>
+            <button type="submit" className="btn-secondary" disabled={expiring}>{expiring ? "Expiring…" : "Expire old secret now"}</button>
           </form>
         )}
       </div>
@@ -240,7 +241,7 @@ export function InviteForm() {
           <label htmlFor="invite-email" className="label">Email <span className="font-normal text-slate-500">(optional: only this address can use the link)</span></label>
           <input id="invite-email" name="email" type="email" defaultValue={state?.values?.email} className="input" autoComplete="off" />
         </div>
-        <button className="btn" disabled={pending}>{pending ? "Creating…" : "Create invitation link"}</button>
+        <button type="submit" className="btn" disabled={pending}>{pending ? "Creating…" : "Create invitation link"}</button>
       </div>
       <FormError message={state?.error} />
       {link && <Secret label="One-time invitation link (valid 7 days)" value={link} note="Send it to your colleague over a channel you trust; it works once." />}

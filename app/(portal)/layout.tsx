@@ -39,7 +39,7 @@ export default async function PortalLayout({ children }: { children: React.React
             <Link href="/account" className="text-xs text-slate-600 underline-offset-2 hover:underline">{user.email}</Link>
           </div>
           <form action={signOutAction}>
-            <button className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline">Sign out</button>
+            <button type="submit" className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline">Sign out</button>
           </form>
         </>
       }

@@ -18,7 +18,7 @@ export function ChangePasswordForm({ home, minLength }: { home: "/admin" | "/das
         <input id="new-password" name="password" type="password" className="input" autoComplete="new-password" required minLength={minLength} maxLength={1024} />
       </div>
       <FormError message={state?.error} />
-      <button className="btn" disabled={pending}>{pending ? "Changing…" : "Change password"}</button>
+      <button type="submit" className="btn" disabled={pending}>{pending ? "Changing…" : "Change password"}</button>
     </form>
   );
 }

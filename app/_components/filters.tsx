@@ -20,7 +20,7 @@ export function DayRange({ from, to, fromLabel = "From", className }: { from?: s
 export function FilterActions({ filtered, clearHref, className }: { filtered: boolean; clearHref: string; className?: string }) {
   return (
     <div className={`flex gap-2 ${className ?? ""}`}>
-      <button className="btn-secondary flex-1 lg:flex-none">Filter</button>
+      <button type="submit" className="btn-secondary flex-1 lg:flex-none">Filter</button>
       {filtered && <Link href={clearHref} className="btn-secondary flex-1 lg:flex-none">Clear</Link>}
     </div>
   );

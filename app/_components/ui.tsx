@@ -102,7 +102,11 @@ export function EmptyState({ title, children, action }: { title: string; childre
 /** A table that scrolls sideways on a phone instead of breaking the layout. */
 export function TableWrap({ children, label }: { children: ReactNode; label?: string }) {
   return (
-    <div data-scrolls className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" role={label ? "region" : undefined} aria-label={label} tabIndex={label ? 0 : undefined}>
+    <div
+      data-scrolls
+      className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm"
+      {...(label ? { role: "region", "aria-label": label, tabIndex: 0 } : {})}
+    >
       {children}
     </div>
   );
@@ -155,7 +159,7 @@ export function Rich({ text, links = {} }: { text: string; links?: Record<string
 
 export function CodeBlock({ children, label }: { children: string; label?: string }) {
   return (
-    <pre data-scrolls aria-label={label} tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+    <pre data-scrolls {...(label ? { role: "region", "aria-label": label } : {})} tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
       {children}
     </pre>
   );

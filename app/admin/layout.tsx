@@ -24,7 +24,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
       right={
         <>
           <Link href="/admin/account" className="hidden text-slate-300 underline-offset-2 hover:underline sm:inline">{user.email}</Link>
-          <form action={signOutAction}><button className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline">Sign out</button></form>
+          <form action={signOutAction}><button type="submit" className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline">Sign out</button></form>
         </>
       }
     >

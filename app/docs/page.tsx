@@ -181,7 +181,7 @@ Content-Type: application/problem+json
   "request_id": "req_…"
 }`}</CodeBlock>
             <p>
-              Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")};
+              Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")}{";"}
               a {c("429")} adds {c("Retry-After")} in seconds.
             </p>
           </Section>

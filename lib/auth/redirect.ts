@@ -4,7 +4,7 @@
 const HOME = "https://portal.invalid";
 
 export function safeNextPath(next: string | null | undefined, fallback = "/dashboard"): string {
-  if (!next || !next.startsWith("/")) return fallback;
+  if (!next?.startsWith("/")) return fallback;
   let url: URL;
   try {
     url = new URL(next, HOME);

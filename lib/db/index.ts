@@ -13,6 +13,7 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database or an open transaction: domain functions accept either. */
 export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query" | "_">;
 
+// biome-ignore lint/suspicious/noExplicitAny: pg-boss's executor contract; rows are whatever its SQL selects.
 export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
 
 export interface Database {
@@ -81,7 +82,8 @@ export function defaultDatabaseOptions(env: Record<string, string | undefined> =
  * pg-boss reuses `$n` placeholders with different inferred types, which only the raw client keeps intact.
  */
 export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
-  const client = (tx as unknown as { session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: any[] }> } } }).session?.client;
+  const client = (tx as unknown as { session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } })
+    .session?.client;
   if (!client) throw new Error("executorFor needs a Drizzle transaction of the pglite or node-postgres driver");
   return { executeSql: (text, values) => client.query(text, values) };
 }
@@ -254,7 +256,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db: db as unknown as Db,
     executor: {
       async executeSql(text, values) {
-        if (values && values.length) return client.query(text, values);
+        if (values?.length) return client.query(text, values);
         // Parameterless calls may hold several statements (pg-boss migrations): only exec takes them.
         const results = await client.exec(text);
         return { rows: results.at(-1)?.rows ?? [] };

@@ -46,6 +46,7 @@ export const isUuid = (id: string): boolean => UUID.test(id);
 
 // Control characters (C0, DEL, C1): PostgreSQL text cannot hold a NUL, and none belongs in a name,
 // an email or a URL someone typed.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 export const hasControl = (value: string): boolean => CONTROL.test(value);
 export const withoutControl = (value: string): string => value.replace(new RegExp(CONTROL.source, "g"), "");

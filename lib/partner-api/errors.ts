@@ -45,8 +45,8 @@ export function problemResponse(error: DomainError, requestId: string, headers: 
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "53300", "08006", "08001", "08003", "08004"]);
 
 function isUnavailable(error: unknown): boolean {
-  for (let e: any = error; e; e = e.cause) {
-    if (UNAVAILABLE_CODES.has(e.code)) return true;
+  for (let e = error as { code?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
     // pg's messages: a lost connection, the pool's wait for a client, a client's own connect timeout,
     // a query's timeout, a query on a connection discarded after one.
     if (typeof e.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|^timeout expired$|^Query read timeout$/i.test(e.message)) return true;

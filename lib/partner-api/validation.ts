@@ -5,15 +5,15 @@ import { DomainError, type FieldError } from "@/lib/domain";
 const pointer = (path: PropertyKey[]) => path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 
 function present(body: unknown, path: PropertyKey[]): boolean {
-  let node: any = body;
+  let node = body;
   for (const key of path) {
     if (node === null || typeof node !== "object" || !(key in node)) return false;
-    node = node[key];
+    node = (node as Record<PropertyKey, unknown>)[key];
   }
   return true;
 }
 
-function describe(issue: z.core.$ZodIssue, body: unknown): FieldError[] {
+function fieldErrors(issue: z.core.$ZodIssue, body: unknown): FieldError[] {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => ({ pointer: pointer([...issue.path, key]), detail: "unknown field" }));
   }
@@ -29,7 +29,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const errors = result.error.issues.flatMap((issue) => describe(issue, body));
+  const errors = result.error.issues.flatMap((issue) => fieldErrors(issue, body));
   throw new DomainError("validation_error", "The request body is invalid.", errors);
 }
 
@@ -44,7 +44,7 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S>
   if (result.success && !errors.length) return result.data;
   if (!result.success) {
     for (const issue of result.error.issues) {
-      if (issue.code === "unrecognized_keys") issue.keys.forEach((k) => errors.push({ parameter: k, detail: "unknown parameter" }));
+      if (issue.code === "unrecognized_keys") errors.push(...issue.keys.map((k) => ({ parameter: k, detail: "unknown parameter" })));
       else errors.push({ parameter: String(issue.path[0] ?? ""), detail: issue.message });
     }
   }

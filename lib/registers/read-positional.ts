@@ -48,8 +48,8 @@ export async function* readPositionalRows(
     const named: Record<string, string> = {
       [middle]: fields.slice(head.length, fields.length - tail.length).join(","),
     };
-    head.forEach((name, i) => (named[name] = fields[i]!));
-    tail.forEach((name, i) => (named[name] = fields[fields.length - tail.length + i]!));
+    for (const [i, name] of head.entries()) named[name] = fields[i]!;
+    for (const [i, name] of tail.entries()) named[name] = fields[fields.length - tail.length + i]!;
     const row: Row = {};
     for (const c of shape.match.columns) row[c.field] = c.found === null ? undefined : named[c.found]?.trim();
     yield { line: number, row };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { schema } from "@/lib/db";
-import { BatchItem, Property } from "@/lib/domain";
+import { type BatchItem, Property } from "@/lib/domain";
 import { BASE, get, newPartnerKey, post, useTestApp, type TestApp } from "../support/app";
 import { countOf } from "../support/database";
 import { fakeSources } from "../support/fake-sources";

@@ -42,7 +42,7 @@ describe("GET /coverage → 200", () => {
   it("names the live registers and the estimate before any import, with the evidence of each format", async () => {
     const all = await fetchCoverage();
     const dictionary = expect.arrayContaining([expect.stringMatching(/dictionary\.json/)]);
-    expect(all["Cataluña"]!.energy_certificate).toEqual({
+    expect(all.Cataluña!.energy_certificate).toEqual({
       kind: "live",
       providers: [
         { provider: "icaen-socrata", kind: "live", ...none, format_evidence: "confirmed", citations: dictionary },
@@ -59,7 +59,7 @@ describe("GET /coverage → 200", () => {
     const all = await fetchCoverage();
     const cited = expect.any(Array);
     // The index is asked first; the live view answers what it does not hold, so the source is live.
-    expect(all["Aragón"]!.energy_certificate).toEqual({
+    expect(all.Aragón!.energy_certificate).toEqual({
       kind: "live",
       providers: [
         {
@@ -75,9 +75,9 @@ describe("GET /coverage → 200", () => {
         estimate,
       ],
     });
-    expect(all["Aragón"]!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
-    expect(all["Cataluña"]!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
-    expect(all["Cataluña"]!.energy_certificate.kind).toBe("live");
+    expect(all.Aragón!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
+    expect(all.Cataluña!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
+    expect(all.Cataluña!.energy_certificate.kind).toBe("live");
   });
 
   it("says what part of its community a city's dataset covers", async () => {

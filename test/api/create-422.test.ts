@@ -12,7 +12,7 @@ async function expect422(req: Request, errors: { pointer: string; detail?: RegEx
   const problem = await problemOf(res);
   expect(problem).toMatchObject({ status: 422, code: "validation_error", title: "Validation error" });
   expect(problem.errors?.map((e) => e.pointer)).toEqual(errors.map((e) => e.pointer));
-  errors.forEach((e, i) => e.detail && expect(problem.errors![i]!.detail).toMatch(e.detail));
+  for (const [i, e] of errors.entries()) if (e.detail) expect(problem.errors![i]!.detail).toMatch(e.detail);
   // Authenticated writes count against the limit whatever their outcome.
   expect(res.headers.get("ratelimit")).toMatch(/^"writes";r=\d+;t=\d+$/);
 }

@@ -15,6 +15,7 @@ import { fakeSources } from "../support/fake-sources";
 import { createPgCluster, type PgCluster } from "../support/pg-cluster";
 import { NEVER_MS } from "../support/bounds";
 import { eventually } from "../support/wait";
+import { countBy } from "../support/count-by";
 
 // PostgreSQL crashes under load and comes back: while it is down every create answers 503
 // problem+json with Retry-After (never a 500, never a hang), the app recovers by itself, nothing
@@ -159,7 +160,7 @@ describe.skipIf(!onPostgres)("PostgreSQL restarted under load (PostgreSQL runs o
       stopped = true;
       await Promise.all(clients);
 
-      const summary = answers.reduce<Record<string, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
+      const summary = countBy(answers, (a) => String(a.status));
       expect(answers.filter((a) => a.status === "hang"), JSON.stringify(summary)).toEqual([]);
       expect(answers.filter((a) => a.status !== 201 && a.status !== 503), JSON.stringify(summary)).toEqual([]);
       for (const a of answers.filter((a) => a.status === 503)) {

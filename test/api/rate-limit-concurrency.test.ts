@@ -9,6 +9,7 @@ import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { NEVER_MS } from "../support/bounds";
 import { checkLetters } from "@/lib/cadastral-reference";
+import { countBy } from "../support/count-by";
 
 // 1,000 simultaneous writes from 10 partners with different demands (55, 65, ..., 145; limit 100):
 // each partner gets exactly min(n, 100) creates and a 429 for every other write, and exactly the
@@ -65,7 +66,7 @@ it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across t
   for (const [index, { demand }] of partners.entries()) {
     const mine = results.filter((r) => r.partner === index);
     const accepted = Math.min(demand, LIMIT);
-    expect({ demand, statuses: mine.reduce<Record<number, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {}) }).toEqual({
+    expect({ demand, statuses: countBy(mine, (r) => String(r.status)) }).toEqual({
       demand,
       statuses: demand > LIMIT ? { 201: accepted, 429: demand - accepted } : { 201: accepted },
     });

@@ -43,6 +43,7 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
   const preview = previewed?.preview;
   return (
     <div className="space-y-4">
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a shortcut; the file input inside is the accessible way in. */}
       <div
         data-testid="drop-zone"
         onDragOver={(e) => {
@@ -118,7 +119,7 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
             </div>
             <div className="flex gap-2">
               <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>Another file</button>
-              <button className="btn" disabled={pending || !preview.total}>{pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}</button>
+              <button type="submit" className="btn" disabled={pending || !preview.total}>{pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}</button>
             </div>
           </div>
         </form>

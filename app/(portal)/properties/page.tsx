@@ -58,7 +58,7 @@ export default async function Properties({ searchParams }: { searchParams: Promi
         <DayRange from={from} to={to} fromLabel="Registered from" className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/properties" className="sm:col-span-2 lg:col-span-1" />
       </form>
-      {page && page.data.length ? (
+      {page?.data.length ? (
         <TableWrap label="Properties">
           <table className="table">
             <thead>

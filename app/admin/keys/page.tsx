@@ -22,7 +22,7 @@ export default async function AdminKeys({ searchParams }: { searchParams: Promis
       <form key={q ?? ""} role="search" aria-label="Search keys" className="mb-4 flex max-w-lg gap-2">
         <label htmlFor="q" className="sr-only">Visible start</label>
         <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="finca_live_…" />
-        <button className="btn-secondary">Search</button>
+        <button type="submit" className="btn-secondary">Search</button>
         {partner && <input type="hidden" name="partner" value={partner} />}
         {(q || partner) && <Link className="btn-secondary" href="/admin/keys">Clear</Link>}
       </form>

@@ -20,7 +20,7 @@ export default async function AdminRequests({ searchParams }: { searchParams: Pr
       <form key={q ?? ""} role="search" aria-label="Find a request" className="mb-4 flex max-w-lg gap-2">
         <label htmlFor="q" className="sr-only">Request id</label>
         <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="req_…" required />
-        <button className="btn-secondary">Find</button>
+        <button type="submit" className="btn-secondary">Find</button>
         {q && <Link className="btn-secondary" href="/admin/requests">Clear</Link>}
       </form>
       {rows.length ? (

@@ -58,7 +58,7 @@ export default async function AdminUsers() {
                         <form action={adminToggleUser}>
                           <input type="hidden" name="id" value={u.id} />
                           <input type="hidden" name="disable" value={u.disabledAt ? "0" : "1"} />
-                          <button className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>{u.disabledAt ? "Enable" : "Disable"}</button>
+                          <button type="submit" className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>{u.disabledAt ? "Enable" : "Disable"}</button>
                         </form>
                         <ResetPassword id={u.id} email={u.email} />
                       </div>

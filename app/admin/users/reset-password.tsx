@@ -19,7 +19,7 @@ export function ResetPassword({ id, email }: { id: string; email: string }) {
   return (
     <form action={action} className="inline">
       <input type="hidden" name="id" value={id} />
-      <button className="btn-secondary btn-sm" disabled={pending}>{pending ? "Resetting…" : "Reset password"}</button>
+      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>{pending ? "Resetting…" : "Reset password"}</button>
       {state?.error && <span role="alert" className="ml-2 text-xs text-red-700">{state.error}</span>}
     </form>
   );

@@ -27,7 +27,7 @@ export default async function AdminWebhooks({ searchParams }: { searchParams: Pr
           <label htmlFor="q" className="sr-only">webhook-id or property id</label>
           <input id="q" name="q" type="search" defaultValue={q} className="input min-w-0 flex-1 font-mono" placeholder="msg_… or a property id" />
           {partner && <input type="hidden" name="partner" value={partner} />}
-          <button className="btn-secondary">Find</button>
+          <button type="submit" className="btn-secondary">Find</button>
           {(q || partner) && <Link className="btn-secondary" href="/admin/webhooks">Clear</Link>}
         </form>
         {found && (found.data.length ? (

@@ -104,6 +104,8 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
     },
     states: () => Object.fromEntries([...breakers].map(([provider, b]) => [provider, stateOf(b)])),
     lastFailure: (provider) => failures.get(provider) ?? null,
-    shutdown: () => breakers.forEach((b) => b.shutdown()),
+    shutdown: () => {
+      for (const b of breakers.values()) b.shutdown();
+    },
   };
 }

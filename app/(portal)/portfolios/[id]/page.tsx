@@ -74,7 +74,7 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
             {BATCH_ITEM_STATUSES.map((st) => <option key={st} value={st}>{st.replaceAll("_", " ")} ({batch.counts[st]})</option>)}
           </select>
         </div>
-        <button className="btn-secondary">Filter</button>
+        <button type="submit" className="btn-secondary">Filter</button>
         {status && <Link className="btn-secondary" href={`/portfolios/${id}`}>Clear</Link>}
       </form>
       {items?.data.length ? (

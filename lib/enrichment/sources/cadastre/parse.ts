@@ -7,6 +7,7 @@ import { PROVIDERS, type CadastreFacts, type SourceOutcome } from "../types";
 import { UpstreamError } from "../http";
 
 // The answer is untyped JSON: every field read below is optional and checked on use.
+// biome-ignore lint/suspicious/noExplicitAny: see above.
 type Json = Record<string, any>;
 
 const str = (v: unknown) => (v === undefined || v === null || typeof v === "object" ? null : String(v).trim() || null);
@@ -98,7 +99,7 @@ function unitFacts(requested: string, bico: Json): CadastreFacts {
   return {
     // The unit's own 20 characters when Catastro resolved a parcel to it: certificates are
     // registered per unit, so the later lookups should ask for those.
-    reference: resolved && resolved.startsWith(requested.slice(0, 14)) ? resolved : requested,
+    reference: resolved?.startsWith(requested.slice(0, 14)) ? resolved : requested,
     kind: kindOf(bi.idbi?.cn),
     address: str(bi.ldt)?.replace(/\s+/g, " ") ?? addressOf(dt, true),
     municipality: str(dt?.nm),
