@@ -6,7 +6,9 @@ const SESSION_COOKIES = ["authjs.session-token", "__Secure-authjs.session-token"
 
 export function proxy(request: NextRequest) {
   // Large sessions are split into numbered chunks (name.0, name.1, …).
-  const signedIn = request.cookies.getAll().some((c) => SESSION_COOKIES.some((name) => c.name === name || c.name.startsWith(`${name}.`)));
+  const signedIn = request.cookies
+    .getAll()
+    .some((c) => SESSION_COOKIES.some((name) => c.name === name || c.name.startsWith(`${name}.`)));
   if (signedIn) return NextResponse.next();
   const url = new URL("/sign-in", request.url);
   url.searchParams.set("next", request.nextUrl.pathname + request.nextUrl.search);

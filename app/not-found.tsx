@@ -9,8 +9,12 @@ export default function NotFound() {
       <h1 className="mt-1 text-2xl font-semibold tracking-tight text-slate-900">Page not found</h1>
       <p className="mt-2 text-sm text-slate-600">The address may be mistyped, or the page may have moved.</p>
       <div className="mt-6 flex justify-center gap-2">
-        <Link className="btn" href="/dashboard">Go to the portal</Link>
-        <Link className="btn-secondary" href="/docs">Read the docs</Link>
+        <Link className="btn" href="/dashboard">
+          Go to the portal
+        </Link>
+        <Link className="btn-secondary" href="/docs">
+          Read the docs
+        </Link>
       </div>
     </main>
   );

@@ -19,9 +19,23 @@ http
     try {
       const { cadastral_reference } = JSON.parse(Buffer.concat(chunks).toString());
       const now = new Date();
-      const { property, sources } = rowsOfNewProperty(newDraft(cadastral_reference, "test", undefined, now), { partnerId, mode: "test" }, "enriched", now);
+      const { property, sources } = rowsOfNewProperty(
+        newDraft(cadastral_reference, "test", undefined, now),
+        { partnerId, mode: "test" },
+        "enriched",
+        now,
+      );
       // No register was asked; the attempt rows stand for the three a finished create logs.
-      const attempts = SOURCES.map((source) => ({ propertyId: property.id, source, attempt: 1, trigger: "inline" as const, outcome: "completed" as const, error: null, startedAt: now, durationMs: 0 }));
+      const attempts = SOURCES.map((source) => ({
+        propertyId: property.id,
+        source,
+        attempt: 1,
+        trigger: "inline" as const,
+        outcome: "completed" as const,
+        error: null,
+        startedAt: now,
+        durationMs: 0,
+      }));
       await insertProperty(database.db, property, sources, attempts);
       res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify(property));
     } catch (error) {

@@ -43,7 +43,13 @@ async function memoryWhile<T>(pid: number, during: Promise<T>) {
     points.push([(Date.now() - started) / 60_000, rssMiB(pid)]);
     await sleep(250);
   }
-  return { result: await result, seconds: round((Date.now() - started) / 1000), peakMiB: round(Math.max(...points.map(([, y]) => y))), slopeMiBPerMinute: round(slope(points), 2), samples: points.length };
+  return {
+    result: await result,
+    seconds: round((Date.now() - started) / 1000),
+    peakMiB: round(Math.max(...points.map(([, y]) => y))),
+    slopeMiBPerMinute: round(slope(points), 2),
+    samples: points.length,
+  };
 }
 
 const stack = await PipelineStack.start({
@@ -51,7 +57,11 @@ const stack = await PipelineStack.start({
   partners: createPartners,
   workers,
   poolSize: Number(values.pool),
-  env: { ENRICHMENT_DEADLINE_MS: String(deadlineMs), BATCH_MAX_ITEMS: String(Math.max(items, 100_000)), LOG_LEVEL: "warn" },
+  env: {
+    ENRICHMENT_DEADLINE_MS: String(deadlineMs),
+    BATCH_MAX_ITEMS: String(Math.max(items, 100_000)),
+    LOG_LEVEL: "warn",
+  },
 });
 let result: object;
 try {
@@ -61,7 +71,11 @@ try {
   const rssBefore = rssMiB(api);
   const accept = await memoryWhile(
     api,
-    fetch(`${stack.url}/api/v1/partner-api/batches?name=bench`, { method: "POST", headers: { ...headers, "Content-Type": "text/csv" }, body: csv }).then(async (res) => {
+    fetch(`${stack.url}/api/v1/partner-api/batches?name=bench`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "text/csv" },
+      body: csv,
+    }).then(async (res) => {
       if (res.status !== 202) throw new Error(`POST /batches answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as Batch;
     }),
@@ -87,7 +101,9 @@ try {
   const deadline = accepted + Number(values["timeout-seconds"]) * 1000;
   while (!batch.completed_at && Date.now() < deadline) {
     await sleep(1000);
-    batch = (await (await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}`, { headers })).json()) as Batch;
+    batch = (await (
+      await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}`, { headers })
+    ).json()) as Batch;
     timeline.push([Math.round((Date.now() - accepted) / 1000), batch.counts.total - batch.counts.pending]);
   }
   const finalSeconds = (Date.now() - accepted) / 1000;
@@ -109,13 +125,38 @@ try {
   const base = await directLoop(Number(values["baseline-items"]), ENRICH_CONCURRENCY * workers);
   const itemsPerSecond = round(items / finalSeconds);
   result = {
-    settings: { items, workers, createRate, createSeconds, deadlineMs, registerLatencyMs: 50, poolPerProcess: Number(values.pool), baselineItems: Number(values["baseline-items"]) },
-    batch: { status: batch.status, counts: batch.counts, finalSeconds: round(finalSeconds), receivedSeconds: round(receivedSeconds), itemsPerSecond },
+    settings: {
+      items,
+      workers,
+      createRate,
+      createSeconds,
+      deadlineMs,
+      registerLatencyMs: 50,
+      poolPerProcess: Number(values.pool),
+      baselineItems: Number(values["baseline-items"]),
+    },
+    batch: {
+      status: batch.status,
+      counts: batch.counts,
+      finalSeconds: round(finalSeconds),
+      receivedSeconds: round(receivedSeconds),
+      itemsPerSecond,
+    },
     baseline: base,
     ratio: round(itemsPerSecond / base.perSecond, 2),
     creates: { ...createLoad, allowedP99: deadlineMs + 50, withinDeadline: createLoad.p99 <= deadlineMs + 50 },
-    memory: { rssBeforeMiB: rssBefore, accept: { ...accept, result: undefined }, results: { ...stream, result: undefined, bytes: stream.result } },
-    webhooks: { events, received: audit.received, missing: audit.missing, unknown: audit.unknown, propertiesWithSeveralIds: audit.propertiesWithSeveralIds },
+    memory: {
+      rssBeforeMiB: rssBefore,
+      accept: { ...accept, result: undefined },
+      results: { ...stream, result: undefined, bytes: stream.result },
+    },
+    webhooks: {
+      events,
+      received: audit.received,
+      missing: audit.missing,
+      unknown: audit.unknown,
+      propertiesWithSeveralIds: audit.propertiesWithSeveralIds,
+    },
     timeline,
   };
   console.log(
@@ -128,7 +169,14 @@ try {
       `webhooks: ${audit.received.distinct} of ${events + 1} received (property.enriched and batch.completed), ${audit.missing} missing, ${audit.received.duplicates} duplicates, ${audit.received.badSignatures} bad signatures`,
     ].join("\n"),
   );
-  if (batch.counts.pending || audit.missing || audit.unknown || audit.propertiesWithSeveralIds || audit.received.badSignatures) process.exitCode = 1;
+  if (
+    batch.counts.pending ||
+    audit.missing ||
+    audit.unknown ||
+    audit.propertiesWithSeveralIds ||
+    audit.received.badSignatures
+  )
+    process.exitCode = 1;
 } finally {
   await stack.stop();
 }

@@ -35,7 +35,13 @@ interface ChaosEvent {
 }
 
 async function run(withChaos: boolean) {
-  const stack = await PipelineStack.start({ prefix: "finca_bench_chaos", partners: Math.ceil(total / 90), workers, poolSize: Number(values.pool), env });
+  const stack = await PipelineStack.start({
+    prefix: "finca_bench_chaos",
+    partners: Math.ceil(total / 90),
+    workers,
+    poolSize: Number(values.pool),
+    env,
+  });
   try {
     const created = new Set<string>();
     let answered = 0;
@@ -72,27 +78,49 @@ async function run(withChaos: boolean) {
           await sleep(downMs);
           await restart();
           note(`restarted ${what}`);
-        })().catch((error: Error) => void restartErrors.push(`${what} did not restart: ${error.message.slice(0, 300)}`)),
+        })().catch(
+          (error: Error) => void restartErrors.push(`${what} did not restart: ${error.message.slice(0, 300)}`),
+        ),
       );
-    const { load: burst, finalAt, receivedAt } = await stack.settle(creates, Number(values["timeout-seconds"]) * 1000, async (p) => {
+    const {
+      load: burst,
+      finalAt,
+      receivedAt,
+    } = await stack.settle(creates, Number(values["timeout-seconds"]) * 1000, async (p) => {
       if (!withChaos) return;
       if (!apiKilled && answered >= total * 0.4) {
         apiKilled = true;
-        crash("API server", () => killGroup(stack.api!), () => stack.startApi());
-        crash("worker 0", () => killGroup(stack.workers[0]!), () => stack.startWorker(0));
+        crash(
+          "API server",
+          () => killGroup(stack.api!),
+          () => stack.startApi(),
+        );
+        crash(
+          "worker 0",
+          () => killGroup(stack.workers[0]!),
+          () => stack.startWorker(0),
+        );
       }
       if (!worker1Killed && apiKilled && p.final >= total * 0.6) {
         worker1Killed = true;
-        crash("worker 1", () => killGroup(stack.workers[1]!), () => stack.startWorker(1));
+        crash(
+          "worker 1",
+          () => killGroup(stack.workers[1]!),
+          () => stack.startWorker(1),
+        );
       }
     });
     await Promise.all(restarts);
     const audit = await stack.audit();
-    const rows = rowsOf<{ id: string; status: string }>(await stack.database.db.execute(sql`select id::text, status from properties`));
+    const rows = rowsOf<{ id: string; status: string }>(
+      await stack.database.db.execute(sql`select id::text, status from properties`),
+    );
     const inDb = new Map(rows.map((r) => [r.id, r.status]));
     const lost = [...created].filter((id) => !inDb.has(id)).length;
     const answeredNotFinal = [...created].filter((id) => inDb.get(id) === "enriching").length;
-    const failedCreates = Object.entries(burst.statuses).filter(([s]) => s.startsWith("error:")).reduce((n, [, c]) => n + c, 0);
+    const failedCreates = Object.entries(burst.statuses)
+      .filter(([s]) => s.startsWith("error:"))
+      .reduce((n, [, c]) => n + c, 0);
     const problems = [...restartErrors, ...violations(audit)];
     if (lost) problems.push(`${lost} properties answered 201/200 are not in the database`);
     if (answeredNotFinal) problems.push(`${answeredNotFinal} properties answered 201/200 are not final`);
@@ -100,7 +128,12 @@ async function run(withChaos: boolean) {
     return {
       chaos: withChaos,
       events,
-      creates: { answered: created.size, failedAtClient: failedCreates, committedWithoutAnswer: inDb.size - created.size, statuses: burst.statuses },
+      creates: {
+        answered: created.size,
+        failedAtClient: failedCreates,
+        committedWithoutAnswer: inDb.size - created.size,
+        statuses: burst.statuses,
+      },
       finalSeconds: finalAt && round((finalAt - started) / 1000),
       receivedSeconds: receivedAt && round((receivedAt - started) / 1000),
       duplicates: audit.received.duplicates,
@@ -116,10 +149,33 @@ async function run(withChaos: boolean) {
 
 const chaos = await run(true);
 const baseline = values["no-baseline"] ? null : await run(false);
-console.log(`\n${total} properties, ${workers} workers, API + worker 0 killed at 40 % of the creates, worker 1 at 60 % final, down ${downMs / 1000} s`);
-console.log("run | answered | failed at client | committed w/o answer | all final s | all received s | duplicates (same id) | missing | invariants");
+console.log(
+  `\n${total} properties, ${workers} workers, API + worker 0 killed at 40 % of the creates, worker 1 at 60 % final, down ${downMs / 1000} s`,
+);
+console.log(
+  "run | answered | failed at client | committed w/o answer | all final s | all received s | duplicates (same id) | missing | invariants",
+);
 for (const r of [chaos, baseline].filter((r) => r !== null)) {
-  console.log([r.chaos ? "chaos" : "baseline", r.creates.answered, r.creates.failedAtClient, r.creates.committedWithoutAnswer, r.finalSeconds, r.receivedSeconds, r.duplicates, r.audit.missing, r.violations.length ? r.violations.join("; ") : "ok"].join(" | "));
+  console.log(
+    [
+      r.chaos ? "chaos" : "baseline",
+      r.creates.answered,
+      r.creates.failedAtClient,
+      r.creates.committedWithoutAnswer,
+      r.finalSeconds,
+      r.receivedSeconds,
+      r.duplicates,
+      r.audit.missing,
+      r.violations.length ? r.violations.join("; ") : "ok",
+    ].join(" | "),
+  );
 }
-console.log("written", await writeResult("chaos", { settings: { properties: total, workers, downSeconds: downMs / 1000, ...env }, chaos, baseline }));
+console.log(
+  "written",
+  await writeResult("chaos", {
+    settings: { properties: total, workers, downSeconds: downMs / 1000, ...env },
+    chaos,
+    baseline,
+  }),
+);
 if (chaos.violations.length || baseline?.violations.length) process.exit(1);

@@ -47,11 +47,31 @@ async function time(commands: Command[], env: Record<string, string | undefined>
   for (const c of commands) args.push("--prepare", c.prepare?.join(" ") ?? "true");
   for (const c of commands) args.push("--command-name", c.name, c.argv.join(" "));
   const run = spawnSync("hyperfine", args, { stdio: "inherit", env: { ...process.env, ...env } });
-  if (run.error || run.status !== 0) throw new Error(`hyperfine failed (apt-get install hyperfine?): ${run.error?.message ?? `exit ${run.status}`}`);
-  const { results } = JSON.parse(await readFile(file, "utf8")) as { results: { command: string; mean: number; stddev: number; median: number; min: number; user: number; system: number; times: number[] }[] };
+  if (run.error || run.status !== 0)
+    throw new Error(`hyperfine failed (apt-get install hyperfine?): ${run.error?.message ?? `exit ${run.status}`}`);
+  const { results } = JSON.parse(await readFile(file, "utf8")) as {
+    results: {
+      command: string;
+      mean: number;
+      stddev: number;
+      median: number;
+      min: number;
+      user: number;
+      system: number;
+      times: number[];
+    }[];
+  };
   await rm(file, { force: true });
   const ms = (s: number) => round(s * 1000, 0);
-  return results.map((r) => ({ name: r.command, mean_ms: ms(r.mean), stddev_ms: ms(r.stddev), median_ms: ms(r.median), min_ms: ms(r.min), cpu_ms: ms(r.user + r.system), runs: r.times.length }));
+  return results.map((r) => ({
+    name: r.command,
+    mean_ms: ms(r.mean),
+    stddev_ms: ms(r.stddev),
+    median_ms: ms(r.median),
+    min_ms: ms(r.min),
+    cpu_ms: ms(r.user + r.system),
+    runs: r.times.length,
+  }));
 }
 
 /** Runs once, untimed (creating the folder or migrating the database), and checks it worked. */
@@ -78,20 +98,32 @@ try {
     ],
     {},
   );
-  for (const [label, env] of [["pglite", pglite], ["postgres", postgres]] as const) {
+  for (const [label, env] of [
+    ["pglite", pglite],
+    ["postgres", postgres],
+  ] as const) {
     results[label] = await time(
       [
         { name: "database alone (library)", argv: [...tsx, "bench/open-database.ts", "library"] },
         { name: "database through lib/db", argv: [...tsx, "bench/open-database.ts", "app"] },
         { name: "finca partners list", argv: [...cli, "partners", "list"] },
-        { name: "npm run --silent finca -- partners list", argv: ["npm", "run", "--silent", "finca", "--", "partners", "list"] },
+        {
+          name: "npm run --silent finca -- partners list",
+          argv: ["npm", "run", "--silent", "finca", "--", "partners", "list"],
+        },
       ],
       env,
     );
   }
   results.pglite!.push(
     ...(await time(
-      [{ name: "finca keys create, new folder", argv: [...cli, "keys", "create", "--partner", "Bench", "--mode", "test"], prepare: ["rm", "-rf", fresh] }],
+      [
+        {
+          name: "finca keys create, new folder",
+          argv: [...cli, "keys", "create", "--partner", "Bench", "--mode", "test"],
+          prepare: ["rm", "-rf", fresh],
+        },
+      ],
       { FINCA_DATA_DIR: fresh, DATABASE_URL: undefined },
     )),
   );
@@ -106,12 +138,23 @@ const nodeStart = find(results.process!, "node -e 0").mean_ms;
 const ratios = Object.fromEntries(
   (["pglite", "postgres"] as const).map((label) => {
     const alone = find(results[label]!, "database alone (library)").mean_ms;
-    return [label, Object.fromEntries(results[label]!.map((t) => [t.name, { vs_database_alone: round(t.mean_ms / alone, 2), vs_node_start: round(t.mean_ms / nodeStart, 1) }]))];
+    return [
+      label,
+      Object.fromEntries(
+        results[label]!.map((t) => [
+          t.name,
+          { vs_database_alone: round(t.mean_ms / alone, 2), vs_node_start: round(t.mean_ms / nodeStart, 1) },
+        ]),
+      ),
+    ];
   }),
 );
 for (const [label, list] of Object.entries(results)) {
   console.log(`\n${label}`);
-  for (const t of list) console.log(`  ${t.name.padEnd(42)} ${String(t.mean_ms).padStart(6)} ± ${t.stddev_ms} ms   cpu ${t.cpu_ms} ms   ${JSON.stringify(ratios[label]?.[t.name] ?? "")}`);
+  for (const t of list)
+    console.log(
+      `  ${t.name.padEnd(42)} ${String(t.mean_ms).padStart(6)} ± ${t.stddev_ms} ms   cpu ${t.cpu_ms} ms   ${JSON.stringify(ratios[label]?.[t.name] ?? "")}`,
+    );
 }
 const settings = { runs, warmup, timer: "hyperfine, no shell" };
 console.log("written", await writeResult("cli", { settings, results, ratios }));

@@ -239,8 +239,14 @@ export async function load(options: {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const ok = options.ok ?? ((s) => s >= 200 && s < 300);
-  const failures = Object.entries(statuses).filter(([s]) => !s.startsWith("retried:") && !ok(Number(s))).reduce((n, [, c]) => n + c, 0);
-  const requests = latencies.length + Object.entries(statuses).filter(([s]) => s.startsWith("error")).reduce((n, [, c]) => n + c, 0);
+  const failures = Object.entries(statuses)
+    .filter(([s]) => !s.startsWith("retried:") && !ok(Number(s)))
+    .reduce((n, [, c]) => n + c, 0);
+  const requests =
+    latencies.length +
+    Object.entries(statuses)
+      .filter(([s]) => s.startsWith("error"))
+      .reduce((n, [, c]) => n + c, 0);
   return {
     requests,
     seconds: round(seconds),
@@ -258,13 +264,20 @@ export async function writeResult(name: string, result: object): Promise<string>
   const dir = process.env.BENCH_RESULTS_DIR ?? path.join(process.cwd(), "bench", "results");
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${name}.json`);
-  await writeFile(file, JSON.stringify({ measuredAt: new Date().toISOString(), machine: machine(), ...result }, null, 2) + "\n");
+  await writeFile(
+    file,
+    JSON.stringify({ measuredAt: new Date().toISOString(), machine: machine(), ...result }, null, 2) + "\n",
+  );
   return file;
 }
 
 function machine() {
   const cpus = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.+)$/m)?.[1];
-  return { node: process.version, cpu: cpus, cores: (readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm) ?? []).length };
+  return {
+    node: process.version,
+    cpu: cpus,
+    cores: (readFileSync("/proc/cpuinfo", "utf8").match(/^processor/gm) ?? []).length,
+  };
 }
 
 // ---- the durable pipeline end to end: API-only server, worker processes, a webhook receiver ----
@@ -444,7 +457,12 @@ export class PipelineStack {
       const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners);
       database = await openDatabase({ url: db.url, postgres: { poolSize: 4 } });
       for (const [i, partnerId] of partnerIds.entries()) {
-        const { secret } = await createEndpoint(database.db, { partnerId, mode: "test" }, { url: receiver.url(`/hooks/${i}`) }, { allowPrivate: true, maxEndpoints: 20 });
+        const { secret } = await createEndpoint(
+          database.db,
+          { partnerId, mode: "test" },
+          { url: receiver.url(`/hooks/${i}`) },
+          { allowPrivate: true, maxEndpoints: 20 },
+        );
         receiver.expect(`/hooks/${i}`, secret);
       }
       stack = new PipelineStack(options, db, database, keys, receiver, await freePort());
@@ -550,18 +568,36 @@ export class PipelineStack {
 
   /** The invariants, from the database and the receiver. */
   async audit(): Promise<Audit> {
-    const byStatus = Object.fromEntries((await this.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from properties group by status`)).map((r) => [r.status, r.n]));
+    const byStatus = Object.fromEntries(
+      (
+        await this.rows<{ status: string; n: number }>(
+          sql`select status, count(*)::int as n from properties group by status`,
+        )
+      ).map((r) => [r.status, r.n]),
+    );
     const properties = Object.values(byStatus).reduce((a, b) => a + b, 0);
     // Every event sent (property.enriched, and a portfolio's batch.completed).
     const events = await this.rows<{ id: string; property_id: string }>(sql`select id, property_id from events`);
     const [{ n: finalWithoutEvent } = { n: 0 }] = await this.rows<{ n: number }>(sql`
       select count(*)::int as n from properties p where p.status <> 'enriching'
         and not exists (select 1 from events e where e.property_id = p.id and e.type = 'property.enriched')`);
-    const deliveries = Object.fromEntries((await this.rows<{ status: string; n: number }>(sql`select status, count(*)::int as n from webhook_deliveries group by status`)).map((r) => [r.status, r.n]));
+    const deliveries = Object.fromEntries(
+      (
+        await this.rows<{ status: string; n: number }>(
+          sql`select status, count(*)::int as n from webhook_deliveries group by status`,
+        )
+      ).map((r) => [r.status, r.n]),
+    );
     const [{ n: attemptLogMismatches } = { n: 0 }] = await this.rows<{ n: number }>(sql`
       select count(*)::int as n from webhook_deliveries d
         where d.attempts <> (select count(*) from webhook_attempts a where a.delivery_id = d.id)`);
-    const jobs = Object.fromEntries((await this.rows<{ k: string; n: number }>(sql`select name || ':' || state as k, count(*)::int as n from pgboss.job group by 1 order by 1`)).map((r) => [r.k, r.n]));
+    const jobs = Object.fromEntries(
+      (
+        await this.rows<{ k: string; n: number }>(
+          sql`select name || ':' || state as k, count(*)::int as n from pgboss.job group by 1 order by 1`,
+        )
+      ).map((r) => [r.k, r.n]),
+    );
     const ids = new Set(events.map((e) => messageIdOf(e.id)));
     const r = this.receiver;
     return {
@@ -572,7 +608,12 @@ export class PipelineStack {
       finalWithoutEvent,
       deliveries,
       attemptLogMismatches,
-      received: { requests: r.requests, distinct: r.receipts.size, duplicates: r.duplicates, badSignatures: r.badSignatures },
+      received: {
+        requests: r.requests,
+        distinct: r.receipts.size,
+        duplicates: r.duplicates,
+        badSignatures: r.badSignatures,
+      },
       missing: [...ids].filter((id) => !r.receipts.has(id)).length,
       unknown: [...r.receipts.keys()].filter((id) => !ids.has(id)).length,
       propertiesWithSeveralIds: [...r.idsByProperty.values()].filter((s) => s.size > 1).length,
@@ -582,18 +623,27 @@ export class PipelineStack {
 
   /** From an event's recording to its first receipt (ms): the delivery backlog as a partner sees it. */
   async eventToReceiptMs(): Promise<{ p50: number; p99: number; max: number }> {
-    const rows = await this.rows<{ id: string; at: number }>(sql`select id::text, (extract(epoch from created_at) * 1000)::float8 as at from events`);
+    const rows = await this.rows<{ id: string; at: number }>(
+      sql`select id::text, (extract(epoch from created_at) * 1000)::float8 as at from events`,
+    );
     const latencies = rows.flatMap((e) => {
       const r = this.receiver.receipts.get(messageIdOf(e.id));
       return r ? [r.firstAt - e.at] : [];
     });
     latencies.sort((a, b) => a - b);
-    return { p50: round(percentile(latencies, 50), 0), p99: round(percentile(latencies, 99), 0), max: round(latencies.at(-1) ?? 0, 0) };
+    return {
+      p50: round(percentile(latencies, 50), 0),
+      p99: round(percentile(latencies, 99), 0),
+      max: round(latencies.at(-1) ?? 0, 0),
+    };
   }
 
   /** CPU seconds used so far by the API server and by each worker (processes restarted start again at 0). */
   cpu(): { api: number; workers: number[] } {
-    return { api: this.api ? cpuSeconds(this.api.pid!) : 0, workers: this.workers.map((w) => (w ? cpuSeconds(w.pid!) : 0)) };
+    return {
+      api: this.api ? cpuSeconds(this.api.pid!) : 0,
+      workers: this.workers.map((w) => (w ? cpuSeconds(w.pid!) : 0)),
+    };
   }
 
   /** RSS (MiB) of the API server and of each worker. */
@@ -626,20 +676,42 @@ export async function directLoop(total: number, parallel: number) {
     Array.from({ length: parallel }, async () => {
       while (next < total) {
         const i = next++;
-        const input = { reference: benchReference(i), mode: "test" as const, attempt: 1, signal: new AbortController().signal };
+        const input = {
+          reference: benchReference(i),
+          mode: "test" as const,
+          attempt: 1,
+          signal: new AbortController().signal,
+        };
         const cadastre = await sources.cadastre.lookup(input);
         const [certificate, ite] =
           cadastre.kind === "found"
-            ? await Promise.all([sources.energyCertificate.lookup({ ...input, facts: cadastre.data }), sources.ite.lookup({ ...input, facts: cadastre.data })])
+            ? await Promise.all([
+                sources.energyCertificate.lookup({ ...input, facts: cadastre.data }),
+                sources.ite.lookup({ ...input, facts: cadastre.data }),
+              ])
             : [null, null];
-        const body = JSON.stringify({ type: "property.enriched", timestamp: new Date().toISOString(), data: { property_id: String(i), cadastre, certificate, ite } });
-        await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, { timeoutMs: 15_000, allowPrivate: true, requireHttps: false });
+        const body = JSON.stringify({
+          type: "property.enriched",
+          timestamp: new Date().toISOString(),
+          data: { property_id: String(i), cadastre, certificate, ite },
+        });
+        await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, {
+          timeoutMs: 15_000,
+          allowPrivate: true,
+          requireHttps: false,
+        });
       }
     }),
   );
   const seconds = (Date.now() - started) / 1000;
   await receiver.close();
-  return { parallel, seconds: round(seconds), perSecond: round(receiver.receipts.size / seconds), received: receiver.receipts.size, badSignatures: receiver.badSignatures };
+  return {
+    parallel,
+    seconds: round(seconds),
+    perSecond: round(receiver.receipts.size / seconds),
+    received: receiver.receipts.size,
+    badSignatures: receiver.badSignatures,
+  };
 }
 
 /** Failed invariants of an audit (empty: all hold). Duplicates with the same webhook-id are allowed (at least once). */
@@ -649,15 +721,22 @@ export function violations(a: Audit): string[] {
   if (a.finalWithoutEvent) out.push(`${a.finalWithoutEvent} final properties without property.enriched`);
   if (a.missing) out.push(`${a.missing} events never received`);
   if (a.unknown) out.push(`${a.unknown} webhook-ids received that no event carries`);
-  if (a.propertiesWithSeveralIds) out.push(`${a.propertiesWithSeveralIds} properties announced under several webhook-ids`);
+  if (a.propertiesWithSeveralIds)
+    out.push(`${a.propertiesWithSeveralIds} properties announced under several webhook-ids`);
   if (a.received.badSignatures) out.push(`${a.received.badSignatures} bad signatures`);
-  if (a.attemptLogMismatches) out.push(`${a.attemptLogMismatches} deliveries whose attempt count differs from the attempt log`);
-  if (a.deliveries.failed || a.deliveries.pending) out.push(`deliveries not succeeded: ${JSON.stringify(a.deliveries)}`);
+  if (a.attemptLogMismatches)
+    out.push(`${a.attemptLogMismatches} deliveries whose attempt count differs from the attempt log`);
+  if (a.deliveries.failed || a.deliveries.pending)
+    out.push(`deliveries not succeeded: ${JSON.stringify(a.deliveries)}`);
   return out;
 }
 
 /** `count` partners with one API key each in `mode` (benchmarks spread load so no partner hits its rate limit). */
-export async function seedPartnerKeys(url: string, count: number, mode: "test" | "live" = "test"): Promise<{ keys: string[]; partnerIds: string[] }> {
+export async function seedPartnerKeys(
+  url: string,
+  count: number,
+  mode: "test" | "live" = "test",
+): Promise<{ keys: string[]; partnerIds: string[] }> {
   const database = await openDatabase({ url });
   const keys: string[] = [];
   const partnerIds: string[] = [];

@@ -27,7 +27,12 @@ const partners = Math.ceil(total / 90);
 
 /** The pipeline with `workers` worker processes. */
 async function measure(workers: number) {
-  const stack = await PipelineStack.start({ prefix: "finca_bench_pipeline", partners, workers, poolSize: Number(values.pool) });
+  const stack = await PipelineStack.start({
+    prefix: "finca_bench_pipeline",
+    partners,
+    workers,
+    poolSize: Number(values.pool),
+  });
   try {
     const cpuBefore = stack.cpu();
     const started = Date.now();
@@ -36,14 +41,23 @@ async function measure(workers: number) {
     const rss = stack.rss();
     // CPU used during the run (start-up excluded).
     const cpuAfter = stack.cpu();
-    const cpu = { api: round(cpuAfter.api - cpuBefore.api, 2), workers: cpuAfter.workers.map((c, i) => round(c - cpuBefore.workers[i]!, 2)) };
+    const cpu = {
+      api: round(cpuAfter.api - cpuBefore.api, 2),
+      workers: cpuAfter.workers.map((c, i) => round(c - cpuBefore.workers[i]!, 2)),
+    };
     const workerCpu = cpu.workers.reduce((a, b) => a + b, 0);
     const audit = await stack.audit();
     const finalSeconds = finalAt && (finalAt - started) / 1000;
     const receivedSeconds = receivedAt && (receivedAt - started) / 1000;
     return {
       workers,
-      burst: { seconds: burst.seconds, perSecond: burst.perSecond, p50: burst.p50, p99: burst.p99, statuses: burst.statuses },
+      burst: {
+        seconds: burst.seconds,
+        perSecond: burst.perSecond,
+        p50: burst.p50,
+        p99: burst.p99,
+        statuses: burst.statuses,
+      },
       finalSeconds: finalSeconds && round(finalSeconds),
       receivedSeconds: receivedSeconds && round(receivedSeconds),
       propertiesPerSecond: finalSeconds ? round(audit.properties / finalSeconds) : 0,
@@ -73,8 +87,12 @@ for (const workers of workerCounts) {
   console.log(`${workers} worker(s): done`, run.violations.length ? `VIOLATIONS: ${run.violations.join("; ")}` : "");
 }
 
-console.log(`\n${total} properties in a burst, registers at 50 ms, ${partners} partners, create concurrency ${concurrency}`);
-console.log("workers | burst s | creates/s | all final s | all received s | properties/s | deliveries/s | event→receipt p50/p99 ms | dup | missing | RSS api / workers MiB | worker CPU ms/property | baseline/s | ratio");
+console.log(
+  `\n${total} properties in a burst, registers at 50 ms, ${partners} partners, create concurrency ${concurrency}`,
+);
+console.log(
+  "workers | burst s | creates/s | all final s | all received s | properties/s | deliveries/s | event→receipt p50/p99 ms | dup | missing | RSS api / workers MiB | worker CPU ms/property | baseline/s | ratio",
+);
 for (const r of runs) {
   console.log(
     [
@@ -95,6 +113,16 @@ for (const r of runs) {
     ].join(" | "),
   );
 }
-const file = await writeResult("pipeline", { settings: { properties: total, partners, concurrency, registerLatencyMs: 50, deadlineMs: 0, poolPerProcess: Number(values.pool) }, runs });
+const file = await writeResult("pipeline", {
+  settings: {
+    properties: total,
+    partners,
+    concurrency,
+    registerLatencyMs: 50,
+    deadlineMs: 0,
+    poolPerProcess: Number(values.pool),
+  },
+  runs,
+});
 console.log("written", file);
 if (runs.some((r) => r.violations.length)) process.exit(1);

@@ -9,7 +9,11 @@ interface ProfileNode {
 }
 
 export function summarizeProfile(file: string, rows = 25): string {
-  const profile = JSON.parse(readFileSync(file, "utf8")) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(readFileSync(file, "utf8")) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const byPackage = new Map<string, number>();
   const byFunction = new Map<string, number>();
@@ -23,8 +27,15 @@ export function summarizeProfile(file: string, rows = 25): string {
     const micros = profile.timeDeltas[i] ?? 0;
     total += micros;
     const frame = nodes.get(id)!.callFrame;
-    const where = frame.url.replace(/^.*node_modules\//, "npm:").replace(`file://${process.cwd()}/`, "") || `(${frame.functionName || "native"})`;
-    const pkg = where.startsWith("npm:") ? where.split("/").slice(0, where.startsWith("npm:@") ? 2 : 1).join("/") : where;
+    const where =
+      frame.url.replace(/^.*node_modules\//, "npm:").replace(`file://${process.cwd()}/`, "") ||
+      `(${frame.functionName || "native"})`;
+    const pkg = where.startsWith("npm:")
+      ? where
+          .split("/")
+          .slice(0, where.startsWith("npm:@") ? 2 : 1)
+          .join("/")
+      : where;
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);
     const fn = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`;
     byFunction.set(fn, (byFunction.get(fn) ?? 0) + micros);

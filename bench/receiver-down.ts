@@ -34,7 +34,12 @@ const total = Number(values.properties);
 const downMs = Number(values["down-seconds"]) * 1000;
 
 async function run(down: boolean) {
-  const stack = await PipelineStack.start({ prefix: "finca_bench_rdown", partners: Math.ceil(total / 90), workers: Number(values.workers), poolSize: Number(values.pool) });
+  const stack = await PipelineStack.start({
+    prefix: "finca_bench_rdown",
+    partners: Math.ceil(total / 90),
+    workers: Number(values.workers),
+    poolSize: Number(values.pool),
+  });
   try {
     if (down) await stack.receiver.down();
     const started = Date.now();
@@ -52,7 +57,13 @@ async function run(down: boolean) {
           );
         })()
       : Promise.resolve();
-    const creates = load({ url: stack.url, seconds: 600, concurrency: Number(values.concurrency), stopAfter: total, request: stack.createRequest });
+    const creates = load({
+      url: stack.url,
+      seconds: 600,
+      concurrency: Number(values.concurrency),
+      stopAfter: total,
+      request: stack.createRequest,
+    });
     const { finalAt, receivedAt } = await stack.settle(
       Promise.all([creates, back]),
       Number(values["timeout-seconds"]) * 1000,
@@ -105,10 +116,34 @@ async function run(down: boolean) {
 const outage = await run(true);
 const baseline = await run(false);
 console.log(`\n${total} properties, receiver down for the first ${downMs / 1000} s, test-mode webhook schedule`);
-console.log("run | all final s | all received s | recovery s | deliveries | retried | max attempts | attempt rows | failed (refused) | dup | missing | invariants");
+console.log(
+  "run | all final s | all received s | recovery s | deliveries | retried | max attempts | attempt rows | failed (refused) | dup | missing | invariants",
+);
 for (const r of [outage, baseline]) {
   const l = r.attemptLog!;
-  console.log([r.receiverDown ? `down ${r.receiverDown}s` : "baseline", r.finalSeconds, r.receivedSeconds, r.recoverySeconds ?? "-", l.deliveries, l.retried, l.max_attempts, l.attempt_rows, l.failed_rows, r.duplicates, r.audit.missing, r.violations.length ? r.violations.join("; ") : "ok"].join(" | "));
+  console.log(
+    [
+      r.receiverDown ? `down ${r.receiverDown}s` : "baseline",
+      r.finalSeconds,
+      r.receivedSeconds,
+      r.recoverySeconds ?? "-",
+      l.deliveries,
+      l.retried,
+      l.max_attempts,
+      l.attempt_rows,
+      l.failed_rows,
+      r.duplicates,
+      r.audit.missing,
+      r.violations.length ? r.violations.join("; ") : "ok",
+    ].join(" | "),
+  );
 }
-console.log("written", await writeResult("receiver-down", { settings: { properties: total, downSeconds: downMs / 1000, workers: Number(values.workers) }, outage, baseline }));
+console.log(
+  "written",
+  await writeResult("receiver-down", {
+    settings: { properties: total, downSeconds: downMs / 1000, workers: Number(values.workers) },
+    outage,
+    baseline,
+  }),
+);
 if (outage.violations.length || baseline.violations.length) process.exit(1);

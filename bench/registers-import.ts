@@ -31,25 +31,58 @@ import {
 } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } } });
+const { values } = parseArgs({
+  options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } },
+});
 const ROWS = Number(values.rows);
 const CREATES = Number(values.creates);
 const LOOKUPS = Math.min(5_000, ROWS);
 
 const HEADER = [
-  "NUM_CAS", "ADREÇA", "POBLACIO", "CODI_PROVINCIA", "REFERENCIA CADASTRAL", "ZONA CLIMATICA", "ANY_CONSTRUCCIO", "US_EDIFICI",
-  "Qualificació de consum d'energia primaria no renovable", "Energia primària no renovable", "Qualificacio d'emissions de CO2", "Emissions de CO2",
-  "INFORME_INS_TECNICA_EDIFICI", "DATA_ENTRADA",
+  "NUM_CAS",
+  "ADREÇA",
+  "POBLACIO",
+  "CODI_PROVINCIA",
+  "REFERENCIA CADASTRAL",
+  "ZONA CLIMATICA",
+  "ANY_CONSTRUCCIO",
+  "US_EDIFICI",
+  "Qualificació de consum d'energia primaria no renovable",
+  "Energia primària no renovable",
+  "Qualificacio d'emissions de CO2",
+  "Emissions de CO2",
+  "INFORME_INS_TECNICA_EDIFICI",
+  "DATA_ENTRADA",
 ];
 const LETTERS = "ABCDEFG";
 
 /** Row i: a unit of its own parcel; some written dirty, some the bare parcel, some with an IITE code. */
 function row(i: number): string {
   const unit = benchReference(i, "DF3802F");
-  const reference = i % 50 === 0 ? `${unit.slice(0, 7)} ${unit.slice(7, 14)} ${unit.slice(14)}` : i % 20 === 0 ? unit.slice(0, 14) : unit;
+  const reference =
+    i % 50 === 0
+      ? `${unit.slice(0, 7)} ${unit.slice(7, 14)} ${unit.slice(14)}`
+      : i % 20 === 0
+        ? unit.slice(0, 14)
+        : unit;
   const letter = LETTERS[i % 7]!;
   const day = String(1 + (i % 28)).padStart(2, "0");
-  return [`CAT-${i}`, `Carrer Sintètic ${i % 500}`, "Barcelona", "08", reference, "C2", String(1900 + (i % 120)), "Habitatge individual en bloc d'habitatges", letter, `${100 + (i % 300)},${i % 10}`, letter, `${10 + (i % 60)},${i % 10}`, i % 30 === 0 ? `IITE-${i}` : "", `${day}/0${1 + (i % 9)}/20${10 + (i % 15)}`].join(";");
+  return [
+    `CAT-${i}`,
+    `Carrer Sintètic ${i % 500}`,
+    "Barcelona",
+    "08",
+    reference,
+    "C2",
+    String(1900 + (i % 120)),
+    "Habitatge individual en bloc d'habitatges",
+    letter,
+    `${100 + (i % 300)},${i % 10}`,
+    letter,
+    `${10 + (i % 60)},${i % 10}`,
+    i % 30 === 0 ? `IITE-${i}` : "",
+    `${day}/0${1 + (i % 9)}/20${10 + (i % 15)}`,
+  ].join(";");
 }
 
 async function writeFile(file: string) {
@@ -75,7 +108,13 @@ const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
 function dnprc(reference: string): string {
   const answer = JSON.parse(DNPRC);
   const bico = answer.consulta_dnprcResult.bico;
-  bico.bi.idbi.rc = { pc1: reference.slice(0, 7), pc2: reference.slice(7, 14), car: reference.slice(14, 18), cc1: reference[18], cc2: reference[19] };
+  bico.bi.idbi.rc = {
+    pc1: reference.slice(0, 7),
+    pc2: reference.slice(7, 14),
+    car: reference.slice(14, 18),
+    cc1: reference[18],
+    cc2: reference[19],
+  };
   const place = PLACES[reference.slice(7, 14)]!;
   bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
   delete bico.finca.infgraf;
@@ -110,13 +149,34 @@ async function createLatencies(url: string, db: Db) {
   await new Promise<void>((r) => registers.listen(0, "127.0.0.1", r));
   const registersUrl = `http://127.0.0.1:${(registers.address() as { port: number }).port}`;
   const scenarios = [
-    { label: "baseline: no certificate register for the region (Murcia)", tag: "XH6591N", reference: (n: number) => benchReference(n, "XH6591N"), provider: "estimate" },
-    { label: "index hit: the unit's certificate", tag: "DF3802F", reference: (n: number) => benchReference(1 + n * Math.max(1, Math.floor(ROWS / CREATES / 2)), "DF3802F"), provider: "index:cat-icaen" },
-    { label: "index miss: then ICAEN asked (nothing registered)", tag: "DF3802G", reference: (n: number) => benchReference(n, "DF3802G"), provider: "estimate" },
+    {
+      label: "baseline: no certificate register for the region (Murcia)",
+      tag: "XH6591N",
+      reference: (n: number) => benchReference(n, "XH6591N"),
+      provider: "estimate",
+    },
+    {
+      label: "index hit: the unit's certificate",
+      tag: "DF3802F",
+      reference: (n: number) => benchReference(1 + n * Math.max(1, Math.floor(ROWS / CREATES / 2)), "DF3802F"),
+      provider: "index:cat-icaen",
+    },
+    {
+      label: "index miss: then ICAEN asked (nothing registered)",
+      tag: "DF3802G",
+      reference: (n: number) => benchReference(n, "DF3802G"),
+      provider: "estimate",
+    },
   ];
   const { keys } = await seedPartnerKeys(url, Math.ceil((CREATES * (scenarios.length + 1)) / 90), "live");
   const port = await freePort();
-  const env = { DATABASE_URL: url, PORT: String(port), FINCA_WORKERS: "0", CATASTRO_BASE_URL: registersUrl, CEE_CATALONIA_BASE_URL: registersUrl };
+  const env = {
+    DATABASE_URL: url,
+    PORT: String(port),
+    FINCA_WORKERS: "0",
+    CATASTRO_BASE_URL: registersUrl,
+    CEE_CATALONIA_BASE_URL: registersUrl,
+  };
   const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
   const results: Record<string, LoadResult & { providers: Record<string, number> }> = {};
   let sent = 0;
@@ -130,9 +190,15 @@ async function createLatencies(url: string, db: Db) {
         seconds: 3600,
         concurrency: 4,
         stopAfter: count,
-        request: (n) => ({ method: "POST", path: CREATE_PATH, headers: { "Content-Type": "application/json", "X-API-Key": keys[Math.floor((first + n) / 90)]! }, body: JSON.stringify({ cadastral_reference: reference(n) }) }),
+        request: (n) => ({
+          method: "POST",
+          path: CREATE_PATH,
+          headers: { "Content-Type": "application/json", "X-API-Key": keys[Math.floor((first + n) / 90)]! },
+          body: JSON.stringify({ cadastral_reference: reference(n) }),
+        }),
         onResponse: (_n, status, body) => {
-          const provider = status === 201 ? (JSON.parse(body).enrichment?.energy_certificate?.provider ?? "none") : `HTTP ${status}`;
+          const provider =
+            status === 201 ? (JSON.parse(body).enrichment?.energy_certificate?.provider ?? "none") : `HTTP ${status}`;
           providers[provider] = (providers[provider] ?? 0) + 1;
         },
       });
@@ -142,7 +208,9 @@ async function createLatencies(url: string, db: Db) {
     for (const scenario of scenarios) {
       results[scenario.label] = await run(scenario.reference, CREATES);
       const r = results[scenario.label]!;
-      console.log(`${scenario.label}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.perSecond}/s, providers ${JSON.stringify(r.providers)} (expected ${scenario.provider})`);
+      console.log(
+        `${scenario.label}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.perSecond}/s, providers ${JSON.stringify(r.providers)} (expected ${scenario.provider})`,
+      );
     }
   } finally {
     await stopGroup(server);
@@ -154,8 +222,22 @@ async function createLatencies(url: string, db: Db) {
     scenarios.map(({ label, tag }) => {
       const r = results[label]!;
       const step = (steps.get(tag) ?? []).sort((x, y) => x - y);
-      const certificateStepMs = { mean: round(step.reduce((sum, ms) => sum + ms, 0) / Math.max(1, step.length), 2), p50: percentile(step, 50), p99: percentile(step, 99) };
-      return [label, { p50: r.p50, p99: r.p99, perSecond: r.perSecond, providers: r.providers, p50VsBaseline: round(r.p50 / baseline.p50, 2), certificateStepMs }];
+      const certificateStepMs = {
+        mean: round(step.reduce((sum, ms) => sum + ms, 0) / Math.max(1, step.length), 2),
+        p50: percentile(step, 50),
+        p99: percentile(step, 99),
+      };
+      return [
+        label,
+        {
+          p50: r.p50,
+          p99: r.p99,
+          perSecond: r.perSecond,
+          providers: r.providers,
+          p50VsBaseline: round(r.p50 / baseline.p50, 2),
+          certificateStepMs,
+        },
+      ];
     }),
   );
 }
@@ -171,7 +253,9 @@ try {
   // Baseline: the server reads the same file itself (COPY FROM a file needs a superuser, as in this bench's database).
   await database.db.execute(sql.raw(`create table bench_copy (${HEADER.map((_, i) => `c${i} text`).join(", ")})`));
   let started = performance.now();
-  await database.db.execute(sql.raw(`copy bench_copy from '${file}' with (format csv, header true, delimiter ';', encoding 'UTF8')`));
+  await database.db.execute(
+    sql.raw(`copy bench_copy from '${file}' with (format csv, header true, delimiter ';', encoding 'UTF8')`),
+  );
   const copySeconds = (performance.now() - started) / 1000;
 
   started = performance.now();
@@ -200,7 +284,12 @@ try {
     rows: ROWS,
     megabytes: round(bytes / 1e6),
     copy: { seconds: round(copySeconds, 2), rowsPerSecond: Math.round(ROWS / copySeconds) },
-    import: { seconds: round(importSeconds, 2), rowsPerSecond: Math.round(ROWS / importSeconds), records: result.rows, skipped: result.skipped },
+    import: {
+      seconds: round(importSeconds, 2),
+      rowsPerSecond: Math.round(ROWS / importSeconds),
+      records: result.rows,
+      skipped: result.skipped,
+    },
     importVsCopy: round(importSeconds / copySeconds, 1),
     lookupMs: { p50: round(percentile(lookup, 50), 2), p99: round(percentile(lookup, 99), 2) },
     selectOneMs: { p50: round(percentile(roundTrip, 50), 2), p99: round(percentile(roundTrip, 99), 2) },

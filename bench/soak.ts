@@ -8,7 +8,20 @@
 import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db";
 import { createPartner } from "@/lib/partners";
-import { freePort, freshDatabase, load, PipelineStack, round, rssMiB, slope, startServer, violations, writeResult, benchReference, CREATE_PATH } from "./lib";
+import {
+  freePort,
+  freshDatabase,
+  load,
+  PipelineStack,
+  round,
+  rssMiB,
+  slope,
+  startServer,
+  violations,
+  writeResult,
+  benchReference,
+  CREATE_PATH,
+} from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
 const { values } = parseArgs({
@@ -29,7 +42,12 @@ const maxSlope = Number(values["max-slope"]);
 // Each partner writes at most 80 per minute (the limit is 100).
 const partners = Math.ceil((rate * 60) / 80);
 
-const stack = await PipelineStack.start({ prefix: "finca_bench_soak", partners, workers: Number(values.workers), poolSize: Number(values.pool) });
+const stack = await PipelineStack.start({
+  prefix: "finca_bench_soak",
+  partners,
+  workers: Number(values.workers),
+  poolSize: Number(values.pool),
+});
 const baseDb = await freshDatabase("finca_bench_soak_base");
 let baseline: Awaited<ReturnType<typeof startServer>> | null = null;
 let sampler: NodeJS.Timeout | undefined;
@@ -38,7 +56,11 @@ try {
   const partnerId = (await createPartner(seed.db, "Soak baseline")).id;
   await seed.close();
   const basePort = await freePort();
-  baseline = await startServer("bench/baseline-server.ts", { DATABASE_URL: baseDb.url, PORT: String(basePort), BENCH_PARTNER_ID: partnerId }, `http://127.0.0.1:${basePort}/`);
+  baseline = await startServer(
+    "bench/baseline-server.ts",
+    { DATABASE_URL: baseDb.url, PORT: String(basePort), BENCH_PARTNER_ID: partnerId },
+    `http://127.0.0.1:${basePort}/`,
+  );
   const baselinePid = baseline.pid!;
 
   // [minutes since start, api, baseline, ...workers]
@@ -58,7 +80,12 @@ try {
       seconds,
       concurrency: 256,
       rate,
-      request: (i) => ({ method: "POST", path: CREATE_PATH, headers: { "Content-Type": "application/json" }, body: JSON.stringify({ cadastral_reference: benchReference(i) }) }),
+      request: (i) => ({
+        method: "POST",
+        path: CREATE_PATH,
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ cadastral_reference: benchReference(i) }),
+      }),
     }),
   ]);
   const settled = await stack.settle(Promise.resolve(), 300_000);
@@ -71,12 +98,22 @@ try {
   const trend = Object.fromEntries(
     names.map((name, k) => {
       const mibPerMinute = round(slope(secondHalf.map((s) => [s[0]!, s[k + 1]!])), 2);
-      return [name, { first: samples[0]![k + 1], afterLoad: secondHalf.at(-1)?.[k + 1], last: samples.at(-1)![k + 1], max: Math.max(...samples.map((s) => s[k + 1]!)), mibPerMinute }];
+      return [
+        name,
+        {
+          first: samples[0]![k + 1],
+          afterLoad: secondHalf.at(-1)?.[k + 1],
+          last: samples.at(-1)![k + 1],
+          max: Math.max(...samples.map((s) => s[k + 1]!)),
+          mibPerMinute,
+        },
+      ];
     }),
   );
   const growing = names.filter((n) => n !== "baseline" && trend[n]!.mibPerMinute > maxSlope);
   // When the bare baseline climbs as steeply, the run was too short to tell heap sizing from a leak.
-  const inconclusive = growing.length > 0 && trend.baseline!.mibPerMinute >= Math.min(...growing.map((n) => trend[n]!.mibPerMinute));
+  const inconclusive =
+    growing.length > 0 && trend.baseline!.mibPerMinute >= Math.min(...growing.map((n) => trend[n]!.mibPerMinute));
   const verdict = !growing.length
     ? `no growth trend (API and worker slopes ≤ ${maxSlope} MiB/min; baseline ${trend.baseline!.mibPerMinute})`
     : inconclusive
@@ -85,14 +122,26 @@ try {
   const problems = violations(audit);
   if (settled.finalAt === null || settled.receivedAt === null) problems.push("not settled within 300 s after the load");
 
-  console.log(`\nsoak: ${minutes} min at ${rate} creates/s (${product.requests} sent, ${JSON.stringify(product.statuses)}), ${stack.workers.length} worker(s), RSS every ${sampleMs / 1000} s`);
+  console.log(
+    `\nsoak: ${minutes} min at ${rate} creates/s (${product.requests} sent, ${JSON.stringify(product.statuses)}), ${stack.workers.length} worker(s), RSS every ${sampleMs / 1000} s`,
+  );
   console.log("process | RSS start | end of load | after settling | max | slope 2nd half MiB/min");
-  for (const n of names) console.log([n, trend[n]!.first, trend[n]!.afterLoad, trend[n]!.last, trend[n]!.max, trend[n]!.mibPerMinute].join(" | "));
+  for (const n of names)
+    console.log(
+      [n, trend[n]!.first, trend[n]!.afterLoad, trend[n]!.last, trend[n]!.max, trend[n]!.mibPerMinute].join(" | "),
+    );
   console.log(`verdict: ${verdict}; pipeline invariants: ${problems.length ? problems.join("; ") : "ok"}`);
   console.log(
     "written",
     await writeResult("soak", {
-      settings: { minutes, rate, workers: stack.workers.length, sampleSeconds: sampleMs / 1000, partners, maxSlopeMiBPerMinute: maxSlope },
+      settings: {
+        minutes,
+        rate,
+        workers: stack.workers.length,
+        sampleSeconds: sampleMs / 1000,
+        partners,
+        maxSlopeMiBPerMinute: maxSlope,
+      },
       creates: { product: product.statuses, baseline: bare.statuses, p99: product.p99 },
       trend,
       verdict,

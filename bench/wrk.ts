@@ -62,7 +62,13 @@ export interface WrkRequest {
 }
 
 /** Runs wrk for `seconds` over `requests` (each sent at most once; the run fails if they run out). */
-export async function wrk(options: { url: string; seconds: number; connections: number; threads?: number; requests: WrkRequest[] }): Promise<LoadResult> {
+export async function wrk(options: {
+  url: string;
+  seconds: number;
+  connections: number;
+  threads?: number;
+  requests: WrkRequest[];
+}): Promise<LoadResult> {
   const threads = options.threads ?? 2;
   const dir = await mkdtemp(path.join(os.tmpdir(), "finca-wrk-"));
   try {
@@ -70,16 +76,45 @@ export async function wrk(options: { url: string; seconds: number; connections: 
     const script = path.join(dir, "load.lua");
     await writeFile(data, options.requests.map((r) => `${r.method} ${r.path} ${r.apiKey} ${r.body}`).join("\n") + "\n");
     await writeFile(script, SCRIPT);
-    const args = ["-t", String(threads), "-c", String(options.connections), "-d", `${options.seconds}s`, "--timeout", "10s", "-s", script, options.url, "--", data, String(threads)];
+    const args = [
+      "-t",
+      String(threads),
+      "-c",
+      String(options.connections),
+      "-d",
+      `${options.seconds}s`,
+      "--timeout",
+      "10s",
+      "-s",
+      script,
+      options.url,
+      "--",
+      data,
+      String(threads),
+    ];
     const stdout = await new Promise<string>((resolve, reject) =>
-      execFile("wrk", args, { maxBuffer: 1 << 20 }, (error, out, err) => (error ? reject(new Error(`wrk failed (apt-get install wrk?): ${error.message}\n${err}`)) : resolve(out))),
+      execFile("wrk", args, { maxBuffer: 1 << 20 }, (error, out, err) =>
+        error ? reject(new Error(`wrk failed (apt-get install wrk?): ${error.message}\n${err}`)) : resolve(out),
+      ),
     );
     const line = /WRK_RESULT (.*)/.exec(stdout)?.[1];
     if (!line) throw new Error(`no result from wrk:\n${stdout}`);
-    const r = JSON.parse(line) as { requests: number; micros: number; p50: number; p99: number; p999: number; statuses: Record<string, number>; socketErrors: number; exhausted: boolean };
+    const r = JSON.parse(line) as {
+      requests: number;
+      micros: number;
+      p50: number;
+      p99: number;
+      p999: number;
+      statuses: Record<string, number>;
+      socketErrors: number;
+      exhausted: boolean;
+    };
     if (r.exhausted) throw new Error(`wrk ran out of prepared requests (${options.requests.length}); prepare more`);
     const seconds = r.micros / 1e6;
-    const failures = Object.entries(r.statuses).filter(([s]) => !s.startsWith("2")).reduce((n, [, c]) => n + c, 0) + r.socketErrors;
+    const failures =
+      Object.entries(r.statuses)
+        .filter(([s]) => !s.startsWith("2"))
+        .reduce((n, [, c]) => n + c, 0) + r.socketErrors;
     return {
       requests: r.requests,
       seconds: round(seconds),

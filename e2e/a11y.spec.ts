@@ -7,11 +7,42 @@ import { expect, test } from "@playwright/test";
 import { admin, createKey, shoot, signIn, signUp, unitRef, type Account } from "./support";
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `A11y Estates ${run}`, email: `a11y-${run}@a11y.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `A11y Estates ${run}`,
+  email: `a11y-${run}@a11y.test`,
+  password: "a long enough password",
+};
 
-const PUBLIC = ["/sign-in", "/sign-up", "/invite/not-a-token", "/docs", "/docs/portfolios", "/docs/api", "/docs/errors", "/no-such-page"];
-const PARTNER = ["/dashboard", "/properties", "/portfolios", "/keys", "/webhooks", "/webhooks/deliveries", "/logs", "/team", "/account"];
-const ADMIN = ["/admin", "/admin/users", "/admin/keys", "/admin/webhooks", "/admin/requests?q=req_none", "/admin/registers", "/admin/account"];
+const PUBLIC = [
+  "/sign-in",
+  "/sign-up",
+  "/invite/not-a-token",
+  "/docs",
+  "/docs/portfolios",
+  "/docs/api",
+  "/docs/errors",
+  "/no-such-page",
+];
+const PARTNER = [
+  "/dashboard",
+  "/properties",
+  "/portfolios",
+  "/keys",
+  "/webhooks",
+  "/webhooks/deliveries",
+  "/logs",
+  "/team",
+  "/account",
+];
+const ADMIN = [
+  "/admin",
+  "/admin/users",
+  "/admin/keys",
+  "/admin/webhooks",
+  "/admin/requests?q=req_none",
+  "/admin/registers",
+  "/admin/account",
+];
 const name = (p: string) => `a11y${p.replaceAll(/[/?=]/g, "-")}`;
 
 test("every page lists here: the pages of app/", () => {
@@ -23,7 +54,17 @@ test("every page lists here: the pages of app/", () => {
     }
   };
   walk("app");
-  const routes = pages.map((d) => "/" + path.relative("app", d).split(path.sep).filter((s) => !/^\(.*\)$/.test(s)).join("/")).map((r) => r.replace(/\/$/, "") || "/");
+  const routes = pages
+    .map(
+      (d) =>
+        "/" +
+        path
+          .relative("app", d)
+          .split(path.sep)
+          .filter((s) => !/^\(.*\)$/.test(s))
+          .join("/"),
+    )
+    .map((r) => r.replace(/\/$/, "") || "/");
   // Dynamic routes are visited with real ids below; "/" redirects to sign-in or the dashboard.
   const listed = new Set([...PUBLIC, ...PARTNER, ...ADMIN].map((p) => p.split("?")[0]!));
   const missing = routes.filter((r) => !r.includes("[") && r !== "/" && !listed.has(r));
@@ -41,12 +82,33 @@ test("partner pages, with a key, a property, a portfolio, an endpoint and a deli
   await signUp(page, owner);
   await page.goto("/keys");
   const key = await createKey(page, "A11y", "test");
-  const created = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": key }, data: { cadastral_reference: unitRef("2749704YJ0624N", "0001") } });
+  const created = await request.post("/api/v1/partner-api/properties", {
+    headers: { "X-API-Key": key },
+    data: { cadastral_reference: unitRef("2749704YJ0624N", "0001") },
+  });
   const { property_id } = await created.json();
-  const endpoint = await (await request.post("/api/v1/partner-api/webhook-endpoints", { headers: { "X-API-Key": key }, data: { url: "http://127.0.0.1:9/a11y" } })).json();
-  const items = [{ cadastral_reference: unitRef("2749704YJ0624N", "0002") }, { cadastral_reference: "not a reference" }];
-  const batch = await (await request.post("/api/v1/partner-api/batches", { headers: { "X-API-Key": key }, data: { items, name: "A11y book" } })).json();
-  for (const p of [...PARTNER, `/properties/${property_id}`, `/portfolios/${batch.batch_id}`, `/webhooks/${endpoint.id}`]) {
+  const endpoint = await (
+    await request.post("/api/v1/partner-api/webhook-endpoints", {
+      headers: { "X-API-Key": key },
+      data: { url: "http://127.0.0.1:9/a11y" },
+    })
+  ).json();
+  const items = [
+    { cadastral_reference: unitRef("2749704YJ0624N", "0002") },
+    { cadastral_reference: "not a reference" },
+  ];
+  const batch = await (
+    await request.post("/api/v1/partner-api/batches", {
+      headers: { "X-API-Key": key },
+      data: { items, name: "A11y book" },
+    })
+  ).json();
+  for (const p of [
+    ...PARTNER,
+    `/properties/${property_id}`,
+    `/portfolios/${batch.batch_id}`,
+    `/webhooks/${endpoint.id}`,
+  ]) {
     await page.goto(p);
     await shoot(page, name(p.replace(/[0-9a-f-]{36}/, "id")));
   }

@@ -6,7 +6,11 @@ import { createKey, shoot, signUp, type Account } from "./support";
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `Keys Bank ${run}`, email: `keys-${run}@keys.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `Keys Bank ${run}`,
+  email: `keys-${run}@keys.test`,
+  password: "a long enough password",
+};
 
 test("each mode's keys page lists that mode's keys; rolling a key expires the old one", async ({ page, request }) => {
   await signUp(page, owner);
@@ -32,10 +36,17 @@ test("each mode's keys page lists that mode's keys; rolling a key expires the ol
 
   await page.goto("/keys");
   await page.getByText(/Revoked and expired keys/).click();
-  await expect(page.getByRole("region", { name: "Revoked and expired API keys" }).getByRole("row").filter({ hasText: testKey.slice(0, 17) })).toContainText("expired");
+  await expect(
+    page
+      .getByRole("region", { name: "Revoked and expired API keys" })
+      .getByRole("row")
+      .filter({ hasText: testKey.slice(0, 17) }),
+  ).toContainText("expired");
 
   await page.getByRole("button", { name: "live" }).click();
   await expect(page.getByRole("heading", { name: "Active live keys" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Active API keys" }).getByText("Live backend")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Active API keys" }).getByText("Backend", { exact: true })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Active API keys" }).getByText("Backend", { exact: true })).toHaveCount(
+    0,
+  );
 });

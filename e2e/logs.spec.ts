@@ -5,7 +5,11 @@ import { admin, createKey, shoot, signIn, signUp, type Account } from "./support
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `Logs Insurer ${run}`, email: `logs-${run}@logs.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `Logs Insurer ${run}`,
+  email: `logs-${run}@logs.test`,
+  password: "a long enough password",
+};
 let requestId = "";
 
 test("a partner finds a request by its id in Logs", async ({ page, request }) => {
@@ -13,7 +17,10 @@ test("a partner finds a request by its id in Logs", async ({ page, request }) =>
   await page.goto("/keys");
   const key = await createKey(page, "Logs", "test");
   // A refused create: the kind of request a partner looks up.
-  const res = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": key }, data: { cadastral_reference: "not a reference" } });
+  const res = await request.post("/api/v1/partner-api/properties", {
+    headers: { "X-API-Key": key },
+    data: { cadastral_reference: "not a reference" },
+  });
   expect(res.status()).toBe(400);
   requestId = res.headers()["x-request-id"]!;
   expect((await res.json()).request_id).toBe(requestId);

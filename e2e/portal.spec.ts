@@ -12,8 +12,16 @@ import { admin, fillSignIn, shoot, signIn, signUp, startReceiver, unitRef, type 
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `Acme Bank ${run}`, email: `owner-${run}@acme.test`, password: "correct horse battery" };
-const other: Account = { organisation: `Other Insurer ${run}`, email: `other-${run}@other.test`, password: "another long password" };
+const owner: Account = {
+  organisation: `Acme Bank ${run}`,
+  email: `owner-${run}@acme.test`,
+  password: "correct horse battery",
+};
+const other: Account = {
+  organisation: `Other Insurer ${run}`,
+  email: `other-${run}@other.test`,
+  password: "another long password",
+};
 const SLOW = unitRef("2749704YJ0624N", "9100"); // the cadastre answers on the retry: `enriching` first
 
 let apiKey = "";
@@ -25,7 +33,10 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let receiverUrl = "";
 
 const createProperty = (request: APIRequestContext, reference: string) =>
-  request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: reference } });
+  request.post("/api/v1/partner-api/properties", {
+    headers: { "X-API-Key": apiKey },
+    data: { cadastral_reference: reference },
+  });
 
 test.beforeAll(async () => {
   receiver = await startReceiver(() => respondWith);
@@ -119,11 +130,15 @@ test("properties: search, filters, and registering from the portal under the API
   await page.goto("/properties");
   await page.getByLabel("Cadastral reference").fill("12345");
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByTestId("form-error")).toHaveText('The cadastral reference "12345" must be 14 (parcel) or 20 (unit) characters after removing spaces and hyphens.');
+  await expect(page.getByTestId("form-error")).toHaveText(
+    'The cadastral reference "12345" must be 14 (parcel) or 20 (unit) characters after removing spaces and hyphens.',
+  );
   await shoot(page, "properties");
   // Spaces, hyphens and lower case are normalised, as in the API; the property page opens.
   const parcel = "9872023VH5797S";
-  await page.getByLabel("Cadastral reference").fill(`${parcel.slice(0, 7)}-${parcel.slice(7)} 0001 ${checkLetters(parcel + "0001")}`.toLowerCase());
+  await page
+    .getByLabel("Cadastral reference")
+    .fill(`${parcel.slice(0, 7)}-${parcel.slice(7)} 0001 ${checkLetters(parcel + "0001")}`.toLowerCase());
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page).toHaveURL(/\/properties\/[0-9a-f-]{36}$/);
   await expect(page.getByRole("heading", { name: `${parcel}0001${checkLetters(parcel + "0001")}` })).toBeVisible();
@@ -131,7 +146,15 @@ test("properties: search, filters, and registering from the portal under the API
 
 test("crafted input gets a page or a clear refusal, never a 500", async ({ page, request }) => {
   await signIn(page, owner.email, owner.password);
-  for (const path of ["/properties?from=2024-13-45", "/properties?to=9999-99-99", `/properties?after=${"-".repeat(36)}`, "/properties?q=%00", "/properties?q=a&q=b&status=x&status=y", "/invite/%E0%A4%A", "/properties/%E0%A4%A"]) {
+  for (const path of [
+    "/properties?from=2024-13-45",
+    "/properties?to=9999-99-99",
+    `/properties?after=${"-".repeat(36)}`,
+    "/properties?q=%00",
+    "/properties?q=a&q=b&status=x&status=y",
+    "/invite/%E0%A4%A",
+    "/properties/%E0%A4%A",
+  ]) {
     const res = await page.goto(path);
     expect(res!.status(), path).toBeLessThan(500);
   }
@@ -157,10 +180,15 @@ test("a webhook endpoint receives a signed test event, seen as delivered", async
   receiver.received.length = 0;
   await page.getByRole("button", { name: "Send test event" }).click();
   await expect.poll(() => receiver.received.length).toBeGreaterThan(0);
-  const event = new Webhook(secret).verify(receiver.received[0]!.body, receiver.received[0]!.headers as Record<string, string>) as { type: string };
+  const event = new Webhook(secret).verify(
+    receiver.received[0]!.body,
+    receiver.received[0]!.headers as Record<string, string>,
+  ) as { type: string };
   expect(event.type).toBe("webhook.test");
   // The page follows the delivery by itself while it is in progress.
-  await expect(page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" })).toBeVisible({ timeout: 20_000 });
+  await expect(
+    page.getByTestId("delivery").filter({ hasText: "webhook.test" }).filter({ hasText: "succeeded" }),
+  ).toBeVisible({ timeout: 20_000 });
   await page.getByRole("button", { name: "Reveal signing secret" }).click();
   await expect(page.getByTestId("signing-secret")).toHaveText(secret);
   await page.getByText("Payload and attempts").first().click();
@@ -173,12 +201,25 @@ test("the overview shows status split, per-source success and deliveries", async
   const refs = ["9300", "9200", "9404", "0002", "0003"].map((unit) => unitRef("4520109VK4742B", unit));
   for (const ref of refs) expect((await createProperty(request, ref)).ok()).toBe(true);
   await expect
-    .poll(async () => (await (await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })).json()).data.length)
+    .poll(
+      async () =>
+        (
+          await (
+            await request.get("/api/v1/partner-api/properties?status=enriching", { headers: { "X-API-Key": apiKey } })
+          ).json()
+        ).data.length,
+    )
     .toBe(0);
   // Each property that finished after its response announced itself to the endpoint.
-  await expect.poll(() => receiver.received.filter((r) => r.body.includes('"property.enriched"')).length).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => receiver.received.filter((r) => r.body.includes('"property.enriched"')).length)
+    .toBeGreaterThanOrEqual(2);
   await signIn(page, owner.email, owner.password);
-  await expect(page.getByRole("img", { name: /Properties by status: enriching 0, enriched \d+, partially enriched 1, not found 1/ })).toBeVisible();
+  await expect(
+    page.getByRole("img", {
+      name: /Properties by status: enriching 0, enriched \d+, partially enriched 1, not found 1/,
+    }),
+  ).toBeVisible();
   await expect(page.getByText(/gave up after retries/).first()).toBeVisible();
   await shoot(page, "overview");
   // The mode switch: live mode has none of the test data.
@@ -202,7 +243,11 @@ test("an admin replays a failed delivery", async ({ page }) => {
   respondWith = 200;
   await signIn(page, admin.email, admin.password);
   await page.goto("/admin/webhooks");
-  const row = page.getByTestId("admin-delivery").filter({ hasText: owner.organisation }).filter({ hasText: "failed" }).first();
+  const row = page
+    .getByTestId("admin-delivery")
+    .filter({ hasText: owner.organisation })
+    .filter({ hasText: "failed" })
+    .first();
   await expect
     .poll(async () => {
       await page.reload();
@@ -245,18 +290,28 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
     await page.goto("/admin/registers");
     const row = page.getByTestId("register-dataset").filter({ hasText: "rio-larioja" });
     await expect(row.getByText("not imported")).toBeVisible();
-    await expect(page.getByTestId("register-dataset").filter({ hasText: "can-gobcan" }).getByText("no URL configured")).toBeVisible();
+    await expect(
+      page.getByTestId("register-dataset").filter({ hasText: "can-gobcan" }).getByText("no URL configured"),
+    ).toBeVisible();
     // Operators see how far each format rests on evidence, with citations, and what part a city's dataset covers.
     await expect(row.getByText("one source", { exact: true })).toBeVisible();
     await expect(row.getByText(/Crear_tabla_estándar_Rioja\.py: the column names/)).toBeVisible();
     const aragon = page.getByTestId("register-dataset").filter({ hasText: "ara-gaodcore" });
     await expect(aragon.getByText("confirmed", { exact: true })).toBeVisible();
-    await expect(page.getByTestId("register-dataset").filter({ hasText: "mad-ite" }).getByText("Madrid city only, matched by the building's street address")).toBeVisible();
+    await expect(
+      page
+        .getByTestId("register-dataset")
+        .filter({ hasText: "mad-ite" })
+        .getByText("Madrid city only, matched by the building's street address"),
+    ).toBeVisible();
     await row.getByRole("button", { name: "Refresh now" }).click();
     await expect
       .poll(async () => {
         await page.reload();
-        return row.getByTestId("dataset-rows").textContent({ timeout: 1000 }).catch(() => null);
+        return row
+          .getByTestId("dataset-rows")
+          .textContent({ timeout: 1000 })
+          .catch(() => null);
       })
       .toBe("5");
     // What the import left out, by reason, with where.
@@ -269,8 +324,18 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
     await shoot(page, "admin-registers");
     await page.goto("/docs#coverage");
     await expect(page.getByTestId("coverage-row")).toHaveCount(19);
-    await expect(page.getByTestId("coverage-row").filter({ hasText: "País Vasco" }).getByText(/Foral cadastre/)).toBeVisible();
-    await expect(page.getByTestId("coverage-row").filter({ hasText: "La Rioja" }).getByText(/5 rows as of/)).toBeVisible();
+    await expect(
+      page
+        .getByTestId("coverage-row")
+        .filter({ hasText: "País Vasco" })
+        .getByText(/Foral cadastre/),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByTestId("coverage-row")
+        .filter({ hasText: "La Rioja" })
+        .getByText(/5 rows as of/),
+    ).toBeVisible();
     await shoot(page, "docs-coverage");
   } finally {
     await new Promise<void>((r) => registerFile.close(() => r()));
@@ -297,7 +362,13 @@ test("a signed-out visitor is sent to sign-in and back to the page they asked fo
 });
 
 test("after sign-in, only a path on this site is followed", async ({ page }) => {
-  for (const next of ["/..//evil.example/x", "/.//evil.example/x", "/\t/evil.example/x", "//evil.example/x", "/\\evil.example"]) {
+  for (const next of [
+    "/..//evil.example/x",
+    "/.//evil.example/x",
+    "/\t/evil.example/x",
+    "//evil.example/x",
+    "/\\evil.example",
+  ]) {
     await page.context().clearCookies();
     await page.goto(`/sign-in?next=${encodeURIComponent(next)}`);
     await fillSignIn(page, owner.email, owner.password);
@@ -345,8 +416,16 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   // The owner removes the member; the member's open page is refused at the next click.
   await member.goto("/dashboard");
   await page.reload();
-  await page.getByRole("row").filter({ hasText: `member-${run}@acme.test` }).getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("row").filter({ hasText: `member-${run}@acme.test` }).getByRole("button", { name: "Confirm" }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: `member-${run}@acme.test` })
+    .getByRole("button", { name: "Remove" })
+    .click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: `member-${run}@acme.test` })
+    .getByRole("button", { name: "Confirm" })
+    .click();
   await expect(page.getByRole("row").filter({ hasText: `member-${run}@acme.test` })).toHaveCount(0);
   await member.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Properties" }).click();
   await expect(member).toHaveURL(/\/sign-in/);
@@ -357,8 +436,16 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   const withdrawn = (await page.getByTestId("secret-value").textContent())!;
   await page.reload();
   const pending = page.getByRole("region", { name: "Pending invitations" });
-  await pending.getByRole("row").filter({ hasText: `late-${run}@acme.test` }).getByRole("button", { name: "Withdraw" }).click();
-  await pending.getByRole("row").filter({ hasText: `late-${run}@acme.test` }).getByRole("button", { name: "Confirm" }).click();
+  await pending
+    .getByRole("row")
+    .filter({ hasText: `late-${run}@acme.test` })
+    .getByRole("button", { name: "Withdraw" })
+    .click();
+  await pending
+    .getByRole("row")
+    .filter({ hasText: `late-${run}@acme.test` })
+    .getByRole("button", { name: "Confirm" })
+    .click();
   await expect(page.getByRole("region", { name: "Pending invitations" })).toHaveCount(0);
   await page.goto(withdrawn);
   await expect(page.getByText("Invitation not valid")).toBeVisible();
@@ -375,7 +462,12 @@ test("docs render locally", async ({ page }) => {
   await expect(page.locator("#schema-Property")).toContainText("ite_fetch_status");
   await shoot(page, "docs-api");
   // Every problem's `type` resolves to an anchor here.
-  const problem = await (await page.request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": apiKey }, data: { cadastral_reference: "x" } })).json();
+  const problem = await (
+    await page.request.post("/api/v1/partner-api/properties", {
+      headers: { "X-API-Key": apiKey },
+      data: { cadastral_reference: "x" },
+    })
+  ).json();
   await page.goto(problem.type);
   await expect(page.locator(`#${problem.code}`)).toContainText("400");
   await shoot(page, "docs-errors");
@@ -394,7 +486,10 @@ test("revoking the key makes the API answer 401", async ({ page, request }) => {
   expect((await res.json()).code).toBe("missing_api_key");
 });
 
-test("live creates while Catastro refuses connections open its breaker, seen in the admin console", async ({ page, request }) => {
+test("live creates while Catastro refuses connections open its breaker, seen in the admin console", async ({
+  page,
+  request,
+}) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/keys");
   await page.getByLabel("Name", { exact: true }).fill("Live backend");
@@ -404,7 +499,10 @@ test("live creates while Catastro refuses connections open its breaker, seen in 
   liveKey = (await page.getByTestId("secret-value").textContent())!.trim();
   // REGISTER_BREAKER_MIN_REQUESTS (5) failed requests, each a new parcel (answers are cached per reference).
   for (let i = 0; i < 5; i++) {
-    const res = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": liveKey }, data: { cadastral_reference: unitRef(`93985${i}6VK3799G`, "0001") } });
+    const res = await request.post("/api/v1/partner-api/properties", {
+      headers: { "X-API-Key": liveKey },
+      data: { cadastral_reference: unitRef(`93985${i}6VK3799G`, "0001") },
+    });
     expect(res.status()).toBe(201);
   }
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -434,10 +532,24 @@ test("the server's logs hold a line per request, job run and delivery attempt, a
       return [];
     }
   });
-  expect(lines.some((l) => l.msg === "request" && l.route === "createProperty" && l.status === 201 && l.keyStart === apiKey.slice(0, 17))).toBe(true);
+  expect(
+    lines.some(
+      (l) =>
+        l.msg === "request" && l.route === "createProperty" && l.status === 201 && l.keyStart === apiKey.slice(0, 17),
+    ),
+  ).toBe(true);
   expect(lines.some((l) => l.msg === "job run" && l.queue === "enrich" && l.outcome === "completed")).toBe(true);
   expect(lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded")).toBe(true);
-  for (const secretValue of [apiKey, liveKey, secret, secret.replace(/^whsec_/, ""), owner.password, other.password, admin.password, "member password long"]) {
+  for (const secretValue of [
+    apiKey,
+    liveKey,
+    secret,
+    secret.replace(/^whsec_/, ""),
+    owner.password,
+    other.password,
+    admin.password,
+    "member password long",
+  ]) {
     expect(secretValue.length).toBeGreaterThan(8);
     expect(text).not.toContain(secretValue);
   }

@@ -7,7 +7,11 @@ import ExcelJS from "exceljs";
 import { shoot, signUp, unitRef, type Account } from "./support";
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `Portfolio Bank ${run}`, email: `book-${run}@book.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `Portfolio Bank ${run}`,
+  email: `book-${run}@book.test`,
+  password: "a long enough password",
+};
 
 const A = unitRef("2749704YJ0624N", "0001");
 const B = unitRef("9872023VH5797S", "0003");
@@ -32,7 +36,9 @@ test("a CSV portfolio from drop to downloaded results", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Portfolios" })).toBeVisible();
   const csv = `owner;Referencia Catastral;external_id\r\nAna;${A};loan-1\r\nLuis;${B};=cmd()\r\nEva;not-a-ref;loan-3\r\nPau;${SLOW};loan-4\r\n`;
   await drop(page, "book.csv", "text/csv", Buffer.from(csv));
-  await expect(page.getByTestId("preview-summary")).toContainText("4 rows; references read from column Referencia Catastral, your ids from external_id");
+  await expect(page.getByTestId("preview-summary")).toContainText(
+    "4 rows; references read from column Referencia Catastral, your ids from external_id",
+  );
   const preview = page.getByRole("region", { name: "First rows of the file" });
   await expect(preview.getByRole("columnheader", { name: /Referencia Catastral.*\(reference\)/ })).toBeVisible();
   await expect(preview.getByRole("row")).toHaveCount(5);
@@ -53,9 +59,15 @@ test("a CSV portfolio from drop to downloaded results", async ({ page }) => {
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByRole("region", { name: "Items" }).getByRole("row")).toHaveCount(2);
 
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  ]);
   const text = readFileSync((await download.path())!, "utf8");
-  const lines = text.replace(/^\uFEFF/, "").trim().split("\r\n");
+  const lines = text
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split("\r\n");
   expect(lines[0]).toMatch(/^line,external_id,cadastral_reference,status,property_id,/);
   expect(lines.slice(1).map((l) => l.split(",").slice(0, 4).join(","))).toEqual([
     `1,loan-1,${A},enriched`,
@@ -75,11 +87,18 @@ test("an XLSX portfolio, with its results as XLSX", async ({ page }) => {
   sheet.addRow([B, "L-2", { formula: "1+1", result: 2 }]);
   const bytes = Buffer.from(await book.xlsx.writeBuffer());
   await page.goto("/portfolios");
-  await page.getByLabel("Choose a file").setInputFiles({ name: "loans.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: bytes });
+  await page.getByLabel("Choose a file").setInputFiles({
+    name: "loans.xlsx",
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer: bytes,
+  });
   await expect(page.getByTestId("preview-summary")).toContainText("2 rows; references read from column refcat");
   await page.getByRole("button", { name: "Register 2 in test mode" }).click();
   await expect(page.getByTestId("batch-counts")).toContainText("2 of 2 final", { timeout: 60_000 });
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download XLSX" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download XLSX" }).click(),
+  ]);
   const results = new ExcelJS.Workbook();
   await results.xlsx.readFile((await download.path())!);
   const rows = results.worksheets[0]!.getSheetValues().slice(1) as unknown[][];

@@ -4,14 +4,21 @@ import { expect, test } from "@playwright/test";
 import { createKey, signUp, unitRef, type Account } from "./support";
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `List Bank ${run}`, email: `list-${run}@list.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `List Bank ${run}`,
+  email: `list-${run}@list.test`,
+  password: "a long enough password",
+};
 
 test("the Properties list updates while a 9100 property finishes", async ({ page, request }) => {
   await signUp(page, owner);
   await page.goto("/keys");
   const key = await createKey(page, "List", "test");
   const reference = unitRef("2749704YJ0624N", "9100");
-  const res = await request.post("/api/v1/partner-api/properties", { headers: { "X-API-Key": key }, data: { cadastral_reference: reference } });
+  const res = await request.post("/api/v1/partner-api/properties", {
+    headers: { "X-API-Key": key },
+    data: { cadastral_reference: reference },
+  });
   expect((await res.json()).status).toBe("enriching");
   await page.goto("/properties");
   const row = page.getByRole("region", { name: "Properties" }).getByRole("row").filter({ hasText: reference });

@@ -18,7 +18,10 @@ export const unitRef = (parcel: string, unit: string) => parcel + unit + checkLe
 mkdirSync("e2e/screenshots", { recursive: true });
 
 export async function shoot(page: Page, name: string) {
-  for (const [label, size] of [["desktop", { width: 1280, height: 800 }], ["mobile", { width: 390, height: 844 }]] as const) {
+  for (const [label, size] of [
+    ["desktop", { width: 1280, height: 800 }],
+    ["mobile", { width: 390, height: 844 }],
+  ] as const) {
     await page.setViewportSize(size);
     await page.screenshot({ path: `e2e/screenshots/${name}-${label}.png`, fullPage: true });
     // Readable on a phone: nothing may widen the page beyond the screen (wide tables scroll inside their box).
@@ -34,7 +37,9 @@ export async function shoot(page: Page, name: string) {
     // A page that refreshes itself (AutoRefresh) swaps its <title> while it re-renders: axe reads it
     // with its refreshes paused as for a hidden tab, and once more if a refresh already under way
     // landed during the first reading.
-    await page.evaluate(() => Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true }));
+    await page.evaluate(() =>
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true }),
+    );
     const analyze = async () => {
       await expect.poll(() => page.title()).not.toBe("");
       return (await new AxeBuilder({ page }).analyze()).violations;
@@ -44,7 +49,13 @@ export async function shoot(page: Page, name: string) {
     await page.evaluate(() => delete (document as { visibilityState?: unknown }).visibilityState);
     const found = violations
       .filter((v) => v.impact !== "minor")
-      .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(" | ")}`,
+      );
     expect.soft(found, `axe on ${name} at ${label} width`).toEqual([]);
   }
   await page.setViewportSize({ width: 1280, height: 800 });

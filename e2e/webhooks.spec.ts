@@ -7,7 +7,11 @@ import { shoot, signIn, signUp, startReceiver, type Account } from "./support";
 test.describe.configure({ mode: "serial" });
 
 const run = Date.now().toString(36);
-const owner: Account = { organisation: `Hooks Lender ${run}`, email: `hooks-${run}@hooks.test`, password: "a long enough password" };
+const owner: Account = {
+  organisation: `Hooks Lender ${run}`,
+  email: `hooks-${run}@hooks.test`,
+  password: "a long enough password",
+};
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let secret = "";
 

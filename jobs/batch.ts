@@ -6,7 +6,17 @@ import { QUEUES, workInParallel, type JobRun, type Queue } from "@/lib/queue";
 const WORKERS = 1;
 const BATCH = 4;
 
-export async function registerBatchWorker(queue: Queue, deps: BatchesDeps, pollSeconds: number, onRun?: (run: JobRun) => void) {
+export async function registerBatchWorker(
+  queue: Queue,
+  deps: BatchesDeps,
+  pollSeconds: number,
+  onRun?: (run: JobRun) => void,
+) {
   // A retried step that already ran carries a stale step number and does nothing.
-  await workInParallel<BatchJob>(queue, QUEUES.batch, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (job) => runBatchStep(deps, job));
+  await workInParallel<BatchJob>(
+    queue,
+    QUEUES.batch,
+    { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },
+    (job) => runBatchStep(deps, job),
+  );
 }

@@ -7,8 +7,18 @@ import type { DeliverJob } from "@/lib/webhooks/events";
 const WORKERS = 4;
 const BATCH = 50;
 
-export async function registerDeliverWebhookWorker(queue: Queue, deps: DeliveryDeps, pollSeconds: number, onRun?: (run: JobRun) => void) {
+export async function registerDeliverWebhookWorker(
+  queue: Queue,
+  deps: DeliveryDeps,
+  pollSeconds: number,
+  onRun?: (run: JobRun) => void,
+) {
   // A batch is read and its successes written as one; a retried batch re-runs jobs whose attempt
   // was already logged: deliverMany skips those.
-  await workInBatches<DeliverJob>(queue, QUEUES.deliverWebhook, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (jobs) => deliverMany(deps, jobs));
+  await workInBatches<DeliverJob>(
+    queue,
+    QUEUES.deliverWebhook,
+    { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },
+    (jobs) => deliverMany(deps, jobs),
+  );
 }

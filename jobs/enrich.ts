@@ -8,8 +8,18 @@ const BATCH = 25;
 /** Runs in flight per process at most (bench/pipeline's baseline uses the same). */
 export const ENRICH_CONCURRENCY = WORKERS * BATCH;
 
-export async function registerEnrichWorker(queue: Queue, deps: PropertiesDeps, pollSeconds: number, onRun?: (run: JobRun) => void) {
+export async function registerEnrichWorker(
+  queue: Queue,
+  deps: PropertiesDeps,
+  pollSeconds: number,
+  onRun?: (run: JobRun) => void,
+) {
   // Each batch is read and written as one; a retried batch re-runs finished runs too: their run
   // number is stale and they do nothing.
-  await workInBatches<EnrichJob>(queue, QUEUES.enrich, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (jobs) => runEnrichmentJobs(deps, jobs));
+  await workInBatches<EnrichJob>(
+    queue,
+    QUEUES.enrich,
+    { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },
+    (jobs) => runEnrichmentJobs(deps, jobs),
+  );
 }

@@ -13,7 +13,10 @@ const settingsOf = (config: Config) => ({
   columnsDir: config.REGISTER_COLUMNS_DIR,
 });
 
-export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: Db; config: Config; logger: Pick<Logger, "info" | "error"> }) {
+export async function registerRefreshRegistersWorker(
+  queue: Queue,
+  deps: { db: Db; config: Config; logger: Pick<Logger, "info" | "error"> },
+) {
   const plan = refreshPlan(deps.config.REGISTER_URLS);
   // A refresh runs as long as its downloads may (it must not expire and start twice); a failed
   // one is not retried: its error stays on the dataset, and the next schedule tries again.
@@ -24,10 +27,18 @@ export async function registerRefreshRegistersWorker(queue: Queue, deps: { db: D
   });
   if (plan.size) await queue.schedule(QUEUES.refreshRegisters, deps.config.REGISTER_REFRESH_CRON, {}, { tz: "UTC" });
   else await queue.unschedule(QUEUES.refreshRegisters);
-  await queue.work<RefreshJob>(QUEUES.refreshRegisters, { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS }, async ([job]) => {
-    for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job!.data.dataset)) {
-      if (outcome.ok) deps.logger.info({ dataset: outcome.dataset, rows: outcome.result.rows, asOf: outcome.result.asOf }, "register dataset refreshed");
-      else deps.logger.error({ dataset: outcome.dataset, error: outcome.error }, "register dataset refresh failed");
-    }
-  });
+  await queue.work<RefreshJob>(
+    QUEUES.refreshRegisters,
+    { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS },
+    async ([job]) => {
+      for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job!.data.dataset)) {
+        if (outcome.ok)
+          deps.logger.info(
+            { dataset: outcome.dataset, rows: outcome.result.rows, asOf: outcome.result.asOf },
+            "register dataset refreshed",
+          );
+        else deps.logger.error({ dataset: outcome.dataset, error: outcome.error }, "register dataset refresh failed");
+      }
+    },
+  );
 }

@@ -50,7 +50,10 @@ if (process.env.DATABASE_URL) {
 // What the server prints goes on to Playwright and, when asked, to a file the tests read.
 const server = spawn(process.execPath, ["scripts/start.mjs"], { stdio: ["ignore", "pipe", "pipe"], env });
 const copy = process.env.FINCA_E2E_SERVER_LOG ? createWriteStream(process.env.FINCA_E2E_SERVER_LOG) : null;
-for (const [from, to] of [[server.stdout, process.stdout], [server.stderr, process.stderr]]) {
+for (const [from, to] of [
+  [server.stdout, process.stdout],
+  [server.stderr, process.stderr],
+]) {
   from.on("data", (chunk) => {
     to.write(chunk);
     copy?.write(chunk);

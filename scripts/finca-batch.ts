@@ -41,8 +41,10 @@ interface Client {
 function clientOf(values: Record<string, unknown>): Client {
   const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
   if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY) is required");
-  const base = (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
-  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol)) throw new BatchUsageError("--base-url must be an http(s) URL");
+  const base =
+    (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
+  if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol))
+    throw new BatchUsageError("--base-url must be an http(s) URL");
   return { finca: createFinca({ apiKey: key, baseUrl: base }), base };
 }
 
@@ -51,7 +53,8 @@ async function csvBody(file: string): Promise<{ body: Blob; digest: string }> {
   let body: Buffer;
   if (/\.xlsx$/i.test(file)) {
     const lines: string[] = [];
-    for await (const row of firstSheetRows(createReadStream(file))) lines.push(stringify([row.values], { record_delimiter: "\r\n" }));
+    for await (const row of firstSheetRows(createReadStream(file)))
+      lines.push(stringify([row.values], { record_delimiter: "\r\n" }));
     body = Buffer.from(lines.join(""));
   } else body = await readFile(file);
   return { body: new Blob([new Uint8Array(body)]), digest: createHash("sha256").update(body).digest("hex") };
@@ -61,7 +64,9 @@ const final = (b: Batch) => b.counts.total - b.counts.pending;
 
 function progressLine(b: Batch): string {
   const c = b.counts;
-  const parts = (["enriched", "partially_enriched", "not_found", "invalid", "duplicate", "cancelled", "pending"] as const)
+  const parts = (
+    ["enriched", "partially_enriched", "not_found", "invalid", "duplicate", "cancelled", "pending"] as const
+  )
     .filter((k) => c[k])
     .map((k) => `${c[k]} ${k.replaceAll("_", " ")}`);
   return `${final(b)}/${c.total} final (${parts.join(", ")})`;
@@ -108,14 +113,20 @@ async function submit(client: Client, values: Record<string, unknown>): Promise<
   const submission = await client.finca.batches.upload(body, { name, idempotencyKey });
   const id = submission.batch.batch_id;
   const { batch: accepted } = submission;
-  console.log(`${submission.created ? "Submitted" : "Already submitted"}: batch ${id} (${accepted.counts.total} rows, ${accepted.counts.invalid} invalid)`);
+  console.log(
+    `${submission.created ? "Submitted" : "Already submitted"}: batch ${id} (${accepted.counts.total} rows, ${accepted.counts.invalid} invalid)`,
+  );
   const stop = new AbortController();
   const onSignal = () => stop.abort();
   process.once("SIGINT", onSignal);
   const progress = reporter();
   let batch: Batch;
   try {
-    batch = await client.finca.batches.wait(id, { intervalMs: POLL_MS, onProgress: progress.show, signal: stop.signal });
+    batch = await client.finca.batches.wait(id, {
+      intervalMs: POLL_MS,
+      onProgress: progress.show,
+      signal: stop.signal,
+    });
   } catch (error) {
     progress.end();
     if (!stop.signal.aborted) throw error;
@@ -146,7 +157,8 @@ export async function batchCommand(argv: string[]): Promise<void> {
   const client = clientOf(values);
   try {
     if (command === "submit") return await submit(client, values);
-    if (!id || !["status", "results"].includes(command ?? "")) throw new BatchUsageError("use batch submit, batch status <id> or batch results <id>");
+    if (!id || !["status", "results"].includes(command ?? ""))
+      throw new BatchUsageError("use batch submit, batch status <id> or batch results <id>");
     if (command === "status") {
       const batch = await client.finca.batches.get(id);
       console.log(`${batch.batch_id}  ${batch.name ?? ""}\n${batch.status}: ${progressLine(batch)}`);
@@ -158,7 +170,10 @@ export async function batchCommand(argv: string[]): Promise<void> {
     console.log(`Results: ${out}`);
   } catch (error) {
     // The server's refusal, said plainly; a network failure with where it tried.
-    if (error instanceof FincaApiError) throw new Error(`the server answered ${error.status}: ${error.problem?.detail ?? error.message}${details(error)}`);
+    if (error instanceof FincaApiError)
+      throw new Error(
+        `the server answered ${error.status}: ${error.problem?.detail ?? error.message}${details(error)}`,
+      );
     if (error instanceof BatchUsageError) throw error;
     throw new Error(`could not reach ${client.base}: ${(error as Error).message}`);
   }

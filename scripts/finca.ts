@@ -92,7 +92,9 @@ function option(values: Record<string, unknown>, name: string): string {
 }
 
 function mode(value: string): Mode {
-  return (MODES as readonly string[]).includes(value) ? (value as Mode) : usage(`--mode must be one of ${MODES.join(", ")}`);
+  return (MODES as readonly string[]).includes(value)
+    ? (value as Mode)
+    : usage(`--mode must be one of ${MODES.join(", ")}`);
 }
 
 async function run(database: Database, argv: string[]): Promise<void> {
@@ -139,8 +141,21 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "keys list": {
       const partner = typeof values.partner === "string" ? await findPartnerByName(db, values.partner) : null;
       if (typeof values.partner === "string" && !partner) usage(`no partner named "${values.partner}"`);
-      const keys = await listApiKeys(db, { partnerId: partner?.id, mode: values.mode ? mode(String(values.mode)) : undefined });
-      console.table(keys.map((k) => ({ id: k.id, start: k.visibleStart, mode: k.mode, name: k.name, created: k.createdAt.toISOString(), last_used: k.lastUsedAt?.toISOString() ?? "", revoked: k.revokedAt?.toISOString() ?? "" })));
+      const keys = await listApiKeys(db, {
+        partnerId: partner?.id,
+        mode: values.mode ? mode(String(values.mode)) : undefined,
+      });
+      console.table(
+        keys.map((k) => ({
+          id: k.id,
+          start: k.visibleStart,
+          mode: k.mode,
+          name: k.name,
+          created: k.createdAt.toISOString(),
+          last_used: k.lastUsedAt?.toISOString() ?? "",
+          revoked: k.revokedAt?.toISOString() ?? "",
+        })),
+      );
       return;
     }
     case "keys revoke": {
@@ -154,7 +169,12 @@ async function run(database: Database, argv: string[]): Promise<void> {
       const role = option(values, "role");
       if (!(ROLES as readonly string[]).includes(role)) usage(`--role must be one of ${ROLES.join(", ")}`);
       const partner = role === "admin" ? null : await ensurePartner(db, option(values, "partner"));
-      const user = await createUser(db, { email: option(values, "email"), passwordHash: await directPasswords.hash(option(values, "password")), role: role as Role, partnerId: partner?.id ?? null });
+      const user = await createUser(db, {
+        email: option(values, "email"),
+        passwordHash: await directPasswords.hash(option(values, "password")),
+        role: role as Role,
+        partnerId: partner?.id ?? null,
+      });
       console.log(user.id);
       return;
     }
@@ -164,7 +184,8 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "users sign-out": {
       const user = (await findUserByEmail(db, option(values, "email"))) ?? usage(`no user with email ${values.email}`);
       // The operator at the console acts as no portal user, so any account can be disabled.
-      if (action === "disable" || action === "enable") await setDisabled(db, "operator-cli", user.id, action === "disable");
+      if (action === "disable" || action === "enable")
+        await setDisabled(db, "operator-cli", user.id, action === "disable");
       else if (action === "sign-out") await endSessions(db, user.id);
       else {
         console.error(`New password for ${user.email}; every session of theirs has ended. Pass it on safely.`);
@@ -189,7 +210,11 @@ async function run(database: Database, argv: string[]): Promise<void> {
         })),
       );
       for (const d of datasets.filter((d) => Object.keys(d.skips).length)) {
-        console.log(`${d.id} left out:\n${describeSkips(d.skips).map((l) => `  ${l}`).join("\n")}`);
+        console.log(
+          `${d.id} left out:\n${describeSkips(d.skips)
+            .map((l) => `  ${l}`)
+            .join("\n")}`,
+        );
       }
       return;
     }
@@ -210,7 +235,9 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers import": {
-      const dataset = (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
+      const dataset =
+        (arg && datasetById(arg)) ||
+        usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
       const files = values.file ?? [];
       const urls = values.url ?? [];
       if (!files.length === !urls.length) {
@@ -229,7 +256,9 @@ async function run(database: Database, argv: string[]): Promise<void> {
         return;
       }
       const result = await importRegister(database, dataset, files, urls, values["as-of"], columns);
-      console.log(`${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`);
+      console.log(
+        `${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
+      );
       for (const line of describeSkips(result.skips)) console.log(`  ${line}`);
       return;
     }
@@ -245,7 +274,9 @@ function progressLine(): ((p: ImportProgress) => void) | undefined {
   return ({ file, bytes, size, rows }) => {
     const share = size ? ` ${Math.min(100, Math.floor((bytes / size) * 100))}%` : ` ${(bytes / 1e6).toFixed(1)} MB`;
     const rate = Math.round(rows / Math.max(0.001, (Date.now() - started) / 1000));
-    process.stderr.write(`\r${file.slice(-60)}${share}  ${rows.toLocaleString("en")} rows  ${rate.toLocaleString("en")} rows/s\x1b[K`);
+    process.stderr.write(
+      `\r${file.slice(-60)}${share}  ${rows.toLocaleString("en")} rows  ${rate.toLocaleString("en")} rows/s\x1b[K`,
+    );
   };
 }
 
@@ -338,11 +369,18 @@ class ListenRefused extends Error {}
  * event POSTed to the local URL with the headers the server signed; reconnects with backoff.
  */
 async function listen(argv: string[]): Promise<void> {
-  const { values } = parseArgs({ args: argv, options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } },
+  });
   const key = option(values, "key");
   const target = option(values, "forward-to");
-  const base = (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
-  for (const [name, url] of [["--forward-to", target], ["--base-url", base]]) {
+  const base =
+    (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
+  for (const [name, url] of [
+    ["--forward-to", target],
+    ["--base-url", base],
+  ]) {
     if (!URL.canParse(url!) || !/^https?:$/.test(new URL(url!).protocol)) usage(`${name} must be an http(s) URL`);
   }
   const stop = new AbortController();
@@ -351,7 +389,10 @@ async function listen(argv: string[]): Promise<void> {
   let announced = "";
   while (!stop.signal.aborted) {
     try {
-      const res = await fetch(new URL("/api/v1/partner-api/webhooks/listen", base), { headers: { "X-API-Key": key, Accept: "text/event-stream" }, signal: stop.signal });
+      const res = await fetch(new URL("/api/v1/partner-api/webhooks/listen", base), {
+        headers: { "X-API-Key": key, Accept: "text/event-stream" },
+        signal: stop.signal,
+      });
       if (!res.ok) {
         const problem = (await res.json().catch(() => ({}))) as { detail?: string };
         const message = `the server answered ${res.status}: ${problem.detail ?? res.statusText}`;
@@ -360,16 +401,23 @@ async function listen(argv: string[]): Promise<void> {
         throw new Error(message);
       }
       delayMs = 1000;
-      const messages = res.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+      const messages = res
+        .body!.pipeThrough(new TextDecoderStream())
+        .pipeThrough(new EventSourceParserStream())
+        .getReader();
       for (let next = await messages.read(); !next.done; next = await messages.read()) {
         const message = next.value;
         if (message.event === "session") {
           const { secret } = JSON.parse(message.data) as { secret: string };
-          if (secret !== announced) console.log(`Ready: forwarding test-mode events to ${target}\nSigning secret: ${secret}`);
+          if (secret !== announced)
+            console.log(`Ready: forwarding test-mode events to ${target}\nSigning secret: ${secret}`);
           else console.log("Reconnected.");
           announced = secret;
         } else if (message.event === "webhook") {
-          await forward(target, JSON.parse(message.data) as { id: string; type: string; headers: Record<string, string>; body: string });
+          await forward(
+            target,
+            JSON.parse(message.data) as { id: string; type: string; headers: Record<string, string>; body: string },
+          );
         } else if (message.event === "error") {
           console.error(`server: ${(JSON.parse(message.data) as { message: string }).message}`);
         }
@@ -388,11 +436,19 @@ async function listen(argv: string[]): Promise<void> {
 }
 
 /** POSTs one event as the server signed it and prints the local receiver's answer. */
-async function forward(target: string, webhook: { id: string; type: string; headers: Record<string, string>; body: string }): Promise<void> {
+async function forward(
+  target: string,
+  webhook: { id: string; type: string; headers: Record<string, string>; body: string },
+): Promise<void> {
   const started = Date.now();
   const line = `${new Date().toISOString()}  --> ${webhook.type} [${webhook.id}]`;
   try {
-    const res = await fetch(target, { method: "POST", headers: webhook.headers, body: webhook.body, signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(target, {
+      method: "POST",
+      headers: webhook.headers,
+      body: webhook.body,
+      signal: AbortSignal.timeout(15_000),
+    });
     await res.arrayBuffer();
     console.log(`${line}  <-- ${res.status} ${res.statusText} (${Date.now() - started} ms)`);
   } catch (error) {

@@ -23,7 +23,9 @@ const regionOf = (t: Table) => (t.zones === "national" ? null : t.zones);
 /** The model's share of each key a table gives ("E", or a group such as "EFG"). */
 function predicted(params: ModelParameters, t: Table): Record<string, number> {
   const p = mixture(params, t.periods as Partial<Record<Period, number>>, zonesOf(t), regionOf(t));
-  return Object.fromEntries(Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + p[r as Rating], 0)]));
+  return Object.fromEntries(
+    Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + p[r as Rating], 0)]),
+  );
 }
 
 const fitting = evidence.tables.filter((t) => t.role !== "holdout");
@@ -61,7 +63,10 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
   let best = start;
   for (let restart = 0; restart < 20; restart++) {
     const n = best.length;
-    let simplex = [best, ...best.map((_, i) => best.map((v, j) => (i === j ? v + 0.5 : v)))].map((x) => ({ x, f: f(x) }));
+    let simplex = [best, ...best.map((_, i) => best.map((v, j) => (i === j ? v + 0.5 : v)))].map((x) => ({
+      x,
+      f: f(x),
+    }));
     for (let iter = 0; iter < 20_000; iter++) {
       simplex.sort((a, b) => a.f - b.f);
       if (simplex[n]!.f - simplex[0]!.f < 1e-13) break;
@@ -78,7 +83,12 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
         const contracted = { x: along(0.5), f: 0 };
         contracted.f = f(contracted.x);
         if (contracted.f < simplex[n]!.f) simplex[n] = contracted;
-        else simplex = simplex.map((p, i) => (i === 0 ? p : { x: p.x.map((v, j) => simplex[0]!.x[j]! + 0.5 * (v - simplex[0]!.x[j]!)), f: 0 })).map((p) => ({ x: p.x, f: f(p.x) }));
+        else
+          simplex = simplex
+            .map((p, i) =>
+              i === 0 ? p : { x: p.x.map((v, j) => simplex[0]!.x[j]! + 0.5 * (v - simplex[0]!.x[j]!)), f: 0 },
+            )
+            .map((p) => ({ x: p.x, f: f(p.x) }));
       }
     }
     simplex.sort((a, b) => a.f - b.f);
@@ -106,8 +116,14 @@ const output = {
     regions: Object.fromEntries(Object.entries(parameters.regions).map(([r, d]) => [r, round(d)])),
   },
   loss: round(loss(x)),
-  fit: evidence.tables.map((t) => ({ id: t.id, role: t.role, observed: t.letters, predicted: Object.fromEntries(Object.entries(predicted(parameters, t)).map(([k, v]) => [k, round(v)])) })),
+  fit: evidence.tables.map((t) => ({
+    id: t.id,
+    role: t.role,
+    observed: t.letters,
+    predicted: Object.fromEntries(Object.entries(predicted(parameters, t)).map(([k, v]) => [k, round(v)])),
+  })),
 };
 writeFileSync(path.join(root, "lib/enrichment/data/rating-model.json"), JSON.stringify(output, null, 2) + "\n");
-for (const row of output.fit) console.log(row.role.padEnd(8), row.id.padEnd(24), JSON.stringify(row.observed), "→", JSON.stringify(row.predicted));
+for (const row of output.fit)
+  console.log(row.role.padEnd(8), row.id.padEnd(24), JSON.stringify(row.observed), "→", JSON.stringify(row.predicted));
 console.log("parameters", JSON.stringify(output.parameters), "loss", output.loss);

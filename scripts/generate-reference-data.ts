@@ -11,7 +11,11 @@ const source = path.resolve(process.argv[2] ?? path.join(root, "../shared/data")
 const out = path.join(root, "lib/reference-data/data");
 
 function csv(file: string, options: { delimiter?: string; encoding?: BufferEncoding } = {}): Record<string, string>[] {
-  return parse(readFileSync(path.join(source, file), options.encoding ?? "utf8"), { columns: true, delimiter: options.delimiter ?? ",", skip_empty_lines: true });
+  return parse(readFileSync(path.join(source, file), options.encoding ?? "utf8"), {
+    columns: true,
+    delimiter: options.delimiter ?? ",",
+    skip_empty_lines: true,
+  });
 }
 
 const json = (file: string) => JSON.parse(readFileSync(path.join(source, file), "utf8"));
@@ -21,17 +25,25 @@ const provincesSource = json("provinces.json").provinces as Record<
   { code: string; name: string; ccaa: string; ccaa_code: string; catastro_dgc_competent: boolean }
 >;
 const provinces = Object.fromEntries(
-  Object.values(provincesSource).map((p) => [p.code, { name: p.name, ccaa: p.ccaa, ccaaCode: p.ccaa_code, catastro: p.catastro_dgc_competent }]),
+  Object.values(provincesSource).map((p) => [
+    p.code,
+    { name: p.name, ccaa: p.ccaa, ccaaCode: p.ccaa_code, catastro: p.catastro_dgc_competent },
+  ]),
 );
 
 const zones = json("cte-climate-zones.json").zones as Record<string, { max_altitude_m: number | null; zone: string }[]>;
-const climateBands = Object.fromEntries(Object.entries(zones).map(([code, bands]) => [code, bands.map((b) => [b.max_altitude_m, b.zone])]));
+const climateBands = Object.fromEntries(
+  Object.entries(zones).map(([code, bands]) => [code, bands.map((b) => [b.max_altitude_m, b.zone])]),
+);
 
 const catastroByIne = new Map(csv("municipality-codes-ine-catastro.csv").map((r) => [r.ine_code!, r.catastro_code!]));
 const rows = csv("municipalities-altitude-cte.csv");
 // The municipality's area (IGN SUPERFICIE, hectares with a decimal comma), by 5-digit INE code.
 const hectares = new Map(
-  csv("ign-municipios-original-latin1.csv", { delimiter: ";", encoding: "latin1" }).map((r) => [r.COD_INE!.slice(0, 5), Number(r.SUPERFICIE!.replace(",", "."))]),
+  csv("ign-municipios-original-latin1.csv", { delimiter: ";", encoding: "latin1" }).map((r) => [
+    r.COD_INE!.slice(0, 5),
+    Number(r.SUPERFICIE!.replace(",", ".")),
+  ]),
 );
 // One array per municipality (keys would double the size): [ine code, name, altitude m,
 // population, catastro code | "", capital reference zone | "", capital latitude, capital
@@ -54,7 +66,8 @@ const expectedZones = Object.fromEntries(rows.map((r) => [r.ine_code!, r.cte2019
 
 for (const [ine, , altitude, , , , lat, lon, area] of municipalities) {
   if (!Number.isFinite(altitude)) throw new Error(`municipality ${ine}: altitude is not a number`);
-  if (!Number.isFinite(lat) || !Number.isFinite(lon) || !(Number(area) > 0)) throw new Error(`municipality ${ine}: no coordinates or area`);
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || !(Number(area) > 0))
+    throw new Error(`municipality ${ine}: no coordinates or area`);
   if (!provinces[String(ine).slice(0, 2)]) throw new Error(`municipality ${ine}: unknown province`);
 }
 

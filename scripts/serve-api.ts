@@ -10,5 +10,7 @@ import { opsHandlers } from "@/server/ops";
 const app = await getApp();
 const server = createPartnerApiServer(createPartnerApi(app), opsHandlers(app));
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 4000), () => app.logger.info({ port: Number(process.env.PORT ?? 4000) }, "partner API listening"));
+server.listen(Number(process.env.PORT ?? 4000), () =>
+  app.logger.info({ port: Number(process.env.PORT ?? 4000) }, "partner API listening"),
+);
 closeOnSignals(app, () => stopHttpServer(server));

@@ -42,7 +42,10 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 function run(pkg, name, args) {
   console.log(`\n$ ${name} ${args.join(" ")}`);
   return new Promise((resolve) => {
-    current = spawn(process.execPath, ["--import", GUARD, entryPoint(pkg, name), ...args], { stdio: "inherit", detached: true });
+    current = spawn(process.execPath, ["--import", GUARD, entryPoint(pkg, name), ...args], {
+      stdio: "inherit",
+      detached: true,
+    });
     current.on("error", (error) => {
       console.error(`${name}: ${error.message}`);
       resolve(1);
@@ -61,10 +64,20 @@ let failed = false;
 // order of the README by dependency-cruiser, the SDK's own build.
 if (!extra.length) {
   failed = (await run("@biomejs/biome", "biome", ["ci", "."])) !== 0;
-  failed = (await run("dependency-cruiser", "depcruise", ["lib", "jobs", "server", "app", "packages", "--config", ".dependency-cruiser.cjs"])) !== 0 || failed;
+  failed =
+    (await run("dependency-cruiser", "depcruise", [
+      "lib",
+      "jobs",
+      "server",
+      "app",
+      "packages",
+      "--config",
+      ".dependency-cruiser.cjs",
+    ])) !== 0 || failed;
   // The SDK builds as its own package (its module resolution, not the app's).
   failed = (await run("typescript", "tsc", ["-p", "packages/sdk/tsconfig.json", "--noEmit"])) !== 0 || failed;
 }
 failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0 || failed;
-if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length) failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
+if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length)
+  failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
 process.exit(failed || interrupted ? 1 : 0);

@@ -19,7 +19,10 @@ import { bootstrap } from "./bootstrap";
 import { createObservability, queueState, type Observability } from "./observability";
 import { registerWorkers } from "./workers";
 
-export interface App extends ApiDeps, DeliveryDeps, Pick<Observability, "logger" | "metrics" | "breakers" | "onJobRun"> {
+export interface App
+  extends ApiDeps,
+    DeliveryDeps,
+    Pick<Observability, "logger" | "metrics" | "breakers" | "onJobRun"> {
   /** pino: the API's narrow logger too. */
   logger: Observability["logger"];
   config: Config;
@@ -59,7 +62,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const database = options.database ?? (await openDatabase({ ...defaultDatabaseOptions(env), onIdleError }));
   const observability = createObservability(config, database, logger);
   if (config.FINCA_WEBHOOKS_ALLOW_PRIVATE && env.NODE_ENV === "production" && !env.CI) {
-    observability.logger.warn("FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.");
+    observability.logger.warn(
+      "FINCA_WEBHOOKS_ALLOW_PRIVATE is on: webhooks may reach private addresses. Development and tests only.",
+    );
   }
   const queue = await startQueue(database, config, observability.logger);
   const queueRun = queueState(queue);
@@ -134,7 +139,19 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
 
 /** What a request log row keeps of an answered request. */
 function requestLogEntry(r: RequestRecord) {
-  return { requestId: r.requestId, partnerId: r.partnerId, mode: r.mode, keyId: r.keyId, keyVisibleStart: r.keyStart, method: r.method, path: r.path, status: r.status, errorCode: r.errorCode, durationMs: r.durationMs, at: r.at };
+  return {
+    requestId: r.requestId,
+    partnerId: r.partnerId,
+    mode: r.mode,
+    keyId: r.keyId,
+    keyVisibleStart: r.keyStart,
+    method: r.method,
+    path: r.path,
+    status: r.status,
+    errorCode: r.errorCode,
+    durationMs: r.durationMs,
+    at: r.at,
+  };
 }
 
 const KEY = Symbol.for("finca.app");

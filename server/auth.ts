@@ -24,7 +24,14 @@ declare module "next-auth" {
     sessionVersion?: number;
   }
   interface Session {
-    user: { id: string; email: string; name?: string | null; role: Role; partnerId: string | null; sessionVersion: number };
+    user: {
+      id: string;
+      email: string;
+      name?: string | null;
+      role: Role;
+      partnerId: string | null;
+      sessionVersion: number;
+    };
   }
 }
 
@@ -44,7 +51,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(credentials, request) {
         const app = await getApp();
         const address = clientAddress(request.headers.get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
-        const result = await checkCredentials(app, String(credentials?.email ?? ""), String(credentials?.password ?? ""), address).catch((error: unknown) => {
+        const result = await checkCredentials(
+          app,
+          String(credentials?.email ?? ""),
+          String(credentials?.password ?? ""),
+          address,
+        ).catch((error: unknown) => {
           if (error instanceof DomainError && error.code === "rate_limited") throw new Refused("busy");
           throw error;
         });
@@ -54,17 +66,35 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           return null;
         }
         const { user } = result;
-        return { id: user.id, email: user.email, name: user.name, role: user.role, partnerId: user.partnerId, sessionVersion: user.sessionVersion };
+        return {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          role: user.role,
+          partnerId: user.partnerId,
+          sessionVersion: user.sessionVersion,
+        };
       },
     }),
   ],
   callbacks: {
     jwt({ token, user }) {
-      if (user) Object.assign(token, { uid: user.id, role: user.role, partnerId: user.partnerId ?? null, sv: user.sessionVersion });
+      if (user)
+        Object.assign(token, {
+          uid: user.id,
+          role: user.role,
+          partnerId: user.partnerId ?? null,
+          sv: user.sessionVersion,
+        });
       return token;
     },
     session({ session, token }) {
-      Object.assign(session.user, { id: token.uid, role: token.role, partnerId: token.partnerId ?? null, sessionVersion: token.sv });
+      Object.assign(session.user, {
+        id: token.uid,
+        role: token.role,
+        partnerId: token.partnerId ?? null,
+        sessionVersion: token.sv,
+      });
       return session;
     },
   },

@@ -20,7 +20,10 @@ export async function bootstrap(db: Db, env: Record<string, string | undefined>)
 /** The seed partner (found by its system role, never by its name) owns exactly this key, active, whatever state an earlier start left. */
 async function ensureSeedKey(db: Db, key: string): Promise<void> {
   const parsed = parseApiKey(key.trim());
-  if (!parsed) throw new Error("FINCA_SEED_API_KEY is not a well-formed Finca key (finca_live_… or finca_test_… with a valid checksum).");
+  if (!parsed)
+    throw new Error(
+      "FINCA_SEED_API_KEY is not a well-formed Finca key (finca_live_… or finca_test_… with a valid checksum).",
+    );
   const partner = await ensureSystemPartner(db, "seed", SEED_PARTNER);
   await ensureApiKey(db, { partnerId: partner.id, name: "Seed key", key: parsed });
 }

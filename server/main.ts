@@ -16,7 +16,9 @@ const nextApp = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."),
 await nextApp.prepare();
 const app = await getApp();
 const handle = nextApp.getRequestHandler();
-const server = http.createServer(frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))));
+const server = http.createServer(
+  frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))),
+);
 // Longer than the usual load balancer's idle timeout, so it never reuses a connection we closed.
 server.keepAliveTimeout = 65_000;
 server.listen(port, () => app.logger.info({ port, database: app.database.kind }, "ready"));

@@ -15,7 +15,6 @@ import { liveProviders } from "@/lib/registers";
 import type { DeliveryAttemptRecord } from "@/lib/webhooks/deliver";
 import { sql } from "drizzle-orm";
 
-
 export interface Observability {
   logger: Logger;
   metrics: Metrics;
@@ -28,15 +27,26 @@ export interface Observability {
 
 /** `outcome` label of a create: created (201), existing (200, a repeat), else the error code. */
 function createOutcome(record: RequestRecord): string {
-  return record.status === 201 ? "created" : record.status === 200 ? "existing" : (record.errorCode ?? String(record.status));
+  return record.status === 201
+    ? "created"
+    : record.status === 200
+      ? "existing"
+      : (record.errorCode ?? String(record.status));
 }
 
 function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(reject, ms, new Error(`no answer within ${ms} ms`))))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => (timer = setTimeout(reject, ms, new Error(`no answer within ${ms} ms`)))),
+  ]).finally(() => clearTimeout(timer));
 }
 
-export function createObservability(config: Config, database: Database, logger: Logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT })): Observability {
+export function createObservability(
+  config: Config,
+  database: Database,
+  logger: Logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }),
+): Observability {
   const metrics = createMetrics({ queueStats: () => bounded(queueStats(database.executor), config.READY_TIMEOUT_MS) });
   // The live registers (the region table's) are known before any is asked: their breakers report
   // `closed` from the start.
@@ -54,7 +64,8 @@ export function createObservability(config: Config, database: Database, logger: 
         metrics.setBreakerState(provider, state);
         metrics.breakerTransitions.inc({ provider, state });
       },
-      request: (provider, ok, ms) => metrics.registerDuration.observe({ provider, outcome: ok ? "success" : "failure" }, ms / 1000),
+      request: (provider, ok, ms) =>
+        metrics.registerDuration.observe({ provider, outcome: ok ? "success" : "failure" }, ms / 1000),
       rejected: (provider) => metrics.breakerRejections.inc({ provider }),
     },
   );
@@ -69,13 +80,31 @@ export function createObservability(config: Config, database: Database, logger: 
       const labels = { route, method: record.method, status: String(record.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, record.durationMs / 1000);
-      if (record.operationId === "createProperty" && record.mode) metrics.creates.inc({ mode: record.mode, outcome: createOutcome(record) });
+      if (record.operationId === "createProperty" && record.mode)
+        metrics.creates.inc({ mode: record.mode, outcome: createOutcome(record) });
       if (record.errorCode === "rate_limited" && record.mode) metrics.rateLimitRejections.inc({ mode: record.mode });
     },
     onAttempts(attempts, mode) {
       for (const a of attempts) {
-        metrics.enrichmentAttempts.inc({ source: a.source, provider: a.provider ?? "none", trigger: a.trigger, outcome: a.outcome });
-        logger.debug({ mode, source: a.source, provider: a.provider, attempt: a.attempt, trigger: a.trigger, outcome: a.outcome, error: a.error, durationMs: a.durationMs }, "enrichment attempt");
+        metrics.enrichmentAttempts.inc({
+          source: a.source,
+          provider: a.provider ?? "none",
+          trigger: a.trigger,
+          outcome: a.outcome,
+        });
+        logger.debug(
+          {
+            mode,
+            source: a.source,
+            provider: a.provider,
+            attempt: a.attempt,
+            trigger: a.trigger,
+            outcome: a.outcome,
+            error: a.error,
+            durationMs: a.durationMs,
+          },
+          "enrichment attempt",
+        );
       }
     },
     onAttempt(attempt) {
@@ -94,11 +123,23 @@ export function createObservability(config: Config, database: Database, logger: 
 }
 
 /** What `/api/ready` checks: no shutdown under way, the database answers, every migration is applied, the queue runs. */
-export function readinessChecks(deps: { database: Database; queueRunning(): boolean; shuttingDown(): boolean }): ReadinessCheck[] {
+export function readinessChecks(deps: {
+  database: Database;
+  queueRunning(): boolean;
+  shuttingDown(): boolean;
+}): ReadinessCheck[] {
   return [
     { name: "shutdown", failure: "the instance is shutting down", check: async () => !deps.shuttingDown() },
-    { name: "database", failure: "the database does not answer", check: async () => (await deps.database.db.execute(sql`select 1`), true) },
-    { name: "migrations", failure: "database migrations are not all applied", check: async () => (await pendingMigrations(deps.database.db)) === 0 },
+    {
+      name: "database",
+      failure: "the database does not answer",
+      check: async () => (await deps.database.db.execute(sql`select 1`), true),
+    },
+    {
+      name: "migrations",
+      failure: "database migrations are not all applied",
+      check: async () => (await pendingMigrations(deps.database.db)) === 0,
+    },
     { name: "queue", failure: "the job queue is not running", check: async () => deps.queueRunning() },
   ];
 }

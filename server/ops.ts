@@ -19,9 +19,17 @@ const STARTING_WAIT_MS = 2000;
 /** `/api/ready` on the process's App; while it is starting (or failed to), a 503 that says so. */
 export async function handleReady(req: Request): Promise<Response> {
   let timer: NodeJS.Timeout | undefined;
-  const app = await Promise.race([getApp().catch(() => null), new Promise<null>((resolve) => (timer = setTimeout(resolve, STARTING_WAIT_MS, null)))]);
+  const app = await Promise.race([
+    getApp().catch(() => null),
+    new Promise<null>((resolve) => (timer = setTimeout(resolve, STARTING_WAIT_MS, null))),
+  ]);
   clearTimeout(timer);
-  if (!app) return readinessResponse(req, [{ name: "startup", failure: "the service has not started", check: async () => false }], STARTING_WAIT_MS);
+  if (!app)
+    return readinessResponse(
+      req,
+      [{ name: "startup", failure: "the service has not started", check: async () => false }],
+      STARTING_WAIT_MS,
+    );
   return opsHandlers(app)[OPS_PATHS.ready]!(req);
 }
 

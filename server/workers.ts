@@ -10,7 +10,9 @@ import { registerEnrichWorker } from "@/jobs/enrich";
 import { registerRefreshRegistersWorker } from "@/jobs/refresh-registers";
 import { registerPruneRequestLogsWorker } from "@/jobs/prune-request-logs";
 
-export async function registerWorkers(deps: PropertiesDeps & DeliveryDeps & { config: Config; logger: Logger; onJobRun?: (run: JobRun) => void }): Promise<void> {
+export async function registerWorkers(
+  deps: PropertiesDeps & DeliveryDeps & { config: Config; logger: Logger; onJobRun?: (run: JobRun) => void },
+): Promise<void> {
   await registerEnrichWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerDeliverWebhookWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);
   await registerBatchWorker(deps.queue, deps, deps.config.JOB_POLL_SECONDS, deps.onJobRun);

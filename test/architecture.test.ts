@@ -4,7 +4,9 @@ import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { expect, it } from "vitest";
 
-const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs") as { forbidden: { name: string; from: { path?: string } }[] };
+const config = createRequire(import.meta.url)("../.dependency-cruiser.cjs") as {
+  forbidden: { name: string; from: { path?: string } }[];
+};
 
 it("every lib/ folder has a floor in the layer rules and a place in the README's diagram", async () => {
   const folders = (await readdir("lib", { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);

@@ -40,7 +40,10 @@ const unit = (n: number) => {
   return parcel + "0001" + checkLetters(parcel + "0001");
 };
 const finca = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runNode("scripts/finca.ts", ["batch", ...args], { env: { FINCA_API_KEY: key, FINCA_URL: base, ...env }, timeoutMs: NEVER_MS });
+  runNode("scripts/finca.ts", ["batch", ...args], {
+    env: { FINCA_API_KEY: key, FINCA_URL: base, ...env },
+    timeoutMs: NEVER_MS,
+  });
 
 describe.sequential("finca batch", () => {
   let id = "";
@@ -54,11 +57,13 @@ describe.sequential("finca batch", () => {
     expect(run.stdout).toMatch(/Submitted: batch .* \(3 rows, 1 invalid\)/);
     expect(run.stdout).toMatch(/Completed: 3\/3 final \(2 enriched, 1 invalid\)/);
     const results = await readFile(path.join(dir, "book.results.csv"), "utf8");
-    expect(results.replace(/^\uFEFF/, "").split("\r\n").slice(1, 4).map((l) => l.split(",").slice(0, 4).join(","))).toEqual([
-      `1,a,${unit(1)},enriched`,
-      "2,b,nonsense,invalid",
-      `3,c,${unit(2)},enriched`,
-    ]);
+    expect(
+      results
+        .replace(/^\uFEFF/, "")
+        .split("\r\n")
+        .slice(1, 4)
+        .map((l) => l.split(",").slice(0, 4).join(",")),
+    ).toEqual([`1,a,${unit(1)},enriched`, "2,b,nonsense,invalid", `3,c,${unit(2)},enriched`]);
     // The same file again answers the batch it created (its Idempotency-Key is the file's).
     const again = await finca(["submit", "--file", file]);
     expect(again.stdout).toContain(`Already submitted: batch ${id}`);
@@ -66,13 +71,21 @@ describe.sequential("finca batch", () => {
 
   it("submit reads a workbook's first sheet; results as NDJSON", async () => {
     const book = new ExcelJS.Workbook();
-    book.addWorksheet("Book").addRows([["cadastral_reference", "external_id"], [unit(3), "x"]]);
+    book.addWorksheet("Book").addRows([
+      ["cadastral_reference", "external_id"],
+      [unit(3), "x"],
+    ]);
     const file = path.join(dir, "loans.xlsx");
     await book.xlsx.writeFile(file);
     const run = await finca(["submit", "--file", file, "--format", "ndjson", "--key", key]);
     expect(run.code, run.stderr).toBe(0);
-    const lines = (await readFile(path.join(dir, "loans.results.ndjson"), "utf8")).trim().split("\n").map((l) => JSON.parse(l));
-    expect(lines).toMatchObject([{ item: { line: 1, external_id: "x", status: "enriched" }, property: { cadastral_reference: unit(3) } }]);
+    const lines = (await readFile(path.join(dir, "loans.results.ndjson"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toMatchObject([
+      { item: { line: 1, external_id: "x", status: "enriched" }, property: { cadastral_reference: unit(3) } },
+    ]);
   });
 
   it("status and results of a batch later", async () => {

@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterEach(stopAll);
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-const finca = (...args: string[]) => runNode("scripts/finca.ts", args, { env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined }, timeoutMs: NEVER_MS });
+const finca = (...args: string[]) =>
+  runNode("scripts/finca.ts", args, { env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined }, timeoutMs: NEVER_MS });
 const lastLine = (text: string) => text.trim().split("\n").at(-1)!;
 
 describe.sequential("finca CLI", () => {

@@ -21,7 +21,8 @@ const KEPT = ["email", "name", "organisation"];
 const typed = (form: FormData) => Object.fromEntries(KEPT.map((name) => [name, field(form, name).slice(0, 320)]));
 
 function refusal(code: string | undefined): string {
-  if (code?.startsWith("throttled:")) return `Too many failed attempts. Wait ${code.slice("throttled:".length)} seconds and try again.`;
+  if (code?.startsWith("throttled:"))
+    return `Too many failed attempts. Wait ${code.slice("throttled:".length)} seconds and try again.`;
   if (code === "busy") return BUSY;
   if (code === "disabled") return "This account is disabled. Ask your organisation's owner or Finca's support.";
   return "Wrong email or password.";
@@ -48,8 +49,17 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
   try {
     const address = clientAddress((await headers()).get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
     const decision = await app.signUps.hit(`sign-up:${address ?? "any"}`);
-    if (!decision.allowed) return { error: `Too many new accounts from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`, values: typed(form) };
-    await signUp(app, { organisation: field(form, "organisation"), name: field(form, "name"), email: field(form, "email"), password: field(form, "password") });
+    if (!decision.allowed)
+      return {
+        error: `Too many new accounts from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`,
+        values: typed(form),
+      };
+    await signUp(app, {
+      organisation: field(form, "organisation"),
+      name: field(form, "name"),
+      email: field(form, "email"),
+      password: field(form, "password"),
+    });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
@@ -59,7 +69,11 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
 
 export async function acceptInviteAction(_: FormState, form: FormData): Promise<FormState> {
   try {
-    await acceptInvitation(await getApp(), field(form, "token"), { email: field(form, "email"), password: field(form, "password"), name: field(form, "name") });
+    await acceptInvitation(await getApp(), field(form, "token"), {
+      email: field(form, "email"),
+      password: field(form, "password"),
+      name: field(form, "name"),
+    });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;
@@ -76,5 +90,9 @@ export async function changePasswordAction(_: FormState, form: FormData): Promis
     if (error instanceof DomainError) return { error: error.detail };
     throw error;
   }
-  return signInWith(user.email, field(form, "password"), `${field(form, "home") === "/admin" ? "/admin" : ""}/account?changed=1`);
+  return signInWith(
+    user.email,
+    field(form, "password"),
+    `${field(form, "home") === "/admin" ? "/admin" : ""}/account?changed=1`,
+  );
 }

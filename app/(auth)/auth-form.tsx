@@ -4,10 +4,28 @@ import { useActionState } from "react";
 import { FormError } from "../_components/ui";
 import type { FormState } from "./actions";
 
-type Field = { name: string; label: string; type?: string; autoComplete?: string; required?: boolean; hint?: string; defaultValue?: string };
+type Field = {
+  name: string;
+  label: string;
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  hint?: string;
+  defaultValue?: string;
+};
 
 /** One form for sign-in, sign-up and invitations: labelled fields, a pending state, an error line. */
-export function AuthForm({ action, fields, submit, hidden = {} }: { action: (s: FormState, f: FormData) => Promise<FormState>; fields: Field[]; submit: string; hidden?: Record<string, string> }) {
+export function AuthForm({
+  action,
+  fields,
+  submit,
+  hidden = {},
+}: {
+  action: (s: FormState, f: FormData) => Promise<FormState>;
+  fields: Field[];
+  submit: string;
+  hidden?: Record<string, string>;
+}) {
   const [state, formAction, pending] = useActionState(action, undefined);
   return (
     <form action={formAction} className="space-y-4">
@@ -19,7 +37,16 @@ export function AuthForm({ action, fields, submit, hidden = {} }: { action: (s: 
           <label htmlFor={f.name} className="label">
             {f.label}
           </label>
-          <input id={f.name} name={f.name} type={f.type ?? "text"} autoComplete={f.autoComplete} required={f.required ?? true} defaultValue={state?.values?.[f.name] ?? f.defaultValue} className="input" aria-describedby={f.hint ? `${f.name}-hint` : undefined} />
+          <input
+            id={f.name}
+            name={f.name}
+            type={f.type ?? "text"}
+            autoComplete={f.autoComplete}
+            required={f.required ?? true}
+            defaultValue={state?.values?.[f.name] ?? f.defaultValue}
+            className="input"
+            aria-describedby={f.hint ? `${f.name}-hint` : undefined}
+          />
           {f.hint && (
             <p id={`${f.name}-hint`} className="mt-1 text-xs text-slate-500">
               {f.hint}

@@ -10,7 +10,15 @@ import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
 import { DomainError, EVENT_TYPES, hasControl, whereOf } from "@/lib/domain";
-import { createEndpoint, expirePreviousSecret, getEndpoint, rotateSecret, setEnabled, deleteEndpoint, signingSecrets } from "@/lib/webhooks/endpoints";
+import {
+  createEndpoint,
+  expirePreviousSecret,
+  getEndpoint,
+  rotateSecret,
+  setEnabled,
+  deleteEndpoint,
+  signingSecrets,
+} from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
@@ -20,13 +28,27 @@ import { CreateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
-export type ActionState = { error?: string; key?: string; secret?: string; link?: string; expiresAt?: string; values?: Record<string, string> } | undefined;
+export type ActionState =
+  | {
+      error?: string;
+      key?: string;
+      secret?: string;
+      link?: string;
+      expiresAt?: string;
+      values?: Record<string, string>;
+    }
+  | undefined;
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
 const modeOf = (form: FormData): Mode => (field(form, "mode") === "live" ? "live" : "test");
 
 export async function switchMode(form: FormData) {
   await requirePartner();
-  (await cookies()).set(MODE_COOKIE, modeOf(form), { httpOnly: true, sameSite: "lax", path: "/", maxAge: 365 * 24 * 3600 });
+  (await cookies()).set(MODE_COOKIE, modeOf(form), {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 365 * 24 * 3600,
+  });
   // A property or endpoint belongs to one mode: from its page, go to the list of the other mode.
   const from = field(form, "from");
   if (/^\/properties\/.+/.test(from)) redirect("/properties");
@@ -44,7 +66,11 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
   const { app, partnerId, scope } = await requirePartner();
   const name = field(form, "name");
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
-  if (hasControl(name) || name.length > 100) return { error: "The name can have at most 100 characters and no control characters.", values: { name: name.slice(0, 100) } };
+  if (hasControl(name) || name.length > 100)
+    return {
+      error: "The name can have at most 100 characters and no control characters.",
+      values: { name: name.slice(0, 100) },
+    };
   try {
     await countPortalWrite(app, scope);
   } catch (error) {
@@ -67,8 +93,13 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
     if (error instanceof DomainError) return { error: error.detail };
     throw error;
   }
-  const rolled = await rollApiKey(app.db, { id: field(form, "id"), partnerId, expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES] });
-  if (!rolled) return { error: "This key is no longer active: it was revoked, expired or rolled to a shorter expiry meanwhile." };
+  const rolled = await rollApiKey(app.db, {
+    id: field(form, "id"),
+    partnerId,
+    expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
+  });
+  if (!rolled)
+    return { error: "This key is no longer active: it was revoked, expired or rolled to a shorter expiry meanwhile." };
   revalidatePath("/keys");
   return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
@@ -83,7 +114,8 @@ export async function revokeKeyAction(form: FormData) {
 export async function registerPropertyAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
   const result = await registerFromPortal(app, scope, String(form.get("cadastral_reference") ?? ""));
-  if (!result.ok) return { error: result.detail, values: { cadastral_reference: String(form.get("cadastral_reference") ?? "") } };
+  if (!result.ok)
+    return { error: result.detail, values: { cadastral_reference: String(form.get("cadastral_reference") ?? "") } };
   revalidatePath("/properties");
   redirect(`/properties/${result.property.property_id}`);
 }
@@ -107,11 +139,18 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
       ...(field(form, "description") && { description: field(form, "description") }),
       ...(eventTypes && { event_types: eventTypes }),
     });
-    const { secret } = await createEndpoint(app.db, scope, input, { allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS });
+    const { secret } = await createEndpoint(app.db, scope, input, {
+      allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+      maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS,
+    });
     revalidatePath("/webhooks", "layout");
     return { secret };
   } catch (error) {
-    if (error instanceof DomainError) return { error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail, values };
+    if (error instanceof DomainError)
+      return {
+        error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail,
+        values,
+      };
     throw error;
   }
 }
@@ -126,7 +165,10 @@ async function ownEndpoint(id: string) {
 /** The signing secrets, fetched only when the partner asks to see them (not in the page's HTML). */
 export async function revealSecretAction(id: string): Promise<{ value: string; expiresAt: string | null }[]> {
   const { endpoint } = await ownEndpoint(id);
-  return signingSecrets(endpoint).map((value, i) => ({ value, expiresAt: i === 0 ? null : (endpoint.previousSecretExpiresAt?.toISOString() ?? null) }));
+  return signingSecrets(endpoint).map((value, i) => ({
+    value,
+    expiresAt: i === 0 ? null : (endpoint.previousSecretExpiresAt?.toISOString() ?? null),
+  }));
 }
 
 /** Rotates and says what happened: the old secret's end of overlap, shown on the page. */
@@ -193,7 +235,8 @@ export async function inviteAction(_: ActionState, form: FormData): Promise<Acti
   try {
     token = await createInvitation(app.db, partnerId, user.id, email || undefined);
   } catch (error) {
-    if (error instanceof DomainError) return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
+    if (error instanceof DomainError)
+      return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
     throw error;
   }
   revalidatePath("/team");

@@ -6,14 +6,30 @@ import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
 import { FormError, Time } from "../_components/ui";
 import { EVENT_TYPES } from "@/lib/domain/words";
-import { createEndpointAction, createKeyAction, expireOldSecretAction, rollKeyAction, rotateSecretAction, inviteAction, registerPropertyAction, revealSecretAction, switchMode, type ActionState } from "./actions";
+import {
+  createEndpointAction,
+  createKeyAction,
+  expireOldSecretAction,
+  rollKeyAction,
+  rotateSecretAction,
+  inviteAction,
+  registerPropertyAction,
+  revealSecretAction,
+  switchMode,
+  type ActionState,
+} from "./actions";
 
 function Secret({ label, value, note }: { label: string; value: string; note: React.ReactNode }) {
   return (
     <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-3">
       <p className="text-sm font-medium text-emerald-900">{label}</p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <code data-testid="secret-value" className="min-w-0 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-emerald-200">{value}</code>
+        <code
+          data-testid="secret-value"
+          className="min-w-0 break-all rounded bg-white px-2 py-1 font-mono text-sm text-slate-900 ring-1 ring-emerald-200"
+        >
+          {value}
+        </code>
         <CopyButton value={value} />
       </div>
       <p className="mt-2 text-xs text-emerald-900">{note}</p>
@@ -34,7 +50,11 @@ export function ModeSwitch({ mode }: { mode: "test" | "live" }) {
           value={m}
           aria-pressed={mode === m}
           className={`rounded-md px-2.5 py-1 text-xs font-semibold uppercase tracking-wide ${
-            mode === m ? (m === "live" ? "bg-violet-700 text-white shadow-sm" : "bg-amber-500 text-slate-950 shadow-sm") : "text-slate-700 hover:text-slate-950"
+            mode === m
+              ? m === "live"
+                ? "bg-violet-700 text-white shadow-sm"
+                : "bg-amber-500 text-slate-950 shadow-sm"
+              : "text-slate-700 hover:text-slate-950"
           }`}
         >
           {m}
@@ -49,22 +69,44 @@ export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" })
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <div>
-        <label htmlFor="key-name" className="label">Name</label>
-        <input id="key-name" name="name" className="input" placeholder="e.g. Mortgage origination backend" required maxLength={100} aria-describedby="key-name-hint" />
+        <label htmlFor="key-name" className="label">
+          Name
+        </label>
+        <input
+          id="key-name"
+          name="name"
+          className="input"
+          placeholder="e.g. Mortgage origination backend"
+          required
+          maxLength={100}
+          aria-describedby="key-name-hint"
+        />
       </div>
       <div>
-        <label htmlFor="key-mode" className="label">Mode</label>
+        <label htmlFor="key-mode" className="label">
+          Mode
+        </label>
         <select id="key-mode" name="mode" className="input" defaultValue={defaultMode}>
           <option value="test">Test (sandbox)</option>
           <option value="live">Live</option>
         </select>
       </div>
-      <button type="submit" className="btn" disabled={pending}>{pending ? "Creating…" : "Create key"}</button>
-      <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">Name keys after the system that uses them, so you know which one to revoke.</p>
+      <button type="submit" className="btn" disabled={pending}>
+        {pending ? "Creating…" : "Create key"}
+      </button>
+      <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">
+        Name keys after the system that uses them, so you know which one to revoke.
+      </p>
       {(state?.error || state?.key) && (
         <div className="sm:col-span-3">
           <FormError message={state?.error} />
-          {state?.key && <Secret label="Your new API key" value={state.key} note="Copy it now: it is shown only once. Send it in the X-API-Key header." />}
+          {state?.key && (
+            <Secret
+              label="Your new API key"
+              value={state.key}
+              note="Copy it now: it is shown only once. Send it in the X-API-Key header."
+            />
+          )}
         </div>
       )}
     </form>
@@ -89,25 +131,43 @@ export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] })
     <form action={action} className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
         <div>
-          <label htmlFor="roll-key" className="label">Key to roll</label>
+          <label htmlFor="roll-key" className="label">
+            Key to roll
+          </label>
           <select id="roll-key" name="id" className="input font-mono text-xs" required>
-            {keys.map((k) => <option key={k.id} value={k.id}>{k.label}</option>)}
+            {keys.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.label}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="roll-expiry" className="label">Old key stops working</label>
+          <label htmlFor="roll-expiry" className="label">
+            Old key stops working
+          </label>
           <select id="roll-expiry" name="expires_in" className="input" defaultValue="24h">
-            {ROLL_CHOICES.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+            {ROLL_CHOICES.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="btn" disabled={pending}>{pending ? "Rolling…" : "Roll key"}</button>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Rolling…" : "Roll key"}
+        </button>
       </div>
       <FormError message={state?.error} />
       {state?.key && (
         <Secret
           label="Your new API key"
           value={state.key}
-          note={<>Copy it now: it is shown only once. The old key works until <Time value={state.expiresAt} seconds />.</>}
+          note={
+            <>
+              Copy it now: it is shown only once. The old key works until <Time value={state.expiresAt} seconds />.
+            </>
+          }
         />
       )}
     </form>
@@ -120,13 +180,28 @@ export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
     <form action={action} className="space-y-2">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
-          <label htmlFor="reference" className="label">Cadastral reference</label>
-          <input id="reference" name="cadastral_reference" defaultValue={state?.values?.cadastral_reference} className="input font-mono uppercase" placeholder="2749704YJ0624N0001DI" required autoComplete="off" spellCheck={false} aria-describedby="reference-hint" />
+          <label htmlFor="reference" className="label">
+            Cadastral reference
+          </label>
+          <input
+            id="reference"
+            name="cadastral_reference"
+            defaultValue={state?.values?.cadastral_reference}
+            className="input font-mono uppercase"
+            placeholder="2749704YJ0624N0001DI"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="reference-hint"
+          />
         </div>
-        <button type="submit" className="btn" disabled={pending}>{pending ? "Registering…" : "Register"}</button>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Registering…" : "Register"}
+        </button>
       </div>
       <p id="reference-hint" className="text-xs text-slate-600">
-        14 characters (parcel) or 20 (unit); spaces and hyphens are ignored. Counts against your {mode} rate limit like an API request.
+        14 characters (parcel) or 20 (unit); spaces and hyphens are ignored. Counts against your {mode} rate limit like
+        an API request.
       </p>
       <FormError message={state?.error} />
     </form>
@@ -138,33 +213,71 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
       <div>
-        <label htmlFor="endpoint-url" className="label">Endpoint URL</label>
-        <input id="endpoint-url" name="url" type="url" defaultValue={state?.values?.url} className="input" placeholder="https://example.com/webhooks/finca" required maxLength={2048} aria-describedby="endpoint-url-hint" />
+        <label htmlFor="endpoint-url" className="label">
+          Endpoint URL
+        </label>
+        <input
+          id="endpoint-url"
+          name="url"
+          type="url"
+          defaultValue={state?.values?.url}
+          className="input"
+          placeholder="https://example.com/webhooks/finca"
+          required
+          maxLength={2048}
+          aria-describedby="endpoint-url-hint"
+        />
       </div>
       <div>
-        <label htmlFor="endpoint-description" className="label">Description <span className="font-normal text-slate-500">(optional)</span></label>
-        <input id="endpoint-description" name="description" defaultValue={state?.values?.description} className="input" maxLength={500} />
+        <label htmlFor="endpoint-description" className="label">
+          Description <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id="endpoint-description"
+          name="description"
+          defaultValue={state?.values?.description}
+          className="input"
+          maxLength={500}
+        />
       </div>
-      <button type="submit" className="btn" disabled={pending}>{pending ? "Adding…" : "Add endpoint"}</button>
+      <button type="submit" className="btn" disabled={pending}>
+        {pending ? "Adding…" : "Add endpoint"}
+      </button>
       <fieldset className="sm:col-span-3">
         <legend className="label">Events</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-1">
           {EVENT_TYPES.map((type) => (
             <label key={type} className="inline-flex items-center gap-2 text-sm text-slate-800">
-              <input type="checkbox" name="event_types" value={type} defaultChecked={state?.values?.event_types?.split(",").includes(type) ?? true} />
+              <input
+                type="checkbox"
+                name="event_types"
+                value={type}
+                defaultChecked={state?.values?.event_types?.split(",").includes(type) ?? true}
+              />
               <span className="font-mono">{type}</span>
             </label>
           ))}
         </div>
-        <p className="mt-1 text-xs text-slate-600">With every box ticked the endpoint also receives types added later. Test events always reach it.</p>
+        <p className="mt-1 text-xs text-slate-600">
+          With every box ticked the endpoint also receives types added later. Test events always reach it.
+        </p>
       </fieldset>
       <p id="endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
-        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."} {allowPrivate ? "This server accepts private and loopback addresses (FINCA_WEBHOOKS_ALLOW_PRIVATE: development only)." : "Private, loopback and internal addresses are refused."}
+        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."}{" "}
+        {allowPrivate
+          ? "This server accepts private and loopback addresses (FINCA_WEBHOOKS_ALLOW_PRIVATE: development only)."
+          : "Private, loopback and internal addresses are refused."}
       </p>
       {(state?.error || state?.secret) && (
         <div className="sm:col-span-3">
           <FormError message={state?.error} />
-          {state?.secret && <Secret label="Signing secret" value={state.secret} note="Verify the webhook-signature header with it (Standard Webhooks). You can reveal it again on the endpoint." />}
+          {state?.secret && (
+            <Secret
+              label="Signing secret"
+              value={state.secret}
+              note="Verify the webhook-signature header with it (Standard Webhooks). You can reveal it again on the endpoint."
+            />
+          )}
         </div>
       )}
     </form>
@@ -177,7 +290,12 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
   const [pending, start] = useTransition();
   if (!secrets) {
     return (
-      <button type="button" className="btn-secondary" disabled={pending} onClick={() => start(async () => setSecrets(await revealSecretAction(endpointId)))}>
+      <button
+        type="button"
+        className="btn-secondary"
+        disabled={pending}
+        onClick={() => start(async () => setSecrets(await revealSecretAction(endpointId)))}
+      >
         {pending ? "Revealing…" : "Reveal signing secret"}
       </button>
     );
@@ -186,12 +304,23 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
     <div className="w-full space-y-2" role="status">
       {secrets.map((s) => (
         <div key={s.value} className="flex flex-wrap items-center gap-2">
-          <code data-testid="signing-secret" className="min-w-0 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-900">{s.value}</code>
+          <code
+            data-testid="signing-secret"
+            className="min-w-0 break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-900"
+          >
+            {s.value}
+          </code>
           <CopyButton value={s.value} />
-          {s.expiresAt && <span className="text-xs text-slate-600">previous secret, still signing until {s.expiresAt.slice(0, 16).replace("T", " ")} UTC</span>}
+          {s.expiresAt && (
+            <span className="text-xs text-slate-600">
+              previous secret, still signing until {s.expiresAt.slice(0, 16).replace("T", " ")} UTC
+            </span>
+          )}
         </div>
       ))}
-      <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setSecrets(null)}>Hide</button>
+      <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setSecrets(null)}>
+        Hide
+      </button>
     </div>
   );
 }
@@ -210,21 +339,37 @@ export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: st
       <div className="flex flex-wrap gap-2">
         <form action={rotate}>
           <input type="hidden" name="id" value={endpointId} />
-          <button type="submit" className="btn-secondary" disabled={rotating}>{rotating ? "Rotating…" : "Rotate secret"}</button>
+          <button type="submit" className="btn-secondary" disabled={rotating}>
+            {rotating ? "Rotating…" : "Rotate secret"}
+          </button>
         </form>
         {endsAt && (
           <form action={expire}>
             <input type="hidden" name="id" value={endpointId} />
-            <button type="submit" className="btn-secondary" disabled={expiring}>{expiring ? "Expiring…" : "Expire old secret now"}</button>
+            <button type="submit" className="btn-secondary" disabled={expiring}>
+              {expiring ? "Expiring…" : "Expire old secret now"}
+            </button>
           </form>
         )}
       </div>
       <div role="status" className="text-sm">
         {rotated?.expiresAt && !expired?.expiresAt && (
-          <p className="text-emerald-800">Secret rotated. New deliveries are signed with the new secret and, until <Time value={endsAt ?? rotated.expiresAt} />, with the old one too: deploy the new secret (Reveal) before then.</p>
+          <p className="text-emerald-800">
+            Secret rotated. New deliveries are signed with the new secret and, until{" "}
+            <Time value={endsAt ?? rotated.expiresAt} />, with the old one too: deploy the new secret (Reveal) before
+            then.
+          </p>
         )}
-        {!rotated?.expiresAt && endsAt && <p className="text-slate-700">The previous secret also signs until <Time value={endsAt} />.</p>}
-        {expired?.expiresAt && <p className="text-emerald-800">Old secret expired: from the next attempt on, only the current secret signs.</p>}
+        {!rotated?.expiresAt && endsAt && (
+          <p className="text-slate-700">
+            The previous secret also signs until <Time value={endsAt} />.
+          </p>
+        )}
+        {expired?.expiresAt && (
+          <p className="text-emerald-800">
+            Old secret expired: from the next attempt on, only the current secret signs.
+          </p>
+        )}
         <FormError message={rotated?.error ?? expired?.error} />
       </div>
     </div>
@@ -238,13 +383,30 @@ export function InviteForm() {
     <form action={action} className="space-y-3">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
         <div className="flex-1">
-          <label htmlFor="invite-email" className="label">Email <span className="font-normal text-slate-500">(optional: only this address can use the link)</span></label>
-          <input id="invite-email" name="email" type="email" defaultValue={state?.values?.email} className="input" autoComplete="off" />
+          <label htmlFor="invite-email" className="label">
+            Email <span className="font-normal text-slate-500">(optional: only this address can use the link)</span>
+          </label>
+          <input
+            id="invite-email"
+            name="email"
+            type="email"
+            defaultValue={state?.values?.email}
+            className="input"
+            autoComplete="off"
+          />
         </div>
-        <button type="submit" className="btn" disabled={pending}>{pending ? "Creating…" : "Create invitation link"}</button>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Creating…" : "Create invitation link"}
+        </button>
       </div>
       <FormError message={state?.error} />
-      {link && <Secret label="One-time invitation link (valid 7 days)" value={link} note="Send it to your colleague over a channel you trust; it works once." />}
+      {link && (
+        <Secret
+          label="One-time invitation link (valid 7 days)"
+          value={link}
+          note="Send it to your colleague over a channel you trust; it works once."
+        />
+      )}
     </form>
   );
 }

@@ -26,7 +26,10 @@ export default async function PortalLayout({ children }: { children: React.React
       navLabel="Main"
       banner={
         mode === "test" && (
-          <aside aria-label="Data mode" className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950">
+          <aside
+            aria-label="Data mode"
+            className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950"
+          >
             Test mode: sandbox registers and test data only. Switch to live to see production data.
           </aside>
         )
@@ -36,10 +39,17 @@ export default async function PortalLayout({ children }: { children: React.React
           <ModeSwitch mode={mode} />
           <div className="hidden text-right leading-tight md:block">
             <p className="text-sm font-medium text-slate-900">{partner?.name}</p>
-            <Link href="/account" className="text-xs text-slate-600 underline-offset-2 hover:underline">{user.email}</Link>
+            <Link href="/account" className="text-xs text-slate-600 underline-offset-2 hover:underline">
+              {user.email}
+            </Link>
           </div>
           <form action={signOutAction}>
-            <button type="submit" className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline">Sign out</button>
+            <button
+              type="submit"
+              className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline"
+            >
+              Sign out
+            </button>
           </form>
         </>
       }

@@ -9,7 +9,10 @@ export function AccountPage({ user, home, changed }: { user: User; home: "/admin
     <>
       <PageHeader title="Your account" description={user.email} />
       {changed && (
-        <p role="status" className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+        <p
+          role="status"
+          className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+        >
           Password changed. Every other session of yours (other browsers, copied cookies) has been signed out.
         </p>
       )}

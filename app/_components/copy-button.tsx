@@ -19,7 +19,9 @@ export function CopyButton({ value, label = "Copy" }: { value: string; label?: s
         setTimeout(() => setState("idle"), 2500);
       }}
     >
-      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Select and copy it" : label}</span>
+      <span aria-live="polite">
+        {state === "copied" ? "Copied" : state === "failed" ? "Select and copy it" : label}
+      </span>
     </button>
   );
 }

@@ -10,10 +10,16 @@ function Cell({ source }: { source: CoverageSource }) {
         {source.providers.map((p) => (
           <li key={p.provider} className="font-mono">
             {p.provider}
-            {p.kind === "index" && <span className="font-sans text-slate-600"> · {p.rows?.toLocaleString("en")} rows as of {p.as_of}</span>}
+            {p.kind === "index" && (
+              <span className="font-sans text-slate-600">
+                {" "}
+                · {p.rows?.toLocaleString("en")} rows as of {p.as_of}
+              </span>
+            )}
             {p.format_evidence && (
               <span className="font-sans text-slate-600" title={p.citations.join("\n")} data-testid="format-evidence">
-                {" "}· format {p.format_evidence.replace("_", " ")}
+                {" "}
+                · format {p.format_evidence.replace("_", " ")}
               </span>
             )}
           </li>
@@ -28,7 +34,12 @@ export function CoverageTable({ rows }: { rows: CommunityCoverage[] }) {
     <TableWrap label="Coverage per autonomous community">
       <table className="table" data-testid="coverage-table">
         <thead>
-          <tr><th scope="col">Community</th><th scope="col">Cadastre</th><th scope="col">Energy certificate</th><th scope="col">ITE</th></tr>
+          <tr>
+            <th scope="col">Community</th>
+            <th scope="col">Cadastre</th>
+            <th scope="col">Energy certificate</th>
+            <th scope="col">ITE</th>
+          </tr>
         </thead>
         <tbody>
           {rows.map((row) => (

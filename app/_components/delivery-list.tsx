@@ -11,7 +11,11 @@ const SOON_MS = 60_000;
 
 /** Whether any delivery is pending with its next attempt due soon (the page should refresh itself). */
 export function dueSoon(items: DeliveryItem[], now = Date.now()): boolean {
-  return items.some((d) => d.delivery.status === "pending" && (!d.delivery.nextAttemptAt || d.delivery.nextAttemptAt.getTime() - now < SOON_MS));
+  return items.some(
+    (d) =>
+      d.delivery.status === "pending" &&
+      (!d.delivery.nextAttemptAt || d.delivery.nextAttemptAt.getTime() - now < SOON_MS),
+  );
 }
 
 /**
@@ -43,21 +47,46 @@ export function DeliveryList({
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
               <Badge value={retrying ? "retrying" : d.delivery.status} />
               <span className="font-mono text-xs font-medium">{d.eventType}</span>
-              <span className="text-xs text-slate-600"><Time value={d.delivery.createdAt} seconds /></span>
+              <span className="text-xs text-slate-600">
+                <Time value={d.delivery.createdAt} seconds />
+              </span>
               <span className="text-xs text-slate-600">
                 {d.delivery.attempts} attempt{d.delivery.attempts === 1 ? "" : "s"}
-                {d.delivery.status === "pending" && d.delivery.nextAttemptAt && <> · next <Time value={d.delivery.nextAttemptAt} seconds /></>}
+                {d.delivery.status === "pending" && d.delivery.nextAttemptAt && (
+                  <>
+                    {" "}
+                    · next <Time value={d.delivery.nextAttemptAt} seconds />
+                  </>
+                )}
               </span>
               {showPartner && <span className="text-xs font-medium text-slate-800">{d.partner}</span>}
-              <ActionButton action={replay} id={d.delivery.id} formClassName="ml-auto" className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
+              <ActionButton
+                action={replay}
+                id={d.delivery.id}
+                formClassName="ml-auto"
+                className="btn-secondary btn-sm"
+                pendingText="Queuing…"
+              >
+                Replay
+              </ActionButton>
             </div>
             <dl className="mt-1 grid gap-x-4 gap-y-0.5 text-xs text-slate-700 sm:grid-cols-[auto_1fr]">
               <dt className="font-medium text-slate-600">webhook-id</dt>
-              <dd className="break-all font-mono" data-testid="webhook-id">{d.delivery.messageId}</dd>
+              <dd className="break-all font-mono" data-testid="webhook-id">
+                {d.delivery.messageId}
+              </dd>
               {d.propertyId && (
                 <>
                   <dt className="font-medium text-slate-600">property</dt>
-                  <dd className="break-all font-mono">{propertyHref ? <Link className="link" href={propertyHref(d.propertyId)}>{d.propertyId}</Link> : d.propertyId}</dd>
+                  <dd className="break-all font-mono">
+                    {propertyHref ? (
+                      <Link className="link" href={propertyHref(d.propertyId)}>
+                        {d.propertyId}
+                      </Link>
+                    ) : (
+                      d.propertyId
+                    )}
+                  </dd>
                 </>
               )}
               {showEndpoint && (
@@ -68,13 +97,23 @@ export function DeliveryList({
               )}
             </dl>
             <details className="mt-2">
-              <summary className="cursor-pointer text-xs font-medium text-brand-700">Payload{d.attempts.length > 0 ? " and attempts" : ""}</summary>
+              <summary className="cursor-pointer text-xs font-medium text-brand-700">
+                Payload{d.attempts.length > 0 ? " and attempts" : ""}
+              </summary>
               <div className="mt-2 space-y-2">
                 <div className="flex items-start gap-2">
-                  <pre data-testid="payload" className="max-h-64 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200">{d.payload}</pre>
+                  <pre
+                    data-testid="payload"
+                    className="max-h-64 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
+                  >
+                    {d.payload}
+                  </pre>
                   <CopyButton value={d.payload} label="Copy body" />
                 </div>
-                <p className="text-xs text-slate-600">The exact body signed and sent (byte for byte), with headers webhook-id, webhook-timestamp and webhook-signature.</p>
+                <p className="text-xs text-slate-600">
+                  The exact body signed and sent (byte for byte), with headers webhook-id, webhook-timestamp and
+                  webhook-signature.
+                </p>
                 {d.attempts.length > 0 && (
                   <ol className="space-y-2">
                     {d.attempts.map((a) => (
@@ -82,13 +121,23 @@ export function DeliveryList({
                         <div className="flex flex-wrap gap-x-3">
                           <Time value={a.startedAt} seconds />
                           <span>{a.trigger.replace("_", " ")}</span>
-                          <span className={a.statusCode && a.statusCode < 300 ? "font-medium text-emerald-800" : "font-medium text-red-700"}>
+                          <span
+                            className={
+                              a.statusCode && a.statusCode < 300
+                                ? "font-medium text-emerald-800"
+                                : "font-medium text-red-700"
+                            }
+                          >
                             {a.statusCode ? `HTTP ${a.statusCode}` : (a.errorClass ?? "error").replaceAll("_", " ")}
                           </span>
                           <span className="tabular-nums">{a.durationMs} ms</span>
                         </div>
                         {a.error && <p className="mt-1 break-words text-red-700">{a.error}</p>}
-                        {a.responseBody && <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-1.5 font-mono text-[11px] text-slate-700 ring-1 ring-slate-200">{a.responseBody}</pre>}
+                        {a.responseBody && (
+                          <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-1.5 font-mono text-[11px] text-slate-700 ring-1 ring-slate-200">
+                            {a.responseBody}
+                          </pre>
+                        )}
                       </li>
                     ))}
                   </ol>

@@ -4,7 +4,13 @@ import { Badge, TableWrap, Time } from "./ui";
 const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
 
 /** Request log rows (portal Logs and the admin look-up); `partner` adds the owner's column. */
-export function RequestLogTable({ rows, partner }: { rows: (RequestLogRow & { partner?: string | null })[]; partner?: boolean }) {
+export function RequestLogTable({
+  rows,
+  partner,
+}: {
+  rows: (RequestLogRow & { partner?: string | null })[];
+  partner?: boolean;
+}) {
   return (
     <TableWrap label="Requests">
       <table className="table">
@@ -13,8 +19,12 @@ export function RequestLogTable({ rows, partner }: { rows: (RequestLogRow & { pa
             <th scope="col">Time</th>
             <th scope="col">Request</th>
             <th scope="col">Status</th>
-            <th scope="col" className="hidden sm:table-cell">Duration</th>
-            <th scope="col" className="hidden md:table-cell">Key</th>
+            <th scope="col" className="hidden sm:table-cell">
+              Duration
+            </th>
+            <th scope="col" className="hidden md:table-cell">
+              Key
+            </th>
             {partner && <th scope="col">Partner</th>}
             <th scope="col">Request id</th>
           </tr>
@@ -22,13 +32,34 @@ export function RequestLogTable({ rows, partner }: { rows: (RequestLogRow & { pa
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
-              <td><Time value={r.at} seconds /></td>
-              <td className="font-mono text-xs"><span className="font-semibold">{r.method}</span> <span className="break-all">{r.path}</span></td>
-              <td className="whitespace-nowrap"><Badge value={statusTone(r.status)} label={String(r.status)} />{r.errorCode && <span className="ml-1 font-mono text-xs text-slate-700">{r.errorCode}</span>}</td>
+              <td>
+                <Time value={r.at} seconds />
+              </td>
+              <td className="font-mono text-xs">
+                <span className="font-semibold">{r.method}</span> <span className="break-all">{r.path}</span>
+              </td>
+              <td className="whitespace-nowrap">
+                <Badge value={statusTone(r.status)} label={String(r.status)} />
+                {r.errorCode && <span className="ml-1 font-mono text-xs text-slate-700">{r.errorCode}</span>}
+              </td>
               <td className="hidden tabular-nums sm:table-cell">{r.durationMs} ms</td>
-              <td className="hidden whitespace-nowrap font-mono text-xs md:table-cell">{r.keyVisibleStart ? `${r.keyVisibleStart}…` : "—"}</td>
-              {partner && <td>{r.partner ?? <span className="text-slate-600">no valid key</span>}{r.mode && <> <Badge value={r.mode} /></>}</td>}
-              <td className="font-mono text-xs break-all" data-testid="request-id">{r.requestId}</td>
+              <td className="hidden whitespace-nowrap font-mono text-xs md:table-cell">
+                {r.keyVisibleStart ? `${r.keyVisibleStart}…` : "—"}
+              </td>
+              {partner && (
+                <td>
+                  {r.partner ?? <span className="text-slate-600">no valid key</span>}
+                  {r.mode && (
+                    <>
+                      {" "}
+                      <Badge value={r.mode} />
+                    </>
+                  )}
+                </td>
+              )}
+              <td className="font-mono text-xs break-all" data-testid="request-id">
+                {r.requestId}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -24,10 +24,20 @@ export function SiteFrame({
   return (
     <div className="min-h-screen">
       {banner}
-      <header className={dark ? "border-b border-slate-800 bg-slate-900 text-white" : "border-b border-slate-200 bg-white"}>
+      <header
+        className={dark ? "border-b border-slate-800 bg-slate-900 text-white" : "border-b border-slate-200 bg-white"}
+      >
         <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 pt-3 sm:pb-3">
-          <Link href={home} className={`flex items-center gap-2 text-lg font-semibold tracking-tight ${dark ? "" : "text-brand-700"}`}>
-            <span aria-hidden="true" className={`grid size-7 place-items-center rounded-md text-sm ${dark ? "bg-white text-slate-900" : "bg-brand-700 text-white"}`}>F</span>
+          <Link
+            href={home}
+            className={`flex items-center gap-2 text-lg font-semibold tracking-tight ${dark ? "" : "text-brand-700"}`}
+          >
+            <span
+              aria-hidden="true"
+              className={`grid size-7 place-items-center rounded-md text-sm ${dark ? "bg-white text-slate-900" : "bg-brand-700 text-white"}`}
+            >
+              F
+            </span>
             Finca{badge && <> {badge}</>}
           </Link>
           <div className="order-3 w-full sm:order-none sm:w-auto">
@@ -36,7 +46,9 @@ export function SiteFrame({
           <div className="ml-auto flex items-center gap-3 text-sm">{right}</div>
         </div>
       </header>
-      <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:py-8">{children}</main>
+      <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:py-8">
+        {children}
+      </main>
     </div>
   );
 }

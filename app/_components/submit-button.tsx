@@ -8,7 +8,17 @@ import { useFormStatus } from "react-dom";
  * `confirm`, the first press asks in the page (not `window.confirm`, which some browsers suppress
  * and screen readers announce poorly): the question, then Confirm or Cancel.
  */
-export function SubmitButton({ children, pendingText, className = "btn", confirm }: { children: React.ReactNode; pendingText?: string; className?: string; confirm?: string }) {
+export function SubmitButton({
+  children,
+  pendingText,
+  className = "btn",
+  confirm,
+}: {
+  children: React.ReactNode;
+  pendingText?: string;
+  className?: string;
+  confirm?: string;
+}) {
   const { pending } = useFormStatus();
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -18,12 +28,21 @@ export function SubmitButton({ children, pendingText, className = "btn", confirm
   }, [asking]);
   if (confirm && asking) {
     return (
-      <span role="alertdialog" aria-label="Confirm" aria-describedby={questionId} className="inline-flex max-w-md flex-wrap items-center justify-end gap-2 text-left">
-        <span id={questionId} className="text-sm text-slate-800">{confirm}</span>
+      <span
+        role="alertdialog"
+        aria-label="Confirm"
+        aria-describedby={questionId}
+        className="inline-flex max-w-md flex-wrap items-center justify-end gap-2 text-left"
+      >
+        <span id={questionId} className="text-sm text-slate-800">
+          {confirm}
+        </span>
         <button ref={confirmRef} type="submit" className={className} disabled={pending} aria-disabled={pending}>
           {pending ? (pendingText ?? "Working…") : "Confirm"}
         </button>
-        <button type="button" className="btn-secondary btn-sm" disabled={pending} onClick={() => setAsking(false)}>Cancel</button>
+        <button type="button" className="btn-secondary btn-sm" disabled={pending} onClick={() => setAsking(false)}>
+          Cancel
+        </button>
       </span>
     );
   }

@@ -1,7 +1,15 @@
 // Small presentational pieces shared by the portal, the docs and the admin console.
 import type { ReactNode } from "react";
 
-export function PageHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <div className="mb-6 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
       <div className="min-w-0">
@@ -13,7 +21,19 @@ export function PageHeader({ title, description, actions }: { title: ReactNode; 
   );
 }
 
-export function Card({ title, actions, children, className = "", id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
+export function Card({
+  title,
+  actions,
+  children,
+  className = "",
+  id,
+}: {
+  title?: ReactNode;
+  actions?: ReactNode;
+  children: ReactNode;
+  className?: string;
+  id?: string;
+}) {
   return (
     <section id={id} className={`rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5 ${className}`}>
       {(title || actions) && (
@@ -83,7 +103,9 @@ const TONES: Record<string, string> = {
 
 export function Badge({ value, label }: { value: string; label?: string }) {
   return (
-    <span className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[value] ?? NEUTRAL}`}>
+    <span
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[value] ?? NEUTRAL}`}
+    >
       {label ?? value.replaceAll("_", " ")}
     </span>
   );
@@ -113,7 +135,11 @@ export function TableWrap({ children, label }: { children: ReactNode; label?: st
 }
 
 export function Percent({ value }: { value: number | null }) {
-  return <span className="tabular-nums">{value === null ? "—" : `${(value * 100).toFixed(value > 0.99 && value < 1 ? 1 : 0)} %`}</span>;
+  return (
+    <span className="tabular-nums">
+      {value === null ? "—" : `${(value * 100).toFixed(value > 0.99 && value < 1 ? 1 : 0)} %`}
+    </span>
+  );
 }
 
 export function Time({ value, seconds = false }: { value: Date | string | null | undefined; seconds?: boolean }) {
@@ -134,7 +160,11 @@ export function Missing({ children = "—" }: { children?: ReactNode }) {
 export function FormError({ message }: { message?: string | null }) {
   if (!message) return null;
   return (
-    <p role="alert" data-testid="form-error" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <p
+      role="alert"
+      data-testid="form-error"
+      className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+    >
       {message}
     </p>
   );
@@ -148,9 +178,17 @@ export function Rich({ text, links = {} }: { text: string; links?: Record<string
         if (!(part.startsWith("`") && part.endsWith("`"))) return part;
         const code = part.slice(1, -1);
         return links[code] ? (
-          <a key={i} href={links[code]} className="code-inline underline decoration-slate-400 underline-offset-2 hover:decoration-brand-600">{code}</a>
+          <a
+            key={i}
+            href={links[code]}
+            className="code-inline underline decoration-slate-400 underline-offset-2 hover:decoration-brand-600"
+          >
+            {code}
+          </a>
         ) : (
-          <code key={i} className="code-inline">{code}</code>
+          <code key={i} className="code-inline">
+            {code}
+          </code>
         );
       })}
     </>
@@ -159,7 +197,12 @@ export function Rich({ text, links = {} }: { text: string; links?: Record<string
 
 export function CodeBlock({ children, label }: { children: string; label?: string }) {
   return (
-    <pre data-scrolls {...(label ? { role: "region", "aria-label": label } : {})} tabIndex={0} className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100">
+    <pre
+      data-scrolls
+      {...(label ? { role: "region", "aria-label": label } : {})}
+      tabIndex={0}
+      className="overflow-x-auto rounded-lg bg-slate-900 p-3 font-mono text-xs leading-relaxed text-slate-100"
+    >
       {children}
     </pre>
   );

@@ -18,13 +18,24 @@ export default async function AdminLayout({ children }: { children: React.ReactN
     <SiteFrame
       home="/admin"
       dark
-      badge={<span className="rounded bg-slate-700 px-1.5 py-0.5 text-xs font-medium uppercase tracking-wide">admin</span>}
+      badge={
+        <span className="rounded bg-slate-700 px-1.5 py-0.5 text-xs font-medium uppercase tracking-wide">admin</span>
+      }
       nav={NAV}
       navLabel="Admin"
       right={
         <>
-          <Link href="/admin/account" className="hidden text-slate-300 underline-offset-2 hover:underline sm:inline">{user.email}</Link>
-          <form action={signOutAction}><button type="submit" className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline">Sign out</button></form>
+          <Link href="/admin/account" className="hidden text-slate-300 underline-offset-2 hover:underline sm:inline">
+            {user.email}
+          </Link>
+          <form action={signOutAction}>
+            <button
+              type="submit"
+              className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline"
+            >
+              Sign out
+            </button>
+          </form>
         </>
       }
     >

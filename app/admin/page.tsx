@@ -20,28 +20,81 @@ export default async function AdminOverview() {
       <PageHeader title="Overview" description="What exists, and what needs attention across partners." />
       <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-5">
         <Stat label="Partners" value={counts.partners} hint={`${counts.users} users`} />
-        <Stat label="Active API keys" value={counts.active_keys} hint={<Link className="link" href="/admin/keys">Review keys</Link>} />
+        <Stat
+          label="Active API keys"
+          value={counts.active_keys}
+          hint={
+            <Link className="link" href="/admin/keys">
+              Review keys
+            </Link>
+          }
+        />
         <Stat label="Enriching now" value={counts.enriching} hint="properties not final yet" />
-        <Stat label="Endpoints needing attention" value={counts.troubled_endpoints} hint={attention ? <Link className="link" href="/admin/webhooks">Review webhooks</Link> : "all healthy"} />
+        <Stat
+          label="Endpoints needing attention"
+          value={counts.troubled_endpoints}
+          hint={
+            attention ? (
+              <Link className="link" href="/admin/webhooks">
+                Review webhooks
+              </Link>
+            ) : (
+              "all healthy"
+            )
+          }
+        />
         <Stat label="Failed deliveries" value={counts.failed_deliveries} hint="retries exhausted" />
       </div>
-      <Card title="Rate limit usage" actions={<span className="text-xs text-slate-600">{limit} writes per {window} s, per partner and mode</span>}>
+      <Card
+        title="Rate limit usage"
+        actions={
+          <span className="text-xs text-slate-600">
+            {limit} writes per {window} s, per partner and mode
+          </span>
+        }
+      >
         {UPSTASH_REDIS_REST_URL ? (
-          <p className="text-sm text-slate-600">The rate limit is kept in Upstash Redis on this deployment; its usage is not stored in the database.</p>
+          <p className="text-sm text-slate-600">
+            The rate limit is kept in Upstash Redis on this deployment; its usage is not stored in the database.
+          </p>
         ) : busy.length ? (
           <TableWrap label="Rate limit usage">
             <table className="table">
               <thead>
-                <tr><th scope="col">Partner</th><th scope="col">Mode</th><th scope="col" className="w-1/3">Writes in the current window</th><th scope="col">State</th><th scope="col" className="hidden sm:table-cell">Last write</th></tr>
+                <tr>
+                  <th scope="col">Partner</th>
+                  <th scope="col">Mode</th>
+                  <th scope="col" className="w-1/3">
+                    Writes in the current window
+                  </th>
+                  <th scope="col">State</th>
+                  <th scope="col" className="hidden sm:table-cell">
+                    Last write
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {busy.map((u) => (
                   <tr key={`${u.partner}-${u.mode}`}>
                     <td>{u.partner}</td>
-                    <td><Badge value={u.mode} /></td>
-                    <td><Meter value={u.used} max={limit} label={`${u.partner} ${u.mode}: ${u.used} of ${limit}`} /></td>
-                    <td>{u.used >= limit ? <Badge value="over" label="at the limit" /> : u.used >= limit * NEAR ? <Badge value="near" label="near the limit" /> : <Badge value="ok" />}</td>
-                    <td className="hidden sm:table-cell"><Time value={u.lastHit} seconds /></td>
+                    <td>
+                      <Badge value={u.mode} />
+                    </td>
+                    <td>
+                      <Meter value={u.used} max={limit} label={`${u.partner} ${u.mode}: ${u.used} of ${limit}`} />
+                    </td>
+                    <td>
+                      {u.used >= limit ? (
+                        <Badge value="over" label="at the limit" />
+                      ) : u.used >= limit * NEAR ? (
+                        <Badge value="near" label="near the limit" />
+                      ) : (
+                        <Badge value="ok" />
+                      )}
+                    </td>
+                    <td className="hidden sm:table-cell">
+                      <Time value={u.lastHit} seconds />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -18,8 +18,12 @@ export default function DocsLayout({ children }: { children: React.ReactNode }) 
       navLabel="Documentation"
       right={
         <>
-          <a className="link hidden sm:inline" href="/api/v1/partner-api/openapi.json">openapi.json</a>
-          <Link className="btn-secondary btn-sm" href="/dashboard">Portal</Link>
+          <a className="link hidden sm:inline" href="/api/v1/partner-api/openapi.json">
+            openapi.json
+          </a>
+          <Link className="btn-secondary btn-sm" href="/dashboard">
+            Portal
+          </Link>
         </>
       }
     >

@@ -25,12 +25,31 @@ const SECTIONS = [
 ] as const;
 
 const SCENARIOS = [
-  ["9100", "The cadastre answers only after the create deadline on the first attempt; the retry succeeds.", "enriching, every enriched field null", "enriched; property.enriched is sent"],
-  ["9200", "The energy certificate registry fails the first 2 attempts, then answers.", "enriching, energy_certificate null", "enriched; property.enriched is sent"],
-  ["9300", "The ITE registry always fails.", "enriching, ite_fetch_status pending", "partially_enriched, ite_fetch_status failed; property.enriched is sent"],
-  ["9404", "The cadastre says the reference does not exist.", "not_found (final at once)", "no webhook: the response was already final"],
+  [
+    "9100",
+    "The cadastre answers only after the create deadline on the first attempt; the retry succeeds.",
+    "enriching, every enriched field null",
+    "enriched; property.enriched is sent",
+  ],
+  [
+    "9200",
+    "The energy certificate registry fails the first 2 attempts, then answers.",
+    "enriching, energy_certificate null",
+    "enriched; property.enriched is sent",
+  ],
+  [
+    "9300",
+    "The ITE registry always fails.",
+    "enriching, ite_fetch_status pending",
+    "partially_enriched, ite_fetch_status failed; property.enriched is sent",
+  ],
+  [
+    "9404",
+    "The cadastre says the reference does not exist.",
+    "not_found (final at once)",
+    "no webhook: the response was already final",
+  ],
 ] as const;
-
 
 export default async function Guide() {
   await connection(); // the settings are the running server's, not the build's
@@ -39,7 +58,9 @@ export default async function Guide() {
   // Signed in: the examples name the partner's newest active test key (its visible start: the full
   // key exists only in the partner's hands).
   const now = new Date();
-  const testKey = visitor?.user.partnerId ? (await listApiKeys(db, { partnerId: visitor.user.partnerId, mode: "test" })).find((k) => keyIsActive(k, now)) : undefined;
+  const testKey = visitor?.user.partnerId
+    ? (await listApiKeys(db, { partnerId: visitor.user.partnerId, mode: "test" })).find((k) => keyIsActive(k, now))
+    : undefined;
   const base = `${origin}/api/v1/partner-api`;
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
@@ -47,28 +68,52 @@ export default async function Guide() {
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-600">On this page</p>
         <ul className="space-y-1 text-sm">
           {SECTIONS.map(([id, title]) => (
-            <li key={id}><a className="text-slate-700 hover:text-brand-700 hover:underline" href={`#${id}`}>{title}</a></li>
+            <li key={id}>
+              <a className="text-slate-700 hover:text-brand-700 hover:underline" href={`#${id}`}>
+                {title}
+              </a>
+            </li>
           ))}
         </ul>
       </nav>
       <div className="min-w-0">
-        <PageHeader title="Integration guide" description="Register Spanish properties by cadastral reference and receive them enriched from the cadastre, the energy certificate registries and the building inspection (ITE) registries." />
+        <PageHeader
+          title="Integration guide"
+          description="Register Spanish properties by cadastral reference and receive them enriched from the cadastre, the energy certificate registries and the building inspection (ITE) registries."
+        />
         <div className="space-y-4">
           <Section id="authenticate" title="1. Authenticate">
             <p>
-              Create a key on <Link className="link" href="/keys">API keys</Link> and send it in the {c("X-API-Key")} header of every request. It is shown once; store it as a secret.
-              Test keys ({c("finca_test_…")}) use deterministic sandbox registers and see only test data; live keys ({c("finca_live_…")}) use the real registers and see only live data.
+              Create a key on{" "}
+              <Link className="link" href="/keys">
+                API keys
+              </Link>{" "}
+              and send it in the {c("X-API-Key")} header of every request. It is shown once; store it as a secret. Test
+              keys ({c("finca_test_…")}) use deterministic sandbox registers and see only test data; live keys (
+              {c("finca_live_…")}) use the real registers and see only live data.
             </p>
-            <p>A missing, unknown or revoked key is answered {c("401 missing_api_key")}. Revoking a key takes effect on the next request.</p>
+            <p>
+              A missing, unknown or revoked key is answered {c("401 missing_api_key")}. Revoking a key takes effect on
+              the next request.
+            </p>
           </Section>
 
           <Section id="register" title="2. Register a property">
             <p>
               The API&apos;s base URL is {c(base)}.{" "}
               {testKey ? (
-                <>The examples use your test key {c(`${testKey.visibleStart}…`)} ({testKey.name}): put the whole key, shown once when you created it, in {c("FINCA_API_KEY")}.</>
+                <>
+                  The examples use your test key {c(`${testKey.visibleStart}…`)} ({testKey.name}): put the whole key,
+                  shown once when you created it, in {c("FINCA_API_KEY")}.
+                </>
               ) : (
-                <>Put your test key in {c("FINCA_API_KEY")}: <Link className="link" href="/keys">create one</Link> if you have none.</>
+                <>
+                  Put your test key in {c("FINCA_API_KEY")}:{" "}
+                  <Link className="link" href="/keys">
+                    create one
+                  </Link>{" "}
+                  if you have none.
+                </>
               )}
             </p>
             <CodeBlock label="Register a property with curl">{`${testKey ? `export FINCA_API_KEY="${testKey.visibleStart}…"  # your whole test key\n` : ""}curl -X POST "${base}/properties" \\
@@ -76,45 +121,80 @@ export default async function Guide() {
   -H "Content-Type: application/json" \\
   -d '{"cadastral_reference": "2749704YJ0624N0001DI"}'`}</CodeBlock>
             <p>
-              The answer comes within about {config.ENRICHMENT_DEADLINE_MS / 1000} seconds whatever the registers do: {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
-              property when the reference was registered before (the call is idempotent per reference, so retrying after a network error is safe). Spaces and hyphens are ignored and
-              letters upper-cased before the reference is checked.
+              The answer comes within about {config.ENRICHMENT_DEADLINE_MS / 1000} seconds whatever the registers do:{" "}
+              {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
+              property when the reference was registered before (the call is idempotent per reference, so retrying after
+              a network error is safe). Spaces and hyphens are ignored and letters upper-cased before the reference is
+              checked.
             </p>
             <p>
-              Many at once (a whole portfolio, up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} references in one CSV): see the{" "}
-              <Link className="link" href="/docs/portfolios">Portfolios guide</Link>.
+              Many at once (a whole portfolio, up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} references in one
+              CSV): see the{" "}
+              <Link className="link" href="/docs/portfolios">
+                Portfolios guide
+              </Link>
+              .
             </p>
           </Section>
 
           <Section id="handle-nulls" title="3. Handle nulls">
             <p>
-              Fields not obtained in time are {c("null")} and {c("status")} is {c("enriching")}; {c("ite_fetch_status")} is {c("pending")}. Finca retries each unfinished source with
-              backoff and sends {c("property.enriched")} with the whole Property once every source has reached a final state. Do not poll; if you must, {c("GET /properties/{id}")} returns the current state.
+              Fields not obtained in time are {c("null")} and {c("status")} is {c("enriching")}; {c("ite_fetch_status")}{" "}
+              is {c("pending")}. Finca retries each unfinished source with backoff and sends {c("property.enriched")}{" "}
+              with the whole Property once every source has reached a final state. Do not poll; if you must,{" "}
+              {c("GET /properties/{id}")} returns the current state.
             </p>
             <ul className="list-disc space-y-1 pl-5">
-              <li>{c("status")}: {c("enriched")} (every source answered), {c("partially_enriched")} (a source gave up after all retries), {c("not_found")} (the cadastre does not know the reference).</li>
-              <li>{c("energy_certificate.source")}: {c("registry")} for an official certificate, {c("estimated")} when none exists (modelled from year built, climate zone and use).</li>
-              <li>{c("ite_fetch_status")}: {c("not_required")} for buildings younger than the region&apos;s first-inspection age; {c("unsupported")} where no machine-readable ITE registry exists.</li>
-              <li>{c("enrichment")} shows each source&apos;s status, attempts, last error code and {c("provider")} (the register that answered: {c("catastro-ovc")}, {c("icaen-socrata")}, {c("gva-wfs")}, {c("aragon-gaodcore")}, {c("index:<dataset>")}, {c("rules")}, {c("estimate")}; {c("sandbox")} in test mode): useful in your logs, not needed for your logic.</li>
+              <li>
+                {c("status")}: {c("enriched")} (every source answered), {c("partially_enriched")} (a source gave up
+                after all retries), {c("not_found")} (the cadastre does not know the reference).
+              </li>
+              <li>
+                {c("energy_certificate.source")}: {c("registry")} for an official certificate, {c("estimated")} when
+                none exists (modelled from year built, climate zone and use).
+              </li>
+              <li>
+                {c("ite_fetch_status")}: {c("not_required")} for buildings younger than the region&apos;s
+                first-inspection age; {c("unsupported")} where no machine-readable ITE registry exists.
+              </li>
+              <li>
+                {c("enrichment")} shows each source&apos;s status, attempts, last error code and {c("provider")} (the
+                register that answered: {c("catastro-ovc")}, {c("icaen-socrata")}, {c("gva-wfs")},{" "}
+                {c("aragon-gaodcore")}, {c("index:<dataset>")}, {c("rules")}, {c("estimate")}; {c("sandbox")} in test
+                mode): useful in your logs, not needed for your logic.
+              </li>
             </ul>
             <p>
-              Every member is always present, {c("null")} when its source has not answered or does not know it. From the cadastre: {c("use")} (normalised;
-              a parcel&apos;s is the use with the largest built area) and {c("use_label")}, {c("built_area_m2")}, {c("plot_area_m2")}, {c("units_in_parcel")},
-              {c("unit")} (staircase, floor, door: 20-character references only), {c("postal_code")}, {c("municipality_code")} (INE) and {c("location")} (WGS 84; {c("null")} when
-              the coordinates service did not answer). A registry certificate adds {c("emissions_rating")}, {c("primary_energy_kwh_m2_year")}, {c("emissions_kg_co2_m2_year")},
-              {c("issued_on")}, {c("valid_until")} (issue + 10 years when the registry gives no end), {c("expired")}, {c("scope")} ({c("building")} when the whole building&apos;s
-              certificate stands in for the unit), {c("registry")} and {c("certificate_id")}; an estimate adds {c("probabilities")} (A–G, summing to 1), {c("confidence")} and
-              {c("basis")}, and its {c("rating")} is the most probable letter. {c("ite")} gives the latest inspection&apos;s date, result and reference where a registry has one,
-              and {c("next_due_on")} (the latest inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed first-inspection age). {c("overdue")} says whether that date is past (today&apos;s date in Spain). The
-              API reference lists every field and when it is null.
+              Every member is always present, {c("null")} when its source has not answered or does not know it. From the
+              cadastre: {c("use")} (normalised; a parcel&apos;s is the use with the largest built area) and{" "}
+              {c("use_label")}, {c("built_area_m2")}, {c("plot_area_m2")}, {c("units_in_parcel")},{c("unit")}{" "}
+              (staircase, floor, door: 20-character references only), {c("postal_code")}, {c("municipality_code")} (INE)
+              and {c("location")} (WGS 84; {c("null")} when the coordinates service did not answer). A registry
+              certificate adds {c("emissions_rating")}, {c("primary_energy_kwh_m2_year")},{" "}
+              {c("emissions_kg_co2_m2_year")},{c("issued_on")}, {c("valid_until")} (issue + 10 years when the registry
+              gives no end), {c("expired")}, {c("scope")} ({c("building")} when the whole building&apos;s certificate
+              stands in for the unit), {c("registry")} and {c("certificate_id")}; an estimate adds {c("probabilities")}{" "}
+              (A–G, summing to 1), {c("confidence")} and
+              {c("basis")}, and its {c("rating")} is the most probable letter. {c("ite")} gives the latest
+              inspection&apos;s date, result and reference where a registry has one, and {c("next_due_on")} (the latest
+              inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed
+              first-inspection age). {c("overdue")} says whether that date is past (today&apos;s date in Spain). The API
+              reference lists every field and when it is null.
             </p>
           </Section>
 
           <Section id="verify-webhooks" title="4. Receive and verify webhooks">
             <p>
-              Add an endpoint on <Link className="link" href="/webhooks">Webhooks</Link> (live endpoints need https). Deliveries follow Standard Webhooks: verify {c("webhook-signature")} over the
-              raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same across retries and replays. Answer any 2xx within {config.WEBHOOK_TIMEOUT_MS / 1000} seconds; anything else
-              is retried after {scheduleText(config.WEBHOOK_RETRY_SCHEDULE)} in live mode ({scheduleText(config.WEBHOOK_RETRY_SCHEDULE_TEST)} in test mode). Answering {c("410 Gone")} disables the endpoint.
+              Add an endpoint on{" "}
+              <Link className="link" href="/webhooks">
+                Webhooks
+              </Link>{" "}
+              (live endpoints need https). Deliveries follow Standard Webhooks: verify {c("webhook-signature")} over the
+              raw body with the endpoint&apos;s secret, and deduplicate on {c("webhook-id")}, which stays the same
+              across retries and replays. Answer any 2xx within {config.WEBHOOK_TIMEOUT_MS / 1000} seconds; anything
+              else is retried after {scheduleText(config.WEBHOOK_RETRY_SCHEDULE)} in live mode (
+              {scheduleText(config.WEBHOOK_RETRY_SCHEDULE_TEST)} in test mode). Answering {c("410 Gone")} disables the
+              endpoint.
             </p>
             <CodeBlock label="Verifying a webhook in Node.js with standardwebhooks">{`import express from "express";
 import { Webhook } from "standardwebhooks";
@@ -135,20 +215,30 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
   res.sendStatus(204);
 });`}</CodeBlock>
             <p>
-              During a secret rotation the header carries two signatures for {duration(ROTATION_OVERLAP_MS / 1000)} (or until you expire the old secret); the library accepts either. {c("Send test event")} on the Webhooks page delivers a {c("webhook.test")} event
-              to check your endpoint end to end.
+              During a secret rotation the header carries two signatures for {duration(ROTATION_OVERLAP_MS / 1000)} (or
+              until you expire the old secret); the library accepts either. {c("Send test event")} on the Webhooks page
+              delivers a {c("webhook.test")} event to check your endpoint end to end.
             </p>
           </Section>
 
           <Section id="scenarios" title="5. Test with sandbox scenarios">
             <p>
-              With a test key, a 20-character reference whose unit number (characters 15–18) is one of these selects a scenario; its check letters must still be valid. Every other reference
-              answers at once with deterministic data drawn from real municipalities. Test mode retries after {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE_TEST)}, so each scenario ends within {aboutTotal(config.ENRICHMENT_RETRY_SCHEDULE_TEST)} (live mode: {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE)}).
+              With a test key, a 20-character reference whose unit number (characters 15–18) is one of these selects a
+              scenario; its check letters must still be valid. Every other reference answers at once with deterministic
+              data drawn from real municipalities. Test mode retries after{" "}
+              {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE_TEST)}, so each scenario ends within{" "}
+              {aboutTotal(config.ENRICHMENT_RETRY_SCHEDULE_TEST)} (live mode:{" "}
+              {scheduleText(config.ENRICHMENT_RETRY_SCHEDULE)}).
             </p>
             <div data-scrolls className="overflow-x-auto" role="region" aria-label="Sandbox scenarios" tabIndex={0}>
               <table className="table">
                 <thead>
-                  <tr><th scope="col">Example reference</th><th scope="col">What happens</th><th scope="col">Create response</th><th scope="col">Final state</th></tr>
+                  <tr>
+                    <th scope="col">Example reference</th>
+                    <th scope="col">What happens</th>
+                    <th scope="col">Create response</th>
+                    <th scope="col">Final state</th>
+                  </tr>
                 </thead>
                 <tbody>
                   {SCENARIOS.map(([unit, what, response, final]) => (
@@ -166,8 +256,12 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
 
           <Section id="errors-and-limits" title="6. Errors and rate limit">
             <p>
-              Errors are {c("application/problem+json")} (RFC 9457) with a stable {c("code")} and a {c("request_id")} to quote to support. Each code is explained on{" "}
-              <Link className="link" href="/docs/errors">Errors</Link>, which is also where every problem&apos;s {c("type")} points.
+              Errors are {c("application/problem+json")} (RFC 9457) with a stable {c("code")} and a {c("request_id")} to
+              quote to support. Each code is explained on{" "}
+              <Link className="link" href="/docs/errors">
+                Errors
+              </Link>
+              , which is also where every problem&apos;s {c("type")} points.
             </p>
             <CodeBlock label="A problem response">{`HTTP/1.1 400 Bad Request
 Content-Type: application/problem+json
@@ -181,34 +275,39 @@ Content-Type: application/problem+json
   "request_id": "req_…"
 }`}</CodeBlock>
             <p>
-              Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")} and {c("RateLimit")}{";"}
-              a {c("429")} adds {c("Retry-After")} in seconds.
+              Writes are limited to {config.RATE_LIMIT_WRITES} per sliding {config.RATE_LIMIT_WINDOW_SECONDS} seconds
+              per organisation and mode, shared by all your keys. Every write response carries {c("RateLimit-Policy")}{" "}
+              and {c("RateLimit")}
+              {";"}a {c("429")} adds {c("Retry-After")} in seconds.
             </p>
           </Section>
 
           <Section id="coverage" title="7. Coverage by region">
             <p>
-              What each source can tell, per autonomous community, as {c("GET /api/v1/partner-api/coverage")} returns it. Providers are asked in the order listed:
-              {" "}{c("index:<dataset>")} is this service&apos;s copy of a region&apos;s open dataset (with the date it describes and its rows), {c("live")} a register
-              queried by reference, {c("rules")} the region&apos;s confirmed first-inspection age, {c("estimate")} the modelled rating. {c("enrichment.<source>.provider")} on
-              each property says which one answered; in test mode it is always {c("sandbox")}. A city&apos;s inspection register kept by street address
-              (Madrid&apos;s, {c("index:mad-ite")}) covers that city only and is matched through the building&apos;s Catastro address, after its reference.
+              What each source can tell, per autonomous community, as {c("GET /api/v1/partner-api/coverage")} returns
+              it. Providers are asked in the order listed: {c("index:<dataset>")} is this service&apos;s copy of a
+              region&apos;s open dataset (with the date it describes and its rows), {c("live")} a register queried by
+              reference, {c("rules")} the region&apos;s confirmed first-inspection age, {c("estimate")} the modelled
+              rating. {c("enrichment.<source>.provider")} on each property says which one answered; in test mode it is
+              always {c("sandbox")}. A city&apos;s inspection register kept by street address (Madrid&apos;s,{" "}
+              {c("index:mad-ite")}) covers that city only and is matched through the building&apos;s Catastro address,
+              after its reference.
             </p>
             <p>
-              Each register&apos;s {c("format_evidence")} says how far the way it is read rests on evidence:
-              {" "}{c("confirmed")} by independent public evidence (the publisher&apos;s own documentation or code,
-              or several independent readers of the same data, listed in {c("citations")}), {c("single_source")} by
-              one peer&apos;s scripts, {c("unconfirmed")} by less. None has been checked against a real download
-              from this service&apos;s own machines.
+              Each register&apos;s {c("format_evidence")} says how far the way it is read rests on evidence:{" "}
+              {c("confirmed")} by independent public evidence (the publisher&apos;s own documentation or code, or
+              several independent readers of the same data, listed in {c("citations")}), {c("single_source")} by one
+              peer&apos;s scripts, {c("unconfirmed")} by less. None has been checked against a real download from this
+              service&apos;s own machines.
             </p>
             <CoverageTable rows={covered} />
           </Section>
 
           <Section id="sdk" title="8. TypeScript SDK">
             <p>
-              {c("@finca/sdk")} (the repository&apos;s {c("packages/sdk")}) types every operation from this API&apos;s OpenAPI document, throws{" "}
-              {c("FincaApiError")} with the problem&apos;s {c("code")} and {c("requestId")}, waits out a 429 as {c("Retry-After")} says, walks pages
-              and verifies webhooks:
+              {c("@finca/sdk")} (the repository&apos;s {c("packages/sdk")}) types every operation from this API&apos;s
+              OpenAPI document, throws {c("FincaApiError")} with the problem&apos;s {c("code")} and {c("requestId")},
+              waits out a 429 as {c("Retry-After")} says, walks pages and verifies webhooks:
             </p>
             <CodeBlock label="The SDK in ten lines">{`import { createFinca, FincaApiError, verifyWebhook } from "@finca/sdk";
 

@@ -10,7 +10,9 @@ describe("addressKey", () => {
   });
 
   it("keeps the street type: Ronda de Toledo is not Calle de Toledo", () => {
-    expect(addressKey({ municipalityCode: "28079", type: "RD", name: "TOLEDO", number: "1" })).not.toBe(addressKey({ municipalityCode: "28079", type: "CL", name: "TOLEDO", number: "1" }));
+    expect(addressKey({ municipalityCode: "28079", type: "RD", name: "TOLEDO", number: "1" })).not.toBe(
+      addressKey({ municipalityCode: "28079", type: "CL", name: "TOLEDO", number: "1" }),
+    );
   });
 
   it("has no key without a number, a name or a municipality code", () => {
@@ -36,7 +38,15 @@ describe("the parts", () => {
   });
 
   it("reads the number's leading digits", () => {
-    expect(["12", "12 BIS", "012", " 7-9", "S/N", "0", ""].map(streetNumber)).toEqual(["12", "12", "12", "7", null, null, null]);
+    expect(["12", "12 BIS", "012", " 7-9", "S/N", "0", ""].map(streetNumber)).toEqual([
+      "12",
+      "12",
+      "12",
+      "7",
+      null,
+      null,
+      null,
+    ]);
   });
 });
 

@@ -43,7 +43,10 @@ export async function createApiKey(
 }
 
 /** This exact key, active and owned by the partner, whatever an earlier state was (operator bootstrap). */
-export async function ensureApiKey(db: DbOrTx, input: { partnerId: string; name: string; key: ParsedKey }): Promise<void> {
+export async function ensureApiKey(
+  db: DbOrTx,
+  input: { partnerId: string; name: string; key: ParsedKey },
+): Promise<void> {
   const { partnerId, name, key } = input;
   await db
     .insert(apiKeys)
@@ -184,4 +187,5 @@ export async function rollApiKey(
 }
 
 /** Whether a listed key still authenticates at `now` (the portal's active and inactive lists). */
-export const keyIsActive = (key: Pick<ApiKeySummary, "revokedAt" | "expiresAt">, now: Date) => !key.revokedAt && (!key.expiresAt || key.expiresAt > now);
+export const keyIsActive = (key: Pick<ApiKeySummary, "revokedAt" | "expiresAt">, now: Date) =>
+  !key.revokedAt && (!key.expiresAt || key.expiresAt > now);

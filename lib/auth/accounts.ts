@@ -12,7 +12,12 @@ export { MIN_PASSWORD } from "./input";
 
 /** Names an outsider must not take: the operator's own partners and words that suggest Finca staff. */
 const RESERVED_NAMES = ["seed partner", "finca", "admin", "administrator", "operator", "support", "system"];
-const comparable = (name: string) => name.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+const comparable = (name: string) =>
+  name
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
 export const isReservedName = (name: string) => RESERVED_NAMES.includes(comparable(name));
 
 export interface AccountDeps {
@@ -21,25 +26,44 @@ export interface AccountDeps {
 }
 
 /** A new partner organisation with the user as its owner. */
-export async function signUp({ db, passwords }: AccountDeps, input: { organisation: string; name?: string; email: string; password: string }): Promise<User> {
+export async function signUp(
+  { db, passwords }: AccountDeps,
+  input: { organisation: string; name?: string; email: string; password: string },
+): Promise<User> {
   const organisation = checkName(input.organisation, "organisation's name", 2);
   const name = checkName(input.name ?? "", "name", 0);
   checkEmail(input.email);
   checkPassword(input.password);
   if (isReservedName(organisation)) throw refuse("This organisation name is reserved. Choose another.");
-  if (await findUserByEmail(db, input.email)) throw refuse("An account with this email already exists. Sign in instead.");
+  if (await findUserByEmail(db, input.email))
+    throw refuse("An account with this email already exists. Sign in instead.");
   const passwordHash = await passwords.hash(input.password);
   return db.transaction(async (tx) => {
     const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();
     if (!partner) throw refuse("An organisation with this name already exists. Ask its owner for an invitation.");
-    return createUser(tx, { email: input.email, passwordHash, role: "owner", partnerId: partner.id, name: name || undefined });
+    return createUser(tx, {
+      email: input.email,
+      passwordHash,
+      role: "owner",
+      partnerId: partner.id,
+      name: name || undefined,
+    });
   });
 }
 
-export type CredentialCheck = { ok: true; user: User } | { ok: false; reason: "throttled"; retryAfterMs: number } | { ok: false; reason: "invalid" | "disabled" };
+export type CredentialCheck =
+  | { ok: true; user: User }
+  | { ok: false; reason: "throttled"; retryAfterMs: number }
+  | { ok: false; reason: "invalid" | "disabled" };
 
 /** Email + password, throttled per email and per client address (see ./throttle). */
-export async function checkCredentials({ db, passwords }: AccountDeps, email: string, password: string, address: string | null, now = new Date()): Promise<CredentialCheck> {
+export async function checkCredentials(
+  { db, passwords }: AccountDeps,
+  email: string,
+  password: string,
+  address: string | null,
+  now = new Date(),
+): Promise<CredentialCheck> {
   const normalized = normalizeEmail(email).slice(0, 320);
   const attempt = await beginAttempt(db, normalized, address, now);
   if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterMs: attempt.retryAfterMs };
@@ -81,12 +105,22 @@ export async function findInvitation(db: Db, token: string) {
     .select({ invitation: schema.invitations, partnerName: schema.partners.name })
     .from(schema.invitations)
     .innerJoin(schema.partners, eq(schema.partners.id, schema.invitations.partnerId))
-    .where(and(eq(schema.invitations.tokenHash, hashToken(token)), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())));
+    .where(
+      and(
+        eq(schema.invitations.tokenHash, hashToken(token)),
+        isNull(schema.invitations.acceptedAt),
+        gt(schema.invitations.expiresAt, new Date()),
+      ),
+    );
   return row ?? null;
 }
 
 /** Uses the invitation once: a member of the inviting partner. */
-export async function acceptInvitation({ db, passwords }: AccountDeps, token: string, input: { email: string; password: string; name?: string }): Promise<User> {
+export async function acceptInvitation(
+  { db, passwords }: AccountDeps,
+  token: string,
+  input: { email: string; password: string; name?: string },
+): Promise<User> {
   checkEmail(input.email);
   checkPassword(input.password);
   const name = checkName(input.name ?? "", "name", 0);
@@ -95,26 +129,59 @@ export async function acceptInvitation({ db, passwords }: AccountDeps, token: st
     const [invitation] = await tx
       .update(schema.invitations)
       .set({ acceptedAt: new Date() })
-      .where(and(eq(schema.invitations.tokenHash, hashToken(token)), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())))
+      .where(
+        and(
+          eq(schema.invitations.tokenHash, hashToken(token)),
+          isNull(schema.invitations.acceptedAt),
+          gt(schema.invitations.expiresAt, new Date()),
+        ),
+      )
       .returning();
     if (!invitation) throw refuse("This invitation link is invalid, expired or already used.");
-    if (invitation.email && invitation.email !== normalizeEmail(input.email)) throw refuse("This invitation is for another email address.");
-    if (await findUserByEmail(tx as unknown as Db, input.email)) throw refuse("An account with this email already exists.");
-    return createUser(tx, { email: input.email, passwordHash, role: "member", partnerId: invitation.partnerId, name: name || undefined });
+    if (invitation.email && invitation.email !== normalizeEmail(input.email))
+      throw refuse("This invitation is for another email address.");
+    if (await findUserByEmail(tx as unknown as Db, input.email))
+      throw refuse("An account with this email already exists.");
+    return createUser(tx, {
+      email: input.email,
+      passwordHash,
+      role: "member",
+      partnerId: invitation.partnerId,
+      name: name || undefined,
+    });
   });
 }
 
 /** Invitations not used yet and not expired, for the owner to see and withdraw. */
 export async function pendingInvitations(db: Db, partnerId: string) {
   return db
-    .select({ id: schema.invitations.id, email: schema.invitations.email, createdAt: schema.invitations.createdAt, expiresAt: schema.invitations.expiresAt })
+    .select({
+      id: schema.invitations.id,
+      email: schema.invitations.email,
+      createdAt: schema.invitations.createdAt,
+      expiresAt: schema.invitations.expiresAt,
+    })
     .from(schema.invitations)
-    .where(and(eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt), gt(schema.invitations.expiresAt, new Date())))
+    .where(
+      and(
+        eq(schema.invitations.partnerId, partnerId),
+        isNull(schema.invitations.acceptedAt),
+        gt(schema.invitations.expiresAt, new Date()),
+      ),
+    )
     .orderBy(schema.invitations.createdAt);
 }
 
 /** Withdraws an invitation of this partner: its link stops working at once. */
 export async function withdrawInvitation(db: Db, partnerId: string, id: string): Promise<void> {
   if (!isUuid(id)) return;
-  await db.delete(schema.invitations).where(and(eq(schema.invitations.id, id), eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt)));
+  await db
+    .delete(schema.invitations)
+    .where(
+      and(
+        eq(schema.invitations.id, id),
+        eq(schema.invitations.partnerId, partnerId),
+        isNull(schema.invitations.acceptedAt),
+      ),
+    );
 }

@@ -17,7 +17,8 @@ export function checkPassword(password: string) {
 
 export function checkEmail(email: string) {
   const value = email.trim();
-  if (value.length > MAX_EMAIL || hasControl(value) || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) throw refuse("Enter a valid email address.");
+  if (value.length > MAX_EMAIL || hasControl(value) || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
+    throw refuse("Enter a valid email address.");
 }
 
 /** A trimmed name of `min`..MAX_NAME printable characters (`min` 0: optional). */

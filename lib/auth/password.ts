@@ -6,7 +6,12 @@ import { hash, verify } from "@node-rs/argon2";
 import pLimit from "p-limit";
 import { DomainError } from "@/lib/domain";
 
-const OPTIONS = { algorithm: 2 /* Algorithm.Argon2id (a const enum, not importable with isolatedModules) */, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const OPTIONS = {
+  algorithm: 2 /* Algorithm.Argon2id (a const enum, not importable with isolatedModules) */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 export interface Passwords {
   hash(password: string): Promise<string>;
@@ -32,7 +37,8 @@ export const BUSY = "Too many sign-ins at this moment. Try again in a few second
 export function gatedPasswords(concurrent: number, queue: number, inner: Passwords = directPasswords): Passwords {
   const limit = pLimit(concurrent);
   const run = <T>(work: () => Promise<T>): Promise<T> => {
-    if (limit.activeCount >= concurrent && limit.pendingCount >= queue) return Promise.reject(new DomainError("rate_limited", BUSY));
+    if (limit.activeCount >= concurrent && limit.pendingCount >= queue)
+      return Promise.reject(new DomainError("rate_limited", BUSY));
     return limit(work);
   };
   return {

@@ -15,7 +15,11 @@ export type User = typeof users.$inferSelect;
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<User | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email))).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -25,16 +29,26 @@ export async function getUser(db: DbOrTx, id: string): Promise<User | null> {
   return row ?? null;
 }
 
-export async function createUser(db: DbOrTx, input: { email: string; passwordHash: string; role: Role; partnerId: string | null; name?: string }): Promise<User> {
+export async function createUser(
+  db: DbOrTx,
+  input: { email: string; passwordHash: string; role: Role; partnerId: string | null; name?: string },
+): Promise<User> {
   const [row] = await db
     .insert(users)
-    .values({ email: normalizeEmail(input.email), passwordHash: input.passwordHash, role: input.role, partnerId: input.partnerId, name: input.name ?? null })
+    .values({
+      email: normalizeEmail(input.email),
+      passwordHash: input.passwordHash,
+      role: input.role,
+      partnerId: input.partnerId,
+      name: input.name ?? null,
+    })
     .returning();
   return row!;
 }
 
 /** Is a session issued under `version` still good for this user? */
-export const sessionIsCurrent = (user: User | null, version: unknown): user is User => !!user && !user.disabledAt && user.sessionVersion === version;
+export const sessionIsCurrent = (user: User | null, version: unknown): user is User =>
+  !!user && !user.disabledAt && user.sessionVersion === version;
 
 const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
 
@@ -44,19 +58,33 @@ export async function endSessions(db: DbOrTx, userId: string): Promise<void> {
 }
 
 /** Self-service: the current password proves it is them; every session ends, this one included. */
-export async function changePassword(db: DbOrTx, passwords: Passwords, userId: string, current: string, next: string): Promise<void> {
+export async function changePassword(
+  db: DbOrTx,
+  passwords: Passwords,
+  userId: string,
+  current: string,
+  next: string,
+): Promise<void> {
   const user = await getUser(db, userId);
-  if (!user || !(await passwords.verify(user.passwordHash, current))) throw refuse("The current password is not right.");
+  if (!user || !(await passwords.verify(user.passwordHash, current)))
+    throw refuse("The current password is not right.");
   checkPassword(next);
   if (next === current) throw refuse("Choose a password different from the current one.");
-  await db.update(users).set({ passwordHash: await passwords.hash(next), ...bump }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ passwordHash: await passwords.hash(next), ...bump })
+    .where(eq(users.id, userId));
 }
 
 /** An operator's reset: a new random password, shown once to be passed on; every session ends. */
 export async function resetPassword(db: DbOrTx, passwords: Passwords, userId: string): Promise<string> {
   if (!isUuid(userId)) throw refuse("No such user.");
   const password = randomBytes(15).toString("base64url");
-  const [row] = await db.update(users).set({ passwordHash: await passwords.hash(password), ...bump }).where(eq(users.id, userId)).returning({ id: users.id });
+  const [row] = await db
+    .update(users)
+    .set({ passwordHash: await passwords.hash(password), ...bump })
+    .where(eq(users.id, userId))
+    .returning({ id: users.id });
   if (!row) throw refuse("No such user.");
   return password;
 }
@@ -65,7 +93,10 @@ export async function resetPassword(db: DbOrTx, passwords: Passwords, userId: st
 export async function setDisabled(db: DbOrTx, actorId: string, userId: string, disabled: boolean): Promise<void> {
   if (actorId === userId) throw refuse("You cannot disable your own account.");
   if (!isUuid(userId)) throw refuse("No such user.");
-  await db.update(users).set({ disabledAt: disabled ? new Date() : null, ...bump }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ disabledAt: disabled ? new Date() : null, ...bump })
+    .where(eq(users.id, userId));
 }
 
 /** An owner removes a member of their organisation: the account is deleted, its sessions with it. */
@@ -86,14 +117,27 @@ export async function removeMember(db: DbOrTx, partnerId: string, ownerId: strin
 export async function ensureAdmin(db: DbOrTx, passwords: Passwords, email: string, password: string): Promise<void> {
   const existing = await findUserByEmail(db, email);
   if (existing && (existing.role !== "admin" || existing.partnerId)) {
-    throw new Error(`FINCA_ADMIN_EMAIL ${normalizeEmail(email)} belongs to a partner's portal account; it is not made an admin. Choose another address, or remove that account first.`);
+    throw new Error(
+      `FINCA_ADMIN_EMAIL ${normalizeEmail(email)} belongs to a partner's portal account; it is not made an admin. Choose another address, or remove that account first.`,
+    );
   }
   if (!existing) {
-    await db.insert(users).values({ email: normalizeEmail(email), passwordHash: await passwords.hash(password), role: "admin", partnerId: null }).onConflictDoNothing({ target: users.email });
+    await db
+      .insert(users)
+      .values({
+        email: normalizeEmail(email),
+        passwordHash: await passwords.hash(password),
+        role: "admin",
+        partnerId: null,
+      })
+      .onConflictDoNothing({ target: users.email });
     return;
   }
   // A changed password ends the sessions made with the old one.
   if (!(await passwords.verify(existing.passwordHash, password))) {
-    await db.update(users).set({ passwordHash: await passwords.hash(password), ...bump }).where(eq(users.id, existing.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await passwords.hash(password), ...bump })
+      .where(eq(users.id, existing.id));
   }
 }

@@ -40,13 +40,19 @@ const idempotencyConflict = () =>
   ]);
 
 /** A new batch, or (a repeated Idempotency-Key) the one that key created: `created` says which. */
-export async function submitBatch(deps: BatchesDeps, scope: Scope, submission: Submission): Promise<{ created: boolean; batch: Batch }> {
+export async function submitBatch(
+  deps: BatchesDeps,
+  scope: Scope,
+  submission: Submission,
+): Promise<{ created: boolean; batch: Batch }> {
   const items = acceptItems(submission.items);
   const counts = emptyCounts(items.length);
   for (const item of items) counts[item.status]++;
   return deps.db.transaction(async (tx) => {
     // One submission of a partner and mode at a time: the active cap and the key hold under races.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`batches:${scope.partnerId}:${scope.mode}`}, 0))`);
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`batches:${scope.partnerId}:${scope.mode}`}, 0))`,
+    );
     if (submission.idempotencyKey) {
       const prior = await priorSubmission(tx, scope, submission.idempotencyKey);
       if (prior?.fresh) {
@@ -68,7 +74,13 @@ export async function submitBatch(deps: BatchesDeps, scope: Scope, submission: S
     }
     const [row] = await tx
       .insert(batches)
-      .values({ ...scope, name: submission.name, counts, idempotencyKey: submission.idempotencyKey, requestHash: submission.requestHash })
+      .values({
+        ...scope,
+        name: submission.name,
+        counts,
+        idempotencyKey: submission.idempotencyKey,
+        requestHash: submission.requestHash,
+      })
       .returning();
     const b = batchItems;
     for (let start = 0; start < items.length; start += INSERT_CHUNK) {
@@ -83,9 +95,16 @@ export async function submitBatch(deps: BatchesDeps, scope: Scope, submission: S
   });
 }
 
-async function priorSubmission(tx: DbOrTx, scope: Scope, key: string): Promise<{ row: BatchRow; fresh: boolean } | null> {
+async function priorSubmission(
+  tx: DbOrTx,
+  scope: Scope,
+  key: string,
+): Promise<{ row: BatchRow; fresh: boolean } | null> {
   const [prior] = await tx
-    .select({ row: batches, fresh: sql<boolean>`${batches.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})` })
+    .select({
+      row: batches,
+      fresh: sql<boolean>`${batches.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+    })
     .from(batches)
     .where(and(eq(batches.partnerId, scope.partnerId), eq(batches.mode, scope.mode), eq(batches.idempotencyKey, key)));
   return prior ?? null;
@@ -96,7 +115,11 @@ async function priorSubmission(tx: DbOrTx, scope: Scope, key: string): Promise<{
  * cancelled; those registered finish enriching, and `batch.completed` follows when they have.
  * A batch already completed or cancelled is answered as it is. Null when it is not the caller's.
  */
-export async function cancelBatch(deps: Pick<BatchesDeps, "db" | "queue">, scope: Scope, id: string): Promise<Batch | null> {
+export async function cancelBatch(
+  deps: Pick<BatchesDeps, "db" | "queue">,
+  scope: Scope,
+  id: string,
+): Promise<Batch | null> {
   if (!(await batchRow(deps.db, scope, id))) return null;
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(batches).where(eq(batches.id, id)).for("update");
@@ -104,7 +127,13 @@ export async function cancelBatch(deps: Pick<BatchesDeps, "db" | "queue">, scope
     await tx
       .update(batchItems)
       .set({ status: "cancelled" })
-      .where(and(eq(batchItems.batchId, id), inArray(batchItems.status, ["pending", "duplicate"]), sql`${batchItems.propertyId} is null`));
+      .where(
+        and(
+          eq(batchItems.batchId, id),
+          inArray(batchItems.status, ["pending", "duplicate"]),
+          sql`${batchItems.propertyId} is null`,
+        ),
+      );
     return toBatch(await settle(tx, deps.queue, row!, { status: "cancelled" }));
   });
 }
@@ -131,6 +160,13 @@ export async function settle(
     })
     .where(eq(batches.id, row.id))
     .returning();
-  if (done) await recordEvent(tx, queue, { partnerId: row.partnerId, mode: row.mode, type: "batch.completed", propertyId: null, payload: toBatch(updated!) });
+  if (done)
+    await recordEvent(tx, queue, {
+      partnerId: row.partnerId,
+      mode: row.mode,
+      type: "batch.completed",
+      propertyId: null,
+      payload: toBatch(updated!),
+    });
   return updated!;
 }

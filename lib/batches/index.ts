@@ -1,7 +1,22 @@
 // Portfolios: a batch of references accepted in one request, worked through in steps, read back.
-export { cancelBatch, submitBatch, IDEMPOTENCY_HOURS, type BatchesDeps, type BatchJob, type Submission } from "./accept";
+export {
+  cancelBatch,
+  submitBatch,
+  IDEMPOTENCY_HOURS,
+  type BatchesDeps,
+  type BatchJob,
+  type Submission,
+} from "./accept";
 export { runBatchStep } from "./step";
 export { getBatch, listBatches, listItems, type Page } from "./views";
-export { fileFormat, previewFile, readFile, type FileFormat, type FileLimits, type Preview, type ReadFile } from "./read";
+export {
+  fileFormat,
+  previewFile,
+  readFile,
+  type FileFormat,
+  type FileLimits,
+  type Preview,
+  type ReadFile,
+} from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export { resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";

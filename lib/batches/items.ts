@@ -30,7 +30,8 @@ export interface AcceptedItem {
   error: string | null;
 }
 
-export const invalidRequest = (detail: string, errors: FieldError[]) => new DomainError("validation_error", detail, errors);
+export const invalidRequest = (detail: string, errors: FieldError[]) =>
+  new DomainError("validation_error", detail, errors);
 
 /** Each item's status: invalid, a duplicate of an earlier line's reference, or pending. */
 export function acceptItems(items: readonly ItemInput[]): AcceptedItem[] {
@@ -89,17 +90,26 @@ export const noReferenceColumn = (header: readonly string[]) =>
  * request over the limit or with an unusable external id is refused whole; `lineOffset` is how many
  * lines come before the first data row, so errors name the line a partner sees in the file.
  */
-export async function itemsOfRows(rows: AsyncIterable<readonly string[]>, columns: Columns, maxItems: number): Promise<ItemInput[]> {
+export async function itemsOfRows(
+  rows: AsyncIterable<readonly string[]>,
+  columns: Columns,
+  maxItems: number,
+): Promise<ItemInput[]> {
   const items: ItemInput[] = [];
   for await (const row of rows) {
     const line = items.length + 1;
-    if (line > maxItems) throw invalidRequest(`At most ${maxItems} rows per batch.`, [{ line, detail: `more than ${maxItems} data rows` }]);
+    if (line > maxItems)
+      throw invalidRequest(`At most ${maxItems} rows per batch.`, [
+        { line, detail: `more than ${maxItems} data rows` },
+      ]);
     const externalId = columns.externalId === null ? "" : (row[columns.externalId] ?? "").trim();
     const problem = textProblem(externalId);
-    if (problem) throw invalidRequest(`external_id on data row ${line} ${problem}.`, [{ line, detail: `external_id ${problem}` }]);
+    if (problem)
+      throw invalidRequest(`external_id on data row ${line} ${problem}.`, [{ line, detail: `external_id ${problem}` }]);
     items.push({ reference: row[columns.reference] ?? "", externalId: externalId || null });
   }
-  if (!items.length) throw invalidRequest("The file holds no data rows.", [{ line: 2, detail: "no data rows after the header" }]);
+  if (!items.length)
+    throw invalidRequest("The file holds no data rows.", [{ line: 2, detail: "no data rows after the header" }]);
   return items;
 }
 

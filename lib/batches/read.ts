@@ -20,14 +20,19 @@ async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number, hash
   let bytes = 0;
   for await (const chunk of source) {
     bytes += chunk.byteLength;
-    if (bytes > maxBytes) throw invalidRequest(`The body must not exceed ${maxBytes} bytes.`, [{ pointer: "", detail: `more than ${maxBytes} bytes` }]);
+    if (bytes > maxBytes)
+      throw invalidRequest(`The body must not exceed ${maxBytes} bytes.`, [
+        { pointer: "", detail: `more than ${maxBytes} bytes` },
+      ]);
     hash.update(chunk);
     yield chunk;
   }
 }
 
 const notUtf8 = () =>
-  invalidRequest("The CSV is not UTF-8: save it as \"CSV UTF-8\" and send it again.", [{ line: 1, detail: "not valid UTF-8" }]);
+  invalidRequest('The CSV is not UTF-8: save it as "CSV UTF-8" and send it again.', [
+    { line: 1, detail: "not valid UTF-8" },
+  ]);
 
 /** UTF-8 text of the bytes (a leading BOM dropped); anything else is a 422. */
 async function* utf8(bytes: AsyncIterable<Uint8Array>) {
@@ -57,7 +62,12 @@ async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]
     head += next.value;
     if (head.includes("\n")) break;
   }
-  const parser = parse({ delimiter: delimiterOf(head.split("\n", 1)[0]!), relax_column_count: true, relax_quotes: true, skip_empty_lines: true });
+  const parser = parse({
+    delimiter: delimiterOf(head.split("\n", 1)[0]!),
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+  });
   const feeding = (async () => {
     try {
       if (!parser.write(head)) await once(parser, "drain");
@@ -75,7 +85,9 @@ async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]
     const code = (error as { code?: string }).code;
     if (code?.startsWith("CSV_")) {
       const line = (error as { lines?: number }).lines ?? 1;
-      throw invalidRequest(`The CSV cannot be read at line ${line}: ${(error as Error).message}`, [{ line, detail: (error as Error).message }]);
+      throw invalidRequest(`The CSV cannot be read at line ${line}: ${(error as Error).message}`, [
+        { line, detail: (error as Error).message },
+      ]);
     }
     throw error;
   } finally {
@@ -129,21 +141,31 @@ const HEADER_ROWS: Record<FileFormat, number> = { csv: 1, xlsx: 10 };
 const PREVIEW_ROWS = 5;
 
 /** The file's records and the hash its bytes feed; a workbook that is none is a 422. */
-function recordsOf(format: FileFormat, body: AsyncIterable<Uint8Array>, maxBytes: number, hash: ReturnType<typeof createHash>) {
+function recordsOf(
+  format: FileFormat,
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  hash: ReturnType<typeof createHash>,
+) {
   const bytes = capped(body, maxBytes, hash);
   if (format === "csv") return csvRecords(utf8(bytes));
   return (async function* () {
     try {
       for await (const row of firstSheetRows(Readable.from(bytes))) yield row.values;
     } catch (error) {
-      if (error instanceof NotAWorkbook) throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
+      if (error instanceof NotAWorkbook)
+        throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
       throw error;
     }
   })();
 }
 
 /** A file's items (a CSV body, or an uploaded CSV or workbook). */
-export async function readFile(format: FileFormat, body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<ReadFile> {
+export async function readFile(
+  format: FileFormat,
+  body: AsyncIterable<Uint8Array>,
+  limits: FileLimits,
+): Promise<ReadFile> {
   const hash = createHash("sha256");
   const records = recordsOf(format, body, limits.maxBytes, hash);
   const { columns } = await headerOf(records, HEADER_ROWS[format]);
@@ -152,14 +174,28 @@ export async function readFile(format: FileFormat, body: AsyncIterable<Uint8Arra
 }
 
 /** A file's header, detected columns and first rows, with its row count (the same checks as submitting it). */
-export async function previewFile(format: FileFormat, body: AsyncIterable<Uint8Array>, limits: FileLimits): Promise<Preview> {
+export async function previewFile(
+  format: FileFormat,
+  body: AsyncIterable<Uint8Array>,
+  limits: FileLimits,
+): Promise<Preview> {
   const records = recordsOf(format, body, limits.maxBytes, createHash("sha256"));
   const { header, columns } = await headerOf(records, HEADER_ROWS[format]);
   const rows: string[][] = [];
   let total = 0;
   for await (const row of records) {
-    if (++total > limits.maxItems) throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [{ line: total, detail: `more than ${limits.maxItems} data rows` }]);
+    if (++total > limits.maxItems)
+      throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
+        { line: total, detail: `more than ${limits.maxItems} data rows` },
+      ]);
     if (rows.length < PREVIEW_ROWS) rows.push([...row]);
   }
-  return { format, header: [...header], referenceColumn: columns.reference, externalIdColumn: columns.externalId, rows, total };
+  return {
+    format,
+    header: [...header],
+    referenceColumn: columns.reference,
+    externalIdColumn: columns.externalId,
+    rows,
+    total,
+  };
 }

@@ -32,8 +32,13 @@ export async function* results(db: DbOrTx, scope: Scope, batchId: string): Async
       .orderBy(asc(batchItems.line))
       .limit(PAGE);
     if (!rows.length) return;
-    const properties = await propertiesById(db, scope, [...new Set(rows.flatMap((r) => (r.propertyId ? [r.propertyId] : [])))]);
-    yield rows.map((r) => ({ item: toItem(r), property: r.propertyId ? (properties.get(r.propertyId) ?? null) : null }));
+    const properties = await propertiesById(db, scope, [
+      ...new Set(rows.flatMap((r) => (r.propertyId ? [r.propertyId] : []))),
+    ]);
+    yield rows.map((r) => ({
+      item: toItem(r),
+      property: r.propertyId ? (properties.get(r.propertyId) ?? null) : null,
+    }));
     after = rows.at(-1)!.line;
   }
 }
@@ -71,12 +76,18 @@ export const RESULT_COLUMNS = COLUMNS.map(([name]) => name);
 export const resultCells = (r: Result): (string | number | null)[] => COLUMNS.map(([, read]) => read(r) ?? null);
 
 /** CSV lines (CRLF); `escape_formulas` prefixes a text cell starting with =, +, -, @ with a quote. */
-export const csvLines = (rows: (string | number | null)[][]) => stringify(rows, { record_delimiter: "\r\n", escape_formulas: true });
+export const csvLines = (rows: (string | number | null)[][]) =>
+  stringify(rows, { record_delimiter: "\r\n", escape_formulas: true });
 
 export type ResultsFormat = "csv" | "ndjson" | "xlsx";
 
 /** The results as a byte stream, produced page by page as the client reads. */
-export function resultsStream(db: DbOrTx, scope: Scope, batchId: string, format: ResultsFormat): ReadableStream<Uint8Array> {
+export function resultsStream(
+  db: DbOrTx,
+  scope: Scope,
+  batchId: string,
+  format: ResultsFormat,
+): ReadableStream<Uint8Array> {
   if (format === "xlsx") return workbookStream(db, scope, batchId);
   const encoder = new TextEncoder();
   const pages = results(db, scope, batchId);
@@ -87,7 +98,10 @@ export function resultsStream(db: DbOrTx, scope: Scope, batchId: string, format:
       started = true;
       const next = await pages.next();
       if (next.done) return controller.close();
-      const text = format === "csv" ? csvLines(next.value.map(resultCells)) : next.value.map((r) => `${JSON.stringify(r)}\n`).join("");
+      const text =
+        format === "csv"
+          ? csvLines(next.value.map(resultCells))
+          : next.value.map((r) => `${JSON.stringify(r)}\n`).join("");
       controller.enqueue(encoder.encode(text));
     },
     async cancel() {

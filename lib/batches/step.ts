@@ -46,7 +46,12 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
           .limit(room + 1);
         more = next.length > room;
         const taken = next.slice(0, room);
-        const registered = await registerReferences(tx, deps.queue, { partnerId: row.partnerId, mode: row.mode }, taken.map((t) => t.reference));
+        const registered = await registerReferences(
+          tx,
+          deps.queue,
+          { partnerId: row.partnerId, mode: row.mode },
+          taken.map((t) => t.reference),
+        );
         const updates = taken.map(({ line, reference }) => {
           const { propertyId, status } = registered.get(reference)!;
           return { line, property_id: propertyId, status: status === "enriching" ? "pending" : status };
@@ -71,6 +76,8 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
     });
     if (updated.completedAt) return;
     // More to register at once: straight on; otherwise look again once enrichment has moved.
-    await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row.id, step: updated.step } satisfies BatchJob, { delaySeconds: more ? 0 : WAIT_SECONDS });
+    await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row.id, step: updated.step } satisfies BatchJob, {
+      delaySeconds: more ? 0 : WAIT_SECONDS,
+    });
   });
 }

@@ -1,7 +1,15 @@
 // Reading batches and their items as partners see them, always within one partner and mode.
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { rowsOf, schema, type DbOrTx } from "@/lib/db";
-import { emptyCounts, isUuid, type Batch, type BatchCounts, type BatchItem, type BatchItemStatus, type Scope } from "@/lib/domain";
+import {
+  emptyCounts,
+  isUuid,
+  type Batch,
+  type BatchCounts,
+  type BatchItem,
+  type BatchItemStatus,
+  type Scope,
+} from "@/lib/domain";
 
 const { batches, batchItems } = schema;
 export type BatchRow = typeof batches.$inferSelect;
@@ -19,7 +27,9 @@ export function toBatch(b: BatchRow): Batch {
   };
 }
 
-export function toItem(i: Pick<BatchItemRow, "line" | "cadastralReference" | "externalId" | "status" | "propertyId" | "errorDetail">): BatchItem {
+export function toItem(
+  i: Pick<BatchItemRow, "line" | "cadastralReference" | "externalId" | "status" | "propertyId" | "errorDetail">,
+): BatchItem {
   return {
     line: i.line,
     cadastral_reference: i.cadastralReference,
@@ -35,7 +45,10 @@ const inScope = (scope: Scope) => and(eq(batches.partnerId, scope.partnerId), eq
 /** The batch row, or null when absent or another partner's or mode's. */
 export async function batchRow(db: DbOrTx, scope: Scope, id: string): Promise<BatchRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(batches).where(and(eq(batches.id, id), inScope(scope)));
+  const [row] = await db
+    .select()
+    .from(batches)
+    .where(and(eq(batches.id, id), inScope(scope)));
   return row ?? null;
 }
 
@@ -51,7 +64,11 @@ export interface Page<T, Cursor = string> {
 }
 
 /** Newest first; the cursor is a batch id of the previous page. Null for a cursor outside the scope. */
-export async function listBatches(db: DbOrTx, scope: Scope, o: { limit: number; startingAfter?: string }): Promise<Page<Batch> | null> {
+export async function listBatches(
+  db: DbOrTx,
+  scope: Scope,
+  o: { limit: number; startingAfter?: string },
+): Promise<Page<Batch> | null> {
   if (o.startingAfter && !(await batchRow(db, scope, o.startingAfter))) return null;
   const rows = await db
     .select()
@@ -68,7 +85,11 @@ export async function listBatches(db: DbOrTx, scope: Scope, o: { limit: number; 
     .orderBy(desc(batches.createdAt), desc(batches.id))
     .limit(o.limit + 1);
   const page = rows.slice(0, o.limit);
-  return { data: page.map(toBatch), has_more: rows.length > o.limit, next_starting_after: rows.length > o.limit ? (page.at(-1)?.id ?? null) : null };
+  return {
+    data: page.map(toBatch),
+    has_more: rows.length > o.limit,
+    next_starting_after: rows.length > o.limit ? (page.at(-1)?.id ?? null) : null,
+  };
 }
 
 /** A batch's items in input order from after line `startingAfter`; null when the batch is not the caller's. */

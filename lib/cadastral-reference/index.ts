@@ -11,7 +11,11 @@ const CHARSET = /^[0-9A-ZÑ]*$/;
 
 /** Trim, drop spaces and hyphens, upper-case (the contract's normalisation, before validation). */
 export function normalizeReference(input: string): string {
-  return input.trim().replace(/[\s-]+/g, "").normalize("NFC").toUpperCase();
+  return input
+    .trim()
+    .replace(/[\s-]+/g, "")
+    .normalize("NFC")
+    .toUpperCase();
 }
 
 function value(ch: string): number {

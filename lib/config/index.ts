@@ -6,23 +6,27 @@ const seconds = z
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "comma-separated seconds")
   .transform((s) => s.split(",").map(Number));
 
-const flag = z
-  .enum(["0", "1", "true", "false"])
-  .transform((v) => v === "1" || v === "true");
+const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 
 /** `dataset=url` pairs separated by spaces; a dataset named several times is read from all its files. */
 const datasetUrls = z
   .string()
   .transform((s) => s.split(/\s+/).filter(Boolean))
   .pipe(z.array(z.string().regex(/^[a-z0-9-]+=https?:\/\/\S+$/, "dataset=url pairs separated by spaces")))
-  .transform((pairs) => pairs.map((pair) => ({ dataset: pair.slice(0, pair.indexOf("=")), url: pair.slice(pair.indexOf("=") + 1) })));
+  .transform((pairs) =>
+    pairs.map((pair) => ({ dataset: pair.slice(0, pair.indexOf("=")), url: pair.slice(pair.indexOf("=") + 1) })),
+  );
 
 /** `register=n` pairs separated by commas or spaces: requests per second the workers send to it. */
 const registerRates = z
   .string()
   .transform((s) => s.split(/[\s,]+/).filter(Boolean))
   .pipe(z.array(z.string().regex(/^[a-z0-9-]+=\d+(\.\d+)?$/, "register=n pairs (requests per second)")))
-  .transform((pairs) => Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))])));
+  .transform((pairs) =>
+    Object.fromEntries(
+      pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), Number(pair.slice(pair.indexOf("=") + 1))]),
+    ),
+  );
 
 const EnvSchema = z.object({
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
@@ -72,7 +76,10 @@ const EnvSchema = z.object({
   /** Register index datasets refreshed on a schedule, from these URLs (`registers list` names the datasets). */
   REGISTER_URLS: datasetUrls.default([]),
   /** When configured datasets are refreshed (cron, UTC). */
-  REGISTER_REFRESH_CRON: z.string().regex(/^\S+( \S+){4}$/, "a 5-field cron expression").default("30 3 * * 0"),
+  REGISTER_REFRESH_CRON: z
+    .string()
+    .regex(/^\S+( \S+){4}$/, "a 5-field cron expression")
+    .default("30 3 * * 0"),
   /** Bound on one dataset file's download and import (bulk files are large). */
   REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
   /** Lasting column overrides, `<dataset>.json` each, applied to every import (README, "Column overrides"). */
@@ -107,7 +114,11 @@ const EnvSchema = z.object({
   /** Rows of a CSV batch at most (a JSON body holds at most 10,000 items, per the contract). */
   BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   /** Bytes of a batch request body at most (CSV or JSON). */
-  BATCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  BATCH_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(10 * 1024 * 1024),
   /** Batches one partner may have queued or running per mode; more is a 409. */
   BATCH_MAX_ACTIVE: z.coerce.number().int().min(1).default(5),
   /** Items of one batch registered and left enriching at once: batches of several partners take turns within this. */

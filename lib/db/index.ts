@@ -57,10 +57,20 @@ export interface PostgresLimits {
 
 function postgresLimits(env: Record<string, string | undefined>): PostgresLimits {
   // Empty variables mean "unset", as in lib/config.
-  const parsed = PostgresEnv.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const parsed = PostgresEnv.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
+  );
+  if (!parsed.success)
+    throw new Error(
+      `Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
+    );
   const e = parsed.data;
-  return { poolSize: e.DATABASE_POOL_SIZE, connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS, poolWaitMs: e.DATABASE_POOL_WAIT_MS, queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS };
+  return {
+    poolSize: e.DATABASE_POOL_SIZE,
+    connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    poolWaitMs: e.DATABASE_POOL_WAIT_MS,
+    queryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
+  };
 }
 
 const MIGRATIONS = path.join(process.cwd(), "drizzle", "migrations");
@@ -82,8 +92,11 @@ export function defaultDatabaseOptions(env: Record<string, string | undefined> =
  * pg-boss reuses `$n` placeholders with different inferred types, which only the raw client keeps intact.
  */
 export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
-  const client = (tx as unknown as { session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } } })
-    .session?.client;
+  const client = (
+    tx as unknown as {
+      session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
+    }
+  ).session?.client;
   if (!client) throw new Error("executorFor needs a Drizzle transaction of the pglite or node-postgres driver");
   return { executeSql: (text, values) => client.query(text, values) };
 }
@@ -136,7 +149,8 @@ export const bare = (column: AnyPgColumn) => sql.identifier(column.name);
  * A column as "table"."column" wherever it stands. Drizzle writes columns bare in the fields of a
  * one-table select, where a correlated subquery would take them as its own table's.
  */
-export const qualified = (column: AnyPgColumn) => sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+export const qualified = (column: AnyPgColumn) =>
+  sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
 /** Rows of a `db.execute` result, whichever driver produced it. */
 export function rowsOf<T>(result: unknown): T[] {
@@ -150,9 +164,13 @@ export function rowsOf<T>(result: unknown): T[] {
  */
 export async function pendingMigrations(db: Pick<Db, "execute">): Promise<number> {
   // The folder does not change under a running process: read once.
-  migrationTimes ??= import("drizzle-orm/migrator").then(({ readMigrationFiles }) => readMigrationFiles({ migrationsFolder: MIGRATIONS }).map((m) => m.folderMillis));
+  migrationTimes ??= import("drizzle-orm/migrator").then(({ readMigrationFiles }) =>
+    readMigrationFiles({ migrationsFolder: MIGRATIONS }).map((m) => m.folderMillis),
+  );
   const [last] = rowsOf<{ created_at: string | number | null }>(
-    await db.execute(sql`select max(created_at) as created_at from ${sql.identifier("drizzle")}.${sql.identifier("__drizzle_migrations")}`),
+    await db.execute(
+      sql`select max(created_at) as created_at from ${sql.identifier("drizzle")}.${sql.identifier("__drizzle_migrations")}`,
+    ),
   );
   const applied = Number(last?.created_at ?? 0);
   return (await migrationTimes).filter((millis) => millis > applied).length;
@@ -200,7 +218,8 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         client.query = ((...args: unknown[]) => {
           const result = query(...args);
-          if (result instanceof Promise) result.catch((error: Error) => error?.message === QUERY_TIMED_OUT && releaseOnce(error));
+          if (result instanceof Promise)
+            result.catch((error: Error) => error?.message === QUERY_TIMED_OUT && releaseOnce(error));
           return result;
         }) as typeof client.query;
         return client;
@@ -214,7 +233,12 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
       super({ ...config, connectionTimeoutMillis: limits.connectTimeoutMs, query_timeout: limits.queryTimeoutMs });
     }
   }
-  const pool = new Pool({ connectionString: url, max: limits.poolSize, connectionTimeoutMillis: limits.poolWaitMs, Client });
+  const pool = new Pool({
+    connectionString: url,
+    max: limits.poolSize,
+    connectionTimeoutMillis: limits.poolWaitMs,
+    Client,
+  });
   // A client dying (server restart) must not crash the process, and an 'error' event nobody listens
   // to is an uncaught exception. The pool listens only to idle clients (reported here), pool.query
   // once per query, and a dying connection can emit twice (the server's FATAL, then the closed
@@ -292,4 +316,3 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
-

@@ -204,9 +204,7 @@ export const events = pgTable(
   (t) => [
     index("events_partner_created").on(t.partnerId, t.mode, t.createdAt),
     // One property.enriched per property, whatever races happen.
-    uniqueIndex("events_one_enriched_per_property")
-      .on(t.propertyId, t.type)
-      .where(sql`type = 'property.enriched'`),
+    uniqueIndex("events_one_enriched_per_property").on(t.propertyId, t.type).where(sql`type = 'property.enriched'`),
   ],
 );
 
@@ -391,7 +389,9 @@ export const batches = pgTable(
   },
   (t) => [
     index("batches_partner_mode_created").on(t.partnerId, t.mode, t.createdAt.desc(), t.id.desc()),
-    uniqueIndex("batches_idempotency").on(t.partnerId, t.mode, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    uniqueIndex("batches_idempotency")
+      .on(t.partnerId, t.mode, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
   ],
 );
 
@@ -410,8 +410,5 @@ export const batchItems = pgTable(
     /** Why an `invalid` item is invalid (its code is always invalid_cadastral_reference). */
     errorDetail: text("error_detail"),
   },
-  (t) => [
-    primaryKey({ columns: [t.batchId, t.line] }),
-    index("batch_items_status").on(t.batchId, t.status, t.line),
-  ],
+  (t) => [primaryKey({ columns: [t.batchId, t.line] }), index("batch_items_status").on(t.batchId, t.status, t.line)],
 );

@@ -24,7 +24,10 @@ export const FINAL_ITEM_STATUSES = BATCH_ITEM_STATUSES.filter((s) => s !== "pend
 export const BatchCounts = z
   .object({
     total: z.number().int(),
-    ...(Object.fromEntries(BATCH_ITEM_STATUSES.map((s) => [s, z.number().int()])) as Record<BatchItemStatus, z.ZodNumber>),
+    ...(Object.fromEntries(BATCH_ITEM_STATUSES.map((s) => [s, z.number().int()])) as Record<
+      BatchItemStatus,
+      z.ZodNumber
+    >),
   })
   .meta({ id: "BatchCounts", description: "Items per status; they add up to `total`." });
 export type BatchCounts = z.infer<typeof BatchCounts>;

@@ -14,17 +14,23 @@ export type FormatEvidenceLevel = (typeof FORMAT_EVIDENCE)[number];
 
 export const CoverageProvider = z
   .object({
-    provider: z.string().meta({ description: "As in `enrichment.<source>.provider`: `catastro-ovc`, `icaen-socrata`, `index:<dataset>`, `rules`, `estimate`…" }),
+    provider: z.string().meta({
+      description:
+        "As in `enrichment.<source>.provider`: `catastro-ovc`, `icaen-socrata`, `index:<dataset>`, `rules`, `estimate`…",
+    }),
     kind: z.enum(COVERAGE_KINDS),
     dataset: z.string().nullable().meta({ description: "The index dataset (kind `index`)." }),
     as_of: z.string().nullable().meta({ description: "Date the dataset's copy describes (kind `index`)." }),
     rows: z.number().int().nullable().meta({ description: "Records in the dataset's copy (kind `index`)." }),
-    format_evidence: z.enum(FORMAT_EVIDENCE).nullable().meta({
-      description:
-        "How far the register's format rests on evidence: `confirmed` (independent public evidence, cited), " +
-        "`single_source` (one peer's scripts), `unconfirmed`; null for `rules` and `estimate`. " +
-        "No format has been checked against a real download from Finca's own machines.",
-    }),
+    format_evidence: z
+      .enum(FORMAT_EVIDENCE)
+      .nullable()
+      .meta({
+        description:
+          "How far the register's format rests on evidence: `confirmed` (independent public evidence, cited), " +
+          "`single_source` (one peer's scripts), `unconfirmed`; null for `rules` and `estimate`. " +
+          "No format has been checked against a real download from Finca's own machines.",
+      }),
     citations: z
       .array(z.string())
       .meta({ description: "Where the format comes from (repositories, files, documents)." }),
@@ -34,7 +40,10 @@ export type CoverageProvider = z.infer<typeof CoverageProvider>;
 
 export const CoverageSource = z
   .object({
-    kind: z.enum(COVERAGE_KINDS).meta({ description: "The strongest kind among the providers: live, then index, then rules or estimate; unsupported when none" }),
+    kind: z.enum(COVERAGE_KINDS).meta({
+      description:
+        "The strongest kind among the providers: live, then index, then rules or estimate; unsupported when none",
+    }),
     providers: z.array(CoverageProvider).meta({ description: "In the order they are asked." }),
   })
   .meta({ id: "CoverageSource" });
@@ -46,7 +55,10 @@ export const CommunityCoverage = z
     cadastre: CoverageSource,
     energy_certificate: CoverageSource,
     ite: CoverageSource,
-    note: z.string().nullable().meta({ description: "Why a community is not covered (the foral cadastres), or the part of it an imported dataset covers (a city's register)." }),
+    note: z.string().nullable().meta({
+      description:
+        "Why a community is not covered (the foral cadastres), or the part of it an imported dataset covers (a city's register).",
+    }),
   })
   .meta({ id: "CommunityCoverage" });
 export type CommunityCoverage = z.infer<typeof CommunityCoverage>;

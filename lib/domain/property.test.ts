@@ -14,10 +14,26 @@ describe("ite.overdue", () => {
   });
 
   it("is worked out whenever the inspection is shown, in the schema's order", () => {
-    const stored = { reference: null, registry: null, next_due_on: "2030-01-01", status: "not_found", result: null, inspected_on: null, overdue: true } as const;
+    const stored = {
+      reference: null,
+      registry: null,
+      next_due_on: "2030-01-01",
+      status: "not_found",
+      result: null,
+      inspected_on: null,
+      overdue: true,
+    } as const;
     const shown = iteAsOf(stored, new Date("2026-11-25T12:00:00Z"));
     expect(shown).toEqual({ ...stored, overdue: false });
-    expect(Object.keys(shown!)).toEqual(["status", "inspected_on", "result", "next_due_on", "overdue", "registry", "reference"]);
+    expect(Object.keys(shown!)).toEqual([
+      "status",
+      "inspected_on",
+      "result",
+      "next_due_on",
+      "overdue",
+      "registry",
+      "reference",
+    ]);
     expect(iteAsOf(null, new Date())).toBeNull();
   });
 });

@@ -35,25 +35,66 @@ export type IteResult = (typeof ITE_RESULTS)[number];
 const Rating = z.enum(RATINGS);
 
 export const RatingProbabilities = z
-  .object(Object.fromEntries(RATINGS.map((r) => [r, z.number().min(0).max(1)])) as Record<(typeof RATINGS)[number], z.ZodNumber>)
+  .object(
+    Object.fromEntries(RATINGS.map((r) => [r, z.number().min(0).max(1)])) as Record<
+      (typeof RATINGS)[number],
+      z.ZodNumber
+    >,
+  )
   .meta({ id: "RatingProbabilities", description: "Probability of each letter; they sum to 1." });
 
 export const EnergyCertificate = z
   .object({
-    rating: Rating.meta({ description: "Non-renewable primary energy letter: the label's headline (for an estimate, the most probable letter)." }),
-    source: z.enum(["registry", "estimated"]).meta({ description: "registry: an official certificate was found; estimated: no certificate, modelled." }),
-    emissions_rating: Rating.nullable().meta({ description: "CO2 emissions letter; null when the registry does not give it, and for estimates." }),
-    primary_energy_kwh_m2_year: z.number().nullable().meta({ description: "Non-renewable primary energy, kWh/m²·year; null when not given, and for estimates." }),
-    emissions_kg_co2_m2_year: z.number().nullable().meta({ description: "CO2 emissions, kg/m²·year; null when not given, and for estimates." }),
-    issued_on: DateOnly.nullable().meta({ description: "Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates." }),
-    valid_until: DateOnly.nullable().meta({ description: "End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates." }),
-    expired: z.boolean().nullable().meta({ description: "valid_until is in the past; null when valid_until is unknown, and for estimates." }),
-    scope: z.enum(CERTIFICATE_SCOPES).nullable().meta({ description: "unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates." }),
+    rating: Rating.meta({
+      description:
+        "Non-renewable primary energy letter: the label's headline (for an estimate, the most probable letter).",
+    }),
+    source: z
+      .enum(["registry", "estimated"])
+      .meta({ description: "registry: an official certificate was found; estimated: no certificate, modelled." }),
+    emissions_rating: Rating.nullable().meta({
+      description: "CO2 emissions letter; null when the registry does not give it, and for estimates.",
+    }),
+    primary_energy_kwh_m2_year: z
+      .number()
+      .nullable()
+      .meta({ description: "Non-renewable primary energy, kWh/m²·year; null when not given, and for estimates." }),
+    emissions_kg_co2_m2_year: z
+      .number()
+      .nullable()
+      .meta({ description: "CO2 emissions, kg/m²·year; null when not given, and for estimates." }),
+    issued_on: DateOnly.nullable().meta({
+      description:
+        "Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates.",
+    }),
+    valid_until: DateOnly.nullable().meta({
+      description:
+        "End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates.",
+    }),
+    expired: z
+      .boolean()
+      .nullable()
+      .meta({ description: "valid_until is in the past; null when valid_until is unknown, and for estimates." }),
+    scope: z.enum(CERTIFICATE_SCOPES).nullable().meta({
+      description:
+        "unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates.",
+    }),
     registry: z.string().nullable().meta({ description: "Registry that holds the certificate; null for estimates." }),
-    certificate_id: z.string().nullable().meta({ description: "The certificate's number in its registry, when given; null for estimates." }),
-    probabilities: RatingProbabilities.nullable().meta({ description: "Estimates only: the model's probability of each letter; null for registry certificates." }),
-    confidence: z.enum(["medium", "low", "very_low"]).nullable().meta({ description: "Estimates only: how much to trust the letter; null for registry certificates." }),
-    basis: z.string().nullable().meta({ description: "Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates." }),
+    certificate_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The certificate's number in its registry, when given; null for estimates." }),
+    probabilities: RatingProbabilities.nullable().meta({
+      description: "Estimates only: the model's probability of each letter; null for registry certificates.",
+    }),
+    confidence: z
+      .enum(["medium", "low", "very_low"])
+      .nullable()
+      .meta({ description: "Estimates only: how much to trust the letter; null for registry certificates." }),
+    basis: z.string().nullable().meta({
+      description:
+        "Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates.",
+    }),
   })
   .meta({ id: "EnergyCertificate" });
 export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
@@ -61,24 +102,40 @@ export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
 export const Ite = z
   .object({
     status: z.enum(ITE_STATUSES).meta({ description: "Equals ite_fetch_status." }),
-    inspected_on: DateOnly.nullable().meta({ description: "Date of the latest inspection on record; null when none is known." }),
-    result: z.enum(ITE_RESULTS).nullable().meta({ description: "Result of that inspection; null when the registry does not say." }),
+    inspected_on: DateOnly.nullable().meta({
+      description: "Date of the latest inspection on record; null when none is known.",
+    }),
+    result: z
+      .enum(ITE_RESULTS)
+      .nullable()
+      .meta({ description: "Result of that inspection; null when the registry does not say." }),
     next_due_on: DateOnly.nullable().meta({
-      description: "When the next inspection is due: the latest inspection + 10 years, or (none on record) the end of the year the building reaches its region's confirmed first-inspection age; null where no age is confirmed.",
+      description:
+        "When the next inspection is due: the latest inspection + 10 years, or (none on record) the end of the year the building reaches its region's confirmed first-inspection age; null where no age is confirmed.",
     }),
     overdue: z.boolean().nullable().meta({
-      description: "true when next_due_on is before today (the date in Europe/Madrid), false when it is today or later; null only when next_due_on is null.",
+      description:
+        "true when next_due_on is before today (the date in Europe/Madrid), false when it is today or later; null only when next_due_on is null.",
     }),
-    registry: z.string().nullable().meta({ description: "Registry the record comes from; null for rules-only answers." }),
+    registry: z
+      .string()
+      .nullable()
+      .meta({ description: "Registry the record comes from; null for rules-only answers." }),
     reference: z.string().nullable().meta({ description: "The inspection's reference in that registry, when given." }),
   })
   .meta({ id: "Ite" });
 export type Ite = z.infer<typeof Ite>;
 
-const MADRID_DAY = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit" });
+const MADRID_DAY = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Madrid",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+});
 
 /** Whether an inspection due on `nextDueOn` (YYYY-MM-DD) is overdue on `now`'s date in Spain; null when no date is known. */
-export const iteOverdue = (nextDueOn: string | null, now: Date): boolean | null => (nextDueOn === null ? null : nextDueOn < MADRID_DAY.format(now));
+export const iteOverdue = (nextDueOn: string | null, now: Date): boolean | null =>
+  nextDueOn === null ? null : nextDueOn < MADRID_DAY.format(now);
 
 /** The inspection as of `now` (overdue changes with the date, so it is worked out whenever a property is shown). */
 export const iteAsOf = (ite: Ite | null, now: Date): Ite | null =>
@@ -112,13 +169,15 @@ export type Location = z.infer<typeof Location>;
 export const SourceEnrichment = z
   .object({
     status: z.enum(SOURCE_STATUSES).meta({
-      description: "pending: not finished, being retried; completed: data or a definite answer; failed: retries exhausted.",
+      description:
+        "pending: not finished, being retried; completed: data or a definite answer; failed: retries exhausted.",
     }),
     attempts: z.number().int(),
     updated_at: Timestamp,
     error: z.string().nullable().meta({ description: "Last error code while failing, else null." }),
     provider: z.string().nullable().meta({
-      description: "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
+      description:
+        "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
     }),
   })
   .meta({ id: "SourceEnrichment" });
@@ -131,15 +190,31 @@ export const PropertyData = z.object({
   ccaa: z.string().nullable().meta({ description: "Autonomous community, derived from the province." }),
   year_built: z.number().int().nullable(),
   climate_zone: z.string().nullable().meta({ description: "CTE DB-HE 2019 climate zone, e.g. D3 or α3." }),
-  energy_certificate: EnergyCertificate.nullable().meta({ description: "null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year)." }),
+  energy_certificate: EnergyCertificate.nullable().meta({
+    description:
+      "null until the certificate source answers, and where neither a certificate nor an estimate exists (land, parking, unknown year).",
+  }),
   ite_fetch_status: z.enum(ITE_STATUSES).default("pending"),
   ite: Ite.nullable().meta({ description: "null until the ITE source answers." }),
-  use: z.enum(USES).nullable().meta({ description: "Main use, normalised from Catastro's; a parcel's is the use with the largest built area." }),
+  use: z
+    .enum(USES)
+    .nullable()
+    .meta({ description: "Main use, normalised from Catastro's; a parcel's is the use with the largest built area." }),
   use_label: z.string().nullable().meta({ description: "Catastro's own label (luso), e.g. Residencial." }),
-  built_area_m2: z.number().int().nullable().meta({ description: "Built surface of the unit; for a 14-character parcel, the sum over its units." }),
-  plot_area_m2: z.number().int().nullable().meta({ description: "Surface of the parcel (plot), when Catastro gives it." }),
+  built_area_m2: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "Built surface of the unit; for a 14-character parcel, the sum over its units." }),
+  plot_area_m2: z
+    .number()
+    .int()
+    .nullable()
+    .meta({ description: "Surface of the parcel (plot), when Catastro gives it." }),
   units_in_parcel: z.number().int().nullable().meta({ description: "Number of units in the parcel, when known." }),
-  unit: Unit.nullable().meta({ description: "Staircase, floor and door of a 20-character reference; null for parcels." }),
+  unit: Unit.nullable().meta({
+    description: "Staircase, floor and door of a 20-character reference; null for parcels.",
+  }),
   postal_code: z.string().nullable().meta({ description: "5 digits." }),
   municipality_code: z.string().nullable().meta({ description: "INE municipality code, 5 digits." }),
   location: Location.nullable().meta({ description: "null when the coordinates service did not answer." }),
@@ -148,7 +223,12 @@ export type PropertyData = z.infer<typeof PropertyData>;
 
 /** Every data member unknown: null, or its default where the schema gives one (ite_fetch_status). */
 export const EMPTY_DATA: PropertyData = PropertyData.parse(
-  Object.fromEntries(Object.entries(PropertyData.shape).map(([member, schema]) => [member, schema instanceof z.ZodDefault ? undefined : null])),
+  Object.fromEntries(
+    Object.entries(PropertyData.shape).map(([member, schema]) => [
+      member,
+      schema instanceof z.ZodDefault ? undefined : null,
+    ]),
+  ),
 );
 
 export const Property = z

@@ -33,18 +33,32 @@ const CERTIFICATE: RegistryCertificate = {
   certificateId: "X-1",
 };
 
-function sources(overrides: Partial<{ facts: CadastreFacts; certificate: RegistryCertificate | null; ite: "none" | "inspected" }> = {}): Sources {
+function sources(
+  overrides: Partial<{ facts: CadastreFacts; certificate: RegistryCertificate | null; ite: "none" | "inspected" }> = {},
+): Sources {
   const facts = overrides.facts ?? FACTS;
   return {
     cadastre: { lookup: async () => ({ kind: "found", data: facts, provider: "catastro-ovc" }) },
     energyCertificate: {
       lookup: async () =>
-        overrides.certificate === null ? { kind: "not_found", provider: "icaen-socrata" } : { kind: "found", data: overrides.certificate ?? CERTIFICATE, provider: "icaen-socrata" },
+        overrides.certificate === null
+          ? { kind: "not_found", provider: "icaen-socrata" }
+          : { kind: "found", data: overrides.certificate ?? CERTIFICATE, provider: "icaen-socrata" },
     },
     ite: {
       lookup: async () =>
         overrides.ite === "inspected"
-          ? { kind: "found", data: { status: "found", inspectedOn: "2021-05-04", result: "conditional", registry: "R", reference: "ITE-9" }, provider: "r" }
+          ? {
+              kind: "found",
+              data: {
+                status: "found",
+                inspectedOn: "2021-05-04",
+                result: "conditional",
+                registry: "R",
+                reference: "ITE-9",
+              },
+              provider: "r",
+            }
           : { kind: "not_found", provider: "r" },
     },
   };
@@ -79,23 +93,56 @@ describe("the engine's Property members", () => {
       postal_code: "28039",
       municipality_code: "28079",
       location: { latitude: 40.45, longitude: -3.65 },
-      energy_certificate: { source: "registry", rating: "D", valid_until: "2024-03-10", scope: "building", probabilities: null },
+      energy_certificate: {
+        source: "registry",
+        rating: "D",
+        valid_until: "2024-03-10",
+        scope: "building",
+        probabilities: null,
+      },
       ite_fetch_status: "found",
       // The next inspection is 10 years after the latest.
-      ite: { status: "found", inspected_on: "2021-05-04", result: "conditional", next_due_on: "2031-05-04", registry: "R", reference: "ITE-9" },
+      ite: {
+        status: "found",
+        inspected_on: "2021-05-04",
+        result: "conditional",
+        next_due_on: "2031-05-04",
+        registry: "R",
+        reference: "ITE-9",
+      },
     });
-    expect(Object.fromEntries(Object.entries(draft.sources).map(([name, s]) => [name, s.provider]))).toEqual({ cadastre: "catastro-ovc", energy_certificate: "icaen-socrata", ite: "r" });
+    expect(Object.fromEntries(Object.entries(draft.sources).map(([name, s]) => [name, s.provider]))).toEqual({
+      cadastre: "catastro-ovc",
+      energy_certificate: "icaen-socrata",
+      ite: "r",
+    });
     expect(draft.attempts.map((a) => a.provider)).toEqual(["catastro-ovc", "icaen-socrata", "r"]);
   });
 
   it("a parcel has no unit; no certificate means an estimate, said by its provider; no inspection on record: the rules' first due date", async () => {
     const parcel = { ...FACTS, reference: "9398516VK3799G", units: 18, unit: null };
-    const draft = await run("9398516VK3799G", sources({ facts: { ...parcel, unit: { staircase: "1", floor: "00", door: "A" } }, certificate: null }));
-    expect(draft.data).toMatchObject({ unit: null, units_in_parcel: 18, energy_certificate: { source: "estimated" }, ite_fetch_status: "not_found" });
+    const draft = await run(
+      "9398516VK3799G",
+      sources({ facts: { ...parcel, unit: { staircase: "1", floor: "00", door: "A" } }, certificate: null }),
+    );
+    expect(draft.data).toMatchObject({
+      unit: null,
+      units_in_parcel: 18,
+      energy_certificate: { source: "estimated" },
+      ite_fetch_status: "not_found",
+    });
     expect(draft.sources.energy_certificate.provider).toBe("estimate");
     // Madrid: first inspection at 30 years, so a 1997 building is due by the end of 2027.
     const overdue = "2027-12-31" < new Date().toISOString().slice(0, 10);
-    expect(draft.data.ite).toEqual({ status: "not_found", inspected_on: null, result: null, next_due_on: "2027-12-31", overdue, registry: null, reference: null });
+    expect(draft.data.ite).toEqual({
+      status: "not_found",
+      inspected_on: null,
+      result: null,
+      next_due_on: "2027-12-31",
+      overdue,
+      registry: null,
+      reference: null,
+    });
   });
 
   it("test mode keeps the sandbox as the provider of an estimate", async () => {
@@ -108,16 +155,35 @@ describe("the engine's Property members", () => {
 
   it("a permanent failure is not retried: the source fails at once and the others settle", async () => {
     const s = sources();
-    s.cadastre = { lookup: async () => ({ kind: "error", code: "catastro_17", message: "LA REFERENCIA CATASTRAL ES OBLIGATORIA", provider: "catastro-ovc", permanent: true }) };
+    s.cadastre = {
+      lookup: async () => ({
+        kind: "error",
+        code: "catastro_17",
+        message: "LA REFERENCIA CATASTRAL ES OBLIGATORIA",
+        provider: "catastro-ovc",
+        permanent: true,
+      }),
+    };
     const draft = await run("9398516VK3799G0002SU", s);
-    expect(draft.sources.cadastre).toMatchObject({ status: "failed", attempts: 1, lastError: "catastro_17", provider: "catastro-ovc" });
+    expect(draft.sources.cadastre).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      lastError: "catastro_17",
+      provider: "catastro-ovc",
+    });
     expect(finalStatus(draft)).toBe("partially_enriched");
     expect(draft.data.ite_fetch_status).toBe("failed");
   });
 
   it("the draft's data is a valid Property's data", async () => {
     const draft = await run("9398516VK3799G0002SU", sources({ ite: "inspected" }));
-    const source = { status: "completed", attempts: 1, updated_at: new Date().toISOString(), error: null, provider: "x" } as const;
+    const source = {
+      status: "completed",
+      attempts: 1,
+      updated_at: new Date().toISOString(),
+      error: null,
+      provider: "x",
+    } as const;
     const now = new Date().toISOString();
     expect(() =>
       Property.parse({
@@ -137,12 +203,25 @@ describe("the engine's Property members", () => {
 describe("certificateOf", () => {
   const now = new Date("2026-11-24T12:00:00Z");
   it("valid for 10 years from issue when the registry gives no end; expired against today", () => {
-    expect(certificateOf({ ...CERTIFICATE, issuedOn: "2017-01-31" }, now)).toMatchObject({ valid_until: "2027-01-31", expired: false });
-    expect(certificateOf({ ...CERTIFICATE, issuedOn: "2016-11-23" }, now)).toMatchObject({ valid_until: "2026-11-23", expired: true });
+    expect(certificateOf({ ...CERTIFICATE, issuedOn: "2017-01-31" }, now)).toMatchObject({
+      valid_until: "2027-01-31",
+      expired: false,
+    });
+    expect(certificateOf({ ...CERTIFICATE, issuedOn: "2016-11-23" }, now)).toMatchObject({
+      valid_until: "2026-11-23",
+      expired: true,
+    });
   });
   it("the registry's own end wins; without either date, validity and expiry are unknown", () => {
-    expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: "2029-06-12" }, now)).toMatchObject({ issued_on: null, valid_until: "2029-06-12", expired: false });
-    expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: null }, now)).toMatchObject({ valid_until: null, expired: null });
+    expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: "2029-06-12" }, now)).toMatchObject({
+      issued_on: null,
+      valid_until: "2029-06-12",
+      expired: false,
+    });
+    expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: null }, now)).toMatchObject({
+      valid_until: null,
+      expired: null,
+    });
   });
 });
 

@@ -19,7 +19,14 @@ import {
 import { ccaaForProvince, climateZoneForMunicipality, municipalityByIne, provinceByCode } from "@/lib/reference-data";
 import { estimateEnergyCertificate } from "./estimate";
 import { firstDueOn, RENEWAL_YEARS } from "./sources/ite/rules";
-import { PROVIDERS, type CadastreFacts, type IteFinding, type RegistryCertificate, type SourceOutcome, type Sources } from "./sources/types";
+import {
+  PROVIDERS,
+  type CadastreFacts,
+  type IteFinding,
+  type RegistryCertificate,
+  type SourceOutcome,
+  type Sources,
+} from "./sources/types";
 
 export type Trigger = "inline" | "job";
 
@@ -66,7 +73,6 @@ export interface Draft {
 
 const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } as const;
 
-
 /** What a stored property gives a later run: its data, the cadastre's facts and its source states. */
 export interface StoredState {
   data: PropertyData;
@@ -76,7 +82,15 @@ export interface StoredState {
 
 /** A new property's draft, or (with `stored`) the draft of one enriched before. */
 export function newDraft(reference: string, mode: Mode, stored?: StoredState, now = new Date()): Draft {
-  const pending = (): SourceState => ({ status: "pending", attempts: 0, lastError: null, lastDurationMs: null, provider: null, summary: null, updatedAt: now });
+  const pending = (): SourceState => ({
+    status: "pending",
+    attempts: 0,
+    lastError: null,
+    lastDurationMs: null,
+    provider: null,
+    summary: null,
+    updatedAt: now,
+  });
   return {
     reference,
     mode,
@@ -173,7 +187,8 @@ export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertific
 /** An inspection answer as the Property shows it; the next due date from the record or the rules. */
 function iteOf(status: IteStatus, finding: IteFinding | null, data: PropertyData, now: Date): Ite {
   const inspectedOn = finding?.inspectedOn ?? null;
-  const nextDueOn = finding?.nextDueOn ?? (inspectedOn ? addYears(inspectedOn, RENEWAL_YEARS) : firstDueOn(data.ccaa, data.year_built));
+  const nextDueOn =
+    finding?.nextDueOn ?? (inspectedOn ? addYears(inspectedOn, RENEWAL_YEARS) : firstDueOn(data.ccaa, data.year_built));
   return {
     status,
     inspected_on: inspectedOn,
@@ -190,7 +205,13 @@ function settleWithoutCadastre(draft: Draft, status: SourceStatus, reason: strin
   for (const name of ["energy_certificate", "ite"] as const) {
     const s = draft.sources[name];
     if (s.status !== "pending") continue;
-    draft.sources[name] = { ...s, status, lastError: status === "failed" ? reason : null, summary: { skipped: reason }, updatedAt: now };
+    draft.sources[name] = {
+      ...s,
+      status,
+      lastError: status === "failed" ? reason : null,
+      summary: { skipped: reason },
+      updatedAt: now,
+    };
   }
   draft.data.ite_fetch_status = ite;
 }
@@ -204,12 +225,18 @@ function giveUp(draft: Draft, source: SourceName, now: Date) {
 }
 
 /** Applies a definite answer; returns the provider to record (an estimate's, where one replaced a missing certificate). */
-function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>, now: Date): string {
+function effects(
+  draft: Draft,
+  source: SourceName,
+  outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>,
+  now: Date,
+): string {
   if (source === "cadastre") {
     if (outcome.kind === "found") applyCadastre(draft, outcome.data as CadastreFacts);
     else settleWithoutCadastre(draft, "completed", "reference_not_found", "not_found", now);
   } else if (source === "energy_certificate") {
-    if (outcome.kind === "found") draft.data.energy_certificate = certificateOf(outcome.data as RegistryCertificate, now);
+    if (outcome.kind === "found")
+      draft.data.energy_certificate = certificateOf(outcome.data as RegistryCertificate, now);
     else {
       applyEstimate(draft);
       // Test mode names the sandbox whatever answered; live, the estimate answered in the registry's stead.
@@ -224,7 +251,14 @@ function effects(draft: Draft, source: SourceName, outcome: Exclude<SourceOutcom
 }
 
 /** Records one attempt's outcome in the draft (status, attempt log, effects). */
-function record(draft: Draft, source: SourceName, outcome: SourceOutcome<unknown>, startedAt: Date, trigger: Trigger, maxAttempts: number) {
+function record(
+  draft: Draft,
+  source: SourceName,
+  outcome: SourceOutcome<unknown>,
+  startedAt: Date,
+  trigger: Trigger,
+  maxAttempts: number,
+) {
   if (draft.closed) return;
   draft.inFlight.delete(source);
   const now = new Date();
@@ -233,21 +267,32 @@ function record(draft: Draft, source: SourceName, outcome: SourceOutcome<unknown
   const durationMs = now.getTime() - startedAt.getTime();
   // A failure the register will never get past (a malformed request) is not retried.
   const failedForGood = outcome.kind === "error" && (outcome.permanent === true || number >= maxAttempts);
-  const provider = outcome.kind === "error" ? (outcome.provider ?? prev.provider) : effects(draft, source, outcome, now);
+  const provider =
+    outcome.kind === "error" ? (outcome.provider ?? prev.provider) : effects(draft, source, outcome, now);
   draft.sources[source] = {
     status: outcome.kind === "error" ? (failedForGood ? "failed" : "pending") : "completed",
     attempts: number,
     lastError: outcome.kind === "error" ? outcome.code : null,
     lastDurationMs: durationMs,
     provider,
-    summary: outcome.kind === "error" ? { message: outcome.message.slice(0, 300) } : { outcome: outcome.kind, ...outcome.summary },
+    summary:
+      outcome.kind === "error"
+        ? { message: outcome.message.slice(0, 300) }
+        : { outcome: outcome.kind, ...outcome.summary },
     updatedAt: now,
   };
   draft.attempts.push({
     source,
     attempt: number,
     trigger,
-    outcome: outcome.kind === "error" ? (outcome.code === "timeout" ? "timeout" : "error") : outcome.kind === "found" ? "completed" : "not_found",
+    outcome:
+      outcome.kind === "error"
+        ? outcome.code === "timeout"
+          ? "timeout"
+          : "error"
+        : outcome.kind === "found"
+          ? "completed"
+          : "not_found",
     error: outcome.kind === "error" ? outcome.code : null,
     provider: outcome.provider ?? null,
     startedAt,
@@ -261,7 +306,12 @@ export function giveUpPending(draft: Draft, now = new Date()): void {
   for (const source of SOURCES) {
     const state = draft.sources[source];
     if (state.status !== "pending") continue; // read afresh: giving up on the cadastre settles the others
-    draft.sources[source] = { ...state, status: "failed", lastError: state.lastError ?? "retries_exhausted", updatedAt: now };
+    draft.sources[source] = {
+      ...state,
+      status: "failed",
+      lastError: state.lastError ?? "retries_exhausted",
+      updatedAt: now,
+    };
     giveUp(draft, source, now);
   }
 }
@@ -276,9 +326,20 @@ export interface RunOptions {
   onError(error: unknown): void;
 }
 
-type Lookup<T> = (input: { reference: string; mode: Mode; attempt: number; signal: AbortSignal; trigger: Trigger }) => Promise<SourceOutcome<T>>;
+type Lookup<T> = (input: {
+  reference: string;
+  mode: Mode;
+  attempt: number;
+  signal: AbortSignal;
+  trigger: Trigger;
+}) => Promise<SourceOutcome<T>>;
 
-async function attempt<T>(draft: Draft, source: SourceName, options: RunOptions & { signal: AbortSignal }, lookup: Lookup<T>) {
+async function attempt<T>(
+  draft: Draft,
+  source: SourceName,
+  options: RunOptions & { signal: AbortSignal },
+  lookup: Lookup<T>,
+) {
   if (options.signal.aborted || draft.sources[source].status !== "pending") return;
   const startedAt = new Date();
   draft.inFlight.set(source, startedAt);
@@ -286,11 +347,21 @@ async function attempt<T>(draft: Draft, source: SourceName, options: RunOptions 
   try {
     // A register that ignores the abort must not hold the run: at the deadline the attempt is a timeout.
     outcome = await Promise.race([
-      lookup({ reference: draft.reference, mode: draft.mode, attempt: draft.sources[source].attempts + 1, signal: options.signal, trigger: options.trigger }),
-      new Promise<SourceOutcome<T>>((resolve) => options.signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true })),
+      lookup({
+        reference: draft.reference,
+        mode: draft.mode,
+        attempt: draft.sources[source].attempts + 1,
+        signal: options.signal,
+        trigger: options.trigger,
+      }),
+      new Promise<SourceOutcome<T>>((resolve) =>
+        options.signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true }),
+      ),
     ]);
   } catch (error) {
-    outcome = options.signal.aborted ? TIMEOUT : { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
+    outcome = options.signal.aborted
+      ? TIMEOUT
+      : { kind: "error", code: "internal", message: error instanceof Error ? error.message : String(error) };
   }
   record(draft, source, outcome, startedAt, options.trigger, options.maxAttempts);
 }
@@ -300,7 +371,9 @@ async function runSteps(draft: Draft, options: RunOptions & { signal: AbortSigna
   const facts = factsOf(draft);
   if (!facts || options.signal.aborted) return;
   await Promise.all([
-    attempt(draft, "energy_certificate", options, (input) => options.sources.energyCertificate.lookup({ ...input, facts })),
+    attempt(draft, "energy_certificate", options, (input) =>
+      options.sources.energyCertificate.lookup({ ...input, facts }),
+    ),
     attempt(draft, "ite", options, (input) => options.sources.ite.lookup({ ...input, facts })),
   ]);
 }
@@ -310,10 +383,13 @@ export async function runUntil(draft: Draft, options: RunOptions, deadlineAt: nu
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, deadlineAt - Date.now()));
   const steps = runSteps(draft, { ...options, signal: controller.signal }).catch(options.onError);
-  const deadline = new Promise<void>((resolve) => controller.signal.addEventListener("abort", () => resolve(), { once: true }));
+  const deadline = new Promise<void>((resolve) =>
+    controller.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
   await Promise.race([steps, deadline]);
   clearTimeout(timer);
-  for (const [source, startedAt] of [...draft.inFlight]) record(draft, source, TIMEOUT, startedAt, options.trigger, options.maxAttempts);
+  for (const [source, startedAt] of [...draft.inFlight])
+    record(draft, source, TIMEOUT, startedAt, options.trigger, options.maxAttempts);
   draft.closed = true;
 }
 
@@ -322,6 +398,7 @@ export function finalStatus(draft: Pick<Draft, "sources">): PropertyStatus | nul
   const states = Object.values(draft.sources);
   if (!states.every((s) => s.status !== "pending")) return null;
   const cadastre = draft.sources.cadastre;
-  if (cadastre.status === "completed" && (cadastre.summary as { outcome?: string } | null)?.outcome === "not_found") return "not_found";
+  if (cadastre.status === "completed" && (cadastre.summary as { outcome?: string } | null)?.outcome === "not_found")
+    return "not_found";
   return states.some((s) => s.status === "failed") ? "partially_enriched" : "enriched";
 }

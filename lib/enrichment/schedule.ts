@@ -4,7 +4,14 @@
 import type { Config } from "@/lib/config";
 import type { Mode } from "@/lib/domain";
 
-export type ScheduleConfig = Pick<Config, "ENRICHMENT_DEADLINE_MS" | "ENRICHMENT_RETRY_SCHEDULE" | "ENRICHMENT_RETRY_SCHEDULE_TEST" | "ENRICHMENT_RETRY_JITTER" | "JOB_EXPIRE_SECONDS">;
+export type ScheduleConfig = Pick<
+  Config,
+  | "ENRICHMENT_DEADLINE_MS"
+  | "ENRICHMENT_RETRY_SCHEDULE"
+  | "ENRICHMENT_RETRY_SCHEDULE_TEST"
+  | "ENRICHMENT_RETRY_JITTER"
+  | "JOB_EXPIRE_SECONDS"
+>;
 
 /** Retry delays (s) for a property's mode: test mode is compressed so sandbox scenarios end in seconds. */
 export function retrySchedule(config: ScheduleConfig, mode: Mode): number[] {
@@ -21,7 +28,10 @@ export function withJitter(base: number, jitter: number, random = Math.random): 
 
 /** Delay of the first durable run: after the inline deadline, plus the first retry delay. */
 export function firstRunDelaySeconds(config: ScheduleConfig, mode: Mode): number {
-  return config.ENRICHMENT_DEADLINE_MS / 1000 + withJitter(retrySchedule(config, mode)[0] ?? 1, config.ENRICHMENT_RETRY_JITTER);
+  return (
+    config.ENRICHMENT_DEADLINE_MS / 1000 +
+    withJitter(retrySchedule(config, mode)[0] ?? 1, config.ENRICHMENT_RETRY_JITTER)
+  );
 }
 
 /** Delay before durable run `run + 1` (runs are numbered from 1). */
@@ -45,4 +55,5 @@ export const inlineDeadline = (config: ScheduleConfig, startedAt: number) =>
 /** A run's own time limit; well under the queue's expiry so a live worker is never presumed dead. */
 export const RUN_DEADLINE_MS = 30_000;
 
-export const runDeadline = (config: ScheduleConfig, now = Date.now()) => now + Math.min(RUN_DEADLINE_MS, (config.JOB_EXPIRE_SECONDS * 1000) / 2);
+export const runDeadline = (config: ScheduleConfig, now = Date.now()) =>
+  now + Math.min(RUN_DEADLINE_MS, (config.JOB_EXPIRE_SECONDS * 1000) / 2);

@@ -2,7 +2,10 @@
 // register answers): stops and cancels the stream at the cap instead of buffering all of it.
 
 /** The body's bytes, or null when it is larger than `max` bytes. */
-export async function readCapped(message: { body: ReadableStream<Uint8Array> | null }, max: number): Promise<Uint8Array | null> {
+export async function readCapped(
+  message: { body: ReadableStream<Uint8Array> | null },
+  max: number,
+): Promise<Uint8Array | null> {
   if (!message.body) return new Uint8Array();
   const reader = message.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -14,7 +14,18 @@ export interface LogSink {
 }
 
 /** Field names that may hold a credential, at the top level or one object down. */
-const SECRET_FIELDS = ["password", "passwordHash", "secret", "previousSecret", "key", "apiKey", "token", "authorization", "cookie", "x-api-key"];
+const SECRET_FIELDS = [
+  "password",
+  "passwordHash",
+  "secret",
+  "previousSecret",
+  "key",
+  "apiKey",
+  "token",
+  "authorization",
+  "cookie",
+  "x-api-key",
+];
 const REDACT = SECRET_FIELDS.flatMap((field) => [`["${field}"]`, `*["${field}"]`]);
 
 export interface LoggerOptions {
@@ -26,7 +37,11 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? (!options.destination && process.stdout.isTTY ? "pretty" : "json");
-  const settings = { level: options.level ?? "info", base: { pid: process.pid }, redact: { paths: REDACT, censor: "[redacted]" } };
+  const settings = {
+    level: options.level ?? "info",
+    base: { pid: process.pid },
+    redact: { paths: REDACT, censor: "[redacted]" },
+  };
   // pino-pretty as a plain stream, not a transport: no worker thread, which Next.js's bundles and a
   // prompt shutdown both prefer.
   if (format === "pretty") {

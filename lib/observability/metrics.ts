@@ -28,24 +28,91 @@ export function createMetrics(options: { queueStats: () => Promise<QueueStat[]> 
   const registers = [registry];
   const metrics = {
     registry,
-    httpRequests: new Counter({ name: "finca_http_requests_total", help: "Partner-API requests answered, by operation (route), method and status.", labelNames: ["route", "method", "status"] as const, registers }),
-    httpDuration: new Histogram({ name: "finca_http_request_duration_seconds", help: "Partner-API request latency, by operation (route), method and status.", labelNames: ["route", "method", "status"] as const, buckets: LATENCY_BUCKETS, registers }),
-    creates: new Counter({ name: "finca_property_creates_total", help: "POST /properties answers by mode and outcome (created, existing, or the error code).", labelNames: ["mode", "outcome"] as const, registers }),
-    enrichmentAttempts: new Counter({ name: "finca_enrichment_attempts_total", help: "Enrichment attempts by source, provider, trigger and outcome.", labelNames: ["source", "provider", "trigger", "outcome"] as const, registers }),
-    registerDuration: new Histogram({ name: "finca_register_request_duration_seconds", help: "Live register requests by provider and outcome (success, failure).", labelNames: ["provider", "outcome"] as const, buckets: LATENCY_BUCKETS, registers }),
-    breakerState: new Gauge({ name: "finca_register_breaker_state", help: "A live register's circuit breaker: 1 for its current state (closed, half_open, open), 0 for the others.", labelNames: ["provider", "state"] as const, registers }),
-    breakerTransitions: new Counter({ name: "finca_register_breaker_transitions_total", help: "Circuit-breaker state changes, by provider and the state entered.", labelNames: ["provider", "state"] as const, registers }),
-    breakerRejections: new Counter({ name: "finca_register_breaker_rejections_total", help: "Register requests not made because the breaker was open (answered register_unavailable).", labelNames: ["provider"] as const, registers }),
-    webhookDeliveries: new Counter({ name: "finca_webhook_deliveries_total", help: "Webhook delivery attempts by outcome (succeeded, retry, failed).", labelNames: ["outcome"] as const, registers }),
-    webhookReceipt: new Histogram({ name: "finca_webhook_event_to_receipt_seconds", help: "From an event's creation to its delivery's successful receipt.", buckets: RECEIPT_BUCKETS, registers }),
-    rateLimitRejections: new Counter({ name: "finca_rate_limit_rejections_total", help: "Writes refused with 429, by mode.", labelNames: ["mode"] as const, registers }),
+    httpRequests: new Counter({
+      name: "finca_http_requests_total",
+      help: "Partner-API requests answered, by operation (route), method and status.",
+      labelNames: ["route", "method", "status"] as const,
+      registers,
+    }),
+    httpDuration: new Histogram({
+      name: "finca_http_request_duration_seconds",
+      help: "Partner-API request latency, by operation (route), method and status.",
+      labelNames: ["route", "method", "status"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    creates: new Counter({
+      name: "finca_property_creates_total",
+      help: "POST /properties answers by mode and outcome (created, existing, or the error code).",
+      labelNames: ["mode", "outcome"] as const,
+      registers,
+    }),
+    enrichmentAttempts: new Counter({
+      name: "finca_enrichment_attempts_total",
+      help: "Enrichment attempts by source, provider, trigger and outcome.",
+      labelNames: ["source", "provider", "trigger", "outcome"] as const,
+      registers,
+    }),
+    registerDuration: new Histogram({
+      name: "finca_register_request_duration_seconds",
+      help: "Live register requests by provider and outcome (success, failure).",
+      labelNames: ["provider", "outcome"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    breakerState: new Gauge({
+      name: "finca_register_breaker_state",
+      help: "A live register's circuit breaker: 1 for its current state (closed, half_open, open), 0 for the others.",
+      labelNames: ["provider", "state"] as const,
+      registers,
+    }),
+    breakerTransitions: new Counter({
+      name: "finca_register_breaker_transitions_total",
+      help: "Circuit-breaker state changes, by provider and the state entered.",
+      labelNames: ["provider", "state"] as const,
+      registers,
+    }),
+    breakerRejections: new Counter({
+      name: "finca_register_breaker_rejections_total",
+      help: "Register requests not made because the breaker was open (answered register_unavailable).",
+      labelNames: ["provider"] as const,
+      registers,
+    }),
+    webhookDeliveries: new Counter({
+      name: "finca_webhook_deliveries_total",
+      help: "Webhook delivery attempts by outcome (succeeded, retry, failed).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    webhookReceipt: new Histogram({
+      name: "finca_webhook_event_to_receipt_seconds",
+      help: "From an event's creation to its delivery's successful receipt.",
+      buckets: RECEIPT_BUCKETS,
+      registers,
+    }),
+    rateLimitRejections: new Counter({
+      name: "finca_rate_limit_rejections_total",
+      help: "Writes refused with 429, by mode.",
+      labelNames: ["mode"] as const,
+      registers,
+    }),
     rateLimiterUnavailable: new Counter({
       name: "finca_rate_limiter_unavailable_total",
       help: "Writes refused with 503 because the limiter's store (Upstash) did not answer.",
       registers,
     }),
-    requestLogRows: new Counter({ name: "finca_request_log_rows_total", help: "Request log rows by outcome (written; dropped: queue full; failed: the insert failed).", labelNames: ["outcome"] as const, registers }),
-    jobRuns: new Counter({ name: "finca_job_runs_total", help: "Job runs by queue and outcome (completed, failed).", labelNames: ["queue", "outcome"] as const, registers }),
+    requestLogRows: new Counter({
+      name: "finca_request_log_rows_total",
+      help: "Request log rows by outcome (written; dropped: queue full; failed: the insert failed).",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    jobRuns: new Counter({
+      name: "finca_job_runs_total",
+      help: "Job runs by queue and outcome (completed, failed).",
+      labelNames: ["queue", "outcome"] as const,
+      registers,
+    }),
     setBreakerState(provider: string, state: BreakerState) {
       for (const s of BREAKER_STATES) metrics.breakerState.set({ provider, state: s }, s === state ? 1 : 0);
     },
@@ -66,7 +133,8 @@ export function createMetrics(options: { queueStats: () => Promise<QueueStat[]> 
     registers,
     async collect() {
       this.reset();
-      for (const s of await read()) for (const state of ["waiting", "scheduled", "active"] as const) this.set({ queue: s.queue, state }, s[state]);
+      for (const s of await read())
+        for (const state of ["waiting", "scheduled", "active"] as const) this.set({ queue: s.queue, state }, s[state]);
     },
   });
   new Gauge({

@@ -30,14 +30,21 @@ export interface ReadinessCheck {
  * Readiness: every check, side by side, each bounded by `timeoutMs` (a database that hangs is a
  * failure, not a hung probe). 200 with each check's state, or 503 problem+json naming the failing ones.
  */
-export async function readinessResponse(req: Request, checks: readonly ReadinessCheck[], timeoutMs: number): Promise<Response> {
+export async function readinessResponse(
+  req: Request,
+  checks: readonly ReadinessCheck[],
+  timeoutMs: number,
+): Promise<Response> {
   const results = await Promise.all(checks.map((c) => holds(c, timeoutMs)));
   const failing = checks.filter((_, i) => !results[i]);
   const states = Object.fromEntries(checks.map((c, i) => [c.name, results[i] ? "ok" : "failing"]));
   if (!failing.length) return Response.json({ status: "ready", checks: states }, { headers: NO_STORE });
   const requestId = requestIdOf(req);
   const detail = `Not ready: ${failing.map((c) => `${c.name} (${c.failure})`).join("; ")}.`;
-  return problemResponse(new DomainError("service_unavailable", detail), requestId, { ...NO_STORE, "X-Request-Id": requestId });
+  return problemResponse(new DomainError("service_unavailable", detail), requestId, {
+    ...NO_STORE,
+    "X-Request-Id": requestId,
+  });
 }
 
 async function holds(c: ReadinessCheck, timeoutMs: number): Promise<boolean> {
@@ -55,7 +62,11 @@ export async function metricsResponse(req: Request, registry: Registry, token: s
   if (token && !sameSecret(req.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "", token)) {
     return new Response("A metrics token is required: Authorization: Bearer <METRICS_TOKEN>.\n", {
       status: 401,
-      headers: { ...NO_STORE, "Content-Type": "text/plain; charset=utf-8", "WWW-Authenticate": 'Bearer realm="metrics"' },
+      headers: {
+        ...NO_STORE,
+        "Content-Type": "text/plain; charset=utf-8",
+        "WWW-Authenticate": 'Bearer realm="metrics"',
+      },
     });
   }
   return new Response(await registry.metrics(), { headers: { ...NO_STORE, "Content-Type": registry.contentType } });

@@ -73,7 +73,9 @@ export function createPartnerApi(deps: ApiDeps): PartnerApi {
       if (handler) return handler(req, paramsOf(path, pathname));
       const methods = METHOD_ORDER.filter((m) => path.methods.has(m));
       const allow = (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
-      return refuse(deps, req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), { Allow: allow });
+      return refuse(deps, req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), {
+        Allow: allow,
+      });
     },
   };
 }

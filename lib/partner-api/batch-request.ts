@@ -9,7 +9,8 @@ import { isJson, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, CreateBatchQuery, IdempotencyHeaders } from "./schemas";
 import { parseBody, parseQuery } from "./validation";
 
-const isCsv = (req: Request) => /^text\/csv\s*(;\s*charset="?utf-8"?\s*)?$/i.test((req.headers.get("content-type") ?? "").trim());
+const isCsv = (req: Request) =>
+  /^text\/csv\s*(;\s*charset="?utf-8"?\s*)?$/i.test((req.headers.get("content-type") ?? "").trim());
 
 /** The Idempotency-Key header, checked: at most 200 visible characters. */
 function idempotencyKey(req: Request): string | null {
@@ -18,26 +19,42 @@ function idempotencyKey(req: Request): string | null {
   const parsed = IdempotencyHeaders.shape["Idempotency-Key"].safeParse(key);
   if (!parsed.success || !key || !/^[\x21-\x7e]+$/.test(key)) {
     const detail = "must be 1 to 200 visible ASCII characters";
-    throw new DomainError("validation_error", `The Idempotency-Key header ${detail}.`, [{ header: "Idempotency-Key", detail }]);
+    throw new DomainError("validation_error", `The Idempotency-Key header ${detail}.`, [
+      { header: "Idempotency-Key", detail },
+    ]);
   }
   return key;
 }
 
 const hashOf = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex");
 
-export async function readBatchRequest(req: Request, config: Pick<Config, "BATCH_MAX_ITEMS" | "BATCH_MAX_BYTES">): Promise<Submission> {
+export async function readBatchRequest(
+  req: Request,
+  config: Pick<Config, "BATCH_MAX_ITEMS" | "BATCH_MAX_BYTES">,
+): Promise<Submission> {
   const key = idempotencyKey(req);
   const url = new URL(req.url);
   if (isJson(req)) {
     parseQuery(CreateBatchQuery.pick({}), url);
     const bytes = await readBody(req, config.BATCH_MAX_BYTES);
     const body = parseBody(CreateBatchBody, parseJsonBytes(bytes));
-    const items = body.items.map((i) => ({ reference: i.cadastral_reference, externalId: i.external_id?.trim() || null }));
-    return { name: body.name?.trim() || null, items, idempotencyKey: key, requestHash: hashOf("json", createHash("sha256").update(bytes).digest("hex")) };
+    const items = body.items.map((i) => ({
+      reference: i.cadastral_reference,
+      externalId: i.external_id?.trim() || null,
+    }));
+    return {
+      name: body.name?.trim() || null,
+      items,
+      idempotencyKey: key,
+      requestHash: hashOf("json", createHash("sha256").update(bytes).digest("hex")),
+    };
   }
   if (!isCsv(req)) throw unsupportedType(req, "application/json or text/csv (UTF-8)");
   const query = parseQuery(CreateBatchQuery, url);
-  const { items, digest } = await readFile("csv", chunksOf(req.body), { maxItems: config.BATCH_MAX_ITEMS, maxBytes: config.BATCH_MAX_BYTES });
+  const { items, digest } = await readFile("csv", chunksOf(req.body), {
+    maxItems: config.BATCH_MAX_ITEMS,
+    maxBytes: config.BATCH_MAX_BYTES,
+  });
   const name = query.name?.trim() || null;
   return { name, items, idempotencyKey: key, requestHash: hashOf("csv", name ?? "", digest) };
 }

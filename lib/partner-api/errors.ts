@@ -42,14 +42,33 @@ export function problemResponse(error: DomainError, requestId: string, headers: 
 }
 
 // Connection-level failures of the database: the request may succeed later, so 503, not 500.
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "57P01", "57P02", "57P03", "53300", "08006", "08001", "08003", "08004"]);
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "08006",
+  "08001",
+  "08003",
+  "08004",
+]);
 
 function isUnavailable(error: unknown): boolean {
   for (let e = error as { code?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
     if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
     // pg's messages: a lost connection, the pool's wait for a client, a client's own connect timeout,
     // a query's timeout, a query on a connection discarded after one.
-    if (typeof e.message === "string" && /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|^timeout expired$|^Query read timeout$/i.test(e.message)) return true;
+    if (
+      typeof e.message === "string" &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|^timeout expired$|^Query read timeout$/i.test(
+        e.message,
+      )
+    )
+      return true;
   }
   return false;
 }
@@ -64,7 +83,14 @@ export function toDomainError(error: unknown, requestId: string, logger: ApiLogg
     logger.error({ requestId, ...errorFields(error) }, "database unavailable");
     return new DomainError("service_unavailable", "The service is temporarily unavailable; retry shortly.");
   }
-  const frames = error instanceof Error ? error.stack?.split("\n").filter((line) => line.trimStart().startsWith("at ")).slice(0, 10).join("\n") : undefined;
+  const frames =
+    error instanceof Error
+      ? error.stack
+          ?.split("\n")
+          .filter((line) => line.trimStart().startsWith("at "))
+          .slice(0, 10)
+          .join("\n")
+      : undefined;
   logger.error({ requestId, ...errorFields(error), frames }, "unhandled error");
   return new DomainError("internal_error", "An unexpected error occurred; quote the request id to support.");
 }

@@ -2,7 +2,12 @@
 // validate requests. Limits and timings in its text come from the configuration. Checked in CI by
 // Redocly and Spectral (zero warnings) and by Prism as a validating proxy (scripts/openapi-check.mjs).
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from "zod-openapi";
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+} from "zod-openapi";
 import type { Config } from "@/lib/config";
 import { Batch, Property, Timestamp } from "@/lib/domain";
 import type { ErrorCode } from "@/lib/domain";
@@ -17,25 +22,61 @@ const string = { type: "string" } as const;
 /** Response headers, defined once and referenced: what a client generator turns into one type. */
 function headerComponents(config: Config) {
   return {
-    XRequestId: { description: "Echo of a sane incoming X-Request-Id, or a generated `req_…` id. Quote it to support; find it in the portal's Logs.", schema: string },
-    RateLimitPolicy: { description: `Writes only: \`"writes";q=${config.RATE_LIMIT_WRITES};w=${config.RATE_LIMIT_WINDOW_SECONDS}\`.`, schema: string },
+    XRequestId: {
+      description:
+        "Echo of a sane incoming X-Request-Id, or a generated `req_…` id. Quote it to support; find it in the portal's Logs.",
+      schema: string,
+    },
+    RateLimitPolicy: {
+      description: `Writes only: \`"writes";q=${config.RATE_LIMIT_WRITES};w=${config.RATE_LIMIT_WINDOW_SECONDS}\`.`,
+      schema: string,
+    },
     RateLimit: { description: 'Writes only: `"writes";r=<remaining>;t=<seconds until a slot frees>`.', schema: string },
-    RetryAfter: { description: "Whole seconds to wait before retrying.", schema: { type: "string" as const, pattern: "^\\d+$" } },
+    RetryAfter: {
+      description: "Whole seconds to wait before retrying.",
+      schema: { type: "string" as const, pattern: "^\\d+$" },
+    },
     Location: { description: "Path of the created item.", schema: string },
   };
 }
 
 /** The Standard Webhooks headers every event request carries (request headers are parameters in OpenAPI). */
 const WEBHOOK_HEADERS = {
-  WebhookId: { in: "header", name: "webhook-id", required: true, description: "The message id, stable across retries and replays: deduplicate on it; the portal's deliveries are searchable by it.", schema: string },
-  WebhookTimestamp: { in: "header", name: "webhook-timestamp", required: true, description: "Unix seconds when this attempt was signed; refuse stale ones.", schema: { type: "string" as const, pattern: "^\\d+$" } },
-  WebhookSignature: { in: "header", name: "webhook-signature", required: true, description: "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret (two during a rotation).", schema: string },
+  WebhookId: {
+    in: "header",
+    name: "webhook-id",
+    required: true,
+    description:
+      "The message id, stable across retries and replays: deduplicate on it; the portal's deliveries are searchable by it.",
+    schema: string,
+  },
+  WebhookTimestamp: {
+    in: "header",
+    name: "webhook-timestamp",
+    required: true,
+    description: "Unix seconds when this attempt was signed; refuse stale ones.",
+    schema: { type: "string" as const, pattern: "^\\d+$" },
+  },
+  WebhookSignature: {
+    in: "header",
+    name: "webhook-signature",
+    required: true,
+    description:
+      "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per valid secret (two during a rotation).",
+    schema: string,
+  },
 } as const;
 
 const requestIdHeaders: HeaderRefs = { "X-Request-Id": ref("XRequestId") };
-const writeHeaders: HeaderRefs = { ...requestIdHeaders, "RateLimit-Policy": ref("RateLimitPolicy"), RateLimit: ref("RateLimit") };
+const writeHeaders: HeaderRefs = {
+  ...requestIdHeaders,
+  "RateLimit-Policy": ref("RateLimitPolicy"),
+  RateLimit: ref("RateLimit"),
+};
 
-const CODE_OF_STATUS = Object.fromEntries(Object.entries(STATUS_OF_CODE).map(([code, status]) => [status, code as ErrorCode]));
+const CODE_OF_STATUS = Object.fromEntries(
+  Object.entries(STATUS_OF_CODE).map(([code, status]) => [status, code as ErrorCode]),
+);
 
 /** The problem schema of one error code (Dub's per-error schemas): its code, status and type as constants. */
 const problemSchemas = new Map(
@@ -69,15 +110,28 @@ function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiRe
     }),
   );
   const implied: Record<string, ZodOpenApiResponseObject> = {};
-  if (op.authenticated) implied["401"] = problem("401", "`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.", requestIdHeaders);
+  if (op.authenticated)
+    implied["401"] = problem(
+      "401",
+      "`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.",
+      requestIdHeaders,
+    );
   if (op.write || op.request?.query) {
-    implied["422"] = problem("422", "`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.", counted);
+    implied["422"] = problem(
+      "422",
+      "`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.",
+      counted,
+    );
   }
   if (op.write) {
-    implied["429"] = problem("429", `\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`, {
-      ...writeHeaders,
-      "Retry-After": ref("RetryAfter"),
-    });
+    implied["429"] = problem(
+      "429",
+      `\`rate_limited\`: more than ${config.RATE_LIMIT_WRITES} write requests in the last ${config.RATE_LIMIT_WINDOW_SECONDS} s for this partner and mode.`,
+      {
+        ...writeHeaders,
+        "Retry-After": ref("RetryAfter"),
+      },
+    );
   }
   return { ...own, ...implied };
 }
@@ -87,7 +141,9 @@ function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiRe
  * own), or null where none is (a stream, an empty body).
  */
 export function declaredSchema(op: Operation, config: Config, status: number, mediaType: string): z.ZodType | null {
-  const content = responsesOf(op, config)[String(status)]?.content as Record<string, { schema?: z.ZodType }> | undefined;
+  const content = responsesOf(op, config)[String(status)]?.content as
+    | Record<string, { schema?: z.ZodType }>
+    | undefined;
   return content?.[mediaType]?.schema ?? null;
 }
 
@@ -113,7 +169,9 @@ function operationObject(op: Operation, config: Config): ZodOpenApiOperationObje
             required: true,
             content: {
               "application/json": { schema: op.request.body },
-              ...Object.fromEntries(Object.entries(op.request.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }])),
+              ...Object.fromEntries(
+                Object.entries(op.request.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]),
+              ),
             },
           },
         }
@@ -123,7 +181,10 @@ function operationObject(op: Operation, config: Config): ZodOpenApiOperationObje
 }
 
 /** One event as sent: `{type, timestamp, data}`, signed per Standard Webhooks. */
-function webhook(config: Config, event: { id: string; type: string; summary: string; description: string; data: z.ZodType }): ZodOpenApiOperationObject {
+function webhook(
+  config: Config,
+  event: { id: string; type: string; summary: string; description: string; data: z.ZodType },
+): ZodOpenApiOperationObject {
   return {
     operationId: event.id,
     tags: ["Webhook endpoints"],
@@ -132,11 +193,19 @@ function webhook(config: Config, event: { id: string; type: string; summary: str
     parameters: Object.keys(WEBHOOK_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
     requestBody: {
       required: true,
-      content: { "application/json": { schema: z.object({ type: z.literal(event.type), timestamp: Timestamp, data: event.data }).meta({ id: `${event.id}Event` }) } },
+      content: {
+        "application/json": {
+          schema: z
+            .object({ type: z.literal(event.type), timestamp: Timestamp, data: event.data })
+            .meta({ id: `${event.id}Event` }),
+        },
+      },
     },
     responses: {
       "200": { description: `Any 2xx within ${config.WEBHOOK_TIMEOUT_MS / 1000} s acknowledges the event.` },
-      "400": { description: "Anything else (or no answer in time) is a failed attempt: retried on the endpoint's schedule." },
+      "400": {
+        description: "Anything else (or no answer in time) is a failed attempt: retried on the endpoint's schedule.",
+      },
     },
   };
 }
@@ -147,7 +216,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
   const cached = cache.get(config);
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of operations) paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, config) };
+  for (const op of operations)
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, config) };
   const document = createDocument({
     openapi: "3.1.0",
     info: {
@@ -156,12 +226,23 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
       description:
         "Register Spanish properties by cadastral reference and receive them enriched from the cadastre, energy certificate registries and ITE registries. Fields not obtained within the deadline are null and are completed later; `property.enriched` announces completion (Standard Webhooks).",
       contact: { name: "Finca partner support: see the Docs page of the portal that serves this document" },
-      license: { name: "Proprietary: for Finca partners under their agreement", identifier: "LicenseRef-Finca-Partner" },
+      license: {
+        name: "Proprietary: for Finca partners under their agreement",
+        identifier: "LicenseRef-Finca-Partner",
+      },
     },
     servers: [{ url: "/api/v1/partner-api" }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     components: {
-      securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "A `finca_test_…` or `finca_live_…` key from the portal: the key's mode selects sandbox or live registers and data." } },
+      securitySchemes: {
+        apiKey: {
+          type: "apiKey",
+          in: "header",
+          name: "X-API-Key",
+          description:
+            "A `finca_test_…` or `finca_live_…` key from the portal: the key's mode selects sandbox or live registers and data.",
+        },
+      },
       headers: headerComponents(config),
       parameters: WEBHOOK_HEADERS,
     },
@@ -173,7 +254,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
           id: "propertyEnriched",
           type: "property.enriched",
           summary: "Every source of a property reached a final state",
-          description: "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
+          description:
+            "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
           data: Property,
         }),
       },
@@ -192,7 +274,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
           id: "webhookTest",
           type: "webhook.test",
           summary: "A test event sent from the portal",
-          description: "Sent to one endpoint when its owner presses \"Send test event\" in the portal (also to a disabled endpoint), to check it is reachable and verifies signatures.",
+          description:
+            'Sent to one endpoint when its owner presses "Send test event" in the portal (also to a disabled endpoint), to check it is reachable and verifies signatures.',
           data: z.object({ endpoint_id: z.uuid(), message: z.string() }).meta({ id: "WebhookTestData" }),
         }),
       },

@@ -70,8 +70,10 @@ export type Method = "GET" | "POST" | "DELETE";
 /** The sections of the API reference, in order, with what each holds. */
 export const TAGS = {
   Properties: "Register properties by cadastral reference and read them, enriched.",
-  Portfolios: "Register thousands of properties in one request (JSON or CSV), follow their progress, download the results.",
-  "Webhook endpoints": "Where events (`property.enriched`, `batch.completed`, `webhook.test`) are sent (Standard Webhooks).",
+  Portfolios:
+    "Register thousands of properties in one request (JSON or CSV), follow their progress, download the results.",
+  "Webhook endpoints":
+    "Where events (`property.enriched`, `batch.completed`, `webhook.test`) are sent (Standard Webhooks).",
   Coverage: "What each register covers, per autonomous community.",
   Meta: "This API's own description.",
 } as const;
@@ -88,7 +90,13 @@ interface Described {
   summary: string;
   description: (config: Config) => string;
   /** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the handler reads them). */
-  request?: { path?: z.ZodObject; query?: z.ZodObject; headers?: z.ZodObject; body?: z.ZodType; alsoAccepts?: Record<string, z.ZodType> };
+  request?: {
+    path?: z.ZodObject;
+    query?: z.ZodObject;
+    headers?: z.ZodObject;
+    body?: z.ZodType;
+    alsoAccepts?: Record<string, z.ZodType>;
+  };
   /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
   responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;
   lookup?: Lookup;

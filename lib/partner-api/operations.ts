@@ -3,7 +3,15 @@
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
-import { cancelBatch, getBatch, listBatches, listItems, RESULT_COLUMNS, resultsStream, submitBatch } from "@/lib/batches";
+import {
+  cancelBatch,
+  getBatch,
+  listBatches,
+  listItems,
+  RESULT_COLUMNS,
+  resultsStream,
+  submitBatch,
+} from "@/lib/batches";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, normalisedReference, registeredIdSql, registerProperty } from "@/lib/properties";
 import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
@@ -35,13 +43,19 @@ import type { Operation } from "./operation";
 
 export const BASE_PATH = "/api/v1/partner-api";
 
-export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({ description, content: { "application/json": { schema } } });
+export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
+  description,
+  content: { "application/json": { schema } },
+});
 export const problemOnly = (description: string): ZodOpenApiResponseObject => ({ description });
 
-const notFound = (what: string) => new DomainError("not_found", `No ${what} with this id for this API key's partner and mode.`);
+const notFound = (what: string) =>
+  new DomainError("not_found", `No ${what} with this id for this API key's partner and mode.`);
 
 const unknownCursor = (what: string) =>
-  new DomainError("validation_error", "The query parameters are invalid.", [{ parameter: "starting_after", detail: `does not name ${what} of this partner and mode` }]);
+  new DomainError("validation_error", "The query parameters are invalid.", [
+    { parameter: "starting_after", detail: `does not name ${what} of this partner and mode` },
+  ]);
 
 const batchLocation = (id: string) => ({ Location: `${BASE_PATH}/batches/${id}` });
 
@@ -60,7 +74,9 @@ export const operations = [
     responses: () => ({
       "200": ok("The reference was already registered: the existing property.", Property),
       "201": { ...ok("Registered.", Property), headers: { Location: { $ref: "#/components/headers/Location" } } },
-      "400": problemOnly("`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters."),
+      "400": problemOnly(
+        "`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters.",
+      ),
     }),
     // The repeat check rides on the key's statement: a create is that and its insert.
     lookup: {
@@ -70,7 +86,9 @@ export const operations = [
     },
     async handle({ deps, principal, startedAt, looked }) {
       const { created, property } = await registerProperty(deps, principal, looked!.input, startedAt, looked!.found);
-      return created ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` }) : json(property, 200);
+      return created
+        ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` })
+        : json(property, 200);
     },
   },
   {
@@ -87,10 +105,18 @@ export const operations = [
     responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
     async handle({ deps, req, principal }) {
       const query = parseQuery(ListPropertiesQuery, new URL(req.url));
-      const reference = query.cadastral_reference === undefined ? undefined : normalizeReference(query.cadastral_reference);
-      const page = await listProperties(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after, status: query.status, reference });
+      const reference =
+        query.cadastral_reference === undefined ? undefined : normalizeReference(query.cadastral_reference);
+      const page = await listProperties(deps.db, principal, {
+        limit: query.limit,
+        startingAfter: query.starting_after,
+        status: query.status,
+        reference,
+      });
       if (!page) {
-        throw new DomainError("validation_error", "The query parameters are invalid.", [{ parameter: "starting_after", detail: "does not name a property of this partner and mode" }]);
+        throw new DomainError("validation_error", "The query parameters are invalid.", [
+          { parameter: "starting_after", detail: "does not name a property of this partner and mode" },
+        ]);
       }
       return json(page);
     },
@@ -103,7 +129,8 @@ export const operations = [
     authenticated: true,
     write: false,
     summary: "Get a property",
-    description: () => "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
+    description: () =>
+      "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
     request: { path: IdParam },
     responses: () => ({ "200": ok("The property.", Property), "404": problemOnly("`not_found`") }),
     async handle({ deps, params, principal }) {
@@ -123,10 +150,18 @@ export const operations = [
     summary: "Register a portfolio",
     description: (config) =>
       `Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items) or CSV (\`text/csv\`, up to ${config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and ${config.BATCH_MAX_BYTES / 1024 / 1024} MiB; name it with \`?name=\`). Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, \`property.enriched\` per new property and \`batch.completed\` at the end. A bad reference never fails the request: its item is \`invalid\`. At most ${config.BATCH_MAX_ACTIVE} batches queued or running per mode.`,
-    request: { query: CreateBatchQuery, headers: IdempotencyHeaders, body: CreateBatchBody, alsoAccepts: { "text/csv": CreateBatchCsv } },
+    request: {
+      query: CreateBatchQuery,
+      headers: IdempotencyHeaders,
+      body: CreateBatchBody,
+      alsoAccepts: { "text/csv": CreateBatchCsv },
+    },
     responses: () => ({
       "200": ok("This Idempotency-Key created a batch within 24 h: that batch (nothing new was created).", Batch),
-      "202": { ...ok("Accepted: the batch, queued.", Batch), headers: { Location: { $ref: "#/components/headers/Location" } } },
+      "202": {
+        ...ok("Accepted: the batch, queued.", Batch),
+        headers: { Location: { $ref: "#/components/headers/Location" } },
+      },
       "409": problemOnly("`too_many_active_batches`: too many batches of this partner and mode are queued or running."),
     }),
     async handle({ deps, req, principal }) {
@@ -143,7 +178,8 @@ export const operations = [
     authenticated: true,
     write: false,
     summary: "List batches, newest first",
-    description: () => "Batches of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page.",
+    description: () =>
+      "Batches of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page.",
     request: { query: ListBatchesQuery },
     responses: () => ({ "200": ok("A page of batches.", BatchList) }),
     async handle({ deps, req, principal }) {
@@ -196,12 +232,17 @@ export const operations = [
     authenticated: true,
     write: false,
     summary: "List a batch's items, in input order",
-    description: () => "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
+    description: () =>
+      "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
     request: { path: IdParam, query: ListBatchItemsQuery },
     responses: () => ({ "200": ok("A page of items.", BatchItemList), "404": problemOnly("`not_found`") }),
     async handle({ deps, req, params, principal }) {
       const query = parseQuery(ListBatchItemsQuery, new URL(req.url));
-      const page = await listItems(deps.db, principal, idParam(params.id) ?? "", { limit: query.limit, startingAfter: query.starting_after, status: query.status });
+      const page = await listItems(deps.db, principal, idParam(params.id) ?? "", {
+        limit: query.limit,
+        startingAfter: query.starting_after,
+        status: query.status,
+      });
       if (!page) throw notFound("batch");
       return json(page);
     },
@@ -222,7 +263,11 @@ export const operations = [
         description: "The results.",
         content: {
           "text/csv": { schema: z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }) },
-          "application/x-ndjson": { schema: z.string().meta({ description: "One JSON object a line: `{item, property}` (property null when the item has none)." }) },
+          "application/x-ndjson": {
+            schema: z.string().meta({
+              description: "One JSON object a line: `{item, property}` (property null when the item has none).",
+            }),
+          },
         },
       },
       "404": problemOnly("`not_found`"),
@@ -233,7 +278,10 @@ export const operations = [
       const ndjson = /application\/x-ndjson/i.test(req.headers.get("accept") ?? "");
       const headers: Record<string, string> = ndjson
         ? { "Content-Type": "application/x-ndjson; charset=utf-8" }
-        : { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"` };
+        : {
+            "Content-Type": "text/csv; charset=utf-8",
+            "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"`,
+          };
       // HEAD is answered as GET without a body: nothing to read for it.
       if (req.method === "HEAD") return new Response(null, { headers });
       return new Response(resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv"), { headers });
@@ -247,8 +295,11 @@ export const operations = [
     authenticated: true,
     write: false,
     summary: "List webhook endpoints",
-    description: () => "The webhook endpoints of this key's partner and mode, without their signing secrets (the portal reveals and rotates them).",
-    responses: () => ({ "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList) }),
+    description: () =>
+      "The webhook endpoints of this key's partner and mode, without their signing secrets (the portal reveals and rotates them).",
+    responses: () => ({
+      "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList),
+    }),
     async handle({ deps, principal }) {
       return json({ data: (await listEndpoints(deps.db, principal)).map(toEndpoint) });
     },
@@ -261,13 +312,24 @@ export const operations = [
     authenticated: true,
     write: true,
     summary: "Add a webhook endpoint",
-    description: () => "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
+    description: () =>
+      "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
     request: { body: CreateWebhookEndpointBody },
-    responses: () => ({ "201": { ...ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret), headers: { Location: { $ref: "#/components/headers/Location" } } } }),
+    responses: () => ({
+      "201": {
+        ...ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret),
+        headers: { Location: { $ref: "#/components/headers/Location" } },
+      },
+    }),
     async handle({ deps, req, principal }) {
       const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
-      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS });
-      return json({ ...toEndpoint(endpoint), secret }, 201, { Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}` });
+      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, {
+        allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+        maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS,
+      });
+      return json({ ...toEndpoint(endpoint), secret }, 201, {
+        Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
+      });
     },
   },
   {
@@ -298,15 +360,32 @@ export const operations = [
     description: (config) =>
       `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`npm run finca -- listen --key <test key> --forward-to <url>\` POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once.`,
     responses: (config) => ({
-      "200": { description: "The event stream (text/event-stream); it ends when the client or the server goes.", content: { "text/event-stream": { schema: z.string() } } },
+      "200": {
+        description: "The event stream (text/event-stream); it ends when the client or the server goes.",
+        content: { "text/event-stream": { schema: z.string() } },
+      },
       "422": problemOnly("`validation_error`: a live key (live events go to your registered endpoints)."),
-      "429": problemOnly(`\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already.`),
+      "429": problemOnly(
+        `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already.`,
+      ),
     }),
     async handle({ deps, req, principal }) {
-      if (principal.mode !== "test") throw new DomainError("validation_error", "finca listen works with test keys only: live events go to your registered endpoints.");
+      if (principal.mode !== "test")
+        throw new DomainError(
+          "validation_error",
+          "finca listen works with test keys only: live events go to your registered endpoints.",
+        );
       const free = deps.listenSlots.take(principal.partnerId);
-      if (!free) throw new DomainError("rate_limited", `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`);
-      const headers = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", "X-Accel-Buffering": "no" };
+      if (!free)
+        throw new DomainError(
+          "rate_limited",
+          `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`,
+        );
+      const headers = {
+        "Content-Type": "text/event-stream; charset=utf-8",
+        "Cache-Control": "no-cache, no-transform",
+        "X-Accel-Buffering": "no",
+      };
       if (req.method === "HEAD") {
         free();
         return new Response(null, { headers });
@@ -344,8 +423,14 @@ export const operations = [
     authenticated: false,
     write: false,
     summary: "This OpenAPI document",
-    description: () => "The OpenAPI 3.1 document of this API, generated from the same schemas that validate requests. No key needed.",
-    responses: () => ({ "200": { description: "The OpenAPI 3.1 document of this API.", content: { "application/json": { schema: z.looseObject({}) } } } }),
+    description: () =>
+      "The OpenAPI 3.1 document of this API, generated from the same schemas that validate requests. No key needed.",
+    responses: () => ({
+      "200": {
+        description: "The OpenAPI 3.1 document of this API.",
+        content: { "application/json": { schema: z.looseObject({}) } },
+      },
+    }),
     async handle({ deps }): Promise<Response> {
       return json(openApiDocument(deps.config));
     },

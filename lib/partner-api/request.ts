@@ -20,12 +20,16 @@ export function loggablePath(url: string): string {
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
-const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) => new DomainError("validation_error", detail, errors);
+const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) =>
+  new DomainError("validation_error", detail, errors);
 
-export const isJson = (req: Request) => /^application\/json\s*(;|$)/i.test((req.headers.get("content-type") ?? "").trim());
+export const isJson = (req: Request) =>
+  /^application\/json\s*(;|$)/i.test((req.headers.get("content-type") ?? "").trim());
 
 export const unsupportedType = (req: Request, wanted: string) =>
-  invalid(`Content-Type must be ${wanted}.`, [{ pointer: "", detail: `unsupported Content-Type: ${req.headers.get("content-type") || "(none)"}` }]);
+  invalid(`Content-Type must be ${wanted}.`, [
+    { pointer: "", detail: `unsupported Content-Type: ${req.headers.get("content-type") || "(none)"}` },
+  ]);
 
 /** A body's bytes, at most `maxBytes` of them: a larger body is a 422, and is not read on. */
 export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {

@@ -59,7 +59,9 @@ async function undeclared(deps: ApiDeps, op: Operation, response: Response): Pro
   const schema = declaredSchema(op, deps.config, response.status, mediaType);
   if (!schema) return `${op.id} answered ${response.status} ${mediaType}, which it does not declare`;
   const parsed = schema.safeParse(await response.clone().json());
-  return parsed.success ? null : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
+  return parsed.success
+    ? null
+    : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
 }
 
 const settle = <T>(promise: Promise<T>) =>
@@ -69,7 +71,12 @@ const settle = <T>(promise: Promise<T>) =>
   );
 
 /** Tells `deps.onRequest` about an answer (also used for the 404/405 answers outside operations). */
-export function report(deps: ApiDeps, req: Request, ctx: { requestId: string; startedAt: number }, answer: Pick<RequestRecord, "operationId" | "status" | "errorCode"> & { principal: Principal | null }): void {
+export function report(
+  deps: ApiDeps,
+  req: Request,
+  ctx: { requestId: string; startedAt: number },
+  answer: Pick<RequestRecord, "operationId" | "status" | "errorCode"> & { principal: Principal | null },
+): void {
   if (!deps.onRequest) return;
   const { principal, ...rest } = answer;
   deps.onRequest({

@@ -17,14 +17,16 @@ export const CreatePropertyBody = z
   })
   .meta({ id: "CreatePropertyRequest" });
 
-
 /** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
 function wholeNumber(min: number, max: number, error = `must be a whole number from ${min} to ${max}`) {
   const number = z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
   return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), number);
 }
 
-const limit = (max: number) => wholeNumber(1, max).default(20).meta({ description: `Items per page, 1 to ${max}; default 20.` });
+const limit = (max: number) =>
+  wholeNumber(1, max)
+    .default(20)
+    .meta({ description: `Items per page, 1 to ${max}; default 20.` });
 
 export const ListPropertiesQuery = z.strictObject({
   limit: limit(100),
@@ -38,15 +40,24 @@ export const ListPropertiesQuery = z.strictObject({
 });
 
 /** Text a partner names things with: PostgreSQL text cannot hold a NUL. */
-const label = () => z.string().max(MAX_TEXT).refine((s) => !s.includes("\u0000"), "must not contain NUL characters");
+const label = () =>
+  z
+    .string()
+    .max(MAX_TEXT)
+    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters");
 
 export const CreateBatchBody = z
   .strictObject({
     items: z
       .array(
         z.strictObject({
-          cadastral_reference: z.string().meta({ description: "As on a single create; an invalid one makes its item `invalid`, not the request." }),
-          external_id: label().nullable().optional().meta({ description: "Your own id for the item, echoed in items and results." }),
+          cadastral_reference: z
+            .string()
+            .meta({ description: "As on a single create; an invalid one makes its item `invalid`, not the request." }),
+          external_id: label()
+            .nullable()
+            .optional()
+            .meta({ description: "Your own id for the item, echoed in items and results." }),
         }),
       )
       .min(1)
@@ -66,18 +77,19 @@ export const CreateBatchCsv = z.string().meta({
 });
 
 export const IdempotencyHeaders = z.object({
-  "Idempotency-Key": z
-    .string()
-    .max(MAX_TEXT)
-    .optional()
-    .meta({ description: "Up to 200 characters: the same key within 24 h answers 200 with the batch it created, and creates nothing." }),
+  "Idempotency-Key": z.string().max(MAX_TEXT).optional().meta({
+    description:
+      "Up to 200 characters: the same key within 24 h answers 200 with the batch it created, and creates nothing.",
+  }),
 });
 
 export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: z.uuid().optional() });
 
 export const ListBatchItemsQuery = z.strictObject({
   limit: limit(1000),
-  starting_after: wholeNumber(0, 2 ** 31 - 1, "must be a line number").optional().meta({ description: "The `line` after which the page starts." }),
+  starting_after: wholeNumber(0, 2 ** 31 - 1, "must be a line number")
+    .optional()
+    .meta({ description: "The `line` after which the page starts." }),
   status: z.enum(BATCH_ITEM_STATUSES).optional(),
 });
 
@@ -95,7 +107,9 @@ export const BatchList = page(Batch, z.uuid(), "BatchList");
 export const BatchItemList = page(BatchItem, z.number().int(), "BatchItemList");
 
 /** As the handlers treat it: any segment; one that is not the id (a UUID) of this partner's item answers 404, never 422. */
-export const IdParam = z.object({ id: z.string().meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }) });
+export const IdParam = z.object({
+  id: z.string().meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
+});
 
 export const Problem = z
   .object({
@@ -122,12 +136,15 @@ export const CreateWebhookEndpointBody = z
   .strictObject({
     url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
     // PostgreSQL text cannot hold a NUL.
-    description: z.string().max(500).refine((d) => !d.includes("\u0000"), "must not contain NUL characters").optional(),
-    event_types: z
-      .array(z.enum(EVENT_TYPES))
-      .min(1)
-      .optional()
-      .meta({ description: "The events to send here; default every type, types added later included. `webhook.test` is always sent." }),
+    description: z
+      .string()
+      .max(500)
+      .refine((d) => !d.includes("\u0000"), "must not contain NUL characters")
+      .optional(),
+    event_types: z.array(z.enum(EVENT_TYPES)).min(1).optional().meta({
+      description:
+        "The events to send here; default every type, types added later included. `webhook.test` is always sent.",
+    }),
   })
   .meta({ id: "CreateWebhookEndpointRequest" });
 

@@ -2,7 +2,8 @@
 import type { z } from "zod";
 import { DomainError, type FieldError } from "@/lib/domain";
 
-const pointer = (path: PropertyKey[]) => path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+const pointer = (path: PropertyKey[]) =>
+  path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");
 
 function present(body: unknown, path: PropertyKey[]): boolean {
   let node = body;
@@ -25,7 +26,9 @@ function fieldErrors(issue: z.core.$ZodIssue, body: unknown): FieldError[] {
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new DomainError("validation_error", "The body must be a JSON object.", [{ pointer: "", detail: "expected an object" }]);
+    throw new DomainError("validation_error", "The body must be a JSON object.", [
+      { pointer: "", detail: "expected an object" },
+    ]);
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
@@ -44,7 +47,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S>
   if (result.success && !errors.length) return result.data;
   if (!result.success) {
     for (const issue of result.error.issues) {
-      if (issue.code === "unrecognized_keys") errors.push(...issue.keys.map((k) => ({ parameter: k, detail: "unknown parameter" })));
+      if (issue.code === "unrecognized_keys")
+        errors.push(...issue.keys.map((k) => ({ parameter: k, detail: "unknown parameter" })));
       else errors.push({ parameter: String(issue.path[0] ?? ""), detail: issue.message });
     }
   }

@@ -28,7 +28,9 @@ export async function ensureSystemPartner(db: DbOrTx, role: string, name: string
   if (created) return created;
   const [raced] = await db.select().from(partners).where(eq(partners.systemRole, role)).limit(1);
   if (raced) return raced;
-  throw new Error(`A partner named "${name}" exists and is not the operator's ${role} partner; rename it (or remove it) before starting with it configured.`);
+  throw new Error(
+    `A partner named "${name}" exists and is not the operator's ${role} partner; rename it (or remove it) before starting with it configured.`,
+  );
 }
 
 export async function createPartner(db: DbOrTx, name: string): Promise<Partner> {

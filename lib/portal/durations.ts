@@ -3,7 +3,12 @@
 
 /** 5 s, 5 min, 2 h, 1.5 h, 2 d: the largest unit that keeps the number short. */
 export function duration(seconds: number): string {
-  const units: [number, string][] = [[86_400, "d"], [3600, "h"], [60, "min"], [1, "s"]];
+  const units: [number, string][] = [
+    [86_400, "d"],
+    [3600, "h"],
+    [60, "min"],
+    [1, "s"],
+  ];
   const [size, unit] = units.find(([size]) => seconds >= size) ?? [1, "s"];
   const value = Math.round((seconds / size) * 10) / 10;
   return `${value} ${unit}`;

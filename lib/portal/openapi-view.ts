@@ -22,21 +22,49 @@ type Schema = {
   maxLength?: number;
 };
 type Parameter = { in: string; name: string; required?: boolean; description?: string; schema: Schema };
-type Response = { description: string; headers?: Record<string, { description?: string }>; content?: Record<string, { schema: Schema }> };
-type Operation = { operationId?: string; summary?: string; description?: string; parameters?: (Parameter | { $ref: string })[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, Response> };
+type Response = {
+  description: string;
+  headers?: Record<string, { description?: string }>;
+  content?: Record<string, { schema: Schema }>;
+};
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: (Parameter | { $ref: string })[];
+  requestBody?: { content: Record<string, { schema: Schema }> };
+  responses: Record<string, Response>;
+};
 type Document = {
   info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   webhooks?: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; parameters?: Record<string, Parameter>; securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
+  components: {
+    schemas: Record<string, Schema>;
+    parameters?: Record<string, Parameter>;
+    securitySchemes?: Record<string, { type: string; in?: string; name?: string }>;
+  };
 };
 
 /** A type as readers see it: text, plus the schema it links to when it names one. */
 export type TypeView = { text: string; ref?: string };
-export type FieldView = { name: string; required: boolean; type: TypeView; description?: string; values?: string[]; fields?: FieldView[] };
+export type FieldView = {
+  name: string;
+  required: boolean;
+  type: TypeView;
+  description?: string;
+  values?: string[];
+  fields?: FieldView[];
+};
 export type SchemaView = { name: string; anchor: string; description?: string; fields: FieldView[] };
-export type ResponseView = { status: string; description: string; contentType?: string; type?: TypeView; headers: string[] };
+export type ResponseView = {
+  status: string;
+  description: string;
+  contentType?: string;
+  type?: TypeView;
+  headers: string[];
+};
 export type OperationView = {
   anchor: string;
   method: string;
@@ -50,7 +78,8 @@ export type OperationView = {
 };
 
 // zod-openapi emits an "…Output" twin of a schema used in responses; readers need one name.
-const displayName = (name: string, all: Record<string, Schema>) => (name.endsWith("Output") && all[name.slice(0, -6)] ? name.slice(0, -6) : name);
+const displayName = (name: string, all: Record<string, Schema>) =>
+  name.endsWith("Output") && all[name.slice(0, -6)] ? name.slice(0, -6) : name;
 export const schemaAnchor = (name: string) => `schema-${name}`;
 
 function describeType(s: Schema, all: Record<string, Schema>): TypeView {
@@ -97,23 +126,40 @@ function fieldsOf(s: Schema, all: Record<string, Schema>): FieldView[] {
 function exampleBody(s: Schema | undefined, all: Record<string, Schema>): Record<string, unknown> | null {
   const schema = s?.$ref ? all[s.$ref.split("/").at(-1)!] : s;
   if (!schema?.properties) return null;
-  const entries = Object.entries(schema.properties).filter(([name, f]) => schema.required?.includes(name) && f.example !== undefined);
+  const entries = Object.entries(schema.properties).filter(
+    ([name, f]) => schema.required?.includes(name) && f.example !== undefined,
+  );
   return entries.length ? Object.fromEntries(entries.map(([name, f]) => [name, f.example])) : null;
 }
 
-function operationsOf(paths: Record<string, Record<string, Operation>>, base: string, all: Record<string, Schema>, header: string | null, origin: string, shared: Record<string, Parameter> = {}): OperationView[] {
+function operationsOf(
+  paths: Record<string, Record<string, Operation>>,
+  base: string,
+  all: Record<string, Schema>,
+  header: string | null,
+  origin: string,
+  shared: Record<string, Parameter> = {},
+): OperationView[] {
   // Shared parameters (the webhooks' Standard Webhooks headers) are references into components.
-  const resolve = (p: Parameter | { $ref: string }): Parameter => ("$ref" in p ? shared[p.$ref.split("/").at(-1)!]! : p);
+  const resolve = (p: Parameter | { $ref: string }): Parameter =>
+    "$ref" in p ? shared[p.$ref.split("/").at(-1)!]! : p;
   return Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const bodyContent = op.requestBody ? Object.entries(op.requestBody.content)[0] : undefined;
-      const body = bodyContent ? { contentType: bodyContent[0], type: describeType(bodyContent[1].schema, all) } : undefined;
+      const body = bodyContent
+        ? { contentType: bodyContent[0], type: describeType(bodyContent[1].schema, all) }
+        : undefined;
       const fullPath = `${base}${path}`;
       const example = header
         ? [
             `curl${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "${origin}${fullPath.replaceAll(/\{(\w+)\}/g, "<$1>")}"`,
             `  -H "${header}: $FINCA_API_KEY"`,
-            ...(bodyContent ? [`  -H "Content-Type: ${bodyContent[0]}"`, `  -d '${JSON.stringify(exampleBody(bodyContent[1].schema, all) ?? {})}'`] : []),
+            ...(bodyContent
+              ? [
+                  `  -H "Content-Type: ${bodyContent[0]}"`,
+                  `  -d '${JSON.stringify(exampleBody(bodyContent[1].schema, all) ?? {})}'`,
+                ]
+              : []),
           ].join(" \\\n")
         : undefined;
       return {
@@ -122,12 +168,24 @@ function operationsOf(paths: Record<string, Record<string, Operation>>, base: st
         path: fullPath,
         summary: op.summary ?? "",
         description: op.description,
-        parameters: (op.parameters ?? []).map(resolve).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, type: describeType(p.schema, all), description: p.description ?? p.schema.description })),
+        parameters: (op.parameters ?? []).map(resolve).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required ?? false,
+          type: describeType(p.schema, all),
+          description: p.description ?? p.schema.description,
+        })),
         body,
         example,
         responses: Object.entries(op.responses).map(([status, r]) => {
           const content = r.content ? Object.entries(r.content)[0] : undefined;
-          return { status, description: r.description, contentType: content?.[0], type: content ? describeType(content[1].schema, all) : undefined, headers: Object.keys(r.headers ?? {}) };
+          return {
+            status,
+            description: r.description,
+            contentType: content?.[0],
+            type: content ? describeType(content[1].schema, all) : undefined,
+            headers: Object.keys(r.headers ?? {}),
+          };
         }),
       };
     }),

@@ -9,7 +9,16 @@ import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { recordEvent } from "@/lib/webhooks/events";
 import { createTestApp, newPartnerKey, post, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
-import { adminCounts, allKeys, deliveries, endpointStats, failedDeliveries, overview, rateLimitUsage, troubledEndpoints } from "./queries";
+import {
+  adminCounts,
+  allKeys,
+  deliveries,
+  endpointStats,
+  failedDeliveries,
+  overview,
+  rateLimitUsage,
+  troubledEndpoints,
+} from "./queries";
 
 let t: TestApp;
 let scope: { partnerId: string; mode: "test" };
@@ -24,11 +33,21 @@ beforeAll(async () => {
   partnerName = partner.name;
   visible = apiKey.visibleStart;
   for (const reference of ["2749704YJ0624N0001DI", "9398516VK3799G"]) {
-    expect((await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status).toBe(201);
+    expect(
+      (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key })))
+        .status,
+    ).toBe(201);
   }
-  const { endpoint } = await createEndpoint(t.app.db, scope, { url: "https://hooks.example.com/finca" }, { allowPrivate: false, maxEndpoints: 20 });
+  const { endpoint } = await createEndpoint(
+    t.app.db,
+    scope,
+    { url: "https://hooks.example.com/finca" },
+    { allowPrivate: false, maxEndpoints: 20 },
+  );
   endpointId = endpoint.id;
-  await t.app.db.transaction((tx) => recordEvent(tx, t.app.queue, { ...scope, type: "webhook.test", propertyId: null, payload: {} }));
+  await t.app.db.transaction((tx) =>
+    recordEvent(tx, t.app.queue, { ...scope, type: "webhook.test", propertyId: null, payload: {} }),
+  );
 });
 afterAll(() => t.close());
 
@@ -43,24 +62,50 @@ describe("partner read models", () => {
     expect(o.daily.at(-1)).toMatchObject({ registered: 2, delivered: 0, failed: 0 });
     // Another partner's scope sees none of it.
     const other = await newPartnerKey(t.app);
-    expect((await overview(t.app.db, { partnerId: other.partner.id, mode: "test" })).daily.at(-1)).toMatchObject({ registered: 0 });
+    expect((await overview(t.app.db, { partnerId: other.partner.id, mode: "test" })).daily.at(-1)).toMatchObject({
+      registered: 0,
+    });
   });
 
   it("deliveries of an endpoint come with their event type, webhook-id and the exact body sent", async () => {
     const { data } = await deliveries(t.app.db, { endpointId });
-    expect(data.map((r) => [r.eventType, r.url, r.attempts.length])).toEqual([["webhook.test", "https://hooks.example.com/finca", 0]]);
+    expect(data.map((r) => [r.eventType, r.url, r.attempts.length])).toEqual([
+      ["webhook.test", "https://hooks.example.com/finca", 0],
+    ]);
     expect(data[0]!.delivery.messageId).toMatch(/^msg_/);
-    expect(JSON.parse(data[0]!.payload)).toEqual({ type: "webhook.test", timestamp: data[0]!.event.createdAt.toISOString(), data: {} });
+    expect(JSON.parse(data[0]!.payload)).toEqual({
+      type: "webhook.test",
+      timestamp: data[0]!.event.createdAt.toISOString(),
+      data: {},
+    });
   });
 
   it("deliveries are filtered by status (retrying apart), event type, date, webhook-id or property id, scoped, in stable pages", async () => {
     const { webhookDeliveries } = schema;
     const other = await newPartnerKey(t.app);
     const otherScope = { partnerId: other.partner.id, mode: "test" as const };
-    const { endpoint } = await createEndpoint(t.app.db, otherScope, { url: "https://hooks.example.com/other" }, { allowPrivate: false, maxEndpoints: 20 });
-    const propertyId = (await t.app.db.select({ id: schema.properties.id }).from(schema.properties).where(eq(schema.properties.partnerId, other.partner.id)))[0]?.id ?? null;
+    const { endpoint } = await createEndpoint(
+      t.app.db,
+      otherScope,
+      { url: "https://hooks.example.com/other" },
+      { allowPrivate: false, maxEndpoints: 20 },
+    );
+    const propertyId =
+      (
+        await t.app.db
+          .select({ id: schema.properties.id })
+          .from(schema.properties)
+          .where(eq(schema.properties.partnerId, other.partner.id))
+      )[0]?.id ?? null;
     for (let i = 0; i < 5; i++) {
-      await t.app.db.transaction((tx) => recordEvent(tx, t.app.queue, { ...otherScope, type: i < 3 ? "webhook.test" : "property.enriched", propertyId, payload: { n: i } }));
+      await t.app.db.transaction((tx) =>
+        recordEvent(tx, t.app.queue, {
+          ...otherScope,
+          type: i < 3 ? "webhook.test" : "property.enriched",
+          propertyId,
+          payload: { n: i },
+        }),
+      );
     }
     const all = (await deliveries(t.app.db, { scope: otherScope, limit: 10 })).data;
     expect(all).toHaveLength(5);
@@ -68,8 +113,12 @@ describe("partner read models", () => {
     // Scoped: the first partner's delivery is not among them, nor in another mode.
     expect((await deliveries(t.app.db, { scope: { ...otherScope, mode: "live" } })).data).toEqual([]);
     await t.app.db.update(webhookDeliveries).set({ attempts: 2 }).where(eq(webhookDeliveries.id, all[0]!.delivery.id));
-    await t.app.db.update(webhookDeliveries).set({ status: "failed", attempts: 8 }).where(eq(webhookDeliveries.id, all[1]!.delivery.id));
-    const ids = async (filter: Omit<Parameters<typeof deliveries>[1], "scope">) => (await deliveries(t.app.db, { scope: otherScope, ...filter })).data.map((d) => d.delivery.id);
+    await t.app.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", attempts: 8 })
+      .where(eq(webhookDeliveries.id, all[1]!.delivery.id));
+    const ids = async (filter: Omit<Parameters<typeof deliveries>[1], "scope">) =>
+      (await deliveries(t.app.db, { scope: otherScope, ...filter })).data.map((d) => d.delivery.id);
     expect(await ids({ status: "retrying" })).toEqual([all[0]!.delivery.id]);
     // The overview and the endpoint's figures count a delivery being retried apart, as failing so far.
     const byState = (rows: { status: string; n: number }[]) => Object.fromEntries(rows.map((r) => [r.status, r.n]));
@@ -108,8 +157,14 @@ describe("admin read models", () => {
 
   it("failed deliveries and failing endpoints need attention", async () => {
     const { webhookDeliveries, webhookEndpoints } = schema;
-    await t.app.db.update(webhookDeliveries).set({ status: "failed", attempts: 8 }).where(eq(webhookDeliveries.endpointId, endpointId));
-    await t.app.db.update(webhookEndpoints).set({ failingSince: new Date() }).where(eq(webhookEndpoints.id, endpointId));
+    await t.app.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", attempts: 8 })
+      .where(eq(webhookDeliveries.endpointId, endpointId));
+    await t.app.db
+      .update(webhookEndpoints)
+      .set({ failingSince: new Date() })
+      .where(eq(webhookEndpoints.id, endpointId));
     expect((await failedDeliveries(t.app.db)).map((d) => d.partner)).toEqual([partnerName]);
     expect((await troubledEndpoints(t.app.db)).map((e) => e.endpoint.id)).toEqual([endpointId]);
     expect(await adminCounts(t.app.db)).toMatchObject({ failed_deliveries: 1, troubled_endpoints: 1 });

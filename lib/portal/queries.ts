@@ -5,10 +5,23 @@ import { isUuid, type Scope } from "@/lib/domain";
 import { wirePayload } from "@/lib/webhooks/events";
 import { windowUsage } from "@/lib/rate-limit";
 
-const { properties, enrichmentSources, enrichmentAttempts, events, webhookDeliveries, webhookEndpoints, webhookAttempts, partners, users, apiKeys } = schema;
+const {
+  properties,
+  enrichmentSources,
+  enrichmentAttempts,
+  events,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookAttempts,
+  partners,
+  users,
+  apiKeys,
+} = schema;
 
 /** A delivery's state as partners read it: pending with attempts already made is "retrying". */
-const deliveryState = sql<"succeeded" | "failed" | "retrying" | "pending">`case when ${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.attempts} > 0 then 'retrying' else ${webhookDeliveries.status} end`;
+const deliveryState = sql<
+  "succeeded" | "failed" | "retrying" | "pending"
+>`case when ${webhookDeliveries.status} = 'pending' and ${webhookDeliveries.attempts} > 0 then 'retrying' else ${webhookDeliveries.status} end`;
 
 /** The partner's figures in one mode: status split, per-source outcomes, deliveries, timing, activity. */
 export async function overview(db: Db, scope: Scope) {
@@ -20,7 +33,11 @@ export async function overview(db: Db, scope: Scope) {
   const inScope = and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode));
   const endpointInScope = and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode));
   const [byStatus, bySource, deliveries, timing, daily] = await Promise.all([
-    db.select({ status: properties.status, n: sql<number>`count(*)::int` }).from(properties).where(inScope).groupBy(properties.status),
+    db
+      .select({ status: properties.status, n: sql<number>`count(*)::int` })
+      .from(properties)
+      .where(inScope)
+      .groupBy(properties.status),
     db
       .select({ source: enrichmentSources.source, status: enrichmentSources.status, n: sql<number>`count(*)::int` })
       .from(enrichmentSources)
@@ -37,8 +54,12 @@ export async function overview(db: Db, scope: Scope) {
     // or finished inline alike (enriched_at is set for both).
     db
       .select({
-        p50: sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
-        p95: sql<number | null>`percentile_cont(0.95) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
+        p50: sql<
+          number | null
+        >`percentile_cont(0.5) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
+        p95: sql<
+          number | null
+        >`percentile_cont(0.95) within group (order by extract(epoch from ${properties.enrichedAt} - ${properties.createdAt}))`,
         finished: sql<number>`count(*)::int`,
       })
       .from(properties)
@@ -58,13 +79,21 @@ export async function overview(db: Db, scope: Scope) {
     byStatus,
     bySource,
     deliveries,
-    timing: { p50: t?.p50 == null ? null : Number(t.p50), p95: t?.p95 == null ? null : Number(t.p95), finished: t?.finished ?? 0 },
+    timing: {
+      p50: t?.p50 == null ? null : Number(t.p50),
+      p95: t?.p95 == null ? null : Number(t.p95),
+      finished: t?.finished ?? 0,
+    },
     daily: rowsOf<{ day: string; registered: number; delivered: number; failed: number }>(daily),
   };
 }
 
 export async function timeline(db: Db, propertyId: string) {
-  return db.select().from(enrichmentAttempts).where(eq(enrichmentAttempts.propertyId, propertyId)).orderBy(enrichmentAttempts.id);
+  return db
+    .select()
+    .from(enrichmentAttempts)
+    .where(eq(enrichmentAttempts.propertyId, propertyId))
+    .orderBy(enrichmentAttempts.id);
 }
 
 /** How many of the scope's properties are still enriching (a list refreshes itself while any are). */
@@ -72,7 +101,13 @@ export async function enrichingCount(db: Db, scope: Scope): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(properties)
-    .where(and(eq(properties.partnerId, scope.partnerId), eq(properties.mode, scope.mode), eq(properties.status, "enriching")));
+    .where(
+      and(
+        eq(properties.partnerId, scope.partnerId),
+        eq(properties.mode, scope.mode),
+        eq(properties.status, "enriching"),
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -119,7 +154,9 @@ export async function deliveries(db: Db, filter: DeliverySearch) {
     .innerJoin(partners, eq(partners.id, webhookEndpoints.partnerId))
     .where(
       and(
-        filter.scope ? and(eq(webhookEndpoints.partnerId, filter.scope.partnerId), eq(webhookEndpoints.mode, filter.scope.mode)) : undefined,
+        filter.scope
+          ? and(eq(webhookEndpoints.partnerId, filter.scope.partnerId), eq(webhookEndpoints.mode, filter.scope.mode))
+          : undefined,
         filter.partnerId ? eq(webhookEndpoints.partnerId, filter.partnerId) : undefined,
         filter.endpointId ? eq(webhookDeliveries.endpointId, filter.endpointId) : undefined,
         filter.propertyId ? eq(events.propertyId, filter.propertyId) : undefined,
@@ -137,10 +174,25 @@ export async function deliveries(db: Db, filter: DeliverySearch) {
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const attempts = page.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, page.map((r) => r.delivery.id))).orderBy(webhookAttempts.id)
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.deliveryId,
+            page.map((r) => r.delivery.id),
+          ),
+        )
+        .orderBy(webhookAttempts.id)
     : [];
   return {
-    data: page.map((r) => ({ ...r, eventType: r.event.type, propertyId: r.event.propertyId, payload: wirePayload(r.event), attempts: attempts.filter((a) => a.deliveryId === r.delivery.id) })),
+    data: page.map((r) => ({
+      ...r,
+      eventType: r.event.type,
+      propertyId: r.event.propertyId,
+      payload: wirePayload(r.event),
+      attempts: attempts.filter((a) => a.deliveryId === r.delivery.id),
+    })),
     next: rows.length > limit ? page.at(-1)!.delivery.id : null,
   };
 }
@@ -151,19 +203,35 @@ export async function endpointStats(db: Db, endpointIds: string[], days = 7) {
   return db
     .select({ endpointId: webhookDeliveries.endpointId, status: deliveryState, n: sql<number>`count(*)::int` })
     .from(webhookDeliveries)
-    .where(and(inArray(webhookDeliveries.endpointId, endpointIds), gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`)))
+    .where(
+      and(
+        inArray(webhookDeliveries.endpointId, endpointIds),
+        gt(webhookDeliveries.createdAt, sql`now() - make_interval(days => ${days})`),
+      ),
+    )
     .groupBy(webhookDeliveries.endpointId, deliveryState);
 }
 
 export async function teamOf(db: Db, partnerId: string) {
-  return db.select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt }).from(users).where(eq(users.partnerId, partnerId)).orderBy(users.createdAt);
+  return db
+    .select({ id: users.id, email: users.email, name: users.name, role: users.role, createdAt: users.createdAt })
+    .from(users)
+    .where(eq(users.partnerId, partnerId))
+    .orderBy(users.createdAt);
 }
 
 // ---- admin ----
 
 /** Headline numbers for the operator: what exists and what needs attention. */
 export async function adminCounts(db: Db) {
-  const [row] = rowsOf<{ partners: number; users: number; active_keys: number; troubled_endpoints: number; failed_deliveries: number; enriching: number }>(
+  const [row] = rowsOf<{
+    partners: number;
+    users: number;
+    active_keys: number;
+    troubled_endpoints: number;
+    failed_deliveries: number;
+    enriching: number;
+  }>(
     await db.execute(sql`
       select (select count(*)::int from ${partners}) as partners,
              (select count(*)::int from ${users}) as users,
@@ -178,7 +246,14 @@ export async function adminCounts(db: Db) {
 
 export async function allUsers(db: Db) {
   return db
-    .select({ id: users.id, email: users.email, role: users.role, partner: partners.name, createdAt: users.createdAt, disabledAt: users.disabledAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      partner: partners.name,
+      createdAt: users.createdAt,
+      disabledAt: users.disabledAt,
+    })
     .from(users)
     .leftJoin(partners, eq(partners.id, users.partnerId))
     .orderBy(desc(users.createdAt));
@@ -187,10 +262,26 @@ export async function allUsers(db: Db) {
 export async function allKeys(db: Db, search?: string, partnerId?: string) {
   const like = search ? containsPattern(search) : undefined;
   return db
-    .select({ id: apiKeys.id, partnerId: apiKeys.partnerId, visibleStart: apiKeys.visibleStart, name: apiKeys.name, mode: apiKeys.mode, partner: partners.name, createdAt: apiKeys.createdAt, lastUsedAt: apiKeys.lastUsedAt, revokedAt: apiKeys.revokedAt, expiresAt: apiKeys.expiresAt })
+    .select({
+      id: apiKeys.id,
+      partnerId: apiKeys.partnerId,
+      visibleStart: apiKeys.visibleStart,
+      name: apiKeys.name,
+      mode: apiKeys.mode,
+      partner: partners.name,
+      createdAt: apiKeys.createdAt,
+      lastUsedAt: apiKeys.lastUsedAt,
+      revokedAt: apiKeys.revokedAt,
+      expiresAt: apiKeys.expiresAt,
+    })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-    .where(and(like ? sql`${apiKeys.visibleStart} ilike ${like}` : undefined, partnerId ? eq(apiKeys.partnerId, partnerId) : undefined))
+    .where(
+      and(
+        like ? sql`${apiKeys.visibleStart} ilike ${like}` : undefined,
+        partnerId ? eq(apiKeys.partnerId, partnerId) : undefined,
+      ),
+    )
     .orderBy(desc(apiKeys.createdAt))
     .limit(200);
 }
@@ -201,7 +292,12 @@ export async function troubledEndpoints(db: Db) {
     .select({ endpoint: webhookEndpoints, partner: partners.name })
     .from(webhookEndpoints)
     .innerJoin(partners, eq(partners.id, webhookEndpoints.partnerId))
-    .where(and(sql`${webhookEndpoints.deletedAt} is null`, or(eq(webhookEndpoints.enabled, false), isNotNull(webhookEndpoints.failingSince))))
+    .where(
+      and(
+        sql`${webhookEndpoints.deletedAt} is null`,
+        or(eq(webhookEndpoints.enabled, false), isNotNull(webhookEndpoints.failingSince)),
+      ),
+    )
     .orderBy(desc(webhookEndpoints.createdAt));
 }
 
@@ -212,7 +308,12 @@ export async function failedDeliveries(db: Db, limit = 100) {
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(partners, eq(partners.id, webhookEndpoints.partnerId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(or(eq(webhookDeliveries.status, "failed"), and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.attempts, 0))))
+    .where(
+      or(
+        eq(webhookDeliveries.status, "failed"),
+        and(eq(webhookDeliveries.status, "pending"), gt(webhookDeliveries.attempts, 0)),
+      ),
+    )
     .orderBy(desc(webhookDeliveries.updatedAt))
     .limit(limit);
 }
@@ -220,7 +321,17 @@ export async function failedDeliveries(db: Db, limit = 100) {
 /** Writes counted in the current window per partner and mode, busiest first. */
 export async function rateLimitUsage(db: Db, windowSeconds: number) {
   const usage = await windowUsage(db, windowSeconds, 100);
-  const names = usage.length ? await db.select({ id: partners.id, name: partners.name }).from(partners).where(inArray(partners.id, usage.map((u) => u.partnerId))) : [];
+  const names = usage.length
+    ? await db
+        .select({ id: partners.id, name: partners.name })
+        .from(partners)
+        .where(
+          inArray(
+            partners.id,
+            usage.map((u) => u.partnerId),
+          ),
+        )
+    : [];
   return usage.flatMap((u) => {
     const partner = names.find((p) => p.id === u.partnerId);
     return partner ? [{ partner: partner.name, mode: u.mode, used: u.used, lastHit: u.lastHit }] : [];

@@ -14,7 +14,9 @@ describe("registerFromPortal", () => {
   it("answers an invalid reference with the API's detail", async () => {
     for (const input of ["12345", "2749704YJ0624N0001XX", "2749704YJ0624N00$1DI"]) {
       const { key, partner } = await newPartnerKey(t.app); // a fresh budget each time (the limit is 3 here)
-      const api = await problemOf(await t.api.createProperty(post("/properties", { cadastral_reference: input }, { "X-API-Key": key })));
+      const api = await problemOf(
+        await t.api.createProperty(post("/properties", { cadastral_reference: input }, { "X-API-Key": key })),
+      );
       const portal = await registerFromPortal(t.app, { partnerId: partner.id, mode: "test" }, input);
       expect(portal).toEqual({ ok: false, code: api.code, detail: api.detail });
     }
@@ -28,13 +30,26 @@ describe("registerFromPortal", () => {
     const again = await registerFromPortal(t.app, scope, "2749704YJ0624N0001DI");
     expect(again).toMatchObject({ ok: true, created: false });
     // Two portal writes + one API write use the budget of 3: the next, from either side, is refused.
-    expect((await t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }))).status).toBe(200);
-    const api = await problemOf(await t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key })));
+    expect(
+      (
+        await t.api.createProperty(
+          post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }),
+        )
+      ).status,
+    ).toBe(200);
+    const api = await problemOf(
+      await t.api.createProperty(
+        post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }),
+      ),
+    );
     const portal = await registerFromPortal(t.app, scope, "2749704YJ0624N0001DI");
     expect(api.code).toBe("rate_limited");
     expect(portal).toMatchObject({ ok: false, code: "rate_limited" });
     expect(portal.ok || portal.detail).toMatch(/^At most 3 write requests per 60 s; retry after \d+ s\.$/);
     // The live bucket of the same partner is separate.
-    expect(await registerFromPortal(t.app, { partnerId: partner.id, mode: "live" }, "bad")).toMatchObject({ ok: false, code: "invalid_cadastral_reference" });
+    expect(await registerFromPortal(t.app, { partnerId: partner.id, mode: "live" }, "bad")).toMatchObject({
+      ok: false,
+      code: "invalid_cadastral_reference",
+    });
   });
 });

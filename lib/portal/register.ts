@@ -5,7 +5,9 @@ import { DomainError, type Scope } from "@/lib/domain";
 import { registerReference, type PropertiesDeps, type Registration } from "@/lib/properties";
 import { rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit";
 
-export type PortalRegistration = ({ ok: true } & Registration) | { ok: false; code: "rate_limited" | "invalid_cadastral_reference"; detail: string };
+export type PortalRegistration =
+  | ({ ok: true } & Registration)
+  | { ok: false; code: "rate_limited" | "invalid_cadastral_reference"; detail: string };
 
 /** A portal write counted against the partner's write limit, as the same change through the API would be. */
 export async function countPortalWrite(deps: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
@@ -13,14 +15,19 @@ export async function countPortalWrite(deps: { rateLimiter: RateLimiter }, scope
   if (!decision.allowed) throw rateLimited(decision);
 }
 
-export async function registerFromPortal(deps: PropertiesDeps & { rateLimiter: RateLimiter }, scope: Scope, input: string): Promise<PortalRegistration> {
+export async function registerFromPortal(
+  deps: PropertiesDeps & { rateLimiter: RateLimiter },
+  scope: Scope,
+  input: string,
+): Promise<PortalRegistration> {
   const startedAt = Date.now();
   try {
     // Counted like an API write, whatever the outcome: the partner's integration shares this budget.
     await countPortalWrite(deps, scope);
     return { ok: true, ...(await registerReference(deps, scope, input, startedAt)) };
   } catch (error) {
-    if (error instanceof DomainError && (error.code === "rate_limited" || error.code === "invalid_cadastral_reference")) return { ok: false, code: error.code, detail: error.detail };
+    if (error instanceof DomainError && (error.code === "rate_limited" || error.code === "invalid_cadastral_reference"))
+      return { ok: false, code: error.code, detail: error.detail };
     throw error;
   }
 }

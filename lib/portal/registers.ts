@@ -27,7 +27,10 @@ const REFUSED = "register_unavailable";
 
 export async function registerHealth(db: Db, providers: readonly string[]): Promise<RegisterHealth[]> {
   if (!providers.length) return [];
-  const list = sql.join(providers.map((p) => sql`${p}`), sql`, `);
+  const list = sql.join(
+    providers.map((p) => sql`${p}`),
+    sql`, `,
+  );
   const window = (name: string, interval: string) => {
     const within = sql.raw(`now() - interval '${interval}'`);
     const asked = sql`${a.startedAt} > ${within} and ${a.error} is distinct from ${REFUSED}`;
@@ -52,7 +55,9 @@ export async function registerHealth(db: Db, providers: readonly string[]): Prom
   ]);
   type Row = Record<string, number | string | null>;
   const byProvider = new Map(rowsOf<Row>(stats).map((r) => [r.provider as string, r]));
-  const lastErrors = new Map(rowsOf<{ provider: string; error: string | null; started_at: string | Date }>(errors).map((r) => [r.provider, r]));
+  const lastErrors = new Map(
+    rowsOf<{ provider: string; error: string | null; started_at: string | Date }>(errors).map((r) => [r.provider, r]),
+  );
   const windowOf = (row: Row | undefined, name: string): WindowStats => {
     const attempts = Number(row?.[`${name}_attempts`] ?? 0);
     const ms = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -37,11 +37,24 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
     .select({ property: properties, source: enrichmentSources })
     .from(properties)
     .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
-    .where(inArray(properties.id, jobs.map((j) => j.propertyId)));
+    .where(
+      inArray(
+        properties.id,
+        jobs.map((j) => j.propertyId),
+      ),
+    );
   const stored = new Map<string, { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }>();
   for (const { property, source: r } of read) {
     const entry = stored.get(property.id) ?? { property, sources: {} };
-    entry.sources[r.source] = { status: r.status, attempts: r.attempts, lastError: r.lastError, lastDurationMs: r.lastDurationMs, provider: r.provider, summary: r.summary, updatedAt: r.updatedAt };
+    entry.sources[r.source] = {
+      status: r.status,
+      attempts: r.attempts,
+      lastError: r.lastError,
+      lastDurationMs: r.lastDurationMs,
+      provider: r.provider,
+      summary: r.summary,
+      updatedAt: r.updatedAt,
+    };
     stored.set(property.id, entry);
   }
   const due = jobs.filter((job) => {
@@ -57,15 +70,24 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
     // One run the database refuses (a register's answer it cannot store) must not hold back the
     // others: each is written alone, and the batch fails if one did (retried, the written runs are stale).
     let failure: unknown = null;
-    for (const run of finished) await deps.db.transaction((tx) => write(deps, tx, [run])).catch((e: unknown) => (failure ??= e));
+    for (const run of finished)
+      await deps.db.transaction((tx) => write(deps, tx, [run])).catch((e: unknown) => (failure ??= e));
     if (failure) throw failure;
   }
 }
 
 /** One run of the engine on a stored property, and the rows it leaves to write. */
-async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }): Promise<Finished> {
+async function enrich(
+  deps: PropertiesDeps,
+  job: EnrichJob,
+  stored: { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> },
+): Promise<Finished> {
   const { property } = stored;
-  const draft: Draft = newDraft(property.cadastralReference, property.mode, { data: dataOf(property), facts: property.facts, sources: stored.sources });
+  const draft: Draft = newDraft(property.cadastralReference, property.mode, {
+    data: dataOf(property),
+    facts: property.facts,
+    sources: stored.sources,
+  });
   await runUntil(draft, runOptions(deps, draft, "job"), runDeadline(deps.config));
   deps.onAttempts?.(draft.attempts, property.mode);
   let status = finalStatus(draft);
@@ -74,12 +96,25 @@ async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: { property: 
     status = finalStatus(draft);
   }
   const now = new Date();
-  const row: PropertyRow = { ...property, ...columnsOf(draft.data), facts: draft.facts, updatedAt: now, status: status ?? "enriching", enrichedAt: status ? now : null };
+  const row: PropertyRow = {
+    ...property,
+    ...columnsOf(draft.data),
+    facts: draft.facts,
+    updatedAt: now,
+    status: status ?? "enriching",
+    enrichedAt: status ? now : null,
+  };
   return { job, row, ...childRowsOf(draft, property.id) };
 }
 
 /** The property columns a run writes (never its identity, partner, mode, reference or creation). */
-const FIXED: readonly { name: string }[] = [properties.id, properties.partnerId, properties.mode, properties.cadastralReference, properties.createdAt];
+const FIXED: readonly { name: string }[] = [
+  properties.id,
+  properties.partnerId,
+  properties.mode,
+  properties.cadastralReference,
+  properties.createdAt,
+];
 const RUN_COLUMNS = writable(properties)
   .map(([, column]) => column)
   .filter((c) => !FIXED.includes(c));
@@ -96,9 +131,18 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
   const s = enrichmentSources;
   const a = enrichmentAttempts;
   const run = new Map(finished.map((f) => [f.row.id, f.job.run]));
-  const rows = jsonRecords(p, finished.map((f) => ({ ...f.row, enrichmentRun: run.get(f.row.id)! })));
-  const sources = jsonRecords(s, finished.flatMap((f) => f.sources));
-  const attempts = jsonRecords(a, finished.flatMap((f) => f.attempts));
+  const rows = jsonRecords(
+    p,
+    finished.map((f) => ({ ...f.row, enrichmentRun: run.get(f.row.id)! })),
+  );
+  const sources = jsonRecords(
+    s,
+    finished.flatMap((f) => f.sources),
+  );
+  const attempts = jsonRecords(
+    a,
+    finished.flatMap((f) => f.attempts),
+  );
   const set = sql.join(
     RUN_COLUMNS.map((c) =>
       c === p.enrichmentRun
@@ -119,7 +163,10 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
       ),
       sources as (
         insert into ${s} (${sql.join(sourceColumns, sql`, `)})
-        select ${sql.join(sourceColumns.map((c) => sql`x.${c}`), sql`, `)} from jsonb_populate_recordset(null::${s}, ${sources}::jsonb) x
+        select ${sql.join(
+          sourceColumns.map((c) => sql`x.${c}`),
+          sql`, `,
+        )} from jsonb_populate_recordset(null::${s}, ${sources}::jsonb) x
         where x.${bare(s.propertyId)} in (select ${bare(p.id)} from updated)
         on conflict (${bare(s.propertyId)}, ${bare(s.source)}) do update set
           ${sql.join(
@@ -132,7 +179,10 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
       ),
       attempts as (
         insert into ${a} (${sql.join(attemptColumns, sql`, `)})
-        select ${sql.join(attemptColumns.map((c) => sql`x.${c}`), sql`, `)} from jsonb_populate_recordset(null::${a}, ${attempts}::jsonb) x
+        select ${sql.join(
+          attemptColumns.map((c) => sql`x.${c}`),
+          sql`, `,
+        )} from jsonb_populate_recordset(null::${a}, ${attempts}::jsonb) x
         where x.${bare(a.propertyId)} in (select ${bare(p.id)} from updated)
       )
       select ${bare(p.id)} as id from updated`),
@@ -144,7 +194,13 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
     deps.queue,
     done
       .filter((f) => f.row.status !== "enriching")
-      .map((f) => ({ partnerId: f.row.partnerId, mode: f.row.mode, type: "property.enriched", propertyId: f.row.id, payload: toProperty(f.row, f.sources) })),
+      .map((f) => ({
+        partnerId: f.row.partnerId,
+        mode: f.row.mode,
+        type: "property.enriched",
+        propertyId: f.row.id,
+        payload: toProperty(f.row, f.sources),
+      })),
   );
   await enqueueMany(
     deps.queue,
@@ -153,7 +209,11 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
     done
       .filter((f) => f.row.status === "enriching")
       .map(({ job, row }) => ({
-        data: { propertyId: row.id, run: job.run + 1, ...(job.priority ? { priority: job.priority } : {}) } satisfies EnrichJob,
+        data: {
+          propertyId: row.id,
+          run: job.run + 1,
+          ...(job.priority ? { priority: job.priority } : {}),
+        } satisfies EnrichJob,
         options: { delaySeconds: nextRunDelaySeconds(deps.config, row.mode, job.run), priority: job.priority },
       })),
   );

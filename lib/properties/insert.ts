@@ -27,13 +27,17 @@ function record(table: PgTable, row: Record<string, unknown>): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [key, column] of writable(table)) {
     const value = row[key];
-    out[column.name] = value === null || value === undefined || column.columnType === "PgJsonb" ? (value ?? null) : column.mapToDriverValue(value);
+    out[column.name] =
+      value === null || value === undefined || column.columnType === "PgJsonb"
+        ? (value ?? null)
+        : column.mapToDriverValue(value);
   }
   return out;
 }
 
 /** Rows as one JSON array of such records (for `jsonb_populate_recordset`). */
-export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[]) => JSON.stringify(rows.map((row) => record(table, row)));
+export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[]) =>
+  JSON.stringify(rows.map((row) => record(table, row)));
 
 const [PROPERTY, SOURCES, ATTEMPTS, END] = [
   `with inserted as (${insertFrom(properties, `jsonb_populate_record(null::"${getTableName(properties)}", `)}`,
@@ -48,7 +52,12 @@ const insertStatement = preparedSql("insert_property", () => {
 });
 
 /** Inserts the property and its children; false when the reference was registered meanwhile. */
-export async function insertProperty(db: DbOrTx, property: PropertyRow, sources: SourceRow[], attempts: AttemptInsert[]): Promise<boolean> {
+export async function insertProperty(
+  db: DbOrTx,
+  property: PropertyRow,
+  sources: SourceRow[],
+  attempts: AttemptInsert[],
+): Promise<boolean> {
   const result = await insertStatement(db).execute({
     property: JSON.stringify(record(properties, property)),
     sources: jsonRecords(enrichmentSources, sources),

@@ -1,7 +1,15 @@
 // Reading a partner's properties in one mode, as the contract's Property.
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
-import { EMPTY_DATA, iteAsOf, PropertyData, type Property, type PropertyStatus, type Scope, type SourceName } from "@/lib/domain";
+import {
+  EMPTY_DATA,
+  iteAsOf,
+  PropertyData,
+  type Property,
+  type PropertyStatus,
+  type Scope,
+  type SourceName,
+} from "@/lib/domain";
 
 const { properties, enrichmentSources } = schema;
 export type PropertyRow = typeof properties.$inferSelect;
@@ -12,12 +20,16 @@ export type SourceRow = typeof enrichmentSources.$inferSelect;
  * their key in the Drizzle row; every other member travels in `details`. Derived, so a new member
  * is declared in the Property's schema only.
  */
-const COLUMN_MEMBERS = Object.entries(getTableColumns(properties)).filter(([, column]) => column.name in PropertyData.shape).map(([key, column]) => [column.name as keyof PropertyData, key as keyof PropertyRow] as const);
+const COLUMN_MEMBERS = Object.entries(getTableColumns(properties))
+  .filter(([, column]) => column.name in PropertyData.shape)
+  .map(([key, column]) => [column.name as keyof PropertyData, key as keyof PropertyRow] as const);
 const IN_COLUMNS = new Set<string>(COLUMN_MEMBERS.map(([member]) => member));
 
 type Columns = typeof properties._.columns;
 /** The row's keys whose column holds a data member (the same derivation, as a type). */
-type DataColumn = { [K in keyof Columns]: Columns[K]["_"]["name"] extends keyof PropertyData ? K : never }[keyof Columns];
+type DataColumn = {
+  [K in keyof Columns]: Columns[K]["_"]["name"] extends keyof PropertyData ? K : never;
+}[keyof Columns];
 
 /** The Property's data members as the row's columns and its `details`. */
 export function columnsOf(data: PropertyData): Pick<PropertyRow, DataColumn | "details"> {
@@ -66,9 +78,16 @@ export async function sourcesOf(db: DbOrTx, propertyIds: string[]): Promise<Sour
 /** The properties of these ids within the scope, as the API shows them (two statements for any number). */
 export async function propertiesById(db: DbOrTx, scope: Scope, ids: string[]): Promise<Map<string, Property>> {
   if (!ids.length) return new Map();
-  const rows = await db.select().from(properties).where(and(inArray(properties.id, ids), inScope(scope)));
+  const rows = await db
+    .select()
+    .from(properties)
+    .where(and(inArray(properties.id, ids), inScope(scope)));
   const sources = new Map<string, SourceRow[]>();
-  for (const s of await sourcesOf(db, rows.map((p) => p.id))) sources.set(s.propertyId, [...(sources.get(s.propertyId) ?? []), s]);
+  for (const s of await sourcesOf(
+    db,
+    rows.map((p) => p.id),
+  ))
+    sources.set(s.propertyId, [...(sources.get(s.propertyId) ?? []), s]);
   return new Map(rows.map((p) => [p.id, toProperty(p, sources.get(p.id) ?? [])]));
 }
 
@@ -76,7 +95,11 @@ const inScope = (scope: Scope) => and(eq(properties.partnerId, scope.partnerId),
 
 /** The property as the API shows it; null when absent or outside the caller's scope. */
 export async function getProperty(db: DbOrTx, scope: Scope, id: string): Promise<Property | null> {
-  const [row] = await db.select().from(properties).where(and(eq(properties.id, id), inScope(scope))).limit(1);
+  const [row] = await db
+    .select()
+    .from(properties)
+    .where(and(eq(properties.id, id), inScope(scope)))
+    .limit(1);
   return row ? toProperty(row, await sourcesOf(db, [row.id])) : null;
 }
 
@@ -101,7 +124,10 @@ export interface PropertyPage {
 /** Newest first; the cursor is a property id of the previous page (keyset on created_at, id). Null for a cursor outside the scope. */
 export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): Promise<PropertyPage | null> {
   if (o.startingAfter) {
-    const [row] = await db.select({ id: properties.id }).from(properties).where(and(eq(properties.id, o.startingAfter), inScope(scope)));
+    const [row] = await db
+      .select({ id: properties.id })
+      .from(properties)
+      .where(and(eq(properties.id, o.startingAfter), inScope(scope)));
     if (!row) return null;
   }
   const like = o.search ? containsPattern(o.search) : undefined;
@@ -131,9 +157,17 @@ export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): 
     .orderBy(desc(properties.createdAt), desc(properties.id))
     .limit(o.limit + 1);
   const page = rows.slice(0, o.limit);
-  const sources = await sourcesOf(db, page.map((p) => p.id));
+  const sources = await sourcesOf(
+    db,
+    page.map((p) => p.id),
+  );
   return {
-    data: page.map((p) => toProperty(p, sources.filter((s) => s.propertyId === p.id))),
+    data: page.map((p) =>
+      toProperty(
+        p,
+        sources.filter((s) => s.propertyId === p.id),
+      ),
+    ),
     has_more: rows.length > o.limit,
     next_starting_after: rows.length > o.limit ? (page.at(-1)?.id ?? null) : null,
   };

@@ -23,7 +23,12 @@ export interface Registered {
  * The property of each reference, created where the partner has none. References must be valid and
  * normalised; the answer holds every one of them.
  */
-export async function registerReferences(tx: DbOrTx, queue: Queue, scope: Scope, references: string[]): Promise<Map<string, Registered>> {
+export async function registerReferences(
+  tx: DbOrTx,
+  queue: Queue,
+  scope: Scope,
+  references: string[],
+): Promise<Map<string, Registered>> {
   const registered = new Map<string, Registered>();
   if (!references.length) return registered;
   const p = properties;
@@ -66,7 +71,10 @@ export async function registerReferences(tx: DbOrTx, queue: Queue, scope: Scope,
     queue,
     tx,
     QUEUES.enrich,
-    created.map((r) => ({ data: { propertyId: r.id, run: 0, priority: BATCH_PRIORITY } satisfies EnrichJob, options: { priority: BATCH_PRIORITY } })),
+    created.map((r) => ({
+      data: { propertyId: r.id, run: 0, priority: BATCH_PRIORITY } satisfies EnrichJob,
+      options: { priority: BATCH_PRIORITY },
+    })),
   );
   return registered;
 }

@@ -7,7 +7,15 @@ import { preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import { DomainError, SOURCES, type Mode, type Property, type PropertyStatus, type Scope } from "@/lib/domain";
-import { newDraft, runUntil, finalStatus, type AttemptRecord, type Draft, type RunOptions, type Trigger } from "@/lib/enrichment/engine";
+import {
+  newDraft,
+  runUntil,
+  finalStatus,
+  type AttemptRecord,
+  type Draft,
+  type RunOptions,
+  type Trigger,
+} from "@/lib/enrichment/engine";
 import { errorFields, type LogSink } from "@/lib/observability/logger";
 import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
 import type { Sources } from "@/lib/enrichment/sources/types";
@@ -67,7 +75,8 @@ export function runOptions(deps: PropertiesDeps, draft: Draft, trigger: Trigger)
     sources: deps.sourcesFor(draft.mode),
     trigger,
     maxAttempts: maxAttempts(deps.config, draft.mode),
-    onError: (error) => deps.logger.error({ reference: draft.reference, trigger, ...errorFields(error) }, "enrichment run failed"),
+    onError: (error) =>
+      deps.logger.error({ reference: draft.reference, trigger, ...errorFields(error) }, "enrichment run failed"),
   };
 }
 
@@ -100,7 +109,12 @@ export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertySt
 }
 
 /** Enriches a new property until the deadline and writes it; null when a concurrent create won. */
-async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: string, startedAt: number): Promise<Property | null> {
+async function createEnriched(
+  deps: PropertiesDeps,
+  scope: Scope,
+  reference: string,
+  startedAt: number,
+): Promise<Property | null> {
   const draft = newDraft(reference, scope.mode);
   await runUntil(draft, runOptions(deps, draft, "inline"), inlineDeadline(deps.config, startedAt));
   deps.onAttempts?.(draft.attempts, scope.mode);
@@ -112,7 +126,13 @@ async function createEnriched(deps: PropertiesDeps, scope: Scope, reference: str
     ? await insertProperty(deps.db, property, sources, attempts)
     : await deps.db.transaction(async (tx) => {
         if (!(await insertProperty(tx, property, sources, attempts))) return false;
-        await enqueue(deps.queue, tx, QUEUES.enrich, { propertyId: property.id, run: 1 }, { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) });
+        await enqueue(
+          deps.queue,
+          tx,
+          QUEUES.enrich,
+          { propertyId: property.id, run: 1 },
+          { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) },
+        );
         return true;
       });
   return created ? toProperty(property, sources) : null;

@@ -56,7 +56,13 @@ export async function startQueue(database: Database, config: Config, log: LogSin
   boss.on("error", (error) => log.error(errorFields(error), "queue error"));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+    await boss.createQueue(name, {
+      name,
+      expireInSeconds: config.JOB_EXPIRE_SECONDS,
+      retryLimit: 20,
+      retryDelay: 1,
+      retryBackoff: true,
+    });
   }
   return boss;
 }
@@ -77,7 +83,13 @@ export async function queueStats(executor: SqlExecutor): Promise<QueueStat[]> {
   );
   return Object.values(QUEUES).map((queue) => {
     const row = rows.find((r: { name: string }) => r.name === queue);
-    return { queue, waiting: row?.waiting ?? 0, scheduled: row?.scheduled ?? 0, active: row?.active ?? 0, oldestWaitingSeconds: row?.oldest ?? 0 };
+    return {
+      queue,
+      waiting: row?.waiting ?? 0,
+      scheduled: row?.scheduled ?? 0,
+      active: row?.active ?? 0,
+      oldestWaitingSeconds: row?.oldest ?? 0,
+    };
   });
 }
 
@@ -88,15 +100,25 @@ export interface EnqueueOptions {
   priority?: number;
 }
 
-const startAfter = (options: EnqueueOptions) => (options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {});
+const startAfter = (options: EnqueueOptions) =>
+  options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {};
 
 /** Enqueues inside `tx`, so the job exists if and only if the transaction commits. */
 export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: object, options: EnqueueOptions = {}) {
-  return queue.send(name, data, { db: executorFor(tx) as PgBoss.Db, ...startAfter(options), ...(options.priority ? { priority: options.priority } : {}) });
+  return queue.send(name, data, {
+    db: executorFor(tx) as PgBoss.Db,
+    ...startAfter(options),
+    ...(options.priority ? { priority: options.priority } : {}),
+  });
 }
 
 /** Many jobs of one queue inside `tx`, in one statement (pg-boss's insert). */
-export async function enqueueMany(queue: Queue, tx: DbOrTx, name: QueueName, jobs: readonly { data: object; options?: EnqueueOptions }[]) {
+export async function enqueueMany(
+  queue: Queue,
+  tx: DbOrTx,
+  name: QueueName,
+  jobs: readonly { data: object; options?: EnqueueOptions }[],
+) {
   if (!jobs.length) return;
   await queue.insert(
     jobs.map(({ data, options = {} }) => ({
@@ -134,13 +156,22 @@ interface WorkOptions {
  * that throws is failed whole (pg-boss retries each of its jobs): handlers must make a retried job
  * that already finished do nothing.
  */
-async function work<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (jobs: PgBoss.Job<T>[]) => Promise<void>) {
+async function work<T extends object>(
+  queue: Queue,
+  name: QueueName,
+  options: WorkOptions,
+  handle: (jobs: PgBoss.Job<T>[]) => Promise<void>,
+) {
   for (let i = 0; i < options.workers; i++) {
     let id: string | undefined;
-    id = await queue.work<T>(name, { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds }, async (jobs) => {
-      if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
-      await handle(jobs);
-    });
+    id = await queue.work<T>(
+      name,
+      { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds },
+      async (jobs) => {
+        if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
+        await handle(jobs);
+      },
+    );
   }
 }
 
@@ -148,7 +179,12 @@ async function work<T extends object>(queue: Queue, name: QueueName, options: Wo
  * Each job of a batch handled on its own, side by side. Every job runs to its end before a failure
  * is reported, so pg-boss never hands out again a job that is still running.
  */
-export async function workInParallel<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (data: T) => Promise<unknown>): Promise<void> {
+export async function workInParallel<T extends object>(
+  queue: Queue,
+  name: QueueName,
+  options: WorkOptions,
+  handle: (data: T) => Promise<unknown>,
+): Promise<void> {
   const run = async (job: PgBoss.Job<T>) => {
     const startedAt = Date.now();
     try {
@@ -167,7 +203,12 @@ export async function workInParallel<T extends object>(queue: Queue, name: Queue
 }
 
 /** Each fetched batch of jobs handled as one (one read, one write for all); each job reported with the batch's time. */
-export async function workInBatches<T extends object>(queue: Queue, name: QueueName, options: WorkOptions, handle: (data: T[]) => Promise<unknown>): Promise<void> {
+export async function workInBatches<T extends object>(
+  queue: Queue,
+  name: QueueName,
+  options: WorkOptions,
+  handle: (data: T[]) => Promise<unknown>,
+): Promise<void> {
   await work<T>(queue, name, options, async (jobs) => {
     const startedAt = Date.now();
     let error: unknown = null;
@@ -177,7 +218,8 @@ export async function workInBatches<T extends object>(queue: Queue, name: QueueN
       error = thrown;
       throw thrown;
     } finally {
-      for (const job of jobs) options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: Date.now() - startedAt, error });
+      for (const job of jobs)
+        options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: Date.now() - startedAt, error });
     }
   });
 }

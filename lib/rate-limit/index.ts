@@ -173,7 +173,11 @@ function scopeOfBucket(bucket: string): Scope | null {
 }
 
 /** The database limiter's windows, busiest first: writes counted now and the last one, per scope. */
-export async function windowUsage(db: DbOrTx, windowSeconds: number, limit: number): Promise<(Scope & { used: number; lastHit: Date | null })[]> {
+export async function windowUsage(
+  db: DbOrTx,
+  windowSeconds: number,
+  limit: number,
+): Promise<(Scope & { used: number; lastHit: Date | null })[]> {
   const rows = rowsOf<{ bucket: string; used: number; last_hit: string | number | null }>(
     await db.execute(sql`
       select ${w.bucket} as bucket,
@@ -190,7 +194,10 @@ export async function windowUsage(db: DbOrTx, windowSeconds: number, limit: numb
 
 /** The refusal of a write over the limit, in the words the API and the portal show. */
 export function rateLimited(d: RateLimitDecision): DomainError {
-  return new DomainError("rate_limited", `At most ${d.limit} write requests per ${d.windowSeconds} s; retry after ${retryAfterSeconds(d)} s.`);
+  return new DomainError(
+    "rate_limited",
+    `At most ${d.limit} write requests per ${d.windowSeconds} s; retry after ${retryAfterSeconds(d)} s.`,
+  );
 }
 
 /** Retry-After is delta-seconds (never an epoch), at least 1 so clients do not spin. */

@@ -38,7 +38,9 @@ describe("climate zone (CTE DB-HE 2019)", () => {
   });
 
   it("agrees with the research table's band zone for every municipality", () => {
-    const mismatches = allMunicipalities().filter((m) => climateZone(m.provinceCode, m.altitudeM) !== expectedZone(m.ine));
+    const mismatches = allMunicipalities().filter(
+      (m) => climateZone(m.provinceCode, m.altitudeM) !== expectedZone(m.ine),
+    );
     expect(allMunicipalities()).toHaveLength(8131);
     expect(mismatches).toEqual([]);
   });
@@ -87,7 +89,11 @@ describe("reference data", () => {
   it("offers the sandbox sizeable towns the national cadastre covers, in every such province", () => {
     const towns = sandboxMunicipalities();
     expect(towns.length).toBeGreaterThan(1000);
-    expect(towns.every((m) => m.catastroCode && m.population >= SANDBOX_MIN_POPULATION && provinceByCode(m.provinceCode)?.catastro)).toBe(true);
+    expect(
+      towns.every(
+        (m) => m.catastroCode && m.population >= SANDBOX_MIN_POPULATION && provinceByCode(m.provinceCode)?.catastro,
+      ),
+    ).toBe(true);
     expect(new Set(towns.map((m) => m.provinceCode)).size).toBe(48);
   });
 });

@@ -70,20 +70,20 @@ const PROVINCES: Record<string, Omit<Province, "code">> = Object.fromEntries(
 );
 export const CLIMATE_BANDS = bandsJson as unknown as Record<string, [number | null, string][]>;
 
-const MUNICIPALITIES: Municipality[] = (municipalitiesJson as [string, string, number, number, string, string, number, number, number][]).map(
-  ([ine, name, altitudeM, population, catastroCode, capitalZone, latitude, longitude, areaKm2]) => ({
-    ine,
-    name,
-    provinceCode: ine.slice(0, 2),
-    altitudeM,
-    population,
-    catastroCode: catastroCode || null,
-    capitalZone: capitalZone || null,
-    latitude,
-    longitude,
-    areaKm2,
-  }),
-);
+const MUNICIPALITIES: Municipality[] = (
+  municipalitiesJson as [string, string, number, number, string, string, number, number, number][]
+).map(([ine, name, altitudeM, population, catastroCode, capitalZone, latitude, longitude, areaKm2]) => ({
+  ine,
+  name,
+  provinceCode: ine.slice(0, 2),
+  altitudeM,
+  population,
+  catastroCode: catastroCode || null,
+  capitalZone: capitalZone || null,
+  latitude,
+  longitude,
+  areaKm2,
+}));
 const BY_INE = new Map(MUNICIPALITIES.map((m) => [m.ine, m]));
 const BY_CATASTRO = new Map(MUNICIPALITIES.filter((m) => m.catastroCode).map((m) => [m.catastroCode!, m]));
 

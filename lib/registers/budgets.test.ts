@@ -13,7 +13,13 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("register budgets", () => {
   it("give every register asked over the network a default rate", () => {
-    for (const provider of [PROVIDERS.catastro, PROVIDERS.catalonia, PROVIDERS.valencia, PROVIDERS.gesiee, PROVIDERS.aragon]) {
+    for (const provider of [
+      PROVIDERS.catastro,
+      PROVIDERS.catalonia,
+      PROVIDERS.valencia,
+      PROVIDERS.gesiee,
+      PROVIDERS.aragon,
+    ]) {
       expect(DEFAULT_REGISTER_RATES[budgetOf(provider)], provider).toBeGreaterThan(0);
     }
     expect(budgetOf(PROVIDERS.valencia)).toBe(budgetOf(PROVIDERS.gesiee)); // one host, one budget

@@ -28,10 +28,15 @@ export const budgetOf = (provider: string) => provider.split("-")[0]!;
 export function registerRates(overrides: Record<string, number>): Record<string, number> {
   const unknown = Object.keys(overrides).filter((name) => !(name in DEFAULT_REGISTER_RATES));
   if (unknown.length) {
-    throw new Error(`REGISTER_RATE_LIMITS names unknown registers (${unknown.join(", ")}); known: ${Object.keys(DEFAULT_REGISTER_RATES).join(", ")}.`);
+    throw new Error(
+      `REGISTER_RATE_LIMITS names unknown registers (${unknown.join(", ")}); known: ${Object.keys(DEFAULT_REGISTER_RATES).join(", ")}.`,
+    );
   }
   const bad = Object.entries(overrides).filter(([, rate]) => !Number.isInteger(rate) || rate < 1);
-  if (bad.length) throw new Error(`REGISTER_RATE_LIMITS wants whole requests per second of at least 1 (${bad.map(([n]) => n).join(", ")}).`);
+  if (bad.length)
+    throw new Error(
+      `REGISTER_RATE_LIMITS wants whole requests per second of at least 1 (${bad.map(([n]) => n).join(", ")}).`,
+    );
   return { ...DEFAULT_REGISTER_RATES, ...overrides };
 }
 
@@ -60,7 +65,10 @@ export function registerBudgets(db: DbOrTx, overrides: Record<string, number> = 
       const name = budgetOf(provider);
       if (!limiters.has(name)) return Promise.resolve(true);
       const turn = (turns.get(name) ?? Promise.resolve()).then(() => acquire(name, signal));
-      turns.set(name, turn.catch(() => {}));
+      turns.set(
+        name,
+        turn.catch(() => {}),
+      );
       return turn;
     },
   };

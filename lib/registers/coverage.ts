@@ -50,12 +50,14 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
   const index = (kind: RegisterRecordKind) =>
     imported
       .filter((d) => d.kinds.includes(kind))
-      .map((d): CoverageProvider => ({
-        ...entry(indexProvider(d.id), "index", d.evidence),
-        dataset: d.id,
-        as_of: d.asOf,
-        rows: d.rows,
-      }));
+      .map(
+        (d): CoverageProvider => ({
+          ...entry(indexProvider(d.id), "index", d.evidence),
+          dataset: d.id,
+          as_of: d.asOf,
+          rows: d.rows,
+        }),
+      );
   const rules = firstInspectionAge(region.name) === null ? [] : [entry(PROVIDERS.rules, "rules", null)];
   const partial = imported.filter((d) => d.area).map((d) => `${indexProvider(d.id)}: ${d.area}.`);
   return {

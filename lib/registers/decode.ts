@@ -84,7 +84,7 @@ const count = (text: string, char: string) => {
 
 /** Where the first byte that breaks UTF-8 sits (called once, on the chunk that has one). */
 function firstInvalid(data: Buffer): number {
-  for (let end = 0; end < data.length;) {
+  for (let end = 0; end < data.length; ) {
     const byte = data[end]!;
     const length =
       byte < 0x80

@@ -23,13 +23,19 @@ export function remoteFile(url: string, options: { timeoutMs: number; headers?: 
   return {
     name: url,
     async open() {
-      const res = await fetch(url, { signal: AbortSignal.timeout(options.timeoutMs), headers: { "User-Agent": "Finca/1.0 (register index)", ...options.headers } });
+      const res = await fetch(url, {
+        signal: AbortSignal.timeout(options.timeoutMs),
+        headers: { "User-Agent": "Finca/1.0 (register index)", ...options.headers },
+      });
       if (res.status !== 200 || !res.body) {
         await res.body?.cancel();
         throw new Error(`${url}: HTTP ${res.status}`);
       }
       const length = Number(res.headers.get("content-length"));
-      return { stream: Readable.fromWeb(res.body as WebReadableStream), size: Number.isFinite(length) && length > 0 ? length : null };
+      return {
+        stream: Readable.fromWeb(res.body as WebReadableStream),
+        size: Number.isFinite(length) && length > 0 ? length : null,
+      };
     },
   };
 }

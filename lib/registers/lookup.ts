@@ -9,13 +9,23 @@ import type { RegisterRecordKind } from "@/lib/domain";
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
 /** The newest record matching `where`; `before` ranks a kind of match ahead of the rest (false first). */
-async function newest<T>(db: Db, kind: RegisterRecordKind, where: SQL | undefined, before?: SQL): Promise<IndexHit<T> | null> {
+async function newest<T>(
+  db: Db,
+  kind: RegisterRecordKind,
+  where: SQL | undefined,
+  before?: SQL,
+): Promise<IndexHit<T> | null> {
   const [hit] = await db
     .select({ data: records.data, dataset: records.dataset, sourceRow: records.sourceRow, asOf: datasets.asOf })
     .from(records)
     .innerJoin(datasets, and(eq(datasets.id, records.dataset), eq(datasets.generation, records.generation)))
     .where(and(eq(records.kind, kind), where))
-    .orderBy(...(before ? [before] : []), sql`${records.unit} is null`, sql`${records.datedOn} desc nulls last`, desc(records.id))
+    .orderBy(
+      ...(before ? [before] : []),
+      sql`${records.unit} is null`,
+      sql`${records.datedOn} desc nulls last`,
+      desc(records.id),
+    )
     .limit(1);
   return hit ? { data: hit.data as T, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf } : null;
 }
@@ -23,11 +33,20 @@ async function newest<T>(db: Db, kind: RegisterRecordKind, where: SQL | undefine
 export function registerIndex(db: Db): RegisterIndex {
   return {
     certificate: ({ parcel, unit }) =>
-      newest<RegistryCertificate>(db, "certificate", and(eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit))),
+      newest<RegistryCertificate>(
+        db,
+        "certificate",
+        and(eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit)),
+      ),
     inspection({ parcel, addressKey }) {
       // One round trip: the parcel's own record ahead of one filed under the building's address.
       const byParcel = and(eq(records.parcel, parcel), isNull(records.unit));
-      return newest<IteFinding>(db, "inspection", addressKey ? or(byParcel, eq(records.addressKey, addressKey)) : byParcel, sql`${records.parcel} is distinct from ${parcel}`);
+      return newest<IteFinding>(
+        db,
+        "inspection",
+        addressKey ? or(byParcel, eq(records.addressKey, addressKey)) : byParcel,
+        sql`${records.parcel} is distinct from ${parcel}`,
+      );
     },
   };
 }

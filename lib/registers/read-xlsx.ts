@@ -60,7 +60,8 @@ export async function* readXlsxRows(
       }
       const candidate: HeaderRow = { line, names: values, match: matchHeader(dataset, values, overrides) };
       if (!best || found(candidate.match) > found(best.match)) best = candidate;
-      if (!candidate.match.missing.length || line >= HEADER_ROWS) yield start(candidate.match.missing.length ? best : candidate, sheet);
+      if (!candidate.match.missing.length || line >= HEADER_ROWS)
+        yield start(candidate.match.missing.length ? best : candidate, sheet);
     }
   } catch (error) {
     if (error instanceof NotAWorkbook) throw new RegisterFileError(file, line || 1, null, error.message);

@@ -22,9 +22,18 @@ describe("indexKeys", () => {
   });
 
   it("splits several references per field, on separators or none, and deduplicates", () => {
-    expect(indexKeys("2749704YJ0624N0001DI, 2749704YJ0624N0002OO;2749704YJ0624N0001DI").map((k) => k.unit)).toEqual(["2749704YJ0624N0001", "2749704YJ0624N0002"]);
-    expect(indexKeys("2749704YJ0624N0001DI y 2749704YJ0624N0003PP").map((k) => k.unit)).toEqual(["2749704YJ0624N0001", "2749704YJ0624N0003"]);
-    expect(indexKeys("2749704YJ0624N0001DI2749704YJ0624N0002OO").map((k) => k.unit)).toEqual(["2749704YJ0624N0001", "2749704YJ0624N0002"]);
+    expect(indexKeys("2749704YJ0624N0001DI, 2749704YJ0624N0002OO;2749704YJ0624N0001DI").map((k) => k.unit)).toEqual([
+      "2749704YJ0624N0001",
+      "2749704YJ0624N0002",
+    ]);
+    expect(indexKeys("2749704YJ0624N0001DI y 2749704YJ0624N0003PP").map((k) => k.unit)).toEqual([
+      "2749704YJ0624N0001",
+      "2749704YJ0624N0003",
+    ]);
+    expect(indexKeys("2749704YJ0624N0001DI2749704YJ0624N0002OO").map((k) => k.unit)).toEqual([
+      "2749704YJ0624N0001",
+      "2749704YJ0624N0002",
+    ]);
   });
 
   it("keeps a unit followed by noise only when its check letters are right", () => {
@@ -33,7 +42,16 @@ describe("indexKeys", () => {
   });
 
   it("rejects what is no reference", () => {
-    for (const field of ["", "   ", "SIN REFERENCIA", "2749704YJ0624", "2749704YJ0624N00", "2749704YJ0624N000?DI", "2749704YJ0624NABCDDI"]) expect(indexKeys(field)).toEqual([]);
+    for (const field of [
+      "",
+      "   ",
+      "SIN REFERENCIA",
+      "2749704YJ0624",
+      "2749704YJ0624N00",
+      "2749704YJ0624N000?DI",
+      "2749704YJ0624NABCDDI",
+    ])
+      expect(indexKeys(field)).toEqual([]);
     expect(indexKeys(null)).toEqual([]);
   });
 });

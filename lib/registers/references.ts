@@ -26,9 +26,13 @@ function keysOf(chunk: string): IndexKey[] {
   if (chunk.length === 14) return [parcel(chunk)];
   if ((chunk.length === 18 || chunk.length === 20) && unitShaped(chunk)) return [unit(chunk)];
   // Several units written without a separator.
-  if (chunk.length % 20 === 0) return Array.from({ length: chunk.length / 20 }, (_, i) => chunk.slice(i * 20, i * 20 + 20)).filter(unitShaped).map(unit);
+  if (chunk.length % 20 === 0)
+    return Array.from({ length: chunk.length / 20 }, (_, i) => chunk.slice(i * 20, i * 20 + 20))
+      .filter(unitShaped)
+      .map(unit);
   // A unit followed by noise ("…0001DI BIS"): kept only when its check letters prove it a unit.
-  if (chunk.length > 20 && unitShaped(chunk) && checkLetters(chunk.slice(0, 18)) === chunk.slice(18, 20)) return [unit(chunk)];
+  if (chunk.length > 20 && unitShaped(chunk) && checkLetters(chunk.slice(0, 18)) === chunk.slice(18, 20))
+    return [unit(chunk)];
   return [];
 }
 

@@ -93,7 +93,10 @@ function statusCondition(status: StatusClass | number): SQL {
 }
 
 /** A partner's requests in one mode, newest first, `limit + 1` rows so the caller knows there are more. */
-export async function searchRequestLogs(db: Db, filter: RequestLogFilter): Promise<{ rows: RequestLogRow[]; next: number | null }> {
+export async function searchRequestLogs(
+  db: Db,
+  filter: RequestLogFilter,
+): Promise<{ rows: RequestLogRow[]; next: number | null }> {
   const conditions = [
     eq(requestLogs.partnerId, filter.partnerId),
     eq(requestLogs.mode, filter.mode),

@@ -10,7 +10,8 @@ function cellText(value: ExcelJS.CellValue | undefined): string {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value !== "object") return String(value);
   if ("richText" in value) return value.richText.map((part) => part.text).join("");
-  if ("formula" in value || "sharedFormula" in value) return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
+  if ("formula" in value || "sharedFormula" in value)
+    return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
   if ("text" in value) return String(value.text);
   return "";
 }
@@ -29,7 +30,13 @@ export class NotAWorkbook extends Error {}
 
 /** The first sheet's rows. A ZIP without a workbook, or a damaged one, ends in NotAWorkbook. */
 export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow> {
-  const options = { sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", worksheets: "emit", entries: "ignore" } as const;
+  const options = {
+    sharedStrings: "cache",
+    styles: "cache",
+    hyperlinks: "ignore",
+    worksheets: "emit",
+    entries: "ignore",
+  } as const;
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, options);
   let sheets = 0;
   try {
@@ -39,7 +46,12 @@ export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow
       const name = (sheet as unknown as { name?: string }).name ?? "1";
       for await (const row of sheet) {
         // row.values is 1-based: index 0 is always empty.
-        if (first) yield { sheet: name, line: row.number, values: (row.values as ExcelJS.CellValue[]).slice(1).map((v) => cellText(v).trim()) };
+        if (first)
+          yield {
+            sheet: name,
+            line: row.number,
+            values: (row.values as ExcelJS.CellValue[]).slice(1).map((v) => cellText(v).trim()),
+          };
       }
     }
   } catch (error) {

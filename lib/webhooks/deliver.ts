@@ -19,7 +19,10 @@ const [d, a, e] = [webhookDeliveries, webhookAttempts, webhookEndpoints];
 export interface DeliveryDeps {
   db: Db;
   queue: Queue;
-  config: Pick<Config, "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_RETRY_SCHEDULE_TEST" | "FINCA_WEBHOOKS_ALLOW_PRIVATE">;
+  config: Pick<
+    Config,
+    "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_RETRY_SCHEDULE_TEST" | "FINCA_WEBHOOKS_ALLOW_PRIVATE"
+  >;
   /** Tests inject a resolver; production uses the system's. */
   resolver?: Resolver;
   now?: () => Date;
@@ -54,7 +57,11 @@ export function deliverySchedule(config: DeliveryDeps["config"], mode: Mode): nu
 }
 
 /** Seconds until the next try after a failed attempt at schedule position `step`, or null when retries are exhausted. */
-export function nextDelaySeconds(schedule: number[], step: number, result: Pick<SendResult, "statusCode" | "retryAfterSeconds">): number | null {
+export function nextDelaySeconds(
+  schedule: number[],
+  step: number,
+  result: Pick<SendResult, "statusCode" | "retryAfterSeconds">,
+): number | null {
   const scheduled = schedule[step];
   if (scheduled === undefined) return null;
   // A receiver's Retry-After (429/503) is honoured up to the next scheduled delay, never beyond it.
@@ -66,7 +73,11 @@ export function nextDelaySeconds(schedule: number[], step: number, result: Pick<
 
 export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped" | "deferred";
 
-type Row = { delivery: typeof webhookDeliveries.$inferSelect; endpoint: typeof webhookEndpoints.$inferSelect; event: typeof events.$inferSelect };
+type Row = {
+  delivery: typeof webhookDeliveries.$inferSelect;
+  endpoint: typeof webhookEndpoints.$inferSelect;
+  event: typeof events.$inferSelect;
+};
 
 /** The deliveries of these jobs with their endpoints and events, in one read. */
 async function readDeliveries(db: Db, jobs: readonly DeliverJob[]): Promise<Map<string, Row>> {
@@ -114,7 +125,9 @@ export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[
   );
   const successes = attempts.filter((a): a is Success => typeof a === "object");
   const claimed = await writeSuccesses(deps.db, successes);
-  return attempts.map((a) => (typeof a === "object" ? a.report(claimed.has(a.deliveryId) ? "succeeded" : "skipped") : a));
+  return attempts.map((a) =>
+    typeof a === "object" ? a.report(claimed.has(a.deliveryId) ? "succeeded" : "skipped") : a,
+  );
 }
 
 /**
@@ -131,10 +144,19 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
   const now = deps.now ?? (() => new Date());
   if (row.delivery.attempts !== job.attempt || row.delivery.status !== "pending") return "skipped";
   const { delivery, endpoint, event } = row;
-  const current = and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.attempts, job.attempt), eq(webhookDeliveries.status, "pending"));
+  const current = and(
+    eq(webhookDeliveries.id, delivery.id),
+    eq(webhookDeliveries.attempts, job.attempt),
+    eq(webhookDeliveries.status, "pending"),
+  );
   if (endpoint.deletedAt || (!endpoint.enabled && job.trigger === "scheduled")) {
-    const why = endpoint.deletedAt ? "endpoint deleted" : `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
-    await deps.db.update(webhookDeliveries).set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now() }).where(current);
+    const why = endpoint.deletedAt
+      ? "endpoint deleted"
+      : `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
+    await deps.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now() })
+      .where(current);
     return "skipped";
   }
 
@@ -175,13 +197,27 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     return outcome;
   };
 
-  if (result.ok) return { deliveryId: delivery.id, expected: job.attempt, attempt, trigger: job.trigger, startedAt, at: now(), result, report };
+  if (result.ok)
+    return {
+      deliveryId: delivery.id,
+      expected: job.attempt,
+      attempt,
+      trigger: job.trigger,
+      startedAt,
+      at: now(),
+      result,
+      report,
+    };
 
   // A failed attempt.
   const failed = await deps.db.transaction(async (tx): Promise<DeliveryOutcome> => {
     // The row lock makes this the only run that logs this attempt (a job handed out twice sends twice
     // at worst, which at-least-once allows, but is counted and scheduled once).
-    const [claimed] = await tx.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(current).for("update");
+    const [claimed] = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(current)
+      .for("update");
     if (!claimed) return "skipped";
 
     // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
@@ -194,10 +230,14 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     const gone = result.statusCode === 410;
     // A blocked address stays blocked: retrying it for days only knocks on the operator's network.
     const blocked = result.errorClass === "ssrf_blocked";
-    const failingTooLong = state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
+    const failingTooLong =
+      state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
     const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
     if (disableReason) {
-      await tx.update(webhookEndpoints).set({ enabled: false, disabledReason: disableReason }).where(eq(webhookEndpoints.id, endpoint.id));
+      await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: disableReason })
+        .where(eq(webhookEndpoints.id, endpoint.id));
     }
     const retriable = !gone && !blocked && state!.enabled && !disableReason;
     const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;

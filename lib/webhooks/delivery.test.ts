@@ -8,9 +8,24 @@ import { startQueue, type Queue } from "@/lib/queue";
 import type { Mode } from "@/lib/domain";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { DomainError, type Scope } from "@/lib/domain";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, expirePreviousSecret, rotateSecret, setEnabled } from "./endpoints";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  expirePreviousSecret,
+  rotateSecret,
+  setEnabled,
+} from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
-import { deliverMany, deliverOnce, deliverySchedule, FAILING_DISABLE_MS, nextDelaySeconds, type DeliveryDeps } from "./deliver";
+import {
+  deliverMany,
+  deliverOnce,
+  deliverySchedule,
+  FAILING_DISABLE_MS,
+  nextDelaySeconds,
+  type DeliveryDeps,
+} from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "./ssrf";
 import { partnerSlots } from "./fair-share";
@@ -23,7 +38,11 @@ let config: Config;
 let deps: DeliveryDeps;
 let receiver: Receiver;
 beforeAll(async () => {
-  config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1", WEBHOOK_TIMEOUT_MS: "300" });
+  config = loadConfig({
+    FINCA_WEBHOOKS_ALLOW_PRIVATE: "1",
+    WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1",
+    WEBHOOK_TIMEOUT_MS: "300",
+  });
   database = await openDatabase({ dataDir: "memory://" });
   queue = await startQueue(database, config, createLogger({ level: "warn" }));
   deps = { db: database.db, queue, config };
@@ -41,17 +60,25 @@ beforeEach(() => {
 
 let partnerCount = 0;
 async function newScope(mode: Mode = "test"): Promise<Scope> {
-  const [partner] = await database.db.insert(partners).values({ name: `Partner ${++partnerCount}` }).returning();
+  const [partner] = await database.db
+    .insert(partners)
+    .values({ name: `Partner ${++partnerCount}` })
+    .returning();
   return { partnerId: partner!.id, mode };
 }
 
 async function newEndpoint(scope?: Scope, url = receiver.url) {
   const s = scope ?? (await newScope());
-  return { scope: s, ...(await createEndpoint(database.db, s, { url, description: "test" }, { allowPrivate: true, maxEndpoints: 20 })) };
+  return {
+    scope: s,
+    ...(await createEndpoint(database.db, s, { url, description: "test" }, { allowPrivate: true, maxEndpoints: 20 })),
+  };
 }
 
 async function emit(scope: Scope, payload: Record<string, unknown> = { property_id: "p1", status: "enriched" }) {
-  const event = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload }));
+  const event = await database.db.transaction((tx) =>
+    recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload }),
+  );
   const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
   return { event, deliveries };
 }
@@ -74,9 +101,16 @@ async function runNext(deliveryId: string, d: DeliveryDeps = deps) {
   return deliverOnce(d, job.data);
 }
 
-const deliveryOf = async (id: string) => (await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!;
-const endpointOf = async (id: string) => (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0]!;
-const attemptsOf = (deliveryId: string) => database.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+const deliveryOf = async (id: string) =>
+  (await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)))[0]!;
+const endpointOf = async (id: string) =>
+  (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id)))[0]!;
+const attemptsOf = (deliveryId: string) =>
+  database.db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, deliveryId))
+    .orderBy(webhookAttempts.id);
 const headersOf = (i: number) => receiver.received[i]!.headers as Record<string, string>;
 
 describe("recording an event", () => {
@@ -87,7 +121,9 @@ describe("recording an event", () => {
     const { event, deliveries } = await emit(scope);
     expect(deliveries.map((d) => d.endpointId)).toEqual([endpoint.id]);
     expect(deliveries[0]!.messageId).toBe(`msg_${event.id.replaceAll("-", "")}`);
-    expect((await jobsOf(deliveries[0]!.id)).map((j) => j.data)).toEqual([{ deliveryId: deliveries[0]!.id, attempt: 0, step: 0, trigger: "scheduled" }]);
+    expect((await jobsOf(deliveries[0]!.id)).map((j) => j.data)).toEqual([
+      { deliveryId: deliveries[0]!.id, attempt: 0, step: 0, trigger: "scheduled" },
+    ]);
 
     const rolledBack = database.db.transaction(async (tx) => {
       await recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 2 } });
@@ -95,20 +131,43 @@ describe("recording an event", () => {
     });
     await expect(rolledBack).rejects.toThrow("caller fails");
     expect(await database.db.select().from(events).where(eq(events.partnerId, scope.partnerId))).toHaveLength(1);
-    const jobs = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from pgboss.job where data->>'deliveryId' not in (select id::text from webhook_deliveries)`));
+    const jobs = rowsOf<{ n: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n from pgboss.job where data->>'deliveryId' not in (select id::text from webhook_deliveries)`,
+      ),
+    );
     expect(jobs[0]!.n).toBe(0);
   });
 
   it("reaches only the endpoints subscribed to its type; a test event reaches any endpoint", async () => {
     const scope = await newScope();
-    const all = await createEndpoint(database.db, scope, { url: receiver.url }, { allowPrivate: true, maxEndpoints: 20 });
-    const batches = await createEndpoint(database.db, scope, { url: receiver.url, event_types: ["batch.completed"] }, { allowPrivate: true, maxEndpoints: 20 });
+    const all = await createEndpoint(
+      database.db,
+      scope,
+      { url: receiver.url },
+      { allowPrivate: true, maxEndpoints: 20 },
+    );
+    const batches = await createEndpoint(
+      database.db,
+      scope,
+      { url: receiver.url, event_types: ["batch.completed"] },
+      { allowPrivate: true, maxEndpoints: 20 },
+    );
     expect((await emit(scope)).deliveries.map((d) => d.endpointId)).toEqual([all.endpoint.id]);
-    const completed = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "batch.completed", propertyId: null, payload: {} }));
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, completed.id));
+    const completed = await database.db.transaction((tx) =>
+      recordEvent(tx, queue, { ...scope, type: "batch.completed", propertyId: null, payload: {} }),
+    );
+    const deliveries = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, completed.id));
     expect(deliveries.map((d) => d.endpointId).sort()).toEqual([all.endpoint.id, batches.endpoint.id].sort());
     const test = await sendTestEvent(deps, batches.endpoint);
-    expect((await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, test.id))).map((d) => d.endpointId)).toEqual([batches.endpoint.id]);
+    expect(
+      (await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, test.id))).map(
+        (d) => d.endpointId,
+      ),
+    ).toEqual([batches.endpoint.id]);
   });
 });
 
@@ -123,10 +182,17 @@ describe("delivery against a real receiver", () => {
       timestamp: event.createdAt.toISOString(),
       data: { property_id: "p1", status: "enriched" },
     });
-    expect(() => new Webhook(secret).verify(hit.body.replace("p1", "p2"), hit.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(secret).verify(hit.body.replace("p1", "p2"), hit.headers as Record<string, string>),
+    ).toThrow();
     expect(hit.headers["webhook-id"]).toBe(deliveries[0]!.messageId);
     expect(Math.abs(Number(hit.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(5);
-    expect(await deliveryOf(deliveries[0]!.id)).toMatchObject({ status: "succeeded", attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
+    expect(await deliveryOf(deliveries[0]!.id)).toMatchObject({
+      status: "succeeded",
+      attempts: 1,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
     expect((await deliveryOf(deliveries[0]!.id)).deliveredAt).not.toBeNull();
   });
 
@@ -155,7 +221,12 @@ describe("delivery against a real receiver", () => {
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
     // Each retry is its own delayed job, queued with the schedule's delay.
     const jobs = await jobsOf(id);
-    expect(jobs.map((j) => [j.data.attempt, j.data.step])).toEqual([[0, 0], [1, 1], [2, 2], [3, 3]]);
+    expect(jobs.map((j) => [j.data.attempt, j.data.step])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
     for (const j of jobs.slice(1)) expect(j.delaySeconds).toBeCloseTo(1, 0);
   });
 
@@ -165,7 +236,13 @@ describe("delivery against a real receiver", () => {
     const second = (await emit(scope)).deliveries[0]!;
     const stale = (await emit(scope)).deliveries[0]!;
     const job = (id: string, attempt = 0): DeliverJob => ({ deliveryId: id, attempt, step: 0, trigger: "scheduled" });
-    const outcomes = await deliverMany(deps, [job(first.id), job(second.id), job(first.id), job(stale.id, 3), job("not-a-uuid")]);
+    const outcomes = await deliverMany(deps, [
+      job(first.id),
+      job(second.id),
+      job(first.id),
+      job(stale.id, 3),
+      job("not-a-uuid"),
+    ]);
     expect(outcomes).toEqual(["succeeded", "succeeded", "skipped", "skipped", "skipped"]);
     expect(receiver.received).toHaveLength(2);
     for (const id of [first.id, second.id]) {
@@ -190,7 +267,12 @@ describe("delivery against a real receiver", () => {
     receiver.script({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
     const id = (await emit(scope)).deliveries[0]!.id;
     for (const expected of ["retry", "retry", "retry", "failed"]) expect(await runNext(id)).toBe(expected);
-    expect(await deliveryOf(id)).toMatchObject({ status: "failed", attempts: 4, lastStatusCode: 500, nextAttemptAt: null });
+    expect(await deliveryOf(id)).toMatchObject({
+      status: "failed",
+      attempts: 4,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+    });
     expect(await jobsOf(id)).toHaveLength(4);
   });
 
@@ -225,7 +307,10 @@ describe("delivery against a real receiver", () => {
 
     const slow = { ...deps, config: { ...config, WEBHOOK_RETRY_SCHEDULE_TEST: [60, 60] } };
     const { scope } = await newEndpoint();
-    receiver.script({ status: 503, headers: { "Retry-After": "7" } }, { status: 429, headers: { "Retry-After": "3600" } });
+    receiver.script(
+      { status: 503, headers: { "Retry-After": "7" } },
+      { status: 429, headers: { "Retry-After": "3600" } },
+    );
     const id = (await emit(scope)).deliveries[0]!.id;
     for (const expected of [7, 60]) {
       const before = Date.now();
@@ -253,9 +338,18 @@ describe("delivery against a real receiver", () => {
   });
 
   it("a private target is refused at connect time, logged as ssrf_blocked without the address, and not retried", async () => {
-    const strict = { ...deps, config: { ...config, FINCA_WEBHOOKS_ALLOW_PRIVATE: false }, resolver: (async () => [{ address: "127.0.0.1", family: 4 }]) satisfies Resolver };
+    const strict = {
+      ...deps,
+      config: { ...config, FINCA_WEBHOOKS_ALLOW_PRIVATE: false },
+      resolver: (async () => [{ address: "127.0.0.1", family: 4 }]) satisfies Resolver,
+    };
     const scope = await newScope();
-    const { endpoint } = await createEndpoint(database.db, scope, { url: `http://hooks.example:${new URL(receiver.url).port}/hooks` }, { allowPrivate: false, maxEndpoints: 20 });
+    const { endpoint } = await createEndpoint(
+      database.db,
+      scope,
+      { url: `http://hooks.example:${new URL(receiver.url).port}/hooks` },
+      { allowPrivate: false, maxEndpoints: 20 },
+    );
     const id = (await emit(scope)).deliveries[0]!.id;
     expect(await runNext(id, strict)).toBe("failed");
     expect((await attemptsOf(id))[0]).toMatchObject({ errorClass: "ssrf_blocked", statusCode: null });
@@ -266,10 +360,15 @@ describe("delivery against a real receiver", () => {
 
     // A live endpoint with plain http (it cannot be created; say, edited in the database) is refused too.
     const live = await newScope("live");
-    await database.db.insert(webhookEndpoints).values({ ...live, url: receiver.url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
+    await database.db
+      .insert(webhookEndpoints)
+      .values({ ...live, url: receiver.url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
     const liveId = (await emit(live)).deliveries[0]!.id;
     expect(await runNext(liveId)).toBe("failed");
-    expect((await attemptsOf(liveId))[0]).toMatchObject({ errorClass: "ssrf_blocked", error: "live endpoints must use https" });
+    expect((await attemptsOf(liveId))[0]).toMatchObject({
+      errorClass: "ssrf_blocked",
+      error: "live endpoints must use https",
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -317,9 +416,18 @@ describe("replays and test events", () => {
     expect(await runNext(id)).toBe("succeeded");
 
     const log = await attemptsOf(id);
-    expect(log.map((a) => a.trigger)).toEqual(["scheduled", "scheduled", "scheduled", "scheduled", "manual_replay", "scheduled"]);
+    expect(log.map((a) => a.trigger)).toEqual([
+      "scheduled",
+      "scheduled",
+      "scheduled",
+      "scheduled",
+      "manual_replay",
+      "scheduled",
+    ]);
     expect(receiver.received).toHaveLength(6);
-    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(new Set([(await deliveryOf(id)).messageId]));
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-id"]))).toEqual(
+      new Set([(await deliveryOf(id)).messageId]),
+    );
     expect(await deliveryOf(id)).toMatchObject({ status: "succeeded", attempts: 6 });
     expect((await endpointOf(endpoint.id)).failingSince).toBeNull();
   });
@@ -333,7 +441,9 @@ describe("replays and test events", () => {
     expect(await runNext(succeeded)).toBe("succeeded");
 
     expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() + 60_000), scope.partnerId)).toBe(0);
-    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), "00000000-0000-4000-8000-000000000000")).toBe(0);
+    expect(
+      await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), "00000000-0000-4000-8000-000000000000"),
+    ).toBe(0);
     expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId)).toBe(2);
     for (const id of ids) {
       expect(await runNext(id)).toBe("succeeded");
@@ -350,10 +460,16 @@ describe("replays and test events", () => {
     const other = await newEndpoint(scope);
     await setEnabled(database.db, endpoint.id, false, "disabled_by_partner", scope);
     const event = await sendTestEvent(deps, endpoint);
-    const deliveries = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+    const deliveries = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, event.id));
     expect(deliveries.map((d) => d.endpointId)).toEqual([endpoint.id]);
     expect(await runNext(deliveries[0]!.id)).toBe("succeeded");
-    const payload = new Webhook(secret).verify(receiver.received[0]!.body, headersOf(0)) as { type: string; data: Record<string, unknown> };
+    const payload = new Webhook(secret).verify(receiver.received[0]!.body, headersOf(0)) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(payload).toMatchObject({ type: "webhook.test", data: { endpoint_id: endpoint.id } });
     expect((await attemptsOf(deliveries[0]!.id))[0]!.trigger).toBe("test");
     expect((await emit(scope)).deliveries.map((d) => d.endpointId)).toEqual([other.endpoint.id]);
@@ -389,13 +505,18 @@ describe("endpoints", () => {
   it("refuses unacceptable URLs at creation", async () => {
     const live = await newScope("live");
     const test = await newScope("test");
-    const create = (scope: Scope, url: string) => createEndpoint(database.db, scope, { url }, { allowPrivate: false, maxEndpoints: 20 });
+    const create = (scope: Scope, url: string) =>
+      createEndpoint(database.db, scope, { url }, { allowPrivate: false, maxEndpoints: 20 });
     await expect(create(live, "http://example.com/hook")).rejects.toThrow(
-      new DomainError("validation_error", "The URL must use https in live mode.", [{ pointer: "/url", detail: "The URL must use https in live mode." }]),
+      new DomainError("validation_error", "The URL must use https in live mode.", [
+        { pointer: "/url", detail: "The URL must use https in live mode." },
+      ]),
     );
     await expect(create(test, "https://10.0.0.8/hook")).rejects.toThrow(DomainError);
     await expect(create(test, "https://user:pw@example.com/hook")).rejects.toThrow(/credentials/);
-    await expect(create(live, "https://example.com/hook")).resolves.toMatchObject({ endpoint: { url: "https://example.com/hook", enabled: true } });
+    await expect(create(live, "https://example.com/hook")).resolves.toMatchObject({
+      endpoint: { url: "https://example.com/hook", enabled: true },
+    });
   });
 
   it("a rotated secret keeps signing alongside the new one for 24 hours, then stops", async () => {
@@ -409,7 +530,8 @@ describe("endpoints", () => {
 
     await runNext((await emit(scope)).deliveries[0]!.id);
     expect(headersOf(0)["webhook-signature"]!.split(" ")).toHaveLength(2);
-    for (const s of [oldSecret, newSecret]) expect(() => new Webhook(s).verify(receiver.received[0]!.body, headersOf(0))).not.toThrow();
+    for (const s of [oldSecret, newSecret])
+      expect(() => new Webhook(s).verify(receiver.received[0]!.body, headersOf(0))).not.toThrow();
 
     // The partner ends the overlap at once (the portal's "Expire old secret now"); a second call has nothing to end.
     expect(await expirePreviousSecret(database.db, scope, endpoint.id)).toBe(true);

@@ -42,7 +42,12 @@ export function toEndpoint(e: EndpointRow): WebhookEndpoint {
   };
 }
 
-const active = (scope: Scope) => and(eq(webhookEndpoints.partnerId, scope.partnerId), eq(webhookEndpoints.mode, scope.mode), isNull(webhookEndpoints.deletedAt));
+const active = (scope: Scope) =>
+  and(
+    eq(webhookEndpoints.partnerId, scope.partnerId),
+    eq(webhookEndpoints.mode, scope.mode),
+    isNull(webhookEndpoints.deletedAt),
+  );
 
 export interface EndpointRules {
   allowPrivate: boolean;
@@ -60,12 +65,20 @@ export interface EndpointInput {
 export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointInput, rules: EndpointRules) {
   const url = input.url.trim();
   const problem = urlProblem(url, scope.mode, rules.allowPrivate);
-  if (problem) throw new DomainError("validation_error", `The URL ${problem}.`, [{ pointer: "/url", detail: `The URL ${problem}.` }]);
+  if (problem)
+    throw new DomainError("validation_error", `The URL ${problem}.`, [
+      { pointer: "/url", detail: `The URL ${problem}.` },
+    ]);
   const secret = generateSecret();
   return db.transaction(async (tx) => {
     // Serialises creates of one partner and mode, so concurrent ones cannot pass the cap together.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${scope.partnerId}:${scope.mode}`}, 0))`);
-    const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(webhookEndpoints).where(active(scope))) as [{ n: number }];
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${scope.partnerId}:${scope.mode}`}, 0))`,
+    );
+    const [{ n }] = (await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(webhookEndpoints)
+      .where(active(scope))) as [{ n: number }];
     if (n >= rules.maxEndpoints) {
       const detail = `At most ${rules.maxEndpoints} webhook endpoints per mode: delete one you no longer use first.`;
       throw new DomainError("validation_error", detail, [{ pointer: "/url", detail }]);
@@ -91,7 +104,10 @@ export async function listEndpoints(db: DbOrTx, scope: Scope): Promise<EndpointR
 
 export async function getEndpoint(db: DbOrTx, scope: Scope, id: string): Promise<EndpointRow | null> {
   if (!isUuid(id)) return null;
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), active(scope)));
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), active(scope)));
   return row ?? null;
 }
 
@@ -113,7 +129,11 @@ export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = n
   // other still leave a previous secret that was really in use.
   const rows = await db
     .update(webhookEndpoints)
-    .set({ secret, previousSecret: sql`${webhookEndpoints.secret}`, previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS) })
+    .set({
+      secret,
+      previousSecret: sql`${webhookEndpoints.secret}`,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+    })
     .where(and(eq(webhookEndpoints.id, id), active(scope)))
     .returning({ id: webhookEndpoints.id });
   return rows.length ? secret : null;
@@ -132,15 +152,27 @@ export async function expirePreviousSecret(db: DbOrTx, scope: Scope, id: string)
 
 /** Secrets that sign now: the current one, and the previous one while its overlap lasts. */
 export function signingSecrets(e: EndpointRow, now = new Date()): string[] {
-  return e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now ? [e.secret, e.previousSecret] : [e.secret];
+  return e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now
+    ? [e.secret, e.previousSecret]
+    : [e.secret];
 }
 
 /** Enable (clearing the failure streak) or disable with a reason. Partner-scoped, or any endpoint for operators. */
-export async function setEnabled(db: DbOrTx, id: string, enabled: boolean, reason: string | null, scope?: Scope): Promise<boolean> {
+export async function setEnabled(
+  db: DbOrTx,
+  id: string,
+  enabled: boolean,
+  reason: string | null,
+  scope?: Scope,
+): Promise<boolean> {
   if (!isUuid(id)) return false;
   const rows = await db
     .update(webhookEndpoints)
-    .set(enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: reason })
+    .set(
+      enabled
+        ? { enabled: true, disabledReason: null, failingSince: null }
+        : { enabled: false, disabledReason: reason },
+    )
     .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), scope ? active(scope) : undefined))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;

@@ -48,7 +48,16 @@ export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): 
 export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly EventInput[]): Promise<EventRow[]> {
   if (!inputs.length) return [];
   const rows = inputs.map((input) => ({ ...input, id: randomUUID() }));
-  const input = JSON.stringify(rows.map((r) => ({ id: r.id, partner_id: r.partnerId, mode: r.mode, type: r.type, property_id: r.propertyId, payload: r.payload })));
+  const input = JSON.stringify(
+    rows.map((r) => ({
+      id: r.id,
+      partner_id: r.partnerId,
+      mode: r.mode,
+      type: r.type,
+      property_id: r.propertyId,
+      payload: r.payload,
+    })),
+  );
   const [row] = rowsOf<{ created: { id: string; created_at: string }[]; delivery_ids: string[] }>(
     await tx.execute(sql`
       with input as (
@@ -74,11 +83,24 @@ export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly Ev
 }
 
 /** One delivery row and one immediate job per endpoint; returns the delivery ids. */
-export async function scheduleDeliveries(tx: DbOrTx, queue: Queue, event: EventRow, endpointIds: string[], trigger: DeliveryTrigger): Promise<string[]> {
+export async function scheduleDeliveries(
+  tx: DbOrTx,
+  queue: Queue,
+  event: EventRow,
+  endpointIds: string[],
+  trigger: DeliveryTrigger,
+): Promise<string[]> {
   if (!endpointIds.length) return [];
   const deliveries = await tx
     .insert(webhookDeliveries)
-    .values(endpointIds.map((endpointId) => ({ eventId: event.id, endpointId, messageId: messageIdOf(event.id), nextAttemptAt: new Date() })))
+    .values(
+      endpointIds.map((endpointId) => ({
+        eventId: event.id,
+        endpointId,
+        messageId: messageIdOf(event.id),
+        nextAttemptAt: new Date(),
+      })),
+    )
     .returning({ id: webhookDeliveries.id });
   const ids = deliveries.map((d) => d.id);
   await enqueueFirstAttempts(tx, queue, ids, trigger);
@@ -87,7 +109,9 @@ export async function scheduleDeliveries(tx: DbOrTx, queue: Queue, event: EventR
 
 /** The immediate job of each new delivery, in the transaction that created it (one statement). */
 async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveryIds: string[], trigger: DeliveryTrigger) {
-  const jobs = deliveryIds.map((deliveryId) => ({ data: { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob }));
+  const jobs = deliveryIds.map((deliveryId) => ({
+    data: { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob,
+  }));
   await enqueueMany(queue, tx, QUEUES.deliverWebhook, jobs);
 }
 

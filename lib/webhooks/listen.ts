@@ -51,7 +51,9 @@ export function listenStream(db: Db, scope: Scope, secret: string, options: List
       if (options.signal.aborted) return close();
       options.signal.addEventListener("abort", close, { once: true });
       // Events from now on (the database's clock, as the events' own times).
-      let cursor = rowsOf<{ now: string; id: string }>(await db.execute(sql`select now()::text as now, '00000000-0000-0000-0000-000000000000' as id`))[0]!;
+      let cursor = rowsOf<{ now: string; id: string }>(
+        await db.execute(sql`select now()::text as now, '00000000-0000-0000-0000-000000000000' as id`),
+      )[0]!;
       send(sse("session", { secret, mode: scope.mode }));
       let lastWrite = Date.now();
       const tick = async () => {
@@ -61,13 +63,21 @@ export function listenStream(db: Db, scope: Scope, secret: string, options: List
           const fresh = await db
             .select({ event: events, at: sql<string>`${events.createdAt}::text` })
             .from(events)
-            .where(and(eq(events.partnerId, scope.partnerId), eq(events.mode, scope.mode), sql`(${events.createdAt}, ${events.id}) > (${cursor.now}::timestamptz, ${cursor.id}::uuid)`))
+            .where(
+              and(
+                eq(events.partnerId, scope.partnerId),
+                eq(events.mode, scope.mode),
+                sql`(${events.createdAt}, ${events.id}) > (${cursor.now}::timestamptz, ${cursor.id}::uuid)`,
+              ),
+            )
             .orderBy(asc(events.createdAt), asc(events.id))
             .limit(100);
           for (const { event, at } of fresh) {
             const body = wirePayload(event);
             const id = messageIdOf(event.id);
-            send(sse("webhook", { id, type: event.type, headers: webhookHeaders([secret], id, new Date(), body), body }));
+            send(
+              sse("webhook", { id, type: event.type, headers: webhookHeaders([secret], id, new Date(), body), body }),
+            );
             // The database's own text of the time: a Date would lose its microseconds and repeat events.
             cursor = { now: at, id: event.id };
             lastWrite = Date.now();

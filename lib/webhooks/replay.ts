@@ -24,7 +24,10 @@ export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<
         mode: endpoint.mode,
         type: "webhook.test",
         propertyId: null,
-        payload: { endpoint_id: endpoint.id, message: "Test event from Finca: your endpoint is reachable and verifies signatures." },
+        payload: {
+          endpoint_id: endpoint.id,
+          message: "Test event from Finca: your endpoint is reachable and verifies signatures.",
+        },
       })
       .returning();
     await scheduleDeliveries(tx, deps.queue, event!, [endpoint.id], "test");
@@ -41,7 +44,12 @@ export async function replayDelivery(deps: Deps, deliveryId: string, partnerId?:
 }
 
 /** Replays every failed delivery to the endpoint created at or after `since`; returns how many. */
-export async function replayFailedSince(deps: Deps, endpointId: string, since: Date, partnerId?: string): Promise<number> {
+export async function replayFailedSince(
+  deps: Deps,
+  endpointId: string,
+  since: Date,
+  partnerId?: string,
+): Promise<number> {
   return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, partnerId }));
 }
 
@@ -61,7 +69,11 @@ async function replayInTx(
         filter.partnerId ? eq(webhookEndpoints.partnerId, filter.partnerId) : undefined,
         "deliveryId" in filter
           ? eq(webhookDeliveries.id, filter.deliveryId)
-          : and(eq(webhookDeliveries.endpointId, filter.endpointId), eq(webhookDeliveries.status, "failed"), gte(webhookDeliveries.createdAt, filter.since)),
+          : and(
+              eq(webhookDeliveries.endpointId, filter.endpointId),
+              eq(webhookDeliveries.status, "failed"),
+              gte(webhookDeliveries.createdAt, filter.since),
+            ),
       ),
     )
     .for("update", { of: webhookDeliveries });
@@ -70,11 +82,21 @@ async function replayInTx(
   await tx
     .update(webhookDeliveries)
     .set({ status: "pending", nextAttemptAt: now, updatedAt: now })
-    .where(inArray(webhookDeliveries.id, rows.map((r) => r.id)));
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        rows.map((r) => r.id),
+      ),
+    );
   // The job carries the current attempt count: a retry already queued carries the same one, so
   // whichever runs first sends and the other finds the count moved on and does nothing.
   for (const row of rows) {
-    await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId: row.id, attempt: row.attempts, step: 0, trigger: "manual_replay" } satisfies DeliverJob);
+    await enqueue(queue, tx, QUEUES.deliverWebhook, {
+      deliveryId: row.id,
+      attempt: row.attempts,
+      step: 0,
+      trigger: "manual_replay",
+    } satisfies DeliverJob);
   }
   return rows.length;
 }

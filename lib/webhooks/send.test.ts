@@ -18,14 +18,23 @@ beforeEach(() => {
 });
 
 const toLoopback: Resolver = async () => [{ address: "127.0.0.1", family: 4 }];
-const options = (o: Partial<SendOptions> = {}): SendOptions => ({ timeoutMs: 2000, allowPrivate: true, requireHttps: false, ...o });
-const send = (url: string, o: Partial<SendOptions> = {}) => sendWebhook(url, { "content-type": "application/json" }, '{"a":1}', options(o));
+const options = (o: Partial<SendOptions> = {}): SendOptions => ({
+  timeoutMs: 2000,
+  allowPrivate: true,
+  requireHttps: false,
+  ...o,
+});
+const send = (url: string, o: Partial<SendOptions> = {}) =>
+  sendWebhook(url, { "content-type": "application/json" }, '{"a":1}', options(o));
 
 describe("sendWebhook", () => {
   it("posts the exact body and headers; 2xx is success", async () => {
     const result = await send(receiver.url);
     expect(result).toMatchObject({ ok: true, statusCode: 200, errorClass: null, responseBody: "ok" });
-    expect(receiver.received[0]).toMatchObject({ body: '{"a":1}', headers: { "content-type": "application/json", "content-length": "7" } });
+    expect(receiver.received[0]).toMatchObject({
+      body: '{"a":1}',
+      headers: { "content-type": "application/json", "content-length": "7" },
+    });
   });
 
   it("checks the address it dials: a name resolving to a private address is refused before connecting", async () => {
@@ -44,16 +53,28 @@ describe("sendWebhook", () => {
   });
 
   it("refuses literal private addresses (which never reach the lookup) and plain http when https is required", async () => {
-    for (const url of [`http://127.0.0.1:${port}/hooks`, `http://[::ffff:127.0.0.1]:${port}/hooks`, `http://[::1]:${port}/hooks`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/hooks`,
+      `http://[::ffff:127.0.0.1]:${port}/hooks`,
+      `http://[::1]:${port}/hooks`,
+    ]) {
       expect(await send(url, { allowPrivate: false })).toMatchObject({ errorClass: "ssrf_blocked", statusCode: null });
     }
-    expect(await send(receiver.url, { requireHttps: true })).toMatchObject({ errorClass: "ssrf_blocked", error: "live endpoints must use https" });
+    expect(await send(receiver.url, { requireHttps: true })).toMatchObject({
+      errorClass: "ssrf_blocked",
+      error: "live endpoints must use https",
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
   it("does not follow redirects: a 3xx is a failure", async () => {
     receiver.script({ status: 302, headers: { Location: `${receiver.url}/elsewhere` } });
-    expect(await send(receiver.url)).toMatchObject({ ok: false, statusCode: 302, errorClass: "http_status", error: "HTTP 302 (redirects are not followed)" });
+    expect(await send(receiver.url)).toMatchObject({
+      ok: false,
+      statusCode: 302,
+      errorClass: "http_status",
+      error: "HTTP 302 (redirects are not followed)",
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(receiver.received).toHaveLength(1);
   });
@@ -67,7 +88,10 @@ describe("sendWebhook", () => {
   });
 
   it("reads Retry-After as seconds or an HTTP date", async () => {
-    receiver.script({ status: 429, headers: { "Retry-After": "7" } }, { status: 503, headers: { "Retry-After": new Date(Date.now() + 30_000).toUTCString() } });
+    receiver.script(
+      { status: 429, headers: { "Retry-After": "7" } },
+      { status: 503, headers: { "Retry-After": new Date(Date.now() + 30_000).toUTCString() } },
+    );
     expect((await send(receiver.url)).retryAfterSeconds).toBe(7);
     expect((await send(receiver.url)).retryAfterSeconds).toBeGreaterThanOrEqual(28);
   });
@@ -86,7 +110,9 @@ describe("sendWebhook", () => {
       });
     });
     expect(await send(`http://127.0.0.1:${closed}/hooks`)).toMatchObject({ errorClass: "refused" });
-    expect(await send(`http://nowhere.example:${port}/hooks`, { resolver: async () => [] })).toMatchObject({ errorClass: "dns" });
+    expect(await send(`http://nowhere.example:${port}/hooks`, { resolver: async () => [] })).toMatchObject({
+      errorClass: "dns",
+    });
     // TLS spoken to a plain-HTTP server fails the handshake.
     expect(await send(`https://127.0.0.1:${port}/hooks`)).toMatchObject({ errorClass: "tls" });
   });

@@ -34,7 +34,11 @@ function classify(error: NodeJS.ErrnoException): ErrorClass {
   const code = error.code ?? "";
   if (["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "ENODATA", "ESERVFAIL"].includes(code)) return "dns";
   if (code === "ECONNREFUSED") return "refused";
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) || /SSL|TLS|certificate/i.test(error.message)) return "tls";
+  if (
+    /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) ||
+    /SSL|TLS|certificate/i.test(error.message)
+  )
+    return "tls";
   return "network";
 }
 
@@ -50,19 +54,28 @@ function bodyText(chunks: Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
 }
 
-export function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<SendResult> {
+export function sendWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<SendResult> {
   const started = performance.now();
   const done = (r: Omit<SendResult, "durationMs" | "ok">): SendResult => ({
     ...r,
     ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
     durationMs: Math.round(performance.now() - started),
   });
-  const blocked = (error: string) => Promise.resolve(done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error, retryAfterSeconds: null }));
+  const blocked = (error: string) =>
+    Promise.resolve(
+      done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error, retryAfterSeconds: null }),
+    );
   const target = new URL(url);
   if (options.requireHttps && target.protocol !== "https:") return blocked("live endpoints must use https");
   const host = target.hostname.replace(/^\[|\]$/g, "");
   // IP literals never reach `lookup`: check them here.
-  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate) return blocked(`${host} is a private or reserved address`);
+  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate)
+    return blocked(`${host} is a private or reserved address`);
 
   return new Promise((resolve) => {
     let settled = false;
@@ -109,11 +122,23 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
       },
     );
     const timer = setTimeout(() => {
-      finish({ statusCode: null, responseBody: null, errorClass: "timeout", error: `no complete answer within ${options.timeoutMs} ms`, retryAfterSeconds: null });
+      finish({
+        statusCode: null,
+        responseBody: null,
+        errorClass: "timeout",
+        error: `no complete answer within ${options.timeoutMs} ms`,
+        retryAfterSeconds: null,
+      });
       req.destroy();
     }, options.timeoutMs);
     req.on("error", (error: NodeJS.ErrnoException) =>
-      finish({ statusCode: null, responseBody: null, errorClass: classify(error), error: error.message, retryAfterSeconds: null }),
+      finish({
+        statusCode: null,
+        responseBody: null,
+        errorClass: classify(error),
+        error: error.message,
+        retryAfterSeconds: null,
+      }),
     );
     req.end(body);
   });

@@ -6,7 +6,12 @@ import { generateSecret } from "./secrets";
 describe("Standard Webhooks signatures", () => {
   it("matches the specification's test vector", () => {
     const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-    const header = signatureHeader([secret], "msg_p5jXN8AQM9LWM0D4loKWxJek", new Date(1614265330 * 1000), '{"test": 2432232314}');
+    const header = signatureHeader(
+      [secret],
+      "msg_p5jXN8AQM9LWM0D4loKWxJek",
+      new Date(1614265330 * 1000),
+      '{"test": 2432232314}',
+    );
     expect(header).toBe("v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
   });
 

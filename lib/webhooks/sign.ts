@@ -6,7 +6,12 @@ export function signatureHeader(secrets: string[], messageId: string, timestamp:
   return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(" ");
 }
 
-export function webhookHeaders(secrets: string[], messageId: string, timestamp: Date, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: string[],
+  messageId: string,
+  timestamp: Date,
+  body: string,
+): Record<string, string> {
   return {
     "content-type": "application/json",
     "user-agent": "Finca-Webhooks/1.0",

@@ -3,28 +3,84 @@ import { guardedLookup, isBlockedAddress, SsrfBlockedError, urlProblem, type Res
 
 describe("isBlockedAddress", () => {
   it.each([
-    "127.0.0.1", "127.255.255.254", "::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::127.0.0.1", "10.0.0.1", "10.255.255.255",
-    "172.16.0.1", "172.31.255.255", "192.168.1.1", "169.254.169.254", "100.64.0.1", "100.127.255.255", "0.0.0.0",
-    "fc00::1", "fd12:3456::1", "fe80::1", "febf::1", "ff02::1", "224.0.0.1", "239.255.255.250", "240.0.0.1", "255.255.255.255",
-    "192.0.2.10", "198.51.100.1", "203.0.113.5", "198.18.0.1", "::ffff:10.1.2.3", "::ffff:192.168.0.1", "64:ff9b::a00:1", "2002:c0a8:101::1",
-    "::", "not-an-ip",
+    "127.0.0.1",
+    "127.255.255.254",
+    "::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::127.0.0.1",
+    "10.0.0.1",
+    "10.255.255.255",
+    "172.16.0.1",
+    "172.31.255.255",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "100.127.255.255",
+    "0.0.0.0",
+    "fc00::1",
+    "fd12:3456::1",
+    "fe80::1",
+    "febf::1",
+    "ff02::1",
+    "224.0.0.1",
+    "239.255.255.250",
+    "240.0.0.1",
+    "255.255.255.255",
+    "192.0.2.10",
+    "198.51.100.1",
+    "203.0.113.5",
+    "198.18.0.1",
+    "::ffff:10.1.2.3",
+    "::ffff:192.168.0.1",
+    "64:ff9b::a00:1",
+    "2002:c0a8:101::1",
+    "::",
+    "not-an-ip",
     // IPv4 translated (SIIT) and NAT64 forms reach the embedded IPv4 address.
-    "::ffff:0:7f00:1", "64:ff9b::7f00:1", "64:ff9b::a9fe:a9fe", "64:ff9b:1::1",
-    "2001:db8::1", "2001::1", "3fff::1", "5f00::1", "100::1", "fe80::1%eth0", "fec0::1", "0.1.2.3", "100.64.0.0",
+    "::ffff:0:7f00:1",
+    "64:ff9b::7f00:1",
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b:1::1",
+    "2001:db8::1",
+    "2001::1",
+    "3fff::1",
+    "5f00::1",
+    "100::1",
+    "fe80::1%eth0",
+    "fec0::1",
+    "0.1.2.3",
+    "100.64.0.0",
   ])("blocks %s", (ip) => expect(isBlockedAddress(ip)).toBe(true));
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:93.184.216.34", "64:ff9b::5db8:d822", "2a00:1450:4003:80e::200e"])("allows %s", (ip) =>
-    expect(isBlockedAddress(ip)).toBe(false),
-  );
+  it.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:93.184.216.34",
+    "64:ff9b::5db8:d822",
+    "2a00:1450:4003:80e::200e",
+  ])("allows %s", (ip) => expect(isBlockedAddress(ip)).toBe(false));
 });
 
-const resolver = (table: Record<string, string[]>): Resolver => async (host) => (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+const resolver =
+  (table: Record<string, string[]>): Resolver =>
+  async (host) =>
+    (table[host] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 
 const lookup = (fn: ReturnType<typeof guardedLookup>, host: string, all = false) =>
-  new Promise<{ error: Error | null; address: unknown }>((resolve) => fn(host, { all }, (error, address) => resolve({ error, address })));
+  new Promise<{ error: Error | null; address: unknown }>((resolve) =>
+    fn(host, { all }, (error, address) => resolve({ error, address })),
+  );
 
 describe("guardedLookup (checked when the socket connects)", () => {
-  const table = { "public.example": ["93.184.216.34"], "rebind.example": ["93.184.216.34", "10.0.0.7"], "private.example": ["192.168.0.10"] };
+  const table = {
+    "public.example": ["93.184.216.34"],
+    "rebind.example": ["93.184.216.34", "10.0.0.7"],
+    "private.example": ["192.168.0.10"],
+  };
 
   it("refuses a hostname resolving to a private address, even among public ones (DNS rebinding)", async () => {
     for (const host of ["private.example", "rebind.example"]) {
@@ -34,14 +90,22 @@ describe("guardedLookup (checked when the socket connects)", () => {
   });
 
   it("passes a public address, in both lookup forms", async () => {
-    expect(await lookup(guardedLookup(resolver(table)), "public.example")).toEqual({ error: null, address: "93.184.216.34" });
-    expect(await lookup(guardedLookup(resolver(table)), "public.example", true)).toEqual({ error: null, address: [{ address: "93.184.216.34", family: 4 }] });
+    expect(await lookup(guardedLookup(resolver(table)), "public.example")).toEqual({
+      error: null,
+      address: "93.184.216.34",
+    });
+    expect(await lookup(guardedLookup(resolver(table)), "public.example", true)).toEqual({
+      error: null,
+      address: [{ address: "93.184.216.34", family: 4 }],
+    });
   });
 
   it("fails as not found when nothing usable resolves", async () => {
     const { error } = await lookup(guardedLookup(resolver(table)), "nowhere.example");
     expect(error).toMatchObject({ code: "ENOTFOUND" });
-    const v6only = await new Promise<Error | null>((resolve) => guardedLookup(resolver(table))("public.example", { family: 6 }, (e) => resolve(e)));
+    const v6only = await new Promise<Error | null>((resolve) =>
+      guardedLookup(resolver(table))("public.example", { family: 6 }, (e) => resolve(e)),
+    );
     expect(v6only).toMatchObject({ code: "ENOTFOUND" });
   });
 

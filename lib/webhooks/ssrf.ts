@@ -10,10 +10,23 @@ export class SsrfBlockedError extends Error {
 
 const V4_BLOCKED = new net.BlockList();
 for (const [prefix, bits] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15], ["198.51.100.0", 24],
-  ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) V4_BLOCKED.addSubnet(prefix, bits, "ipv4");
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const)
+  V4_BLOCKED.addSubnet(prefix, bits, "ipv4");
 
 // IPv6 is an allow-list: only global unicast (2000::/3) can be a partner's server. That alone
 // excludes ::/8 (unspecified, loopback, IPv4-compatible), fc00::/7, fe80::/10, fec0::/10, ff00::/8.
@@ -22,7 +35,13 @@ V6_GLOBAL.addSubnet("2000::", 3, "ipv6");
 // Special-purpose blocks inside 2000::/3: IETF protocol assignments (Teredo included),
 // documentation, 6to4 (tunnels to arbitrary IPv4), SRv6 segment ids.
 const V6_BLOCKED = new net.BlockList();
-for (const [prefix, bits] of [["2001::", 23], ["2001:db8::", 32], ["2002::", 16], ["3fff::", 20], ["5f00::", 16]] as const) {
+for (const [prefix, bits] of [
+  ["2001::", 23],
+  ["2001:db8::", 32],
+  ["2002::", 16],
+  ["3fff::", 20],
+  ["5f00::", 16],
+] as const) {
   V6_BLOCKED.addSubnet(prefix, bits, "ipv6");
 }
 
@@ -74,7 +93,8 @@ export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostna
 
 type LookupCallback = (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-const notFound = (hostname: string) => Object.assign(new Error(`no usable address for ${hostname}`), { code: "ENOTFOUND" });
+const notFound = (hostname: string) =>
+  Object.assign(new Error(`no usable address for ${hostname}`), { code: "ENOTFOUND" });
 
 /**
  * A `lookup` for http(s).request: the socket connects only to the addresses returned here, so
@@ -86,7 +106,8 @@ export function guardedLookup(resolver: Resolver = systemResolver, allowPrivate 
       .then((addresses) => {
         const blocked = addresses.find((a) => isBlockedAddress(a.address));
         // The address itself is not said: the attempt log is the partner's, and would map our network for them.
-        if (blocked && !allowPrivate) throw new SsrfBlockedError(`blocked: ${hostname} resolves to a private or reserved address`);
+        if (blocked && !allowPrivate)
+          throw new SsrfBlockedError(`blocked: ${hostname} resolves to a private or reserved address`);
         const usable = options.family ? addresses.filter((a) => a.family === options.family) : addresses;
         const first = usable[0];
         if (!first) throw notFound(hostname);

@@ -19,7 +19,12 @@ let database: Database;
 let queue: Queue;
 const receivers: Receiver[] = [];
 beforeAll(async () => {
-  const config = loadConfig({ FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1,1,1", WEBHOOK_TIMEOUT_MS: "5000", JOB_POLL_SECONDS: "0.5" });
+  const config = loadConfig({
+    FINCA_WEBHOOKS_ALLOW_PRIVATE: "1",
+    WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1,1,1",
+    WEBHOOK_TIMEOUT_MS: "5000",
+    JOB_POLL_SECONDS: "0.5",
+  });
   database = await openDatabase({ dataDir: "memory://" });
   queue = await startQueue(database, config, createLogger({ level: "warn" }));
   await registerDeliverWebhookWorker(queue, { db: database.db, queue, config }, config.JOB_POLL_SECONDS);
@@ -31,35 +36,60 @@ afterAll(async () => {
 });
 
 async function setup(url: string) {
-  const [partner] = await database.db.insert(partners).values({ name: `Partner ${url}` }).returning();
+  const [partner] = await database.db
+    .insert(partners)
+    .values({ name: `Partner ${url}` })
+    .returning();
   const scope = { partnerId: partner!.id, mode: "test" as const };
   const { secret } = await createEndpoint(database.db, scope, { url }, { allowPrivate: true, maxEndpoints: 20 });
   return { scope, secret };
 }
 
-const attemptsOf = (deliveryId: string) => database.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(webhookAttempts.id);
+const attemptsOf = (deliveryId: string) =>
+  database.db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.deliveryId, deliveryId))
+    .orderBy(webhookAttempts.id);
 
 // Independent endpoints; concurrent to keep the file quick.
 describe.concurrent("deliver-webhook worker", () => {
   it("a receiver that is down for several attempts gets the event afterwards, with the same webhook-id", async () => {
     const port = await freePort();
     const { scope, secret } = await setup(`http://127.0.0.1:${port}/hooks`);
-    const event = await database.db.transaction((tx) => recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 1 } }));
-    const [delivery] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+    const event = await database.db.transaction((tx) =>
+      recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 1 } }),
+    );
+    const [delivery] = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.eventId, event.id));
 
-    await eventually("two attempts fail against the closed port", async () => (await attemptsOf(delivery!.id)).length >= 2, { intervalMs: 100 });
+    await eventually(
+      "two attempts fail against the closed port",
+      async () => (await attemptsOf(delivery!.id)).length >= 2,
+      { intervalMs: 100 },
+    );
     const receiver = await startReceiver(port);
     receivers.push(receiver);
-    const hit = await eventually("the event reaches the receiver once it is up", () => receiver.received[0], { intervalMs: 100 });
+    const hit = await eventually("the event reaches the receiver once it is up", () => receiver.received[0], {
+      intervalMs: 100,
+    });
     expect(hit.headers["webhook-id"]).toBe(delivery!.messageId);
     expect(() => new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>)).not.toThrow();
 
-    const log = await eventually("the attempt log ends with the 200", async () => {
-      const rows = await attemptsOf(delivery!.id);
-      return rows.at(-1)?.statusCode === 200 && rows;
-    }, { intervalMs: 100 });
+    const log = await eventually(
+      "the attempt log ends with the 200",
+      async () => {
+        const rows = await attemptsOf(delivery!.id);
+        return rows.at(-1)?.statusCode === 200 && rows;
+      },
+      { intervalMs: 100 },
+    );
     expect(log.slice(0, -1).every((a) => a.errorClass === "refused")).toBe(true);
-    expect((await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0]).toMatchObject({ status: "succeeded" });
+    expect(
+      (await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, delivery!.id)))[0],
+    ).toMatchObject({ status: "succeeded" });
   });
 
   it("a job failing in the same batch does not get a slow delivery sent twice", async () => {
@@ -75,10 +105,14 @@ describe.concurrent("deliver-webhook worker", () => {
     });
     // pg-boss retries the failed batch after about a second, while the send is still open; once the
     // attempt is logged a retry would be skipped, so any second send has happened by then.
-    await eventually("the delivery succeeds", async () => {
-      const [d] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
-      return d?.status === "succeeded";
-    }, { intervalMs: 100 });
+    await eventually(
+      "the delivery succeeds",
+      async () => {
+        const [d] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, event.id));
+        return d?.status === "succeeded";
+      },
+      { intervalMs: 100 },
+    );
     expect(receiver.received).toHaveLength(1);
   });
 });

@@ -11,7 +11,8 @@ let key: string;
 useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 const items = [{ cadastral_reference: "2749704YJ0624N0001DI" }];
-const batchesOf = (partnerId: string) => countOf(t.app.db, sql`select 1 from ${schema.batches} where ${schema.batches.partnerId} = ${partnerId}`);
+const batchesOf = (partnerId: string) =>
+  countOf(t.app.db, sql`select 1 from ${schema.batches} where ${schema.batches.partnerId} = ${partnerId}`);
 
 describe("POST /batches with an Idempotency-Key", () => {
   it("the same key and body within 24 h answers 200 with the batch it created and creates nothing", async () => {
@@ -34,7 +35,9 @@ describe("POST /batches with an Idempotency-Key", () => {
     expect((await t.api.createBatch(postCsv(csv, headers))).status).toBe(200);
     const other = await t.api.createBatch(postCsv(`${csv}9872023VH5797S\n`, headers));
     expect(other.status).toBe(422);
-    expect((await problemOf(other)).errors).toEqual([{ header: "Idempotency-Key", detail: expect.stringMatching(/another body/) }]);
+    expect((await problemOf(other)).errors).toEqual([
+      { header: "Idempotency-Key", detail: expect.stringMatching(/another body/) },
+    ]);
   });
 
   it("another partner, or the other mode, may use the same key", async () => {
@@ -42,21 +45,29 @@ describe("POST /batches with an Idempotency-Key", () => {
     const a = await newPartnerKey(t.app);
     const b = await newPartnerKey(t.app);
     const live = await newPartnerKey(t.app, "live");
-    for (const k of [a.key, b.key, live.key]) expect((await t.api.createBatch(postJson({ items }, headers(k)))).status).toBe(202);
+    for (const k of [a.key, b.key, live.key])
+      expect((await t.api.createBatch(postJson({ items }, headers(k)))).status).toBe(202);
   });
 
   it("after 24 h the key creates a new batch", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const headers = { "X-API-Key": key, "Idempotency-Key": "daily" };
     const old = await batchOf(await t.api.createBatch(postJson({ items }, headers)));
-    await t.app.db.update(schema.batches).set({ createdAt: sql`now() - interval '25 hours'` }).where(eq(schema.batches.id, old.batch_id));
+    await t.app.db
+      .update(schema.batches)
+      .set({ createdAt: sql`now() - interval '25 hours'` })
+      .where(eq(schema.batches.id, old.batch_id));
     const res = await t.api.createBatch(postJson({ items }, headers));
     expect(res.status).toBe(202);
     expect((await batchOf(res)).batch_id).not.toBe(old.batch_id);
     expect(await batchesOf(partner.id)).toBe(2);
   });
 
-  it.each([["too long", "k".repeat(201)], ["empty", ""], ["not visible ASCII", "clé"]])("a key that is %s is a 422 on the header", async (_, value) => {
+  it.each([
+    ["too long", "k".repeat(201)],
+    ["empty", ""],
+    ["not visible ASCII", "clé"],
+  ])("a key that is %s is a 422 on the header", async (_, value) => {
     const res = await t.api.createBatch(postJson({ items }, { "X-API-Key": key, "Idempotency-Key": value }));
     expect(res.status).toBe(422);
     expect((await problemOf(res)).errors).toEqual([{ header: "Idempotency-Key", detail: expect.any(String) }]);

@@ -46,7 +46,10 @@ describe("POST /batches → 202", () => {
     expect(listed[1]!.error).toMatchObject({ code: "invalid_cadastral_reference" });
     expect(listed[3]!.property_id).toBe(listed[0]!.property_id);
     expect(calls.filter((c) => c === `cadastre:${ref(1)}`)).toHaveLength(1);
-    const events = await countOf(t.app.db, sql`select 1 from ${schema.events} where ${schema.events.type} = 'batch.completed'`);
+    const events = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.events} where ${schema.events.type} = 'batch.completed'`,
+    );
     expect(events).toBe(1);
   });
 

@@ -12,9 +12,15 @@ const operations = (id: string, k: string): [string, (api: TestApp["api"]) => Pr
   const headers = { "X-API-Key": k };
   return [
     ["GET /batches/{id}", (api) => api.getBatch(new Request(`${BASE}/batches/${id}`, { headers }))],
-    ["DELETE /batches/{id}", (api) => api.cancelBatch(new Request(`${BASE}/batches/${id}`, { method: "DELETE", headers }))],
+    [
+      "DELETE /batches/{id}",
+      (api) => api.cancelBatch(new Request(`${BASE}/batches/${id}`, { method: "DELETE", headers })),
+    ],
     ["GET /batches/{id}/items", (api) => api.listBatchItems(new Request(`${BASE}/batches/${id}/items`, { headers }))],
-    ["GET /batches/{id}/results", (api) => api.getBatchResults(new Request(`${BASE}/batches/${id}/results`, { headers }))],
+    [
+      "GET /batches/{id}/results",
+      (api) => api.getBatchResults(new Request(`${BASE}/batches/${id}/results`, { headers })),
+    ],
   ];
 };
 
@@ -26,7 +32,9 @@ async function expect404(res: Response) {
 describe("batch operations → 404 not_found", () => {
   it("another partner's batch, and the same partner's batch in the other mode, are not found (and stay as they were)", async () => {
     const owner = await newPartnerKey(t.app);
-    const batch = await batchOf(await t.api.createBatch(postJson({ items: [{ cadastral_reference: "bad" }] }, { "X-API-Key": owner.key })));
+    const batch = await batchOf(
+      await t.api.createBatch(postJson({ items: [{ cadastral_reference: "bad" }] }, { "X-API-Key": owner.key })),
+    );
     const live = await createApiKey(t.app.db, { partnerId: owner.partner.id, mode: "live", name: "live" });
     for (const k of [key, live.key]) {
       for (const [name, call] of operations(batch.batch_id, k)) {
@@ -35,11 +43,17 @@ describe("batch operations → 404 not_found", () => {
         await expect404(res);
       }
     }
-    const own = await t.api.getBatch(new Request(`${BASE}/batches/${batch.batch_id}`, { headers: { "X-API-Key": owner.key } }));
+    const own = await t.api.getBatch(
+      new Request(`${BASE}/batches/${batch.batch_id}`, { headers: { "X-API-Key": owner.key } }),
+    );
     expect((await batchOf(own)).status).not.toBe("cancelled");
   });
 
-  it.each([["an unknown id", "6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"], ["not an id", "latest"], ["bad percent-encoding", "%E0%A4%A"]])("%s", async (_, id) => {
+  it.each([
+    ["an unknown id", "6f1c2a8e-3b4d-4e5f-9a0b-1c2d3e4f5a6b"],
+    ["not an id", "latest"],
+    ["bad percent-encoding", "%E0%A4%A"],
+  ])("%s", async (_, id) => {
     for (const [, call] of operations(id, key)) await expect404(await call(t.api));
   });
 });

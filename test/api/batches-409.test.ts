@@ -16,16 +16,24 @@ describe("POST /batches → 409 too_many_active_batches", () => {
     expect((await t.api.createBatch(postJson(body, { "X-API-Key": key }))).status).toBe(202);
     const refused = await t.api.createBatch(postJson(body, { "X-API-Key": key }));
     expect(refused.status).toBe(409);
-    expect(await problemOf(refused)).toMatchObject({ status: 409, code: "too_many_active_batches", type: "/docs/errors#too_many_active_batches" });
+    expect(await problemOf(refused)).toMatchObject({
+      status: 409,
+      code: "too_many_active_batches",
+      type: "/docs/errors#too_many_active_batches",
+    });
     expect(refused.headers.get("ratelimit")).toMatch(/^"writes"/);
 
     // Other partners and the other mode are not held back.
-    expect((await t.api.createBatch(postJson(body, { "X-API-Key": (await newPartnerKey(t.app)).key }))).status).toBe(202);
+    expect((await t.api.createBatch(postJson(body, { "X-API-Key": (await newPartnerKey(t.app)).key }))).status).toBe(
+      202,
+    );
     const { createApiKey } = await import("@/lib/api-keys");
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     expect((await t.api.createBatch(postJson(body, { "X-API-Key": live.key }))).status).toBe(202);
 
-    const cancel = await t.api.cancelBatch(new Request(`${BASE}/batches/${first.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }));
+    const cancel = await t.api.cancelBatch(
+      new Request(`${BASE}/batches/${first.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }),
+    );
     expect((await batchOf(cancel)).status).toBe("cancelled");
     expect((await t.api.createBatch(postJson(body, { "X-API-Key": key }))).status).toBe(202);
   });

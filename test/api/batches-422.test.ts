@@ -5,7 +5,13 @@ import { postCsv, postJson } from "../support/batches";
 
 let t: TestApp;
 let key: string;
-useTestApp({ sources: fakeSources(), env: { BATCH_MAX_ITEMS: "5", BATCH_MAX_BYTES: String(1024 * 1024), BATCH_MAX_ACTIVE: "100" } }, (ctx) => ({ t, key } = ctx));
+useTestApp(
+  {
+    sources: fakeSources(),
+    env: { BATCH_MAX_ITEMS: "5", BATCH_MAX_BYTES: String(1024 * 1024), BATCH_MAX_ACTIVE: "100" },
+  },
+  (ctx) => ({ t, key } = ctx),
+);
 
 type Where = { pointer?: string; parameter?: string; header?: string; line?: number };
 
@@ -26,45 +32,90 @@ const h = () => ({ "X-API-Key": key });
 describe("POST /batches (JSON) → 422", () => {
   it("no items", () => expect422(postJson({ items: [] }, h()), [{ pointer: "/items" }]));
   it("items missing", () => expect422(postJson({ name: "x" }, h()), [{ pointer: "/items" }], /required/));
-  it("10,001 items", () => expect422(postJson({ items: Array(10_001).fill(item) }, h()), [{ pointer: "/items" }], /10000/));
+  it("10,001 items", () =>
+    expect422(postJson({ items: Array(10_001).fill(item) }, h()), [{ pointer: "/items" }], /10000/));
   it("an external_id over 200 characters", () =>
-    expect422(postJson({ items: [item, { ...item, external_id: "x".repeat(201) }] }, h()), [{ pointer: "/items/1/external_id" }]));
-  it("a name over 200 characters", () => expect422(postJson({ items: [item], name: "n".repeat(201) }, h()), [{ pointer: "/name" }]));
-  it("an unknown member", () => expect422(postJson({ items: [{ ...item, note: 1 }] }, h()), [{ pointer: "/items/0/note" }], /unknown/));
-  it("a reference that is not a string", () => expect422(postJson({ items: [{ cadastral_reference: 7 }] }, h()), [{ pointer: "/items/0/cadastral_reference" }]));
+    expect422(postJson({ items: [item, { ...item, external_id: "x".repeat(201) }] }, h()), [
+      { pointer: "/items/1/external_id" },
+    ]));
+  it("a name over 200 characters", () =>
+    expect422(postJson({ items: [item], name: "n".repeat(201) }, h()), [{ pointer: "/name" }]));
+  it("an unknown member", () =>
+    expect422(postJson({ items: [{ ...item, note: 1 }] }, h()), [{ pointer: "/items/0/note" }], /unknown/));
+  it("a reference that is not a string", () =>
+    expect422(postJson({ items: [{ cadastral_reference: 7 }] }, h()), [{ pointer: "/items/0/cadastral_reference" }]));
   it("not JSON", () => expect422(postJson("{items:", h()), [{ pointer: "" }], /JSON/));
   it("a query parameter with a JSON body", async () => {
-    const req = new Request(`${BASE}/batches?name=x`, { method: "POST", headers: { ...h(), "Content-Type": "application/json" }, body: JSON.stringify({ items: [item] }) });
+    const req = new Request(`${BASE}/batches?name=x`, {
+      method: "POST",
+      headers: { ...h(), "Content-Type": "application/json" },
+      body: JSON.stringify({ items: [item] }),
+    });
     await expect422(req, [{ parameter: "name" }]);
   });
   it.each(["text/plain", "application/xml", ""])("Content-Type %j", (type) =>
-    expect422(new Request(`${BASE}/batches`, { method: "POST", headers: { ...h(), "Content-Type": type }, body: "x" }), [{ pointer: "" }], /Content-Type/));
+    expect422(
+      new Request(`${BASE}/batches`, { method: "POST", headers: { ...h(), "Content-Type": type }, body: "x" }),
+      [{ pointer: "" }],
+      /Content-Type/,
+    ),
+  );
 });
 
 describe("POST /batches (JSON) with 10,000 items", () => {
   it("is accepted", async () => {
     const res = await t.api.createBatch(postJson({ items: Array(10_000).fill(item) }, h()));
     expect(res.status).toBe(202);
-    expect(((await res.json()) as { counts: { total: number; duplicate: number } }).counts).toMatchObject({ total: 10_000, duplicate: 9_999 });
+    expect(((await res.json()) as { counts: { total: number; duplicate: number } }).counts).toMatchObject({
+      total: 10_000,
+      duplicate: 9_999,
+    });
   });
-  it("over the byte cap is refused", () => expect422(postJson({ items: [{ ...item, external_id: "x".repeat(200) }], name: " ".repeat(1024 * 1024) }, h()), [{ pointer: "" }], /exceed/));
+  it("over the byte cap is refused", () =>
+    expect422(
+      postJson({ items: [{ ...item, external_id: "x".repeat(200) }], name: " ".repeat(1024 * 1024) }, h()),
+      [{ pointer: "" }],
+      /exceed/,
+    ));
 });
 
 describe("POST /batches (CSV) → 422", () => {
   it("a header without a reference column names the header", () =>
-    expect422(postCsv("reference;id\n2749704YJ0624N0001DI;1\n", h()), [{ line: 1 }], /cadastral_reference, referencia_catastral, refcat/));
+    expect422(
+      postCsv("reference;id\n2749704YJ0624N0001DI;1\n", h()),
+      [{ line: 1 }],
+      /cadastral_reference, referencia_catastral, refcat/,
+    ));
   it("an empty file", () => expect422(postCsv("", h()), [{ line: 1 }], /empty/));
   it("a header and no rows", () => expect422(postCsv("cadastral_reference\r\n", h()), [{ line: 2 }], /no data rows/));
   it("more rows than BATCH_MAX_ITEMS", () =>
-    expect422(postCsv(`refcat\n${Array(6).fill("2749704YJ0624N0001DI").join("\n")}\n`, h()), [{ line: 6 }], /At most 5 rows/));
+    expect422(
+      postCsv(`refcat\n${Array(6).fill("2749704YJ0624N0001DI").join("\n")}\n`, h()),
+      [{ line: 6 }],
+      /At most 5 rows/,
+    ));
   it("more bytes than BATCH_MAX_BYTES", () =>
     expect422(postCsv(`refcat,note\nx,${"n".repeat(1024 * 1024)}\n`, h()), [{ pointer: "" }], /1048576 bytes/));
   it("not UTF-8 (Windows-1252)", () =>
-    expect422(postCsv(new Uint8Array([...Buffer.from("refcat,external_id\n2749704YJ0624N0001DI,Coru"), 0xf1, 0x61, 0x0a]), h()), [{ line: 1 }], /UTF-8/));
+    expect422(
+      postCsv(new Uint8Array([...Buffer.from("refcat,external_id\n2749704YJ0624N0001DI,Coru"), 0xf1, 0x61, 0x0a]), h()),
+      [{ line: 1 }],
+      /UTF-8/,
+    ));
   it("an external_id over 200 characters names the data row", () =>
     expect422(postCsv(`refcat,external_id\nx,1\ny,${"z".repeat(201)}\n`, h()), [{ line: 2 }], /longer than 200/));
-  it("a quote never closed", () => expect422(postCsv('refcat,external_id\nx,"open\n', h()), [{ line: expect.any(Number) as unknown as number }], /CSV/));
+  it("a quote never closed", () =>
+    expect422(
+      postCsv('refcat,external_id\nx,"open\n', h()),
+      [{ line: expect.any(Number) as unknown as number }],
+      /CSV/,
+    ));
   it("a charset other than UTF-8", () =>
-    expect422(postCsv("refcat\nx\n", { ...h(), "Content-Type": "text/csv; charset=latin1" }), [{ pointer: "" }], /Content-Type/));
-  it("a name over 200 characters", () => expect422(postCsv("refcat\nx\n", h(), `?name=${"n".repeat(201)}`), [{ parameter: "name" }]));
+    expect422(
+      postCsv("refcat\nx\n", { ...h(), "Content-Type": "text/csv; charset=latin1" }),
+      [{ pointer: "" }],
+      /Content-Type/,
+    ));
+  it("a name over 200 characters", () =>
+    expect422(postCsv("refcat\nx\n", h(), `?name=${"n".repeat(201)}`), [{ parameter: "name" }]));
 });

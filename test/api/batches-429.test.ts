@@ -15,8 +15,13 @@ describe("batch writes → 429 rate_limited", () => {
     expect(big.status).toBe(202);
     expect(big.headers.get("ratelimit")).toMatch(/^"writes";r=2;/);
     const id = ((await big.json()) as { batch_id: string }).batch_id;
-    expect((await t.api.cancelBatch(new Request(`${BASE}/batches/${id}`, { method: "DELETE", headers }))).headers.get("ratelimit")).toMatch(/r=1;/);
-    for (let i = 0; i < 3; i++) expect((await t.api.getBatch(new Request(`${BASE}/batches/${id}`, { headers }))).status).toBe(200);
+    expect(
+      (await t.api.cancelBatch(new Request(`${BASE}/batches/${id}`, { method: "DELETE", headers }))).headers.get(
+        "ratelimit",
+      ),
+    ).toMatch(/r=1;/);
+    for (let i = 0; i < 3; i++)
+      expect((await t.api.getBatch(new Request(`${BASE}/batches/${id}`, { headers }))).status).toBe(200);
     expect((await t.api.createBatch(postJson({ items: [{ cadastral_reference: "x" }] }, headers))).status).toBe(202);
     const refused = await t.api.createBatch(postJson({ items: [{ cadastral_reference: "x" }] }, headers));
     expect(refused.status).toBe(429);

@@ -26,21 +26,35 @@ const expected = [
 ];
 
 describe("POST /batches (CSV dialects)", () => {
-  it("comma, LF", async () => expect(await itemsOf(`cadastral_reference,external_id\n${A},loan-1\n${B},loan-2\n`)).toEqual(expected));
+  it("comma, LF", async () =>
+    expect(await itemsOf(`cadastral_reference,external_id\n${A},loan-1\n${B},loan-2\n`)).toEqual(expected));
   it("semicolon, CRLF, a BOM", async () =>
     expect(await itemsOf(`\uFEFFcadastral_reference;external_id\r\n${A};loan-1\r\n${B};loan-2\r\n`)).toEqual(expected));
   it("a BOM as bytes, no trailing newline", async () =>
-    expect(await itemsOf(new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(`refcat,external_id\n${A},loan-1\n${B},loan-2`)]))).toEqual(expected));
+    expect(
+      await itemsOf(new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(`refcat,external_id\n${A},loan-1\n${B},loan-2`)])),
+    ).toEqual(expected));
   it("quoted fields holding the separator, quotes and a line break", async () =>
     expect(
-      await itemsOf(`"address";"cadastral_reference";"external_id"\n"C/ Mayor; 1, ""bajo""\n2º";"${A}";"loan-1"\n"x";"${B}";"loan-2"\n`),
+      await itemsOf(
+        `"address";"cadastral_reference";"external_id"\n"C/ Mayor; 1, ""bajo""\n2º";"${A}";"loan-1"\n"x";"${B}";"loan-2"\n`,
+      ),
     ).toEqual(expected));
-  it.each([["REFCAT"], ["Referencia Catastral"], ["referencia-catastral"], [" Cadastral_Reference "], ["Referéncia_Catastral"]])(
-    "header spelled %j",
-    async (header) => expect(await itemsOf(`${header},External_ID\n${A},loan-1\n${B},loan-2\n`)).toEqual(expected),
+  it.each([
+    ["REFCAT"],
+    ["Referencia Catastral"],
+    ["referencia-catastral"],
+    [" Cadastral_Reference "],
+    ["Referéncia_Catastral"],
+  ])("header spelled %j", async (header) =>
+    expect(await itemsOf(`${header},External_ID\n${A},loan-1\n${B},loan-2\n`)).toEqual(expected),
   );
   it("extra columns in any order are ignored; without an external_id column, ids are null", async () =>
-    expect(await itemsOf(`owner,province,refcat,notes\nAna,Madrid,${A},x\nLuis,Sevilla,"${B.slice(0, 7)}-${B.slice(7)}",y\n`)).toEqual([
+    expect(
+      await itemsOf(
+        `owner,province,refcat,notes\nAna,Madrid,${A},x\nLuis,Sevilla,"${B.slice(0, 7)}-${B.slice(7)}",y\n`,
+      ),
+    ).toEqual([
       [1, A, null, "pending"],
       [2, B, null, "pending"],
     ]));
@@ -55,5 +69,8 @@ describe("POST /batches (CSV dialects)", () => {
     ]);
   });
   it("empty lines are skipped; short rows read as empty cells", async () =>
-    expect(await itemsOf(`external_id,refcat\n\nloan-1,${A}\n\nloan-2,${B}\nloan-3\n`)).toEqual([...expected, [3, "", "loan-3", "invalid"]]));
+    expect(await itemsOf(`external_id,refcat\n\nloan-1,${A}\n\nloan-2,${B}\nloan-3\n`)).toEqual([
+      ...expected,
+      [3, "", "loan-3", "invalid"],
+    ]));
 });

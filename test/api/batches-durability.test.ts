@@ -34,12 +34,18 @@ it("a worker killed mid-batch: the batch completes, every item registered and an
   const first = await createTestApp({ testDb: await open(), env });
   const { key, partner } = await newPartnerKey(first.app);
   const refs = Array.from({ length: 30 }, (_, i) => unit(i));
-  const accepted = await batchOf(await first.api.createBatch(postJson({ items: [...refs, refs[0]].map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })));
+  const accepted = await batchOf(
+    await first.api.createBatch(
+      postJson({ items: [...refs, refs[0]].map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key }),
+    ),
+  );
   await first.close();
   await first.testDb.drop();
 
   // A worker takes the batch and dies on its 25th register call, in the middle of it.
-  const child = await runNode(path.join(__dirname, "../support/crash-child.ts"), ["batch-worker", target, "25"], { timeoutMs: NEVER_MS });
+  const child = await runNode(path.join(__dirname, "../support/crash-child.ts"), ["batch-worker", target, "25"], {
+    timeoutMs: NEVER_MS,
+  });
   expect(child.signal, child.stderr).toBe("SIGKILL");
   expect(child.stdout.trim().split("\n").at(-1)).toBe("mid-batch");
 
@@ -54,10 +60,15 @@ it("a worker killed mid-batch: the batch completes, every item registered and an
   expect(done.status).toBe("completed");
   expect(done.counts).toMatchObject({ total: 31, enriched: 30, duplicate: 1, pending: 0 });
   const { properties, events, batchItems } = schema;
-  const registered = await t.app.db.select({ reference: properties.cadastralReference }).from(properties).where(eq(properties.partnerId, partner.id));
+  const registered = await t.app.db
+    .select({ reference: properties.cadastralReference })
+    .from(properties)
+    .where(eq(properties.partnerId, partner.id));
   expect(registered.map((r) => r.reference).sort()).toEqual([...refs].sort());
   const announced = rowsOf<{ type: string; n: number }>(
-    await t.app.db.execute(sql`select ${events.type} as type, count(*)::int as n from ${events} where ${events.partnerId} = ${partner.id} group by 1 order by 1`),
+    await t.app.db.execute(
+      sql`select ${events.type} as type, count(*)::int as n from ${events} where ${events.partnerId} = ${partner.id} group by 1 order by 1`,
+    ),
   );
   expect(announced).toEqual([
     { type: "batch.completed", n: 1 },

@@ -16,7 +16,10 @@ const slow = (sources: Sources): Sources => ({
 const fake = fakeSources();
 
 let t: TestApp;
-useTestApp({ sources: { test: slow(fake.test), live: fake.live }, workers: true, env: { BATCH_WINDOW: "5" } }, (ctx) => ({ t } = ctx));
+useTestApp(
+  { sources: { test: slow(fake.test), live: fake.live }, workers: true, env: { BATCH_WINDOW: "5" } },
+  (ctx) => ({ t } = ctx),
+);
 
 const items = (from: number, count: number) =>
   Array.from({ length: count }, (_, n) => {

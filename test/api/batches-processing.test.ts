@@ -13,7 +13,10 @@ import { eventually } from "../support/wait";
 
 let t: TestApp;
 const calls: string[] = [];
-useTestApp({ sources: fakeSources(calls), workers: true, env: { BATCH_WINDOW: "3", BATCH_MAX_ACTIVE: "100" } }, (ctx) => ({ t } = ctx));
+useTestApp(
+  { sources: fakeSources(calls), workers: true, env: { BATCH_WINDOW: "3", BATCH_MAX_ACTIVE: "100" } },
+  (ctx) => ({ t } = ctx),
+);
 
 const unit = (n: number) => {
   const parcel = `${String(3100000 + n).padStart(7, "0")}YJ0624N`;
@@ -23,11 +26,15 @@ const unit = (n: number) => {
 describe("a batch's items", () => {
   it("reuse a property the partner registered before (no register asked) and register each new reference once", async () => {
     const { key, partner } = await newPartnerKey(t.app);
-    const created = await t.api.createProperty(post("/properties", { cadastral_reference: unit(1) }, { "X-API-Key": key }));
+    const created = await t.api.createProperty(
+      post("/properties", { cadastral_reference: unit(1) }, { "X-API-Key": key }),
+    );
     const before = (await created.json()) as Property;
     calls.length = 0;
     const refs = [unit(1), unit(2), unit(2), unit(3), unit(1)];
-    const batch = await batchOf(await t.api.createBatch(postJson({ items: refs.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })));
+    const batch = await batchOf(
+      await t.api.createBatch(postJson({ items: refs.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })),
+    );
     const done = await settled(t, key, batch.batch_id);
     expect(done.counts).toMatchObject({ total: 5, enriched: 3, duplicate: 2, pending: 0 });
     const items = await allItems(t, key, batch.batch_id);
@@ -35,11 +42,20 @@ describe("a batch's items", () => {
     expect(items[4]).toMatchObject({ status: "duplicate", property_id: before.property_id });
     expect(items[2]).toMatchObject({ status: "duplicate", property_id: items[1]!.property_id });
     expect(calls.filter((c) => c.startsWith(`cadastre:${unit(1)}`))).toEqual([]);
-    expect(calls.filter((c) => c.startsWith("cadastre:")).sort()).toEqual([`cadastre:${unit(2)}`, `cadastre:${unit(3)}`]);
-    const properties = await countOf(t.app.db, sql`select 1 from ${schema.properties} where ${schema.properties.partnerId} = ${partner.id}`);
+    expect(calls.filter((c) => c.startsWith("cadastre:")).sort()).toEqual([
+      `cadastre:${unit(2)}`,
+      `cadastre:${unit(3)}`,
+    ]);
+    const properties = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.properties} where ${schema.properties.partnerId} = ${partner.id}`,
+    );
     expect(properties).toBe(3);
     // Each new property is announced as a create's would be; the one registered before was announced already.
-    const enriched = await countOf(t.app.db, sql`select 1 from ${schema.events} where ${schema.events.partnerId} = ${partner.id} and ${schema.events.type} = 'property.enriched'`);
+    const enriched = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.events} where ${schema.events.partnerId} = ${partner.id} and ${schema.events.type} = 'property.enriched'`,
+    );
     expect(enriched).toBe(2);
   });
 
@@ -69,9 +85,13 @@ describe("a batch's items", () => {
     const { key, partner } = await newPartnerKey(t.app);
     // BATCH_WINDOW is 3 and no worker runs the steps yet beyond the first: most items wait.
     const refs = Array.from({ length: 40 }, (_, i) => unit(100 + i));
-    const batch = await batchOf(await t.api.createBatch(postJson({ items: refs.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })));
+    const batch = await batchOf(
+      await t.api.createBatch(postJson({ items: refs.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })),
+    );
     await eventually("the batch starts", async () => (await getBatch(t, key, batch.batch_id)).status === "running");
-    const res = await t.api.cancelBatch(new Request(`${BASE}/batches/${batch.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }));
+    const res = await t.api.cancelBatch(
+      new Request(`${BASE}/batches/${batch.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }),
+    );
     expect(res.status).toBe(200);
     const cancelled = await batchOf(res);
     expect(cancelled.status).toBe("cancelled");
@@ -80,24 +100,41 @@ describe("a batch's items", () => {
     expect(done.status).toBe("cancelled");
     expect(done.counts.pending).toBe(0);
     expect(done.counts.enriched + done.counts.cancelled).toBe(40);
-    const registered = await countOf(t.app.db, sql`select 1 from ${schema.properties} where ${schema.properties.partnerId} = ${partner.id}`);
+    const registered = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.properties} where ${schema.properties.partnerId} = ${partner.id}`,
+    );
     expect(registered).toBe(done.counts.enriched);
-    const completed = await countOf(t.app.db, sql`select 1 from ${schema.events} where ${schema.events.partnerId} = ${partner.id} and ${schema.events.type} = 'batch.completed'`);
+    const completed = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.events} where ${schema.events.partnerId} = ${partner.id} and ${schema.events.type} = 'batch.completed'`,
+    );
     expect(completed).toBe(1);
     // A second cancel answers the batch as it is.
-    const again = await t.api.cancelBatch(new Request(`${BASE}/batches/${batch.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }));
+    const again = await t.api.cancelBatch(
+      new Request(`${BASE}/batches/${batch.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }),
+    );
     expect((await batchOf(again)).counts).toEqual(done.counts);
   });
 
   it("lists batches newest first with pages", async () => {
     const { key } = await newPartnerKey(t.app);
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await batchOf(await t.api.createBatch(postCsv(`refcat\nbad${i}\n`, { "X-API-Key": key })))).batch_id);
-    const list = async (query: string) => (await (await t.api.listBatches(get(`/batches${query}`, { "X-API-Key": key }))).json()) as { data: { batch_id: string }[]; next_starting_after: string | null };
+    for (let i = 0; i < 3; i++)
+      ids.push((await batchOf(await t.api.createBatch(postCsv(`refcat\nbad${i}\n`, { "X-API-Key": key })))).batch_id);
+    const list = async (query: string) =>
+      (await (await t.api.listBatches(get(`/batches${query}`, { "X-API-Key": key }))).json()) as {
+        data: { batch_id: string }[];
+        next_starting_after: string | null;
+      };
     const first = await list("?limit=2");
     expect(first.data.map((b) => b.batch_id)).toEqual([ids[2], ids[1]]);
-    expect((await list(`?limit=2&starting_after=${first.next_starting_after}`)).data.map((b) => b.batch_id)).toEqual([ids[0]]);
-    const unknown = await t.api.listBatches(get(`/batches?starting_after=${crypto.randomUUID()}`, { "X-API-Key": key }));
+    expect((await list(`?limit=2&starting_after=${first.next_starting_after}`)).data.map((b) => b.batch_id)).toEqual([
+      ids[0],
+    ]);
+    const unknown = await t.api.listBatches(
+      get(`/batches?starting_after=${crypto.randomUUID()}`, { "X-API-Key": key }),
+    );
     expect(unknown.status).toBe(422);
   });
 });
@@ -120,7 +157,11 @@ describe("GET /batches/{id}/results", () => {
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe("");
-    expect(lines[1]).toMatch(new RegExp(`^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,$`));
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,$`,
+      ),
+    );
     expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference");
     expect(lines[3]).toMatch(/^3,'@me,.*,duplicate,/);
   });
@@ -128,12 +169,19 @@ describe("GET /batches/{id}/results", () => {
   it("NDJSON: {item, property} a line, while the batch runs too", async () => {
     const { key } = await newPartnerKey(t.app);
     const batch = await batchOf(await t.api.createBatch(postCsv(`refcat\n${unit(30)}\nbad\n`, { "X-API-Key": key })));
-    const early = await t.api.getBatchResults(get(`/batches/${batch.batch_id}/results`, { "X-API-Key": key, Accept: "application/x-ndjson" }));
+    const early = await t.api.getBatchResults(
+      get(`/batches/${batch.batch_id}/results`, { "X-API-Key": key, Accept: "application/x-ndjson" }),
+    );
     expect(early.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
     expect((await early.text()).trim().split("\n")).toHaveLength(2);
     await settled(t, key, batch.batch_id);
-    const res = await t.api.getBatchResults(get(`/batches/${batch.batch_id}/results`, { "X-API-Key": key, Accept: "application/x-ndjson" }));
-    const lines = (await res.text()).trim().split("\n").map((l) => JSON.parse(l));
+    const res = await t.api.getBatchResults(
+      get(`/batches/${batch.batch_id}/results`, { "X-API-Key": key, Accept: "application/x-ndjson" }),
+    );
+    const lines = (await res.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0].item).toMatchObject({ line: 1, status: "enriched" });
     expect(Property.parse(lines[0].property).cadastral_reference).toBe(unit(30));
     expect(lines[1]).toMatchObject({ item: { line: 2, status: "invalid" }, property: null });

@@ -12,7 +12,8 @@ import { startNode, stopAll } from "../support/processes";
 import { batchOf, postJson, settled } from "../support/batches";
 
 const RATE = 5;
-const fixture = (name: string) => readFileSync(path.join(__dirname, "../../lib/enrichment/sources/cadastre/fixtures", name), "utf8");
+const fixture = (name: string) =>
+  readFileSync(path.join(__dirname, "../../lib/enrichment/sources/cadastre/fixtures", name), "utf8");
 
 let t: TestApp;
 let catastro: ReplayServer;
@@ -36,7 +37,11 @@ it.skipIf(!onPostgres)("two worker processes together keep to the register's bud
     const parcel = `${String(6100000 + n).padStart(7, "0")}VK3799G`;
     return parcel + "0001" + checkLetters(parcel + "0001");
   });
-  const batch = await batchOf(await t.api.createBatch(postJson({ items: references.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })));
+  const batch = await batchOf(
+    await t.api.createBatch(
+      postJson({ items: references.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key }),
+    ),
+  );
   const env = {
     DATABASE_URL: t.testDb.url,
     CATASTRO_BASE_URL: catastro.url,

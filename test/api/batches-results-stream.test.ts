@@ -35,7 +35,10 @@ describe("GET /batches/{id}/results of 100,000 items", () => {
       return parcel + "0001" + checkLetters(parcel + "0001");
     });
     const registered = await t.app.db.transaction((tx) => registerReferences(tx, t.app.queue, scope, references));
-    const [batch] = await t.app.db.insert(schema.batches).values({ ...scope, counts: emptyCounts(ITEMS) }).returning();
+    const [batch] = await t.app.db
+      .insert(schema.batches)
+      .values({ ...scope, counts: emptyCounts(ITEMS) })
+      .returning();
     const ids = references.map((r) => registered.get(r)!.propertyId);
     const i = schema.batchItems;
     await t.app.db.execute(sql`

@@ -31,7 +31,11 @@ describe("GET /coverage → 200", () => {
   it("states the foral territories as outside the national cadastre", async () => {
     const all = await fetchCoverage();
     for (const name of ["País Vasco", "Comunidad Foral de Navarra"]) {
-      expect(all[name]).toMatchObject({ cadastre: { kind: "unsupported", providers: [] }, energy_certificate: { kind: "unsupported" }, ite: { kind: "unsupported" } });
+      expect(all[name]).toMatchObject({
+        cadastre: { kind: "unsupported", providers: [] },
+        energy_certificate: { kind: "unsupported" },
+        ite: { kind: "unsupported" },
+      });
       expect(all[name]!.note).toMatch(/foral cadastre/i);
     }
   });
@@ -49,7 +53,11 @@ describe("GET /coverage → 200", () => {
         estimate,
       ],
     });
-    expect(all["Región de Murcia"]!).toMatchObject({ cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] }, energy_certificate: { kind: "estimate" }, ite: { kind: "unsupported", providers: [] } });
+    expect(all["Región de Murcia"]!).toMatchObject({
+      cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] },
+      energy_certificate: { kind: "estimate" },
+      ite: { kind: "unsupported", providers: [] },
+    });
     expect(all["Comunidad de Madrid"]!.ite).toMatchObject({ kind: "rules", providers: [{ provider: "rules" }] });
   });
 

@@ -14,13 +14,17 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it("a repeat (after normalisation) answers 200 with the existing property and creates nothing", async () => {
-  const first = await t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }));
+  const first = await t.api.createProperty(
+    post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }),
+  );
   expect(first.status).toBe(201);
   const created = await first.json();
   const callsAfterFirst = calls.length;
   const jobsAfterFirst = await countOf(t.app.db, sql`select 1 from pgboss.job`);
 
-  const again = await t.api.createProperty(post("/properties", { cadastral_reference: "2749704 yj0624n-0001 di" }, { "X-API-Key": key }));
+  const again = await t.api.createProperty(
+    post("/properties", { cadastral_reference: "2749704 yj0624n-0001 di" }, { "X-API-Key": key }),
+  );
   expect(again.status).toBe(200);
   expect(again.headers.get("location")).toBeNull();
   expect(await again.json()).toEqual(created);
@@ -32,7 +36,9 @@ it("a repeat (after normalisation) answers 200 with the existing property and cr
 
 it("concurrent identical creates make one property: one 201, the rest 200", async () => {
   const results = await Promise.all(
-    Array.from({ length: 8 }, () => t.api.createProperty(post("/properties", { cadastral_reference: "9398516VK3799G0002SU" }, { "X-API-Key": key }))),
+    Array.from({ length: 8 }, () =>
+      t.api.createProperty(post("/properties", { cadastral_reference: "9398516VK3799G0002SU" }, { "X-API-Key": key })),
+    ),
   );
   const statuses = results.map((r) => r.status).sort();
   expect(statuses.filter((s) => s === 201)).toHaveLength(1);

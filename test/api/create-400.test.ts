@@ -8,7 +8,8 @@ let t: TestApp;
 let key: string;
 useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
-const create = (reference: string) => t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
+const create = (reference: string) =>
+  t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
 
 describe("POST /properties → 400 invalid_cadastral_reference", () => {
   it.each([
@@ -22,7 +23,11 @@ describe("POST /properties → 400 invalid_cadastral_reference", () => {
     const res = await create(reference);
     expect(res.status).toBe(400);
     const problem = await problemOf(res);
-    expect(problem).toMatchObject({ status: 400, code: "invalid_cadastral_reference", title: "Invalid cadastral reference" });
+    expect(problem).toMatchObject({
+      status: 400,
+      code: "invalid_cadastral_reference",
+      title: "Invalid cadastral reference",
+    });
     expect(problem.detail).toMatch(/14 \(parcel\) or 20 \(unit\)/);
   });
 
@@ -37,13 +42,16 @@ describe("POST /properties → 400 invalid_cadastral_reference", () => {
     expect((await problemOf(res)).detail).toMatch(/only digits/);
   });
 
-  it.each(["7837301VG8173B0001NN", "9398516VK3799G0001YA", "2749704YJ0624N0001DJ"])("check letters: %s", async (reference) => {
-    const res = await create(reference);
-    expect(res.status).toBe(400);
-    const problem = await problemOf(res);
-    expect(problem.detail).toMatch(/check letters/);
-    expect(problem.request_id).toBe(res.headers.get("x-request-id"));
-  });
+  it.each(["7837301VG8173B0001NN", "9398516VK3799G0001YA", "2749704YJ0624N0001DJ"])(
+    "check letters: %s",
+    async (reference) => {
+      const res = await create(reference);
+      expect(res.status).toBe(400);
+      const problem = await problemOf(res);
+      expect(problem.detail).toMatch(/check letters/);
+      expect(problem.request_id).toBe(res.headers.get("x-request-id"));
+    },
+  );
 
   it("stores nothing for a rejected reference", async () => {
     expect(await countOf(t.app.db, sql`select 1 from properties`)).toBe(0);

@@ -53,7 +53,11 @@ describe("→ 401 missing_api_key", () => {
   });
   it("a rolled key after its expiry, while the new key works", async () => {
     const made = await newPartnerKey(t.app);
-    const rolled = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 });
+    const rolled = await rollApiKey(t.app.db, {
+      id: made.apiKey.id,
+      partnerId: made.apiKey.partnerId,
+      expiresInSeconds: 0,
+    });
     expect(rolled).not.toBeNull();
     await expect401(await t.api.listProperties(get("/properties", { "X-API-Key": made.key })));
     expect((await t.api.listProperties(get("/properties", { "X-API-Key": rolled!.key }))).status).toBe(200);

@@ -19,36 +19,67 @@ async function expect422(req: Request, errors: { pointer: string; detail?: RegEx
 
 describe("POST /properties → 422 validation_error", () => {
   it("body is not JSON", async () => {
-    await expect422(post("/properties", "{cadastral_reference:", { "X-API-Key": key }), [{ pointer: "", detail: /not valid JSON/ }]);
+    await expect422(post("/properties", "{cadastral_reference:", { "X-API-Key": key }), [
+      { pointer: "", detail: /not valid JSON/ },
+    ]);
   });
   it("empty body", async () => {
     await expect422(post("/properties", "", { "X-API-Key": key }), [{ pointer: "" }]);
   });
-  it.each([["array", "[]"], ["string", '"2749704YJ0624N0001DI"'], ["null", "null"], ["number", "42"]])("body is not an object: %s", async (_, raw) => {
+  it.each([
+    ["array", "[]"],
+    ["string", '"2749704YJ0624N0001DI"'],
+    ["null", "null"],
+    ["number", "42"],
+  ])("body is not an object: %s", async (_, raw) => {
     await expect422(post("/properties", raw, { "X-API-Key": key }), [{ pointer: "", detail: /object/ }]);
   });
   it("missing field", async () => {
-    await expect422(post("/properties", {}, { "X-API-Key": key }), [{ pointer: "/cadastral_reference", detail: "required" }]);
+    await expect422(post("/properties", {}, { "X-API-Key": key }), [
+      { pointer: "/cadastral_reference", detail: "required" },
+    ]);
   });
-  it.each([["number", 2749704], ["null", null], ["array", ["2749704YJ0624N0001DI"]], ["object", { ref: "x" }]])("wrong type: %s", async (_, value) => {
-    await expect422(post("/properties", { cadastral_reference: value }, { "X-API-Key": key }), [{ pointer: "/cadastral_reference", detail: /string/ }]);
+  it.each([
+    ["number", 2749704],
+    ["null", null],
+    ["array", ["2749704YJ0624N0001DI"]],
+    ["object", { ref: "x" }],
+  ])("wrong type: %s", async (_, value) => {
+    await expect422(post("/properties", { cadastral_reference: value }, { "X-API-Key": key }), [
+      { pointer: "/cadastral_reference", detail: /string/ },
+    ]);
   });
   it("extra field", async () => {
-    await expect422(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI", note: "x" }, { "X-API-Key": key }), [
-      { pointer: "/note", detail: "unknown field" },
-    ]);
+    await expect422(
+      post("/properties", { cadastral_reference: "2749704YJ0624N0001DI", note: "x" }, { "X-API-Key": key }),
+      [{ pointer: "/note", detail: "unknown field" }],
+    );
   });
-  it.each([["text/plain"], ["application/x-www-form-urlencoded"], ["application/jsonx"]])("wrong Content-Type: %s", async (type) => {
-    await expect422(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key, "Content-Type": type }), [
-      { pointer: "", detail: /Content-Type/ },
-    ]);
-  });
+  it.each([["text/plain"], ["application/x-www-form-urlencoded"], ["application/jsonx"]])(
+    "wrong Content-Type: %s",
+    async (type) => {
+      await expect422(
+        post(
+          "/properties",
+          { cadastral_reference: "2749704YJ0624N0001DI" },
+          { "X-API-Key": key, "Content-Type": type },
+        ),
+        [{ pointer: "", detail: /Content-Type/ }],
+      );
+    },
+  );
   it("missing Content-Type", async () => {
-    const req = new Request(BASE + "/properties", { method: "POST", headers: { "X-API-Key": key }, body: new Blob(['{"cadastral_reference":"2749704YJ0624N0001DI"}']) });
+    const req = new Request(BASE + "/properties", {
+      method: "POST",
+      headers: { "X-API-Key": key },
+      body: new Blob(['{"cadastral_reference":"2749704YJ0624N0001DI"}']),
+    });
     await expect422(req, [{ pointer: "", detail: /Content-Type/ }]);
   });
   it("body over the size cap", async () => {
-    await expect422(post("/properties", { cadastral_reference: "x".repeat(20_000) }, { "X-API-Key": key }), [{ pointer: "", detail: /exceed/ }]);
+    await expect422(post("/properties", { cadastral_reference: "x".repeat(20_000) }, { "X-API-Key": key }), [
+      { pointer: "", detail: /exceed/ },
+    ]);
   });
   it("invalid UTF-8", async () => {
     const req = new Request(BASE + "/properties", {

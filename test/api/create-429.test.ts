@@ -22,7 +22,9 @@ describe("→ 429 rate_limited", () => {
     }
     expect(remaining[0]).toBe(99);
     expect(remaining.at(-1)).toBe(0);
-    const res = await t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }));
+    const res = await t.api.createProperty(
+      post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }),
+    );
     expect(res.status).toBe(429);
     const problem = await problemOf(res);
     expect(problem).toMatchObject({ code: "rate_limited", status: 429 });

@@ -37,7 +37,10 @@ beforeAll(async () => {
   proxy = await createFreezingProxy(target.hostname, Number(target.port || 5432));
   const url = new URL(target);
   url.host = `127.0.0.1:${proxy.port}`;
-  database = await openDatabase({ url: url.toString(), postgres: { poolSize: 1, connectTimeoutMs: 1000, poolWaitMs: 2000, queryTimeoutMs: 1000 } });
+  database = await openDatabase({
+    url: url.toString(),
+    postgres: { poolSize: 1, connectTimeoutMs: 1000, poolWaitMs: 2000, queryTimeoutMs: 1000 },
+  });
   const env = { ENRICHMENT_DEADLINE_MS: "1500" };
   app = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
 });
@@ -55,39 +58,55 @@ const reference = () => {
   return first18 + checkLetters(first18);
 };
 
-it.skipIf(!onPostgres)("a frozen server: 503 at the query timeout, no connection reused half-way, served again once it answers", async () => {
-  const { key } = await newPartnerKey(t.app);
-  const api = createPartnerApi(app);
-  const create = () => within(api.createProperty(post("/properties", { cadastral_reference: reference() }, { "X-API-Key": key })));
-  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-  try {
-    expect(((await create()) as Response).status).toBe(201);
+it.skipIf(!onPostgres)(
+  "a frozen server: 503 at the query timeout, no connection reused half-way, served again once it answers",
+  async () => {
+    const { key } = await newPartnerKey(t.app);
+    const api = createPartnerApi(app);
+    const create = () =>
+      within(api.createProperty(post("/properties", { cadastral_reference: reference() }, { "X-API-Key": key })));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(((await create()) as Response).status).toBe(201);
 
-    proxy.freeze();
-    // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
-    const inTransaction = await within(database.db.transaction((tx) => tx.execute(sql`select 1`)).then(() => "committed", (error: unknown) => error));
-    expect(inTransaction).toBeInstanceOf(Error);
-    expect(STATUS_OF_CODE[toDomainError(inTransaction, "request", quiet).code]).toBe(503);
-    expect(reported.at(-1)).toBe("database unavailable");
-    // That connection was discarded: the next query opens a new one (which, frozen, times out
-    // connecting) instead of waiting for a connection that never comes back to the pool.
-    const acceptedBefore = proxy.accepted;
-    const next = await within(database.db.execute(sql`select 1`).then(() => "answered", (error: unknown) => error));
-    expect(STATUS_OF_CODE[toDomainError(next, "request", quiet).code]).toBe(503);
-    expect(reported.at(-1)).toBe("database unavailable");
-    expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
-    // And the API answers 503 problem+json.
-    const frozen = await create();
-    expect(frozen).not.toBe("hang");
-    expect((frozen as Response).status).toBe(503);
-    expect((await (frozen as Response).json()).code).toBe("service_unavailable");
+      proxy.freeze();
+      // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
+      const inTransaction = await within(
+        database.db
+          .transaction((tx) => tx.execute(sql`select 1`))
+          .then(
+            () => "committed",
+            (error: unknown) => error,
+          ),
+      );
+      expect(inTransaction).toBeInstanceOf(Error);
+      expect(STATUS_OF_CODE[toDomainError(inTransaction, "request", quiet).code]).toBe(503);
+      expect(reported.at(-1)).toBe("database unavailable");
+      // That connection was discarded: the next query opens a new one (which, frozen, times out
+      // connecting) instead of waiting for a connection that never comes back to the pool.
+      const acceptedBefore = proxy.accepted;
+      const next = await within(
+        database.db.execute(sql`select 1`).then(
+          () => "answered",
+          (error: unknown) => error,
+        ),
+      );
+      expect(STATUS_OF_CODE[toDomainError(next, "request", quiet).code]).toBe(503);
+      expect(reported.at(-1)).toBe("database unavailable");
+      expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
+      // And the API answers 503 problem+json.
+      const frozen = await create();
+      expect(frozen).not.toBe("hang");
+      expect((frozen as Response).status).toBe(503);
+      expect((await (frozen as Response).json()).code).toBe("service_unavailable");
 
-    proxy.thaw();
-    expect(((await create()) as Response).status).toBe(201);
-    // Every connection went back to the pool or was discarded: closing does not wait for one.
-    closed = true;
-    expect(await within(app.close().then(() => "closed"))).toBe("closed");
-  } finally {
-    logged.mockRestore();
-  }
-});
+      proxy.thaw();
+      expect(((await create()) as Response).status).toBe(201);
+      // Every connection went back to the pool or was discarded: closing does not wait for one.
+      closed = true;
+      expect(await within(app.close().then(() => "closed"))).toBe("closed");
+    } finally {
+      logged.mockRestore();
+    }
+  },
+);

@@ -24,7 +24,9 @@ it("a property created just before the process dies keeps its job; a worker kill
 
   const crash = async (mode: string) => {
     // A child takes seconds (it opens the database): only a hang is stopped.
-    const child = await runNode(path.join(__dirname, "../support/crash-child.ts"), [mode, target], { timeoutMs: NEVER_MS });
+    const child = await runNode(path.join(__dirname, "../support/crash-child.ts"), [mode, target], {
+      timeoutMs: NEVER_MS,
+    });
     expect(child.signal, child.stderr).toBe("SIGKILL");
     return child.stdout.trim().split("\n").at(-1)!;
   };
@@ -35,7 +37,12 @@ it("a property created just before the process dies keeps its job; a worker kill
 
   // A new process (this one) gets the expired job again and finishes the enrichment.
   const testDb = await reopen();
-  const env = { ENRICHMENT_DEADLINE_MS: "200", JOB_POLL_SECONDS: "0.5", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1" };
+  const env = {
+    ENRICHMENT_DEADLINE_MS: "200",
+    JOB_POLL_SECONDS: "0.5",
+    JOB_EXPIRE_SECONDS: "2",
+    JOB_MAINTENANCE_SECONDS: "1",
+  };
   const t = await createTestApp({ testDb, workers: true, sources: fakeSources(), env });
   cleanup.push(async () => {
     await t.close();
@@ -43,7 +50,10 @@ it("a property created just before the process dies keeps its job; a worker kill
   });
   const { properties, events } = schema;
   const status = await eventually("the expired job runs again and the property is final", async () => {
-    const [row] = await t.app.db.select({ status: properties.status }).from(properties).where(eq(properties.id, created.id));
+    const [row] = await t.app.db
+      .select({ status: properties.status })
+      .from(properties)
+      .where(eq(properties.id, created.id));
     return row!.status !== "enriching" && row!.status;
   });
   expect(status).toBe("enriched");

@@ -14,7 +14,10 @@ import { PROPERTY_STATUSES } from "@/lib/domain";
 let t: TestApp;
 let key: string;
 // The fuzz makes more writes and endpoints than the limits allow; 429 and the endpoint cap have their own tests.
-useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000", WEBHOOK_MAX_ENDPOINTS: "1000000" } }, (ctx) => ({ t, key } = ctx));
+useTestApp(
+  { sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000", WEBHOOK_MAX_ENDPOINTS: "1000000" } },
+  (ctx) => ({ t, key } = ctx),
+);
 
 const NUM_RUNS = 120;
 
@@ -26,14 +29,21 @@ const keyCase = () =>
     { weight: 1, arbitrary: arb.headerValue.map((header) => ({ header, valid: false })) },
     {
       weight: 1,
-      arbitrary: fc
-        .tuple(fc.nat({ max: key.length - 1 }), fc.constantFrom(..."aZ09_"))
-        .map(([at, ch]) => ({ header: key.slice(0, at) + (ch === key[at] ? "x" : ch) + key.slice(at + 1), valid: false })),
+      arbitrary: fc.tuple(fc.nat({ max: key.length - 1 }), fc.constantFrom(..."aZ09_")).map(([at, ch]) => ({
+        header: key.slice(0, at) + (ch === key[at] ? "x" : ch) + key.slice(at + 1),
+        valid: false,
+      })),
     },
     {
       weight: 1,
       arbitrary: fc
-        .constantFrom(key.toUpperCase(), key.replace("finca_test_", "finca_live_"), key.slice(0, -1), `${key}0`, `${key},${key}`)
+        .constantFrom(
+          key.toUpperCase(),
+          key.replace("finca_test_", "finca_live_"),
+          key.slice(0, -1),
+          `${key}0`,
+          `${key},${key}`,
+        )
         .map((header) => ({ header, valid: false })),
     },
   );
@@ -87,11 +97,26 @@ function request(method: string, path: string, headers: Record<string, string | 
 
 describe("POST /properties", () => {
   const createBody = fc.oneof(
-    { weight: 4, arbitrary: arb.typedReference.map((ref) => ({ body: JSON.stringify({ cadastral_reference: ref }) as Body, outcome: [200, 201] })) },
-    { weight: 2, arbitrary: arb.brokenReference.map((ref) => ({ body: JSON.stringify({ cadastral_reference: ref }) as Body, outcome: [400] })) },
+    {
+      weight: 4,
+      arbitrary: arb.typedReference.map((ref) => ({
+        body: JSON.stringify({ cadastral_reference: ref }) as Body,
+        outcome: [200, 201],
+      })),
+    },
     {
       weight: 2,
-      arbitrary: randomBodies.map((body) => ({ body, outcome: bodyOutcome(body, { required: ["cadastral_reference"] }, [200, 201, 400]) })),
+      arbitrary: arb.brokenReference.map((ref) => ({
+        body: JSON.stringify({ cadastral_reference: ref }) as Body,
+        outcome: [400],
+      })),
+    },
+    {
+      weight: 2,
+      arbitrary: randomBodies.map((body) => ({
+        body,
+        outcome: bodyOutcome(body, { required: ["cadastral_reference"] }, [200, 201, 400]),
+      })),
     },
     {
       weight: 1,
@@ -108,17 +133,29 @@ describe("POST /properties", () => {
     await fc.assert(
       fc.asyncProperty(keyCase(), contentTypeCase, requestIdCase, createBody, async (k, type, id, body) => {
         const res = await t.api.createProperty(
-          request("POST", "/properties", { "X-API-Key": k.header, "Content-Type": type.header, "X-Request-Id": id.header }, body.body),
+          request(
+            "POST",
+            "/properties",
+            { "X-API-Key": k.header, "Content-Type": type.header, "X-Request-Id": id.header },
+            body.body,
+          ),
         );
         const statuses = !k.valid ? [401] : !type.valid ? [422] : body.outcome;
-        expectContractAnswer(await answerOf(res), { method: "POST", pathname: `${BASE_PATH}/properties`, statuses, requestId: id.header, saneRequestId: id.sane });
+        expectContractAnswer(await answerOf(res), {
+          method: "POST",
+          pathname: `${BASE_PATH}/properties`,
+          statuses,
+          requestId: id.header,
+          saneRequestId: id.sane,
+        });
       }),
       { numRuns: NUM_RUNS },
     );
   });
 
   it("counts the cap in bytes, not characters", async () => {
-    const create = (ref: string) => t.api.createProperty(post("/properties", { cadastral_reference: ref }, { "X-API-Key": key }));
+    const create = (ref: string) =>
+      t.api.createProperty(post("/properties", { cadastral_reference: ref }, { "X-API-Key": key }));
     // 8,000 two-byte characters fit (and are then a wrong reference); 8,200 do not.
     expect((await create("é".repeat(8_000))).status).toBe(400);
     const over = await create("é".repeat(8_200));
@@ -140,9 +177,14 @@ describe("POST /properties", () => {
         },
         { highWaterMark: 0 },
       );
-      const headers = { "X-API-Key": key, "Content-Type": "application/json", ...(declared ? { "Content-Length": String(8 * 1024 * 1024) } : {}) };
-      // @ts-expect-error Node's fetch needs duplex for streamed request bodies
-      const res = await t.api.createProperty(new Request(BASE + "/properties", { method: "POST", headers, body: stream, duplex: "half" }));
+      const headers = {
+        "X-API-Key": key,
+        "Content-Type": "application/json",
+        ...(declared ? { "Content-Length": String(8 * 1024 * 1024) } : {}),
+      };
+      // Node's fetch needs duplex for streamed request bodies; the DOM's RequestInit does not name it.
+      const init: RequestInit & { duplex: "half" } = { method: "POST", headers, body: stream, duplex: "half" };
+      const res = await t.api.createProperty(new Request(BASE + "/properties", init));
       expect(res.status).toBe(422);
       expect(pulled).toBeLessThanOrEqual(declared ? 0 : MAX_BODY_BYTES + 2 * chunk.byteLength);
     }
@@ -162,23 +204,40 @@ describe("GET /properties, GET /properties/{id}", () => {
   const param = () =>
     fc.oneof(
       fc.integer({ min: 1, max: 100 }).map((n) => ({ name: "limit", value: String(n), ok: true })),
-      fc.constantFrom("0", "101", "-1", "abc", "", "1.5", "1e3", "%zz").map((value) => ({ name: "limit", value, ok: false })),
+      fc
+        .constantFrom("0", "101", "-1", "abc", "", "1.5", "1e3", "%zz")
+        .map((value) => ({ name: "limit", value, ok: false })),
       fc.constantFrom(...PROPERTY_STATUSES).map((value) => ({ name: "status", value, ok: true })),
-      arb.headerValue.filter((v) => !(PROPERTY_STATUSES as readonly string[]).includes(v)).map((value) => ({ name: "status", value, ok: false })),
+      arb.headerValue
+        .filter((v) => !(PROPERTY_STATUSES as readonly string[]).includes(v))
+        .map((value) => ({ name: "status", value, ok: false })),
       fc.constantFrom(...ids).map((value) => ({ name: "starting_after", value, ok: true })),
-      fc.oneof(fc.uuid(), arb.headerValue, arb.brokenPercent).map((value) => ({ name: "starting_after", value, ok: false })),
-      fc.string({ minLength: 1, maxLength: 12 }).filter((n) => !NAMES.includes(n)).map((name) => ({ name, value: "1", ok: false })),
+      fc
+        .oneof(fc.uuid(), arb.headerValue, arb.brokenPercent)
+        .map((value) => ({ name: "starting_after", value, ok: false })),
+      fc
+        .string({ minLength: 1, maxLength: 12 })
+        .filter((n) => !NAMES.includes(n))
+        .map((name) => ({ name, value: "1", ok: false })),
     );
 
   it("list: any query answers 200 when every parameter is valid and given once, else 422", async () => {
     await fc.assert(
       fc.asyncProperty(keyCase(), requestIdCase, fc.array(param(), { maxLength: 4 }), async (k, id, params) => {
         const query = new URLSearchParams(params.map((p) => [p.name, p.value])).toString();
-        const res = await t.api.listProperties(request("GET", `/properties?${query}`, { "X-API-Key": k.header, "X-Request-Id": id.header }));
+        const res = await t.api.listProperties(
+          request("GET", `/properties?${query}`, { "X-API-Key": k.header, "X-Request-Id": id.header }),
+        );
         const once = new Set(params.map((p) => p.name)).size === params.length;
         const statuses = !k.valid ? [401] : params.every((p) => p.ok) && once ? [200] : [422];
         const answer = await answerOf(res);
-        expectContractAnswer(answer, { method: "GET", pathname: `${BASE_PATH}/properties`, statuses, requestId: id.header, saneRequestId: id.sane });
+        expectContractAnswer(answer, {
+          method: "GET",
+          pathname: `${BASE_PATH}/properties`,
+          statuses,
+          requestId: id.header,
+          saneRequestId: id.sane,
+        });
         if (answer.status !== 200) return;
         const page = JSON.parse(answer.body) as { data: { property_id: string; status: string }[]; has_more: boolean };
         const limit = Number(params.find((p) => p.name === "limit")?.value ?? 20);
@@ -203,9 +262,17 @@ describe("GET /properties, GET /properties/{id}", () => {
     );
     await fc.assert(
       fc.asyncProperty(keyCase(), requestIdCase, segment, async (k, id, s) => {
-        const res = await t.api.getProperty(request("GET", `/properties/${s.segment}`, { "X-API-Key": k.header, "X-Request-Id": id.header }));
+        const res = await t.api.getProperty(
+          request("GET", `/properties/${s.segment}`, { "X-API-Key": k.header, "X-Request-Id": id.header }),
+        );
         const statuses = !k.valid ? [401] : s.found ? [200] : [404];
-        expectContractAnswer(await answerOf(res), { method: "GET", pathname: `${BASE_PATH}/properties/{id}`, statuses, requestId: id.header, saneRequestId: id.sane });
+        expectContractAnswer(await answerOf(res), {
+          method: "GET",
+          pathname: `${BASE_PATH}/properties/{id}`,
+          statuses,
+          requestId: id.header,
+          saneRequestId: id.sane,
+        });
       }),
       { numRuns: NUM_RUNS },
     );
@@ -214,34 +281,79 @@ describe("GET /properties, GET /properties/{id}", () => {
 
 describe("/webhook-endpoints", () => {
   const PATH = "/webhook-endpoints";
-  const validUrl = fc.tuple(fc.webPath(), fc.webQueryParameters()).map(([path, query]) => `https://hooks.example.com${path}${query ? `?${query}` : ""}`);
-  const description = fc.option(fc.string({ unit: "binary", maxLength: 250 }).filter((d) => !d.includes("\u0000")), { nil: undefined });
+  const validUrl = fc
+    .tuple(fc.webPath(), fc.webQueryParameters())
+    .map(([path, query]) => `https://hooks.example.com${path}${query ? `?${query}` : ""}`);
+  const description = fc.option(
+    fc.string({ unit: "binary", maxLength: 250 }).filter((d) => !d.includes("\u0000")),
+    { nil: undefined },
+  );
   const endpointBody = fc.oneof(
-    { weight: 3, arbitrary: fc.tuple(validUrl, description).map(([url, description]) => ({ body: JSON.stringify({ url, description }), outcome: [201] })) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(validUrl, description)
+        .map(([url, description]) => ({ body: JSON.stringify({ url, description }), outcome: [201] })),
+    },
     {
       weight: 2,
       // Refused URLs and descriptions: control characters, private addresses, not URLs, too long.
       arbitrary: fc
         .oneof(
-          fc.tuple(validUrl, fc.integer({ min: 0, max: 0x1f }), fc.nat()).map(([url, c, at]) => ({ url: url.slice(0, 8 + (at % (url.length - 8))) + String.fromCharCode(c) + url.slice(8 + (at % (url.length - 8))) })),
+          fc.tuple(validUrl, fc.integer({ min: 0, max: 0x1f }), fc.nat()).map(([url, c, at]) => ({
+            url:
+              url.slice(0, 8 + (at % (url.length - 8))) +
+              String.fromCharCode(c) +
+              url.slice(8 + (at % (url.length - 8))),
+          })),
           fc.tuple(validUrl, fc.string({ maxLength: 10 })).map(([url, s]) => ({ url, description: `${s}\u0000${s}` })),
-          fc.tuple(validUrl, fc.string({ minLength: 501, maxLength: 600 })).map(([url, description]) => ({ url, description })),
-          fc.constantFrom("https://10.0.0.1/h", "http://169.254.169.254/", "https://localhost/x", "https://[::1]/", "hooks", "ftp://example.com/", "https://user:pw@example.com/", "").map((url) => ({ url })),
+          fc
+            .tuple(validUrl, fc.string({ minLength: 501, maxLength: 600 }))
+            .map(([url, description]) => ({ url, description })),
+          fc
+            .constantFrom(
+              "https://10.0.0.1/h",
+              "http://169.254.169.254/",
+              "https://localhost/x",
+              "https://[::1]/",
+              "hooks",
+              "ftp://example.com/",
+              "https://user:pw@example.com/",
+              "",
+            )
+            .map((url) => ({ url })),
         )
         .map((value) => ({ body: JSON.stringify(value), outcome: [422] })),
     },
-    { weight: 2, arbitrary: randomBodies.map((body) => ({ body, outcome: bodyOutcome(body, { required: ["url"], optional: ["description"] }, [201]) })) },
+    {
+      weight: 2,
+      arbitrary: randomBodies.map((body) => ({
+        body,
+        outcome: bodyOutcome(body, { required: ["url"], optional: ["description"] }, [201]),
+      })),
+    },
   );
 
   it("create: any body, key and content type answer as the contract says", async () => {
     await fc.assert(
       fc.asyncProperty(keyCase(), contentTypeCase, requestIdCase, endpointBody, async (k, type, id, body) => {
         const res = await t.api.createWebhookEndpoint(
-          request("POST", PATH, { "X-API-Key": k.header, "Content-Type": type.header, "X-Request-Id": id.header }, body.body),
+          request(
+            "POST",
+            PATH,
+            { "X-API-Key": k.header, "Content-Type": type.header, "X-Request-Id": id.header },
+            body.body,
+          ),
         );
         const statuses = !k.valid ? [401] : !type.valid ? [422] : body.outcome;
         const answer = await answerOf(res);
-        expectContractAnswer(answer, { method: "POST", pathname: `${BASE_PATH}${PATH}`, statuses, requestId: id.header, saneRequestId: id.sane });
+        expectContractAnswer(answer, {
+          method: "POST",
+          pathname: `${BASE_PATH}${PATH}`,
+          statuses,
+          requestId: id.header,
+          saneRequestId: id.sane,
+        });
         if (answer.status === 201) expect(JSON.parse(answer.body).secret).toMatch(/^whsec_/);
       }),
       { numRuns: NUM_RUNS },
@@ -251,7 +363,9 @@ describe("/webhook-endpoints", () => {
   it("list and delete: any key and id segment; an endpoint is deleted once", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await t.api.createWebhookEndpoint(post(PATH, { url: `https://hooks.example.com/${i}` }, { "X-API-Key": key }));
+      const res = await t.api.createWebhookEndpoint(
+        post(PATH, { url: `https://hooks.example.com/${i}` }, { "X-API-Key": key }),
+      );
       ids.push((await res.json()).id);
     }
     const segment = fc.oneof(
@@ -265,9 +379,19 @@ describe("/webhook-endpoints", () => {
         const headers = { "X-API-Key": k.header, "X-Request-Id": id.header };
         const deleted = await t.api.deleteWebhookEndpoint(request("DELETE", `${PATH}/${s.segment}`, headers));
         const expected = { requestId: id.header, saneRequestId: id.sane };
-        expectContractAnswer(await answerOf(deleted), { method: "DELETE", pathname: `${BASE_PATH}${PATH}/{id}`, statuses: k.valid ? s.outcome : [401], ...expected });
+        expectContractAnswer(await answerOf(deleted), {
+          method: "DELETE",
+          pathname: `${BASE_PATH}${PATH}/{id}`,
+          statuses: k.valid ? s.outcome : [401],
+          ...expected,
+        });
         const list = await t.api.listWebhookEndpoints(request("GET", PATH, headers));
-        expectContractAnswer(await answerOf(list), { method: "GET", pathname: `${BASE_PATH}${PATH}`, statuses: k.valid ? [200] : [401], ...expected });
+        expectContractAnswer(await answerOf(list), {
+          method: "GET",
+          pathname: `${BASE_PATH}${PATH}`,
+          statuses: k.valid ? [200] : [401],
+          ...expected,
+        });
       }),
       { numRuns: NUM_RUNS },
     );
@@ -279,10 +403,18 @@ describe("unknown paths and other methods", () => {
     const path = fc.string({ unit: "binary", maxLength: 30 }).map((s) => `/${encodeURIComponent(s)}/x`);
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...HTTP_METHODS), path, requestIdCase, async (method, p, id) => {
-        const res = await t.api.dispatch(request(method, p, { "X-Request-Id": id.header }, method === "GET" || method === "HEAD" ? undefined : "{}"));
+        const res = await t.api.dispatch(
+          request(method, p, { "X-Request-Id": id.header }, method === "GET" || method === "HEAD" ? undefined : "{}"),
+        );
         // Called directly, a HEAD answer keeps the body a server would drop.
         const as = method === "HEAD" ? "GET" : method;
-        expectContractAnswer(await answerOf(res), { method: as, pathname: `${BASE_PATH}${p}`, statuses: [404], requestId: id.header, saneRequestId: id.sane });
+        expectContractAnswer(await answerOf(res), {
+          method: as,
+          pathname: `${BASE_PATH}${p}`,
+          statuses: [404],
+          requestId: id.header,
+          saneRequestId: id.sane,
+        });
       }),
       { numRuns: 50 },
     );
@@ -293,23 +425,33 @@ describe("unknown paths and other methods", () => {
   // answer each path's other methods (and unknown paths) with the API's own problems.
   const routeFile = () => import("@/app/api/v1/partner-api/[[...path]]/route");
   const routeFiles = Object.fromEntries(
-    ["/properties", "/properties/00000000-0000-4000-8000-000000000000", "/webhook-endpoints", "/webhook-endpoints/00000000-0000-4000-8000-000000000000", "/openapi.json", "/unknown/path"].map((path) => [path, routeFile]),
+    [
+      "/properties",
+      "/properties/00000000-0000-4000-8000-000000000000",
+      "/webhook-endpoints",
+      "/webhook-endpoints/00000000-0000-4000-8000-000000000000",
+      "/openapi.json",
+      "/unknown/path",
+    ].map((path) => [path, routeFile]),
   );
   beforeAll(() => adoptApp(t.app));
-  it.each(Object.entries(routeFiles))("Next.js route file for %s: every other method is a problem+json 405 (404 for unknown paths)", async (path, load) => {
-    const handlers = (await load()) as Record<string, ((req: Request) => Promise<Response>) | undefined>;
-    const pathname = `${BASE_PATH}${path}`;
-    const methods = methodsOf(pathname) ?? [];
-    for (const method of HTTP_METHODS) {
-      // The operations themselves need the process's App; their answers are fuzzed above.
-      if (methods.includes(method)) continue;
-      // Next.js answers HEAD with GET when there is one.
-      const handle = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined);
-      expect(handle, `${method} ${path} must be exported`).toBeTypeOf("function");
-      const res = await handle!(request(method, path, { "X-Request-Id": "fuzz-1" }));
-      const as = method === "HEAD" ? "GET" : method;
-      expectContractAnswer(await answerOf(res), { method: as, pathname, requestId: "fuzz-1", saneRequestId: true });
-      if (res.status === 405) expect(res.headers.get("allow")!.split(", ").sort()).toEqual([...methods].sort());
-    }
-  });
+  it.each(Object.entries(routeFiles))(
+    "Next.js route file for %s: every other method is a problem+json 405 (404 for unknown paths)",
+    async (path, load) => {
+      const handlers = (await load()) as Record<string, ((req: Request) => Promise<Response>) | undefined>;
+      const pathname = `${BASE_PATH}${path}`;
+      const methods = methodsOf(pathname) ?? [];
+      for (const method of HTTP_METHODS) {
+        // The operations themselves need the process's App; their answers are fuzzed above.
+        if (methods.includes(method)) continue;
+        // Next.js answers HEAD with GET when there is one.
+        const handle = handlers[method] ?? (method === "HEAD" ? handlers.GET : undefined);
+        expect(handle, `${method} ${path} must be exported`).toBeTypeOf("function");
+        const res = await handle!(request(method, path, { "X-Request-Id": "fuzz-1" }));
+        const as = method === "HEAD" ? "GET" : method;
+        expectContractAnswer(await answerOf(res), { method: as, pathname, requestId: "fuzz-1", saneRequestId: true });
+        if (res.status === 405) expect(res.headers.get("allow")!.split(", ").sort()).toEqual([...methods].sort());
+      }
+    },
+  );
 });

@@ -19,7 +19,11 @@ let key: string;
 // The fuzz makes more writes than the rate limit allows; 429 has its own tests.
 // Error lines of the App's logger, kept to check after each test.
 const errorLines: { msg: string }[] = [];
-const logger = createLogger({ level: "error", format: "json", destination: { write: (line: string) => void errorLines.push(JSON.parse(line)) } });
+const logger = createLogger({
+  level: "error",
+  format: "json",
+  destination: { write: (line: string) => void errorLines.push(JSON.parse(line)) },
+});
 useTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "1000000" }, logger }, (ctx) => ({ t, key } = ctx));
 
 let server: Server;
@@ -44,11 +48,17 @@ describe("lean server: bodies", () => {
     method: "POST",
     target: `${BASE_PATH}/properties`,
     pathname: `${BASE_PATH}/properties`,
-    headers: [["Host", "x"], ["X-API-Key", key], ["Content-Type", "application/json"], ["Connection", "close"]],
+    headers: [
+      ["Host", "x"],
+      ["X-API-Key", key],
+      ["Content-Type", "application/json"],
+      ["Connection", "close"],
+    ],
     body,
     chunks,
   });
-  const padded = (size: number) => Buffer.from(JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }).padEnd(size, " "));
+  const padded = (size: number) =>
+    Buffer.from(JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }).padEnd(size, " "));
 
   it.each([
     ["Content-Length", undefined],

@@ -21,8 +21,15 @@ const key = generateApiKey("test");
 beforeAll(async () => {
   port = await freePort();
   // The fuzz makes more writes than the rate limit allows; 429 has its own tests.
-  server = startNode("scripts/e2e-server.mjs", [], { env: { PORT: String(port), FINCA_SEED_API_KEY: key, RATE_LIMIT_WRITES: "1000000" }, stdio: ["ignore", "ignore", "inherit"] });
-  await eventually("next start answers", async () => (await fetch(`http://127.0.0.1:${port}${BASE_PATH}/openapi.json`).catch(() => null))?.ok, { timeoutMs: START_MS, intervalMs: 500 });
+  server = startNode("scripts/e2e-server.mjs", [], {
+    env: { PORT: String(port), FINCA_SEED_API_KEY: key, RATE_LIMIT_WRITES: "1000000" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await eventually(
+    "next start answers",
+    async () => (await fetch(`http://127.0.0.1:${port}${BASE_PATH}/openapi.json`).catch(() => null))?.ok,
+    { timeoutMs: START_MS, intervalMs: 500 },
+  );
 }, START_MS + 60_000);
 afterAll(() => stopGroup(server));
 

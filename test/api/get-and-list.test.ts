@@ -11,7 +11,9 @@ beforeAll(async () => {
   ({ key } = await newPartnerKey(t.app));
   for (let i = 1; i <= 7; i++) {
     const first18 = "9398516VK3799G" + String(i).padStart(4, "0");
-    const res = await t.api.createProperty(post("/properties", { cadastral_reference: first18 + checkLetters(first18) }, { "X-API-Key": key }));
+    const res = await t.api.createProperty(
+      post("/properties", { cadastral_reference: first18 + checkLetters(first18) }, { "X-API-Key": key }),
+    );
     ids.push((await res.json()).property_id);
   }
 });
@@ -77,13 +79,29 @@ describe("GET /openapi.json", () => {
     expect(res.status).toBe(200);
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/properties", "/properties/{id}", "/webhook-endpoints", "/webhook-endpoints/{id}"]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(["/properties", "/properties/{id}", "/webhook-endpoints", "/webhook-endpoints/{id}"]),
+    );
     expect(doc.components.schemas.CreatePropertyRequest).toMatchObject({
       type: "object",
       required: ["cadastral_reference"],
       additionalProperties: false,
     });
-    expect(doc.components.schemas.Property.properties.ite_fetch_status.enum).toEqual(["pending", "found", "not_found", "not_required", "unsupported", "failed"]);
-    expect(Object.keys(doc.paths["/properties"].post.responses).sort()).toEqual(["200", "201", "400", "401", "422", "429"]);
+    expect(doc.components.schemas.Property.properties.ite_fetch_status.enum).toEqual([
+      "pending",
+      "found",
+      "not_found",
+      "not_required",
+      "unsupported",
+      "failed",
+    ]);
+    expect(Object.keys(doc.paths["/properties"].post.responses).sort()).toEqual([
+      "200",
+      "201",
+      "400",
+      "401",
+      "422",
+      "429",
+    ]);
   });
 });

@@ -14,8 +14,12 @@ const status = async (req: Request) => (await t.api.createProperty(req)).status;
 describe("error precedence", () => {
   it("401 beats 422 and 400", async () => {
     expect(await status(post("/properties", "{not json", {}))).toBe(401);
-    expect(await status(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": "finca_test_nope" }))).toBe(401);
-    expect(await status(post("/properties", { cadastral_reference: "bad" }, { "Content-Type": "text/plain" }))).toBe(401);
+    expect(await status(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": "finca_test_nope" }))).toBe(
+      401,
+    );
+    expect(await status(post("/properties", { cadastral_reference: "bad" }, { "Content-Type": "text/plain" }))).toBe(
+      401,
+    );
   });
 
   it("422 beats 400 (an extra field with a bad reference)", async () => {
@@ -25,7 +29,8 @@ describe("error precedence", () => {
 
   it("429 beats 422 and 400; 401 still beats 429", async () => {
     const { key } = await newPartnerKey(t.app);
-    for (let i = 0; i < 100; i++) await status(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
+    for (let i = 0; i < 100; i++)
+      await status(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
     expect(await status(post("/properties", "{not json", { "X-API-Key": key }))).toBe(429);
     expect(await status(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }))).toBe(429);
     expect(await status(post("/properties", "{not json", { "X-API-Key": key.slice(0, -2) }))).toBe(401);

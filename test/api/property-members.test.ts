@@ -16,17 +16,37 @@ let t: TestApp;
 let key: string;
 let partnerId: string;
 beforeAll(async () => {
-  t = await createTestApp({ workers: true, env: { ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1", ENRICHMENT_RETRY_JITTER: "0", SANDBOX_SLOW_MS: "3000" } });
+  t = await createTestApp({
+    workers: true,
+    env: { ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1", ENRICHMENT_RETRY_JITTER: "0", SANDBOX_SLOW_MS: "3000" },
+  });
   const created = await newPartnerKey(t.app);
   key = created.key;
   partnerId = created.partner.id;
-  await createEndpoint(t.app.db, { partnerId, mode: "test" }, { url: "https://hooks.example.com/finca" }, { allowPrivate: false, maxEndpoints: 20 });
+  await createEndpoint(
+    t.app.db,
+    { partnerId, mode: "test" },
+    { url: "https://hooks.example.com/finca" },
+    { allowPrivate: false, maxEndpoints: 20 },
+  );
 });
 afterAll(() => t.close());
 
-const create = async (reference: string) => (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).json();
+const create = async (reference: string) =>
+  (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).json();
 
-const DATA_MEMBERS = ["use", "use_label", "built_area_m2", "plot_area_m2", "units_in_parcel", "unit", "postal_code", "municipality_code", "location", "ite"] as const;
+const DATA_MEMBERS = [
+  "use",
+  "use_label",
+  "built_area_m2",
+  "plot_area_m2",
+  "units_in_parcel",
+  "unit",
+  "postal_code",
+  "municipality_code",
+  "location",
+  "ite",
+] as const;
 
 describe("the extended Property", () => {
   it("create, get and list answer every member, typed as the schema says", async () => {
@@ -56,7 +76,11 @@ describe("the extended Property", () => {
       postal_code: expect.stringMatching(/^\d{5}$/),
       municipality_code: expect.stringMatching(/^\d{5}$/),
       location: { latitude: expect.any(Number), longitude: expect.any(Number) },
-      enrichment: { cadastre: { provider: "sandbox" }, energy_certificate: { provider: "sandbox" }, ite: { provider: "sandbox" } },
+      enrichment: {
+        cadastre: { provider: "sandbox" },
+        energy_certificate: { provider: "sandbox" },
+        ite: { provider: "sandbox" },
+      },
     });
     const parcel = await create("2749704YJ0624N");
     expect(parcel).toMatchObject({ unit: null, units_in_parcel: expect.any(Number) });
@@ -79,12 +103,19 @@ describe("the extended Property", () => {
     const { events } = schema;
     let payload: unknown;
     for (let i = 0; i < 120 && !payload; i++) {
-      const [event] = await t.app.db.select().from(events).where(and(eq(events.propertyId, body.property_id), eq(events.type, "property.enriched")));
+      const [event] = await t.app.db
+        .select()
+        .from(events)
+        .where(and(eq(events.propertyId, body.property_id), eq(events.type, "property.enriched")));
       payload = event?.payload;
       if (!payload) await new Promise((r) => setTimeout(r, 500));
     }
     const data = Strict.parse(payload);
-    expect(data).toMatchObject({ status: "enriched", municipality_code: expect.stringMatching(/^\d{5}$/), location: expect.any(Object) });
+    expect(data).toMatchObject({
+      status: "enriched",
+      municipality_code: expect.stringMatching(/^\d{5}$/),
+      location: expect.any(Object),
+    });
   });
 
   it("ite.overdue follows next_due_on against today's date, read after read", async () => {
@@ -95,7 +126,10 @@ describe("the extended Property", () => {
     const { properties } = schema;
     const [row] = await t.app.db.select().from(properties).where(eq(properties.id, body.property_id));
     const ite = { ...row!.details.ite!, next_due_on: "2001-01-01" };
-    await t.app.db.update(properties).set({ details: { ...row!.details, ite } }).where(eq(properties.id, body.property_id));
+    await t.app.db
+      .update(properties)
+      .set({ details: { ...row!.details, ite } })
+      .where(eq(properties.id, body.property_id));
     const read = await (await t.api.getProperty(get(`/properties/${body.property_id}`, { "X-API-Key": key }))).json();
     expect(read.ite).toMatchObject({ next_due_on: "2001-01-01", overdue: true });
   });

@@ -45,10 +45,14 @@ it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across t
   expect(t.app.config.RATE_LIMIT_WRITES).toBe(LIMIT);
   const partners = await Promise.all(DEMANDS.map(async (demand) => ({ demand, ...(await newPartnerKey(t.app)) })));
   // Interleaved: every partner's writes are spread over the whole burst and over both instances.
-  const writes = partners.flatMap((p, index) => Array.from({ length: p.demand }, (_, i) => ({ index, reference: unit(i + 1), order: i / p.demand })));
+  const writes = partners.flatMap((p, index) =>
+    Array.from({ length: p.demand }, (_, i) => ({ index, reference: unit(i + 1), order: i / p.demand })),
+  );
   writes.sort((a, b) => a.order - b.order || a.index - b.index);
   const apis = [t.api, ...(second ? [createPartnerApi(second)] : [])];
-  const requests = writes.map((w) => post("/properties", { cadastral_reference: w.reference }, { "X-API-Key": partners[w.index]!.key }));
+  const requests = writes.map((w) =>
+    post("/properties", { cadastral_reference: w.reference }, { "X-API-Key": partners[w.index]!.key }),
+  );
   const responses = await Promise.all(requests.map((req, i) => apis[i % apis.length]!.createProperty(req)));
   expect(responses.length).toBe(1000);
 
@@ -91,7 +95,10 @@ it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across t
   const { properties } = schema;
   const stored = rowsOf<{ partner_id: string; n: number }>(
     await t.app.db.execute(
-      sql`select ${properties.partnerId} as partner_id, count(*)::int as n from ${properties} where ${inArray(properties.partnerId, partners.map((p) => p.partner.id))} group by 1`,
+      sql`select ${properties.partnerId} as partner_id, count(*)::int as n from ${properties} where ${inArray(
+        properties.partnerId,
+        partners.map((p) => p.partner.id),
+      )} group by 1`,
     ),
   );
   const storedBy = new Map(stored.map((s) => [s.partner_id, s.n]));

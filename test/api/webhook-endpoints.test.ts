@@ -7,15 +7,25 @@ let t: TestApp;
 let key: string;
 useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
-const del = (id: string, k = key) => t.api.deleteWebhookEndpoint(new Request(`${BASE}/webhook-endpoints/${id}`, { method: "DELETE", headers: { "X-API-Key": k } }));
+const del = (id: string, k = key) =>
+  t.api.deleteWebhookEndpoint(
+    new Request(`${BASE}/webhook-endpoints/${id}`, { method: "DELETE", headers: { "X-API-Key": k } }),
+  );
 
 describe("/webhook-endpoints", () => {
   it("creates (201, secret shown once), lists without secrets, deletes (204)", async () => {
-    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/finca", description: "prod" }, { "X-API-Key": key }));
+    const res = await t.api.createWebhookEndpoint(
+      post("/webhook-endpoints", { url: "https://hooks.example.com/finca", description: "prod" }, { "X-API-Key": key }),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get("ratelimit")).toMatch(/^"writes"/);
     const created = await res.json();
-    expect(created).toMatchObject({ url: "https://hooks.example.com/finca", description: "prod", enabled: true, disabled_reason: null });
+    expect(created).toMatchObject({
+      url: "https://hooks.example.com/finca",
+      description: "prod",
+      enabled: true,
+      disabled_reason: null,
+    });
     expect(created.event_types).toEqual(["property.enriched", "batch.completed"]);
     expect(created.secret).toMatch(/^whsec_/);
     expect(res.headers.get("location")).toBe(`/api/v1/partner-api/webhook-endpoints/${created.id}`);
@@ -26,7 +36,9 @@ describe("/webhook-endpoints", () => {
 
     expect((await del(created.id)).status).toBe(204);
     expect((await del(created.id)).status).toBe(404);
-    expect((await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json()).data).toEqual([]);
+    expect(
+      (await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json()).data,
+    ).toEqual([]);
   });
 
   it.each([
@@ -42,13 +54,23 @@ describe("/webhook-endpoints", () => {
   });
 
   it("subscribes to the chosen event types; an unknown type or an empty list is a 422", async () => {
-    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/b", event_types: ["batch.completed"] }, { "X-API-Key": key }));
+    const res = await t.api.createWebhookEndpoint(
+      post(
+        "/webhook-endpoints",
+        { url: "https://hooks.example.com/b", event_types: ["batch.completed"] },
+        { "X-API-Key": key },
+      ),
+    );
     expect(res.status).toBe(201);
     expect((await res.json()).event_types).toEqual(["batch.completed"]);
     const listed = await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": key }))).json();
-    expect(listed.data.find((e: { url: string }) => e.url === "https://hooks.example.com/b").event_types).toEqual(["batch.completed"]);
+    expect(listed.data.find((e: { url: string }) => e.url === "https://hooks.example.com/b").event_types).toEqual([
+      "batch.completed",
+    ]);
     for (const event_types of [["property.created"], []]) {
-      const bad = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/c", event_types }, { "X-API-Key": key }));
+      const bad = await t.api.createWebhookEndpoint(
+        post("/webhook-endpoints", { url: "https://hooks.example.com/c", event_types }, { "X-API-Key": key }),
+      );
       expect((await problemOf(bad)).errors?.[0]?.pointer).toMatch(/^\/event_types/);
     }
   });
@@ -56,15 +78,23 @@ describe("/webhook-endpoints", () => {
   it("live mode requires https", async () => {
     const { partner } = await newPartnerKey(t.app);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
-    const res = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "http://hooks.example.com/x" }, { "X-API-Key": live.key }));
+    const res = await t.api.createWebhookEndpoint(
+      post("/webhook-endpoints", { url: "http://hooks.example.com/x" }, { "X-API-Key": live.key }),
+    );
     expect((await problemOf(res)).errors?.[0]?.detail).toMatch(/https in live mode/);
   });
 
   it("another partner's endpoint is 404 and stays", async () => {
-    const created = await (await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://a.example.com/x" }, { "X-API-Key": key }))).json();
+    const created = await (
+      await t.api.createWebhookEndpoint(
+        post("/webhook-endpoints", { url: "https://a.example.com/x" }, { "X-API-Key": key }),
+      )
+    ).json();
     const other = await newPartnerKey(t.app);
     expect((await del(created.id, other.key)).status).toBe(404);
-    expect((await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": other.key }))).json()).data).toEqual([]);
+    expect(
+      (await (await t.api.listWebhookEndpoints(get("/webhook-endpoints", { "X-API-Key": other.key }))).json()).data,
+    ).toEqual([]);
     expect((await del("not-a-uuid")).status).toBe(404);
   });
 
@@ -79,7 +109,11 @@ describe("/webhook-endpoints fan-out cap", () => {
     const max = t.app.config.WEBHOOK_MAX_ENDPOINTS;
     const { key: own } = await newPartnerKey(t.app, "test");
     const results = await Promise.all(
-      Array.from({ length: max + 5 }, (_, i) => t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: `https://hooks.example.com/${i}` }, { "X-API-Key": own }))),
+      Array.from({ length: max + 5 }, (_, i) =>
+        t.api.createWebhookEndpoint(
+          post("/webhook-endpoints", { url: `https://hooks.example.com/${i}` }, { "X-API-Key": own }),
+        ),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(max);
     const refused = results.filter((r) => r.status !== 201);
@@ -89,6 +123,12 @@ describe("/webhook-endpoints fan-out cap", () => {
     expect(problem.errors![0]!.detail).toMatch(new RegExp(`At most ${max} webhook endpoints`));
     // The other mode has its own allowance.
     const { key: live } = await newPartnerKey(t.app, "live");
-    expect((await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: "https://hooks.example.com/live" }, { "X-API-Key": live }))).status).toBe(201);
+    expect(
+      (
+        await t.api.createWebhookEndpoint(
+          post("/webhook-endpoints", { url: "https://hooks.example.com/live" }, { "X-API-Key": live }),
+        )
+      ).status,
+    ).toBe(201);
   });
 });

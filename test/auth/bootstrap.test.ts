@@ -31,19 +31,25 @@ it("FINCA_SEED_API_KEY idempotently gives the seed partner exactly that key, re-
 
 it("sign-up refuses the seed partner's name and other reserved names, however written", async () => {
   for (const organisation of [SEED_PARTNER, "  seed   PARTNER ", "Seed-Partner", "Finca", "ADMIN"]) {
-    await expect(signUp(t.app, { organisation, email: `x${Math.random()}@example.test`, password: "long-enough-pw" })).rejects.toThrow(/reserved/);
+    await expect(
+      signUp(t.app, { organisation, email: `x${Math.random()}@example.test`, password: "long-enough-pw" }),
+    ).rejects.toThrow(/reserved/);
   }
 });
 
-it("a partner an outsider named \"Seed Partner\" before the operator's first start never receives the seed key", async () => {
+it('a partner an outsider named "Seed Partner" before the operator\'s first start never receives the seed key', async () => {
   const other = await createTestApp({ sources: fakeSources() });
   try {
     // As an earlier release's sign-up allowed: an organisation of that name with its own owner.
     const [squatter] = await other.app.db.insert(schema.partners).values({ name: SEED_PARTNER }).returning();
     const key = generateApiKey("live");
-    await expect(bootstrap(other.app.db, { FINCA_SEED_API_KEY: key })).rejects.toThrow(/not the operator's seed partner/);
+    await expect(bootstrap(other.app.db, { FINCA_SEED_API_KEY: key })).rejects.toThrow(
+      /not the operator's seed partner/,
+    );
     expect(await authenticateApiKey(other.app.db, key)).toBeNull();
-    expect((await other.app.db.select().from(schema.partners).where(eq(schema.partners.id, squatter!.id)))[0]!.systemRole).toBeNull();
+    expect(
+      (await other.app.db.select().from(schema.partners).where(eq(schema.partners.id, squatter!.id)))[0]!.systemRole,
+    ).toBeNull();
   } finally {
     await other.close();
   }
@@ -62,8 +68,14 @@ it("FINCA_ADMIN_EMAIL/PASSWORD ensure an admin; a changed password ends the admi
 });
 
 it("never promotes a partner's user to admin: start-up fails and the account stays as it was", async () => {
-  const owner = await signUp(t.app, { organisation: `Early bird ${Date.now()}`, email: "future-ops@finca.test", password: "squatter-password" });
-  await expect(bootstrap(t.app.db, { FINCA_ADMIN_EMAIL: "Future-Ops@finca.test", FINCA_ADMIN_PASSWORD: "operator-password" })).rejects.toThrow(/not made an admin/);
+  const owner = await signUp(t.app, {
+    organisation: `Early bird ${Date.now()}`,
+    email: "future-ops@finca.test",
+    password: "squatter-password",
+  });
+  await expect(
+    bootstrap(t.app.db, { FINCA_ADMIN_EMAIL: "Future-Ops@finca.test", FINCA_ADMIN_PASSWORD: "operator-password" }),
+  ).rejects.toThrow(/not made an admin/);
   const after = (await findUserByEmail(t.app.db, "future-ops@finca.test"))!;
   expect(after).toMatchObject({ role: "owner", partnerId: owner.partnerId, passwordHash: owner.passwordHash });
 });

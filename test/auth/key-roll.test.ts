@@ -16,7 +16,11 @@ describe("rolling a key", () => {
   it("keeps the old key working until its expiry, with the same name and mode", async () => {
     const made = await newPartnerKey(t.app);
     const before = Date.now();
-    const rolled = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 3600 });
+    const rolled = await rollApiKey(t.app.db, {
+      id: made.apiKey.id,
+      partnerId: made.apiKey.partnerId,
+      expiresInSeconds: 3600,
+    });
     expect(rolled).not.toBeNull();
     expect(rolled!.apiKey).toMatchObject({ name: made.apiKey.name, mode: made.apiKey.mode, expiresAt: null });
     // The database clock sets the expiry: an hour from about now.
@@ -29,19 +33,37 @@ describe("rolling a key", () => {
 
   it("never lengthens an expiry the key already has", async () => {
     const made = await newPartnerKey(t.app);
-    const first = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 3600 });
-    const second = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 7 * 86_400 });
+    const first = await rollApiKey(t.app.db, {
+      id: made.apiKey.id,
+      partnerId: made.apiKey.partnerId,
+      expiresInSeconds: 3600,
+    });
+    const second = await rollApiKey(t.app.db, {
+      id: made.apiKey.id,
+      partnerId: made.apiKey.partnerId,
+      expiresInSeconds: 7 * 86_400,
+    });
     expect(second!.rolled.expiresAt!.getTime()).toBe(first!.rolled.expiresAt!.getTime());
   });
 
   it("refuses another partner's key, a revoked key and an expired key", async () => {
     const made = await newPartnerKey(t.app);
     const stranger = await newPartnerKey(t.app);
-    expect(await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: stranger.apiKey.partnerId, expiresInSeconds: 0 })).toBeNull();
-    const expired = await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 });
-    expect(await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 })).toBeNull();
+    expect(
+      await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: stranger.apiKey.partnerId, expiresInSeconds: 0 }),
+    ).toBeNull();
+    const expired = await rollApiKey(t.app.db, {
+      id: made.apiKey.id,
+      partnerId: made.apiKey.partnerId,
+      expiresInSeconds: 0,
+    });
+    expect(
+      await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 }),
+    ).toBeNull();
     await revokeApiKey(t.app.db, expired!.apiKey.id);
-    expect(await rollApiKey(t.app.db, { id: expired!.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 60 })).toBeNull();
+    expect(
+      await rollApiKey(t.app.db, { id: expired!.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 60 }),
+    ).toBeNull();
     expect(await status(made.key)).toBe(401);
   });
 

@@ -1,6 +1,15 @@
 // Access can be taken away: every change below ends every session the user had, at once.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { changePassword, endSessions, getUser, removeMember, resetPassword, sessionIsCurrent, setDisabled, type User } from "@/lib/auth/users";
+import {
+  changePassword,
+  endSessions,
+  getUser,
+  removeMember,
+  resetPassword,
+  sessionIsCurrent,
+  setDisabled,
+  type User,
+} from "@/lib/auth/users";
 import { checkCredentials, createInvitation, acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { createTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
@@ -14,14 +23,22 @@ afterAll(() => t.close());
 
 async function team() {
   const tag = `${Date.now()}-${++n}`;
-  const owner = await signUp(t.app, { organisation: `Org ${tag}`, email: `owner-${tag}@example.test`, password: "owner-password" });
+  const owner = await signUp(t.app, {
+    organisation: `Org ${tag}`,
+    email: `owner-${tag}@example.test`,
+    password: "owner-password",
+  });
   const token = await createInvitation(t.app.db, owner.partnerId!, owner.id);
-  const member = await acceptInvitation(t.app, token, { email: `member-${tag}@example.test`, password: "member-password" });
+  const member = await acceptInvitation(t.app, token, {
+    email: `member-${tag}@example.test`,
+    password: "member-password",
+  });
   return { owner, member };
 }
 
 /** The session a user got at sign-in, checked as every page and action checks it. */
-const stillSignedIn = async (session: User) => sessionIsCurrent(await getUser(t.app.db, session.id), session.sessionVersion);
+const stillSignedIn = async (session: User) =>
+  sessionIsCurrent(await getUser(t.app.db, session.id), session.sessionVersion);
 
 it("a sign-out ends every copy of the session", async () => {
   const { member } = await team();
@@ -37,7 +54,10 @@ it("an owner removes a member: the member's session and sign-in end; owners and 
   await expect(removeMember(t.app.db, owner.partnerId!, owner.id, owner.id)).rejects.toThrow(/Only members/);
   await removeMember(t.app.db, owner.partnerId!, owner.id, member.id);
   expect(await stillSignedIn(member)).toBe(false);
-  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({ ok: false, reason: "invalid" });
+  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({
+    ok: false,
+    reason: "invalid",
+  });
   expect(await stillSignedIn(other.member)).toBe(true);
 });
 
@@ -46,15 +66,22 @@ it("an admin disables a user: sessions end and sign-in is refused until enabled 
   await expect(setDisabled(t.app.db, owner.id, owner.id, true)).rejects.toThrow(/own account/);
   await setDisabled(t.app.db, "admin", member.id, true);
   expect(await stillSignedIn(member)).toBe(false);
-  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({ ok: false, reason: "disabled" });
+  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({
+    ok: false,
+    reason: "disabled",
+  });
   await setDisabled(t.app.db, "admin", member.id, false);
   expect(await checkCredentials(t.app, member.email, "member-password", null)).toMatchObject({ ok: true });
 });
 
 it("a password change (self) needs the current password and ends every session", async () => {
   const { member } = await team();
-  await expect(changePassword(t.app.db, t.app.passwords, member.id, "not-my-password", "brand-new-password")).rejects.toThrow(/current password/);
-  await expect(changePassword(t.app.db, t.app.passwords, member.id, "member-password", "short")).rejects.toThrow(/at least/);
+  await expect(
+    changePassword(t.app.db, t.app.passwords, member.id, "not-my-password", "brand-new-password"),
+  ).rejects.toThrow(/current password/);
+  await expect(changePassword(t.app.db, t.app.passwords, member.id, "member-password", "short")).rejects.toThrow(
+    /at least/,
+  );
   expect(await stillSignedIn(member)).toBe(true);
   await changePassword(t.app.db, t.app.passwords, member.id, "member-password", "brand-new-password");
   expect(await stillSignedIn(member)).toBe(false);

@@ -3,7 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCredentials, signUp } from "@/lib/auth/accounts";
 import { directPasswords, gatedPasswords, type Passwords } from "@/lib/auth/password";
-import { clientAddress, delayAfter, FREE_FAILURES_PER_EMAIL, MAX_DELAY_MS, MAX_FAILURES_PER_ADDRESS } from "@/lib/auth/throttle";
+import {
+  clientAddress,
+  delayAfter,
+  FREE_FAILURES_PER_EMAIL,
+  MAX_DELAY_MS,
+  MAX_FAILURES_PER_ADDRESS,
+} from "@/lib/auth/throttle";
 import { DomainError } from "@/lib/domain";
 import { createTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
@@ -21,28 +27,48 @@ const counting = () => {
   };
   return counter;
 };
-const account = async (tag: string) => signUp(t.app, { organisation: `Throttle ${tag} ${Date.now()}`, email: `${tag}-${Date.now()}@example.test`, password: "the-right-password" });
+const account = async (tag: string) =>
+  signUp(t.app, {
+    organisation: `Throttle ${tag} ${Date.now()}`,
+    email: `${tag}-${Date.now()}@example.test`,
+    password: "the-right-password",
+  });
 
 it(`60 concurrent wrong guesses get at most ${FREE_FAILURES_PER_EMAIL} password checks`, async () => {
   const user = await account("burst");
   const counter = counting();
   const now = new Date();
-  const results = await Promise.all(Array.from({ length: 60 }, () => checkCredentials({ db: t.app.db, passwords: counter.passwords }, user.email, "wrong", null, now)));
+  const results = await Promise.all(
+    Array.from({ length: 60 }, () =>
+      checkCredentials({ db: t.app.db, passwords: counter.passwords }, user.email, "wrong", null, now),
+    ),
+  );
   expect(counter.checks).toBeLessThanOrEqual(FREE_FAILURES_PER_EMAIL);
-  expect(results.filter((r) => r.ok === false && r.reason === "throttled").length).toBeGreaterThanOrEqual(60 - FREE_FAILURES_PER_EMAIL);
+  expect(results.filter((r) => r.ok === false && r.reason === "throttled").length).toBeGreaterThanOrEqual(
+    60 - FREE_FAILURES_PER_EMAIL,
+  );
 });
 
 it("after repeated failures the owner is slowed down, not locked out for the window", async () => {
   const user = await account("owner");
   const start = Date.now();
   const at = (ms: number) => new Date(start + ms);
-  for (let i = 0; i < FREE_FAILURES_PER_EMAIL; i++) expect(await checkCredentials(t.app, user.email, "wrong", null, at(i))).toEqual({ ok: false, reason: "invalid" });
+  for (let i = 0; i < FREE_FAILURES_PER_EMAIL; i++)
+    expect(await checkCredentials(t.app, user.email, "wrong", null, at(i))).toEqual({ ok: false, reason: "invalid" });
   // Right away even the right password waits (the guesses' wait applies to everyone)…
   const refused = await checkCredentials(t.app, user.email, "the-right-password", null, at(FREE_FAILURES_PER_EMAIL));
   expect(refused).toMatchObject({ ok: false, reason: "throttled" });
   expect((refused as { retryAfterMs: number }).retryAfterMs).toBeLessThanOrEqual(delayAfter(FREE_FAILURES_PER_EMAIL));
   // …but only for a second, not fifteen minutes; the refused attempt did not push the wait out.
-  expect(await checkCredentials(t.app, user.email, "the-right-password", null, at(FREE_FAILURES_PER_EMAIL + delayAfter(FREE_FAILURES_PER_EMAIL)))).toMatchObject({ ok: true });
+  expect(
+    await checkCredentials(
+      t.app,
+      user.email,
+      "the-right-password",
+      null,
+      at(FREE_FAILURES_PER_EMAIL + delayAfter(FREE_FAILURES_PER_EMAIL)),
+    ),
+  ).toMatchObject({ ok: true });
 });
 
 it("the wait grows with each failure and is capped", () => {
@@ -53,9 +79,16 @@ it("the wait grows with each failure and is capped", () => {
 
 it(`a client address that keeps failing is refused after ${MAX_FAILURES_PER_ADDRESS} failures, whatever the email`, async () => {
   const now = new Date();
-  for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++) expect(await checkCredentials(t.app, `spray-${i}@example.test`, "wrong", "198.51.100.7", now)).toMatchObject({ reason: "invalid" });
-  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.7", now)).toMatchObject({ reason: "throttled" });
-  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.8", now)).toMatchObject({ reason: "invalid" });
+  for (let i = 0; i < MAX_FAILURES_PER_ADDRESS; i++)
+    expect(await checkCredentials(t.app, `spray-${i}@example.test`, "wrong", "198.51.100.7", now)).toMatchObject({
+      reason: "invalid",
+    });
+  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.7", now)).toMatchObject({
+    reason: "throttled",
+  });
+  expect(await checkCredentials(t.app, "spray-last@example.test", "wrong", "198.51.100.8", now)).toMatchObject({
+    reason: "invalid",
+  });
 });
 
 describe("clientAddress", () => {

@@ -17,7 +17,11 @@ const sources: Sources = {
   cadastre: {
     async lookup(input) {
       if (input.reference.slice(14, 18) !== "0666") return fake.cadastre.lookup(input);
-      return { kind: "found", data: { reference: input.reference, ...MADRID_FACTS, address: "CL MAYOR\u0000 1" }, provider: "fake" };
+      return {
+        kind: "found",
+        data: { reference: input.reference, ...MADRID_FACTS, address: "CL MAYOR\u0000 1" },
+        provider: "fake",
+      };
     },
   },
 };
@@ -38,28 +42,52 @@ async function registered(references: string[]) {
 }
 
 const statuses = async (ids: string[]) =>
-  Object.fromEntries((await t.app.db.select({ id: schema.properties.id, status: schema.properties.status }).from(schema.properties).where(inArray(schema.properties.id, ids))).map((r) => [r.id, r.status]));
+  Object.fromEntries(
+    (
+      await t.app.db
+        .select({ id: schema.properties.id, status: schema.properties.status })
+        .from(schema.properties)
+        .where(inArray(schema.properties.id, ids))
+    ).map((r) => [r.id, r.status]),
+  );
 const enrichedEvents = (ids: string[]) =>
-  countOf(t.app.db, sql`select 1 from ${schema.events} where ${schema.events.type} = 'property.enriched' and ${inArray(schema.events.propertyId, ids)}`);
+  countOf(
+    t.app.db,
+    sql`select 1 from ${schema.events} where ${schema.events.type} = 'property.enriched' and ${inArray(schema.events.propertyId, ids)}`,
+  );
 
 describe("a batch of durable runs", () => {
   it("writes every run's results at once; a stale job in the batch does nothing", async () => {
     const ids = await registered([unit(1), unit(2), unit(3)]);
     // The third property's run 0 happened already: its job for run 0 is stale.
     await t.app.db.update(schema.properties).set({ enrichmentRun: 1 }).where(eq(schema.properties.id, ids[2]!));
-    await runEnrichmentJobs(t.app, ids.map((propertyId) => ({ propertyId, run: 0 })));
+    await runEnrichmentJobs(
+      t.app,
+      ids.map((propertyId) => ({ propertyId, run: 0 })),
+    );
     expect(await statuses(ids)).toEqual({ [ids[0]!]: "enriched", [ids[1]!]: "enriched", [ids[2]!]: "enriching" });
     expect(await enrichedEvents(ids)).toBe(2);
-    const attempts = await countOf(t.app.db, sql`select 1 from ${schema.enrichmentAttempts} where ${inArray(schema.enrichmentAttempts.propertyId, ids)}`);
+    const attempts = await countOf(
+      t.app.db,
+      sql`select 1 from ${schema.enrichmentAttempts} where ${inArray(schema.enrichmentAttempts.propertyId, ids)}`,
+    );
     expect(attempts).toBe(6);
     // Run again, the same jobs are all stale: nothing changes, nothing is announced twice.
-    await runEnrichmentJobs(t.app, ids.map((propertyId) => ({ propertyId, run: 0 })));
+    await runEnrichmentJobs(
+      t.app,
+      ids.map((propertyId) => ({ propertyId, run: 0 })),
+    );
     expect(await enrichedEvents(ids)).toBe(2);
   });
 
   it("a run the database refuses fails the batch, but the others are written", async () => {
     const ids = await registered([unit(10), unit(11, "0666"), unit(12)]);
-    await expect(runEnrichmentJobs(t.app, ids.map((propertyId) => ({ propertyId, run: 0 })))).rejects.toThrow();
+    await expect(
+      runEnrichmentJobs(
+        t.app,
+        ids.map((propertyId) => ({ propertyId, run: 0 })),
+      ),
+    ).rejects.toThrow();
     expect(await statuses(ids)).toEqual({ [ids[0]!]: "enriched", [ids[1]!]: "enriching", [ids[2]!]: "enriched" });
     expect(await enrichedEvents(ids)).toBe(2);
   });

@@ -12,9 +12,14 @@ let t: TestApp;
 let server: ReplayServer;
 beforeAll(async () => {
   server = await startReplayServer();
-  const recorded = readFileSync(path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"), "utf8");
+  const recorded = readFileSync(
+    path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"),
+    "utf8",
+  );
   server.on(/Consulta_DNPRC/, { body: recorded, delayMs: 200 });
-  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: server.url } });
+  t = await createTestApp({
+    env: { CATASTRO_BASE_URL: server.url, CEE_CATALONIA_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: server.url },
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -28,7 +33,11 @@ it("N concurrent creates of one reference by different partners → one Catastro
       return (await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "k" })).key;
     }),
   );
-  const responses = await Promise.all(keys.map((key) => t.api.createProperty(post("/properties", { cadastral_reference: "9398516VK3799G" }, { "X-API-Key": key }))));
+  const responses = await Promise.all(
+    keys.map((key) =>
+      t.api.createProperty(post("/properties", { cadastral_reference: "9398516VK3799G" }, { "X-API-Key": key })),
+    ),
+  );
   for (const res of responses) {
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ municipality: "Madrid", ccaa: "Comunidad de Madrid", climate_zone: "D3" });
@@ -36,6 +45,9 @@ it("N concurrent creates of one reference by different partners → one Catastro
   // A later partner: answered from the cache.
   const late = await createPartner(t.app.db, "Coalescing late");
   const { key } = await createApiKey(t.app.db, { partnerId: late.id, mode: "live", name: "k" });
-  expect((await t.api.createProperty(post("/properties", { cadastral_reference: "9398516 VK3799G" }, { "X-API-Key": key }))).status).toBe(201);
+  expect(
+    (await t.api.createProperty(post("/properties", { cadastral_reference: "9398516 VK3799G" }, { "X-API-Key": key })))
+      .status,
+  ).toBe(201);
   expect(server.requests.filter((u) => u.pathname.endsWith("/Consulta_DNPRC"))).toHaveLength(1);
 });

@@ -42,7 +42,8 @@ const sources: Sources = {
   energyCertificate: {
     async lookup({ reference, attempt }) {
       calls.push(`energy_certificate:${reference}:${attempt}`);
-      if (behaviour(reference) === "0002" && attempt === 1) return { kind: "error", code: "registry_unavailable", message: "503" };
+      if (behaviour(reference) === "0002" && attempt === 1)
+        return { kind: "error", code: "registry_unavailable", message: "503" };
       return { kind: "not_found", provider: "test" };
     },
   },
@@ -63,7 +64,12 @@ beforeAll(async () => {
   t = await createTestApp({
     sources: { test: sources, live: sources },
     workers: true,
-    env: { ENRICHMENT_DEADLINE_MS: String(DEADLINE_MS), ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1,1", ENRICHMENT_RETRY_JITTER: "0", JOB_POLL_SECONDS: "0.5" },
+    env: {
+      ENRICHMENT_DEADLINE_MS: String(DEADLINE_MS),
+      ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1,1",
+      ENRICHMENT_RETRY_JITTER: "0",
+      JOB_POLL_SECONDS: "0.5",
+    },
   });
   ({ key } = await newPartnerKey(t.app));
 });
@@ -72,7 +78,8 @@ afterAll(async () => {
   await t.close();
 });
 
-const create = (reference: string) => t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
+const create = (reference: string) =>
+  t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
 
 const waitFinal = (id: string) =>
   eventually(`property ${id} reaches a final status`, async () => {
@@ -93,11 +100,24 @@ describe("enrichment pipeline", () => {
     hang.release();
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(body).toMatchObject({ status: "enriching", address: null, year_built: null, climate_zone: null, energy_certificate: null, ite_fetch_status: "pending" });
+    expect(body).toMatchObject({
+      status: "enriching",
+      address: null,
+      year_built: null,
+      climate_zone: null,
+      energy_certificate: null,
+      ite_fetch_status: "pending",
+    });
     expect(body.enrichment.cadastre).toMatchObject({ status: "pending" });
 
     const final = await waitFinal(body.property_id);
-    expect(final).toMatchObject({ status: "enriched", municipality: "Madrid", ccaa: "Comunidad de Madrid", climate_zone: "D3", ite_fetch_status: "not_required" });
+    expect(final).toMatchObject({
+      status: "enriched",
+      municipality: "Madrid",
+      ccaa: "Comunidad de Madrid",
+      climate_zone: "D3",
+      ite_fetch_status: "not_required",
+    });
     expect(final.energy_certificate).toMatchObject({ source: "estimated" });
     const events = await eventsOf(body.property_id);
     expect(events).toHaveLength(1);
@@ -107,13 +127,20 @@ describe("enrichment pipeline", () => {
   it("retries only the source that failed", async () => {
     const reference = ref("0002");
     const body = await (await create(reference)).json();
-    expect(body.enrichment.energy_certificate).toMatchObject({ status: "pending", attempts: 1, error: "registry_unavailable" });
+    expect(body.enrichment.energy_certificate).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      error: "registry_unavailable",
+    });
     const final = await waitFinal(body.property_id);
     expect(final.status).toBe("enriched");
     const mine = calls.filter((c) => c.includes(reference));
     expect(mine.filter((c) => c.startsWith("cadastre"))).toHaveLength(1);
     expect(mine.filter((c) => c.startsWith("ite"))).toHaveLength(1);
-    expect(mine.filter((c) => c.startsWith("energy_certificate"))).toEqual([`energy_certificate:${reference}:1`, `energy_certificate:${reference}:2`]);
+    expect(mine.filter((c) => c.startsWith("energy_certificate"))).toEqual([
+      `energy_certificate:${reference}:1`,
+      `energy_certificate:${reference}:2`,
+    ]);
     expect(await eventsOf(body.property_id)).toHaveLength(1);
   });
 
@@ -147,7 +174,10 @@ describe("enrichment pipeline", () => {
   it("cadastre failing first: certificate and ITE wait for it, then run", async () => {
     const reference = ref("0005");
     const body = await (await create(reference)).json();
-    expect(body.enrichment).toMatchObject({ cadastre: { status: "pending", error: "upstream_html" }, ite: { status: "pending", attempts: 0 } });
+    expect(body.enrichment).toMatchObject({
+      cadastre: { status: "pending", error: "upstream_html" },
+      ite: { status: "pending", attempts: 0 },
+    });
     const final = await waitFinal(body.property_id);
     expect(final.status).toBe("enriched");
     expect(final.enrichment.cadastre.attempts).toBe(2);

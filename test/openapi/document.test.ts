@@ -8,7 +8,9 @@ import { apiReference } from "@/lib/portal/openapi-view";
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked loosely; each test checks what it reads.
 type Json = Record<string, any>;
 const doc = openApiDocument(loadConfig({})) as Json;
-const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })));
+const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+  Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
+);
 
 describe("the OpenAPI document", () => {
   it("has every operation of the table, each with operationId, a declared tag and a description", () => {
@@ -30,7 +32,9 @@ describe("the OpenAPI document", () => {
         expect(headers.includes("RateLimit"), `${method} ${op.operationId} ${status}`).toBe(write && status !== "401");
       }
     }
-    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(["XRequestId", "RateLimit", "RateLimitPolicy", "RetryAfter"]));
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining(["XRequestId", "RateLimit", "RateLimitPolicy", "RetryAfter"]),
+    );
   });
 
   it("gives format date-time to every timestamp member", () => {
@@ -43,7 +47,9 @@ describe("the OpenAPI document", () => {
         expect(formats, `${name}.${member}`).toContain("date-time");
       }
     }
-    expect(timestamps).toEqual(expect.arrayContaining(["Property.created_at", "Property.enriched_at", "propertyEnrichedEvent.timestamp"]));
+    expect(timestamps).toEqual(
+      expect.arrayContaining(["Property.created_at", "Property.enriched_at", "propertyEnrichedEvent.timestamp"]),
+    );
   });
 
   it("declares path ids as the server treats them: any text, a non-id answers 404", () => {
@@ -62,14 +68,22 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual(["batch.completed", "property.enriched", "webhook.test"]);
     for (const event of Object.values(doc.webhooks as Json)) {
       expect(event.post.operationId).toMatch(/\S/);
-      expect(event.post.parameters.map((p: Json) => p.$ref)).toEqual(["WebhookId", "WebhookTimestamp", "WebhookSignature"].map((n) => `#/components/parameters/${n}`));
+      expect(event.post.parameters.map((p: Json) => p.$ref)).toEqual(
+        ["WebhookId", "WebhookTimestamp", "WebhookSignature"].map((n) => `#/components/parameters/${n}`),
+      );
     }
-    expect(Object.values(doc.components.parameters as Json).map((p) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    expect(Object.values(doc.components.parameters as Json).map((p) => p.name)).toEqual([
+      "webhook-id",
+      "webhook-timestamp",
+      "webhook-signature",
+    ]);
   });
 
   it("renders as the portal's API reference: every operation, every event with its headers", () => {
     const reference = apiReference(loadConfig({}));
     expect(reference.operations.map((o) => o.anchor).sort()).toEqual(operations.map((o) => o.id).sort());
-    expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual([0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]));
+    expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual(
+      [0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]),
+    );
   });
 });

@@ -32,11 +32,20 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   direct = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/partner-api`;
   const port = await freePort();
-  prism = startNode(await binOf("@stoplight/prism-cli", "prism"), ["proxy", writeOpenApiFile(), direct, "--errors", "--host", "127.0.0.1", "--port", String(port)], { cwd: ROOT });
+  prism = startNode(
+    await binOf("@stoplight/prism-cli", "prism"),
+    ["proxy", writeOpenApiFile(), direct, "--errors", "--host", "127.0.0.1", "--port", String(port)],
+    { cwd: ROOT },
+  );
   prism.stdout!.on("data", (chunk) => (prismLog += chunk));
   prism.stderr!.on("data", (chunk) => (prismLog += chunk));
   proxied = `http://127.0.0.1:${port}`;
-  await eventually("Prism listening", () => fetch(`${proxied}/openapi.json`).then((r) => r.ok, () => false));
+  await eventually("Prism listening", () =>
+    fetch(`${proxied}/openapi.json`).then(
+      (r) => r.ok,
+      () => false,
+    ),
+  );
 }, 180_000);
 afterAll(async () => {
   await stopGroup(prism);
@@ -56,7 +65,10 @@ const call = (base: string, c: Call) =>
 async function through(c: Call, status: number) {
   const res = await call(proxied, c);
   const body = await res.text();
-  expect(body, `${c.method ?? "GET"} ${c.path}: Prism said ${body.slice(0, 500)}\n${prismLog.slice(-2000)}`).not.toContain("stoplight.io/prism/errors");
+  expect(
+    body,
+    `${c.method ?? "GET"} ${c.path}: Prism said ${body.slice(0, 500)}\n${prismLog.slice(-2000)}`,
+  ).not.toContain("stoplight.io/prism/errors");
   expect(res.status, body.slice(0, 300)).toBe(status);
   expect(res.headers.get("x-request-id")).toMatch(/\S/);
   return body ? JSON.parse(body) : null;
@@ -66,21 +78,36 @@ const auth = () => ({ "X-API-Key": key });
 const REFERENCE = "2749704YJ0624N0001DI";
 
 it("every operation's answers pass Prism's validation of request and response", async () => {
-  const created = await through({ method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() }, 201);
-  await through({ method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() }, 200);
-  await through({ method: "POST", path: "/properties", body: { cadastral_reference: "2749704YJ0624N0001DX" }, headers: auth() }, 400);
+  const created = await through(
+    { method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() },
+    201,
+  );
+  await through(
+    { method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() },
+    200,
+  );
+  await through(
+    { method: "POST", path: "/properties", body: { cadastral_reference: "2749704YJ0624N0001DX" }, headers: auth() },
+    400,
+  );
   await through({ path: `/properties/${created.property_id}`, headers: auth() }, 200);
   await through({ path: "/properties/00000000-0000-4000-8000-000000000000", headers: auth() }, 404);
   await through({ path: "/properties/not-an-id", headers: auth() }, 404);
   await through({ path: "/properties?limit=1&status=enriched", headers: auth() }, 200);
   await through({ path: "/webhook-endpoints", headers: auth() }, 200);
-  const endpoint = await through({ method: "POST", path: "/webhook-endpoints", body: { url: "https://hooks.example.com/finca" }, headers: auth() }, 201);
+  const endpoint = await through(
+    { method: "POST", path: "/webhook-endpoints", body: { url: "https://hooks.example.com/finca" }, headers: auth() },
+    201,
+  );
   await through({ method: "DELETE", path: `/webhook-endpoints/${endpoint.id}`, headers: auth() }, 204);
   await through({ method: "DELETE", path: `/webhook-endpoints/${endpoint.id}`, headers: auth() }, 404);
   await through({ path: "/coverage", headers: auth() }, 200);
   await through({ path: "/openapi.json" }, 200);
   // The window's writes are spent (every write above counted): the next is a 429.
-  await through({ method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() }, 429);
+  await through(
+    { method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE }, headers: auth() },
+    429,
+  );
 }, 180_000);
 
 it("what the document forbids, Prism refuses as the server does", async () => {

@@ -10,7 +10,12 @@ useTestApp({ sources: fakeSources(), env: { METRICS_TOKEN: "scrape-token-0123" }
 it("answers 401 without the token or with another, 200 with it", async () => {
   const server = await serve(t);
   try {
-    for (const headers of [{} as Record<string, string>, { Authorization: "Bearer scrape-token-012" }, { Authorization: "Basic scrape-token-0123" }, { Authorization: "Bearer scrape-token-01234" }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: "Bearer scrape-token-012" },
+      { Authorization: "Basic scrape-token-0123" },
+      { Authorization: "Bearer scrape-token-01234" },
+    ]) {
       const res = await fetch(server.url("/metrics"), { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe('Bearer realm="metrics"');

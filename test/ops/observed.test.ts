@@ -16,11 +16,22 @@ const raw: string[] = [];
 let t: TestApp;
 let receiver: Receiver;
 beforeAll(async () => {
-  const logger = createLogger({ level: "debug", format: "json", destination: { write: (s: string) => void (raw.push(s), lines.push(JSON.parse(s))) } });
+  const logger = createLogger({
+    level: "debug",
+    format: "json",
+    destination: { write: (s: string) => void (raw.push(s), lines.push(JSON.parse(s))) },
+  });
   t = await createTestApp({
     workers: true,
     logger,
-    env: { ENRICHMENT_DEADLINE_MS: "400", ENRICHMENT_RETRY_SCHEDULE_TEST: "1,2,4", ENRICHMENT_RETRY_JITTER: "0", FINCA_WEBHOOKS_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1", RATE_LIMIT_WRITES: "3" },
+    env: {
+      ENRICHMENT_DEADLINE_MS: "400",
+      ENRICHMENT_RETRY_SCHEDULE_TEST: "1,2,4",
+      ENRICHMENT_RETRY_JITTER: "0",
+      FINCA_WEBHOOKS_ALLOW_PRIVATE: "1",
+      WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1",
+      RATE_LIMIT_WRITES: "3",
+    },
   });
   receiver = await startReceiver();
 });
@@ -30,24 +41,43 @@ afterAll(async () => {
 });
 
 const sample = (text: string, name: string, labels: Record<string, string> = {}) => {
-  const line = text.split("\n").find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)) || l.startsWith(`${name} `));
+  const line = text
+    .split("\n")
+    .find(
+      (l) =>
+        (l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`))) ||
+        l.startsWith(`${name} `),
+    );
   return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(" ") + 1));
 };
 
 it("counts creates, a retried enrichment and a retried delivery; logs each request, job run and delivery attempt without secrets", async () => {
   const { key, partner } = await newPartnerKey(t.app);
-  const endpoint = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: receiver.url }, { "X-API-Key": key }));
+  const endpoint = await t.api.createWebhookEndpoint(
+    post("/webhook-endpoints", { url: receiver.url }, { "X-API-Key": key }),
+  );
   const { secret } = await endpoint.json();
   receiver.script({ status: 503, body: "busy" });
   const reference = scenarioReference("9100", "observed");
-  const created = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key, "X-Request-Id": "obs-create" }));
+  const created = await t.api.createProperty(
+    post("/properties", { cadastral_reference: reference }, { "X-API-Key": key, "X-Request-Id": "obs-create" }),
+  );
   expect(created.status).toBe(201);
   const { property_id } = await created.json();
-  expect((await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status).toBe(200);
+  expect(
+    (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status,
+  ).toBe(200);
   // The 4th write in the window: 429.
-  expect((await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status).toBe(429);
-  await eventually("property.enriched received on the second attempt", () => receiver.received.filter((r) => r.body.includes(property_id)).length === 2);
-  await eventually("the successful attempt logged", () => lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded"));
+  expect(
+    (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).status,
+  ).toBe(429);
+  await eventually(
+    "property.enriched received on the second attempt",
+    () => receiver.received.filter((r) => r.body.includes(property_id)).length === 2,
+  );
+  await eventually("the successful attempt logged", () =>
+    lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded"),
+  );
 
   const server = await serve(t);
   let text: string;
@@ -64,11 +94,31 @@ it("counts creates, a retried enrichment and a retried delivery; logs each reque
   expect(sample(text, "finca_property_creates_total", { mode: "test", outcome: "rate_limited" })).toBe(1);
   expect(sample(text, "finca_rate_limit_rejections_total", { mode: "test" })).toBe(1);
   expect(sample(text, "finca_http_requests_total", { route: "createProperty", method: "POST", status: "201" })).toBe(1);
-  expect(sample(text, "finca_http_request_duration_seconds_count", { route: "createProperty", method: "POST", status: "201" })).toBe(1);
+  expect(
+    sample(text, "finca_http_request_duration_seconds_count", {
+      route: "createProperty",
+      method: "POST",
+      status: "201",
+    }),
+  ).toBe(1);
   // The cadastre: a timeout at the create's deadline (no register answered: provider none), then an
   // answer in the first durable run.
-  expect(sample(text, "finca_enrichment_attempts_total", { source: "cadastre", provider: "none", trigger: "inline", outcome: "timeout" })).toBe(1);
-  expect(sample(text, "finca_enrichment_attempts_total", { source: "cadastre", provider: "sandbox", trigger: "job", outcome: "completed" })).toBe(1);
+  expect(
+    sample(text, "finca_enrichment_attempts_total", {
+      source: "cadastre",
+      provider: "none",
+      trigger: "inline",
+      outcome: "timeout",
+    }),
+  ).toBe(1);
+  expect(
+    sample(text, "finca_enrichment_attempts_total", {
+      source: "cadastre",
+      provider: "sandbox",
+      trigger: "job",
+      outcome: "completed",
+    }),
+  ).toBe(1);
   expect(sample(text, "finca_job_runs_total", { queue: "enrich", outcome: "completed" })).toBeGreaterThanOrEqual(1);
   expect(sample(text, "finca_webhook_deliveries_total", { outcome: "retry" })).toBe(1);
   expect(sample(text, "finca_webhook_deliveries_total", { outcome: "succeeded" })).toBe(1);
@@ -89,10 +139,20 @@ it("counts creates, a retried enrichment and a retried delivery; logs each reque
     ["createProperty", 200],
     ["createProperty", 429],
   ]);
-  expect(requests[1]).toMatchObject({ requestId: "obs-create", method: "POST", path: "/api/v1/partner-api/properties", partnerId: partner.id, mode: "test", keyStart: key.slice(0, 17), errorCode: null });
+  expect(requests[1]).toMatchObject({
+    requestId: "obs-create",
+    method: "POST",
+    path: "/api/v1/partner-api/properties",
+    partnerId: partner.id,
+    mode: "test",
+    keyStart: key.slice(0, 17),
+    errorCode: null,
+  });
   expect(typeof requests[1]!.durationMs).toBe("number");
   const jobs = lines.filter((l) => l.msg === "job run");
-  expect(jobs.some((l) => l.queue === "enrich" && l.propertyId === property_id && l.outcome === "completed")).toBe(true);
+  expect(jobs.some((l) => l.queue === "enrich" && l.propertyId === property_id && l.outcome === "completed")).toBe(
+    true,
+  );
   expect(jobs.some((l) => l.queue === "deliver-webhook" && l.outcome === "completed")).toBe(true);
   const deliveries = lines.filter((l) => l.msg === "webhook delivery attempt");
   expect(deliveries.map((l) => [l.attempt, l.outcome, l.statusCode])).toEqual([

@@ -35,42 +35,62 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it.skipIf(!installed && !process.env.CI)("Prometheus scrapes the instance: target up, creates counted exactly", async () => {
-  const server = await serve(t);
-  try {
-    const target = new URL(server.url("/")).host;
-    const creates = 7;
-    for (let i = 0; i < creates; i++) {
-      const first18 = `9398516VK3799G${String(i + 1).padStart(4, "0")}`;
-      const res = await fetch(server.url("/api/v1/partner-api/properties"), { method: "POST", headers: { "Content-Type": "application/json", "X-API-Key": key }, body: JSON.stringify({ cadastral_reference: first18 + checkLetters(first18) }) });
-      expect(res.status).toBe(201);
+it.skipIf(!installed && !process.env.CI)(
+  "Prometheus scrapes the instance: target up, creates counted exactly",
+  async () => {
+    const server = await serve(t);
+    try {
+      const target = new URL(server.url("/")).host;
+      const creates = 7;
+      for (let i = 0; i < creates; i++) {
+        const first18 = `9398516VK3799G${String(i + 1).padStart(4, "0")}`;
+        const res = await fetch(server.url("/api/v1/partner-api/properties"), {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "X-API-Key": key },
+          body: JSON.stringify({ cadastral_reference: first18 + checkLetters(first18) }),
+        });
+        expect(res.status).toBe(201);
+      }
+      writeFileSync(
+        path.join(dir, "prometheus.yml"),
+        [
+          "global:",
+          "  scrape_interval: 1s",
+          "scrape_configs:",
+          "  - job_name: finca",
+          "    metrics_path: /metrics",
+          "    authorization:",
+          `      credentials: ${TOKEN}`,
+          "    static_configs:",
+          `      - targets: ["${target}"]`,
+          "",
+        ].join("\n"),
+      );
+      const port = await freePort();
+      startProgram("prometheus", [
+        `--config.file=${path.join(dir, "prometheus.yml")}`,
+        `--storage.tsdb.path=${path.join(dir, "data")}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+        "--log.level=warn",
+      ]);
+      const api = async (query: string) => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?${new URLSearchParams({ query })}`).catch(
+          () => null,
+        );
+        const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
+        return body?.data.result.map((r) => Number(r.value[1])) ?? null;
+      };
+      await eventually(
+        "Prometheus finds the target up",
+        async () => (await api(`up{job="finca",instance="${target}"}`))?.[0] === 1,
+      );
+      await eventually(
+        `Prometheus's create counter reaching ${creates}`,
+        async () => (await api(`sum(finca_property_creates_total{job="finca",outcome="created"})`))?.[0] === creates,
+      );
+      expect(await api(`finca_property_creates_total{job="finca",mode="test",outcome="created"}`)).toEqual([creates]);
+    } finally {
+      await server.close();
     }
-    writeFileSync(
-      path.join(dir, "prometheus.yml"),
-      [
-        "global:",
-        "  scrape_interval: 1s",
-        "scrape_configs:",
-        "  - job_name: finca",
-        "    metrics_path: /metrics",
-        "    authorization:",
-        `      credentials: ${TOKEN}`,
-        "    static_configs:",
-        `      - targets: ["${target}"]`,
-        "",
-      ].join("\n"),
-    );
-    const port = await freePort();
-    startProgram("prometheus", [`--config.file=${path.join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${path.join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=warn"]);
-    const api = async (query: string) => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/query?${new URLSearchParams({ query })}`).catch(() => null);
-      const body = res?.ok ? ((await res.json()) as { data: { result: { value: [number, string] }[] } }) : null;
-      return body?.data.result.map((r) => Number(r.value[1])) ?? null;
-    };
-    await eventually("Prometheus finds the target up", async () => (await api(`up{job="finca",instance="${target}"}`))?.[0] === 1);
-    await eventually(`Prometheus's create counter reaching ${creates}`, async () => (await api(`sum(finca_property_creates_total{job="finca",outcome="created"})`))?.[0] === creates);
-    expect(await api(`finca_property_creates_total{job="finca",mode="test",outcome="created"}`)).toEqual([creates]);
-  } finally {
-    await server.close();
-  }
-});
+  },
+);

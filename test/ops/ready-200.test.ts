@@ -13,7 +13,10 @@ it("answers 200 with each check's state, without a key, through the lean server"
     const res = await fetch(server.url("/api/ready"));
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(await res.json()).toEqual({ status: "ready", checks: { shutdown: "ok", database: "ok", migrations: "ok", queue: "ok" } });
+    expect(await res.json()).toEqual({
+      status: "ready",
+      checks: { shutdown: "ok", database: "ok", migrations: "ok", queue: "ok" },
+    });
     // Only GET and HEAD: another method is the API's 404 (no operation there).
     expect((await fetch(server.url("/api/ready"), { method: "POST" })).status).toBe(404);
   } finally {

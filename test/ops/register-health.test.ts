@@ -11,11 +11,27 @@ let key: string;
 useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
 it("summarises each register's attempts per window; a register never asked has empty windows", async () => {
-  const created = await t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }));
+  const created = await t.api.createProperty(
+    post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }),
+  );
   const { property_id: propertyId } = await created.json();
   const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
-  const attempt = (provider: string, minutes: number, outcome: "completed" | "not_found" | "error" | "timeout", durationMs: number, error: string | null = null) => ({
-    propertyId, source: "cadastre" as const, attempt: 1, trigger: "job" as const, provider, startedAt: ago(minutes), durationMs, outcome, error,
+  const attempt = (
+    provider: string,
+    minutes: number,
+    outcome: "completed" | "not_found" | "error" | "timeout",
+    durationMs: number,
+    error: string | null = null,
+  ) => ({
+    propertyId,
+    source: "cadastre" as const,
+    attempt: 1,
+    trigger: "job" as const,
+    provider,
+    startedAt: ago(minutes),
+    durationMs,
+    outcome,
+    error,
   });
   await t.app.db.insert(schema.enrichmentAttempts).values([
     // Last hour: 3 answers, a failure that asked (5 s) and one an open breaker refused (0 ms).
@@ -37,6 +53,10 @@ it("summarises each register's attempts per window; a register never asked has e
   expect(catastro!.day).toMatchObject({ attempts: 6, successRate: 4 / 6, p50Ms: 200 });
   expect(catastro!.lastError).toEqual({ code: "register_unavailable", at: expect.any(Date) });
   expect(Math.abs(catastro!.lastError!.at.getTime() - ago(5).getTime())).toBeLessThan(60_000);
-  expect(gva).toMatchObject({ hour: { attempts: 0, successRate: null, p50Ms: null }, day: { attempts: 0, successRate: null, p99Ms: null }, lastError: { code: "timeout" } });
+  expect(gva).toMatchObject({
+    hour: { attempts: 0, successRate: null, p50Ms: null },
+    day: { attempts: 0, successRate: null, p99Ms: null },
+    lastError: { code: "timeout" },
+  });
   expect(icaen).toMatchObject({ provider: "icaen-socrata", day: { attempts: 0 }, lastError: null });
 });

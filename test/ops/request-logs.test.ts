@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { QUEUES } from "@/lib/queue";
-import { findRequest, pruneRequestLogs, requestLogWriter, searchRequestLogs, type RequestLogEntry } from "@/lib/request-logs";
+import {
+  findRequest,
+  pruneRequestLogs,
+  requestLogWriter,
+  searchRequestLogs,
+  type RequestLogEntry,
+} from "@/lib/request-logs";
 import { BASE, createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { eventually } from "../support/wait";
@@ -16,13 +22,20 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const logged = (requestId: string) => eventually(`request ${requestId} logged`, async () => (await findRequest(t.app.db, requestId))[0]);
+const logged = (requestId: string) =>
+  eventually(`request ${requestId} logged`, async () => (await findRequest(t.app.db, requestId))[0]);
 
 describe("through the real handlers", () => {
   it("logs each request with its fields and without body, key or secret", async () => {
     const { key, partner, apiKey } = await newPartnerKey(t.app);
     const secretish = "whsec_c2VjcmV0IHRoYXQgbXVzdCBub3QgbGVhaw==";
-    const res = await t.api.dispatch(post("/properties?token=abc", { cadastral_reference: "bad", secret: secretish }, { "X-API-Key": key, "X-Request-Id": `logs-${partner.id}` }));
+    const res = await t.api.dispatch(
+      post(
+        "/properties?token=abc",
+        { cadastral_reference: "bad", secret: secretish },
+        { "X-API-Key": key, "X-Request-Id": `logs-${partner.id}` },
+      ),
+    );
     expect(res.status).toBe(422);
     const row = await logged(`logs-${partner.id}`);
     expect(row).toMatchObject({
@@ -48,7 +61,9 @@ describe("through the real handlers", () => {
     const id = `pasted-${Date.now()}`;
     await t.api.dispatch(get(`/properties/${key}`, { "X-API-Key": key, "X-Request-Id": id }));
     await t.api.dispatch(get(`/properties/whsec_c2VjcmV0`, { "X-API-Key": key, "X-Request-Id": `${id}-secret` }));
-    await t.api.dispatch(get(`/properties/finca%5Ftest%5F${key.slice(11)}`, { "X-API-Key": key, "X-Request-Id": `${id}-encoded` }));
+    await t.api.dispatch(
+      get(`/properties/finca%5Ftest%5F${key.slice(11)}`, { "X-API-Key": key, "X-Request-Id": `${id}-encoded` }),
+    );
     expect((await logged(id)).path).toBe("/api/v1/partner-api/properties/finca_test_[redacted]");
     expect((await logged(`${id}-secret`)).path).toBe("/api/v1/partner-api/properties/whsec_[redacted]");
     expect((await logged(`${id}-encoded`)).path).toBe("/api/v1/partner-api/properties/finca%5Ftest%5F[redacted]");
@@ -59,17 +74,31 @@ describe("through the real handlers", () => {
     const id = `anon-${Date.now()}`;
     await t.api.dispatch(get("/properties", { "X-API-Key": "finca_test_nope", "X-Request-Id": id }));
     await t.api.dispatch(new Request(`${BASE}/nothing`, { headers: { "X-Request-Id": `${id}-404` } }));
-    expect(await logged(id)).toMatchObject({ partnerId: null, mode: null, keyVisibleStart: null, status: 401, errorCode: "missing_api_key", partner: null });
+    expect(await logged(id)).toMatchObject({
+      partnerId: null,
+      mode: null,
+      keyVisibleStart: null,
+      status: 401,
+      errorCode: "missing_api_key",
+      partner: null,
+    });
     expect(await logged(`${id}-404`)).toMatchObject({ status: 404, errorCode: "not_found" });
   });
 
   it("writes many concurrent requests as rows, each once", async () => {
     const { key, partner } = await newPartnerKey(t.app);
-    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => t.api.dispatch(get(`/properties?limit=${(i % 5) + 1}`, { "X-API-Key": key }))));
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        t.api.dispatch(get(`/properties?limit=${(i % 5) + 1}`, { "X-API-Key": key })),
+      ),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const ids = new Set(answers.map((a) => a.headers.get("x-request-id")));
     await eventually("all 120 rows written", async () => {
-      const rows = await t.app.db.select({ id: requestLogs.requestId }).from(requestLogs).where(eq(requestLogs.partnerId, partner.id));
+      const rows = await t.app.db
+        .select({ id: requestLogs.requestId })
+        .from(requestLogs)
+        .where(eq(requestLogs.partnerId, partner.id));
       return rows.length === 120 && rows.every((r) => ids.has(r.id));
     });
   });
@@ -84,11 +113,18 @@ describe("searching a partner's logs", () => {
     await t.api.dispatch(get("/properties/00000000-0000-4000-8000-000000000000", { "X-API-Key": key }));
     await t.api.dispatch(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
     const scope = { partnerId: partner.id, mode: "test" as const, limit: 2 };
-    await eventually("5 rows", async () => (await searchRequestLogs(t.app.db, { ...scope, limit: 10 })).rows.length === 5);
+    await eventually(
+      "5 rows",
+      async () => (await searchRequestLogs(t.app.db, { ...scope, limit: 10 })).rows.length === 5,
+    );
     expect((await searchRequestLogs(t.app.db, { ...scope, mode: "live" })).rows).toEqual([]);
-    expect((await searchRequestLogs(t.app.db, { ...scope, status: "4xx", limit: 10 })).rows.map((r) => r.status).sort()).toEqual([400, 404]);
+    expect(
+      (await searchRequestLogs(t.app.db, { ...scope, status: "4xx", limit: 10 })).rows.map((r) => r.status).sort(),
+    ).toEqual([400, 404]);
     expect((await searchRequestLogs(t.app.db, { ...scope, status: 400 })).rows).toHaveLength(1);
-    expect((await searchRequestLogs(t.app.db, { ...scope, path: "/api/v1/partner-api/properties/", limit: 10 })).rows).toHaveLength(1);
+    expect(
+      (await searchRequestLogs(t.app.db, { ...scope, path: "/api/v1/partner-api/properties/", limit: 10 })).rows,
+    ).toHaveLength(1);
     expect((await searchRequestLogs(t.app.db, { ...scope, from: new Date(Date.now() + 3_600_000) })).rows).toEqual([]);
     const first = await searchRequestLogs(t.app.db, scope);
     const second = await searchRequestLogs(t.app.db, { ...scope, before: first.next! });
@@ -100,11 +136,23 @@ describe("searching a partner's logs", () => {
 });
 
 describe("the writer", () => {
-  const entry = (requestId: string): RequestLogEntry => ({ requestId, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date() });
+  const entry = (requestId: string): RequestLogEntry => ({
+    requestId,
+    method: "GET",
+    path: "/x",
+    status: 200,
+    durationMs: 1,
+    at: new Date(),
+  });
 
   it("drops what does not fit its queue, counting it, and writes the rest", async () => {
     const dropped: number[] = [];
-    const writer = requestLogWriter(t.app.db, { intervalMs: 60_000, batchSize: 1000, maxQueued: 3, onDropped: (n) => dropped.push(n) });
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 1000,
+      maxQueued: 3,
+      onDropped: (n) => dropped.push(n),
+    });
     const tag = `bounded-${Date.now()}`;
     for (let i = 0; i < 5; i++) writer.record(entry(`${tag}-${i}`));
     await writer.close();
@@ -116,7 +164,13 @@ describe("the writer", () => {
   it("reports a failed insert and goes on", async () => {
     const errors: number[] = [];
     const written: number[] = [];
-    const writer = requestLogWriter(t.app.db, { intervalMs: 60_000, batchSize: 1, maxQueued: 10, onError: (_, n) => errors.push(n), onWritten: (n) => written.push(n) });
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 1,
+      maxQueued: 10,
+      onError: (_, n) => errors.push(n),
+      onWritten: (n) => written.push(n),
+    });
     writer.record({ ...entry("bad"), partnerId: "00000000-0000-4000-8000-000000000000" }); // no such partner
     writer.record(entry(`after-bad-${Date.now()}`));
     await writer.close();
@@ -130,11 +184,28 @@ describe("pruning", () => {
     const tag = `prune-${Date.now()}`;
     const day = 86_400_000;
     await t.app.db.insert(requestLogs).values([
-      ...Array.from({ length: 5 }, (_, i) => ({ requestId: `${tag}-old-${i}`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 31 * day) })),
-      { requestId: `${tag}-recent`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 29 * day) },
+      ...Array.from({ length: 5 }, (_, i) => ({
+        requestId: `${tag}-old-${i}`,
+        method: "GET",
+        path: "/x",
+        status: 200,
+        durationMs: 1,
+        at: new Date(Date.now() - 31 * day),
+      })),
+      {
+        requestId: `${tag}-recent`,
+        method: "GET",
+        path: "/x",
+        status: 200,
+        durationMs: 1,
+        at: new Date(Date.now() - 29 * day),
+      },
     ]);
     expect(await pruneRequestLogs(t.app.db, 30, 2)).toBe(5);
-    const left = await t.app.db.select({ id: requestLogs.requestId }).from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+    const left = await t.app.db
+      .select({ id: requestLogs.requestId })
+      .from(requestLogs)
+      .where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
     expect(left.map((r) => r.id)).toEqual([`${tag}-recent`]);
   });
 
@@ -143,8 +214,22 @@ describe("pruning", () => {
     try {
       const tag = `job-${Date.now()}`;
       await app.app.db.insert(requestLogs).values([
-        { requestId: `${tag}-old`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 3 * 86_400_000) },
-        { requestId: `${tag}-new`, method: "GET", path: "/x", status: 200, durationMs: 1, at: new Date(Date.now() - 86_400_000) },
+        {
+          requestId: `${tag}-old`,
+          method: "GET",
+          path: "/x",
+          status: 200,
+          durationMs: 1,
+          at: new Date(Date.now() - 3 * 86_400_000),
+        },
+        {
+          requestId: `${tag}-new`,
+          method: "GET",
+          path: "/x",
+          status: 200,
+          durationMs: 1,
+          at: new Date(Date.now() - 86_400_000),
+        },
       ]);
       const schedules = await app.app.queue.getSchedules();
       expect(schedules.map((s) => s.name)).toContain(QUEUES.pruneRequestLogs);

@@ -16,7 +16,13 @@ import { eventually } from "../support/wait";
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 afterAll(() => agent.destroy());
 
-function request(port: number, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; body: string }> {
+function request(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: "127.0.0.1", port, method, path, headers, agent }, (res) => {
       let text = "";
@@ -34,25 +40,39 @@ it("fails readiness, refuses new connections, finishes the create in flight, the
   const answered = new Promise<void>((resolve) => (release = resolve));
   let called = false;
   const fake = fakeSources();
-  const sources: Sources = { ...fake.test, cadastre: { lookup: async (input) => ((called = true), await answered, fake.test.cadastre.lookup(input)) } };
-  const t = await createTestApp({ sources: { test: sources, live: sources }, env: { ENRICHMENT_DEADLINE_MS: "60000" } });
+  const sources: Sources = {
+    ...fake.test,
+    cadastre: { lookup: async (input) => ((called = true), await answered, fake.test.cadastre.lookup(input)) },
+  };
+  const t = await createTestApp({
+    sources: { test: sources, live: sources },
+    env: { ENRICHMENT_DEADLINE_MS: "60000" },
+  });
   const { key } = await newPartnerKey(t.app);
   const server = createPartnerApiServer(t.api, opsHandlers(t.app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   try {
     expect((await request(port, "GET", "/api/ready")).status).toBe(200);
-    const create = request(port, "POST", "/api/v1/partner-api/properties", { "Content-Type": "application/json", "X-API-Key": key }, JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }));
+    const create = request(
+      port,
+      "POST",
+      "/api/v1/partner-api/properties",
+      { "Content-Type": "application/json", "X-API-Key": key },
+      JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }),
+    );
     await eventually("the create reached the cadastre", () => called);
 
     // SIGTERM: readiness fails first (asked on a connection of its own, the server still answers).
     t.app.beginShutdown();
     const ready = await new Promise<{ status: number; body: string }>((resolve, reject) =>
-      http.get({ host: "127.0.0.1", port, path: "/api/ready", agent: false }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (d: string) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode!, body: text }));
-      }).on("error", reject),
+      http
+        .get({ host: "127.0.0.1", port, path: "/api/ready", agent: false }, (res) => {
+          let text = "";
+          res.setEncoding("utf8").on("data", (d: string) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+        })
+        .on("error", reject),
     );
     expect(ready.status).toBe(503);
     expect(JSON.parse(ready.body).detail).toBe("Not ready: shutdown (the instance is shutting down).");

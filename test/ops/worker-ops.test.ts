@@ -12,7 +12,9 @@ it.skipIf(!onPostgres)("serves /api/health, /api/ready and /metrics beside its w
   const database = await createPostgresDatabase(process.env.DATABASE_URL!, "finca_worker");
   try {
     const port = await freePort();
-    const worker = startNode("scripts/worker.ts", [], { env: { DATABASE_URL: database.url, WORKER_OPS_PORT: String(port), LOG_FORMAT: "json" } });
+    const worker = startNode("scripts/worker.ts", [], {
+      env: { DATABASE_URL: database.url, WORKER_OPS_PORT: String(port), LOG_FORMAT: "json" },
+    });
     let output = "";
     worker.stdout!.setEncoding("utf8").on("data", (d: string) => (output += d));
     const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).catch(() => null);

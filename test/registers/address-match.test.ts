@@ -8,7 +8,10 @@ import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/t
 import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
 import { createProperty, importFixture } from "./support";
 
-const MADRID = readFileSync(path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"), "utf8");
+const MADRID = readFileSync(
+  path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"),
+  "utf8",
+);
 
 let server: ReplayServer;
 let t: TestApp;
@@ -36,5 +39,10 @@ it("with it, the inspection filed under the same street and number", async () =>
   // Another partner's registration of the same parcel: a new property, enriched again.
   const property = await create("9398516VK3799G", (await newPartnerKey(t.app, "live")).key);
   expect(property.enrichment.ite!.provider).toBe("index:mad-ite");
-  expect(property.ite).toMatchObject({ status: "found", result: "unfavourable", inspected_on: "2023-06-20", registry: "Ayuntamiento de Madrid ITE" });
+  expect(property.ite).toMatchObject({
+    status: "found",
+    result: "unfavourable",
+    inspected_on: "2023-06-20",
+    registry: "Ayuntamiento de Madrid ITE",
+  });
 });

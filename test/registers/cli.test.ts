@@ -13,7 +13,10 @@ let server: ReplayServer;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "finca-registers-cli-"));
   server = await startReplayServer();
-  server.on(/rioja\.csv/, { body: await readFile(fixture("rio-larioja"), "latin1"), contentType: "text/csv; charset=utf-8" });
+  server.on(/rioja\.csv/, {
+    body: await readFile(fixture("rio-larioja"), "latin1"),
+    contentType: "text/csv; charset=utf-8",
+  });
   server.on(/missing\.csv/, { status: 404, body: "not here", contentType: "text/plain" });
 });
 afterEach(stopAll);
@@ -43,7 +46,9 @@ describe.sequential("finca registers", () => {
   it("import --url downloads it, as of today", async () => {
     const run = await finca("import", "rio-larioja", "--url", `${server.url}/rioja.csv`);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`rio-larioja: 5 records (2 rows skipped), as of ${new Date().toISOString().slice(0, 10)}`);
+    expect(run.stdout).toContain(
+      `rio-larioja: 5 records (2 rows skipped), as of ${new Date().toISOString().slice(0, 10)}`,
+    );
   });
 
   it("a file that is not the dataset's fails naming file and line, and list keeps the previous copy with the error", async () => {
@@ -65,11 +70,20 @@ describe.sequential("finca registers", () => {
   it("check reports each live register and exits 1 when one cannot be read", async () => {
     const nowhere = "http://127.0.0.1:9";
     const run = await runNode("scripts/finca.ts", ["registers", "check"], {
-      env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, CATASTRO_BASE_URL: nowhere, CEE_CATALONIA_BASE_URL: nowhere, CEE_VALENCIA_BASE_URL: nowhere, CEE_ARAGON_BASE_URL: nowhere, ITE_VALENCIA_BASE_URL: nowhere },
+      env: {
+        FINCA_DATA_DIR: dir,
+        DATABASE_URL: undefined,
+        CATASTRO_BASE_URL: nowhere,
+        CEE_CATALONIA_BASE_URL: nowhere,
+        CEE_VALENCIA_BASE_URL: nowhere,
+        CEE_ARAGON_BASE_URL: nowhere,
+        ITE_VALENCIA_BASE_URL: nowhere,
+      },
       timeoutMs: NEVER_MS,
     });
     expect(run.code).toBe(1);
-    for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "aragon-gaodcore", "gva-gesiee"]) expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
+    for (const register of ["catastro-ovc", "icaen-socrata", "gva-wfs", "aragon-gaodcore", "gva-gesiee"])
+      expect(run.stdout).toMatch(new RegExp(`'${register}'.*│ false +│ false`));
   });
 
   it("import --dry-run tells what a file holds and writes nothing", async () => {

@@ -13,7 +13,8 @@ import { createProperty, dataset, fileWith } from "./support";
 
 const PARCEL = "2749704YJ0624N";
 const ref = (unit: string) => PARCEL + unit + checkLetters(PARCEL + unit);
-const sourceFixture = (folder: string, name: string) => readFileSync(path.join(process.cwd(), "lib/enrichment/sources", folder, "fixtures", name), "utf8");
+const sourceFixture = (folder: string, name: string) =>
+  readFileSync(path.join(process.cwd(), "lib/enrichment/sources", folder, "fixtures", name), "utf8");
 const DNPRC = JSON.parse(sourceFixture("cadastre", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json"));
 
 let server: ReplayServer;
@@ -27,21 +28,35 @@ beforeAll(async () => {
   server.on(/Consulta_DNPRC/, (url) => {
     const reference = url.searchParams.get("RefCat")!;
     const body = structuredClone(DNPRC);
-    Object.assign(body.consulta_dnprcResult.bico.bi.idbi.rc, { car: reference.slice(14, 18), cc1: reference[18], cc2: reference[19] });
+    Object.assign(body.consulta_dnprcResult.bico.bi.idbi.rc, {
+      car: reference.slice(14, 18),
+      cc1: reference[18],
+      cc2: reference[19],
+    });
     return { body: JSON.stringify(body) };
   });
   server.on(/Consulta_CPMRC/, { status: 503, body: "unavailable", contentType: "text/plain" });
   // The live GVA registry holds a certificate of unit 0002 only.
   server.on(/26_GCEE/, (url) => {
     const filter = url.searchParams.get("FILTER") ?? "";
-    if (filter.includes(`<fes:Literal>${ref("0002")}</fes:Literal>`)) return { body: sourceFixture("registries", "wfs-ceeedificios-unit-2749704YJ0624N0001DI.geojson") };
+    if (filter.includes(`<fes:Literal>${ref("0002")}</fes:Literal>`))
+      return { body: sourceFixture("registries", "wfs-ceeedificios-unit-2749704YJ0624N0001DI.geojson") };
     return { body: sourceFixture("registries", "wfs-ceeedificios-empty.geojson") };
   });
   server.on(/0801_GESIEE/, { body: sourceFixture("registries", "wfs-ceeedificios-empty.geojson") });
-  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url, CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` } });
+  t = await createTestApp({
+    env: {
+      CATASTRO_BASE_URL: server.url,
+      CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`,
+      ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE`,
+    },
+  });
   liveKey = (await newPartnerKey(t.app, "live")).key;
   testKey = (await newPartnerKey(t.app, "test")).key;
-  const file = await fileWith("val-index.csv", `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,EMISIONES_CO2_LETRA,VALIDO_HASTA,REGISTRO\n${ref("0001")},B,C,01/01/2033,IDX-1\n`);
+  const file = await fileWith(
+    "val-index.csv",
+    `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,EMISIONES_CO2_LETRA,VALIDO_HASTA,REGISTRO\n${ref("0001")},B,C,01/01/2033,IDX-1\n`,
+  );
   await importDataset(t.app.db, dataset("val-gva"), [localFile(file)], { asOf: "2026-11-01" });
 });
 afterAll(async () => {
@@ -51,12 +66,21 @@ afterAll(async () => {
 
 const create = (reference: string, key = liveKey) => createProperty(t, key, reference);
 
-const wfsCalls = (unit: string) => server.requests.filter((u) => u.pathname.includes("26_GCEE") && decodeURIComponent(u.search).includes(ref(unit))).length;
+const wfsCalls = (unit: string) =>
+  server.requests.filter((u) => u.pathname.includes("26_GCEE") && decodeURIComponent(u.search).includes(ref(unit)))
+    .length;
 
 describe("live certificate lookups", () => {
   it("take the unit's certificate from the index without asking the live registry", async () => {
     const property = await create(ref("0001"));
-    expect(property.energy_certificate).toMatchObject({ rating: "B", emissions_rating: "C", source: "registry", scope: "unit", certificate_id: "IDX-1", valid_until: "2033-01-01" });
+    expect(property.energy_certificate).toMatchObject({
+      rating: "B",
+      emissions_rating: "C",
+      source: "registry",
+      scope: "unit",
+      certificate_id: "IDX-1",
+      valid_until: "2033-01-01",
+    });
     expect(property.enrichment.energy_certificate!.provider).toBe("index:val-gva");
     expect(wfsCalls("0001")).toBe(0);
   });
@@ -75,7 +99,10 @@ describe("live certificate lookups", () => {
   });
 
   it("let the building's certificate in the index stand in for a unit", async () => {
-    const file = await fileWith("val-building.csv", `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,VALIDO_HASTA\n${ref("0001")},B,01/01/2033\n${PARCEL},D,01/01/2030\n`);
+    const file = await fileWith(
+      "val-building.csv",
+      `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,VALIDO_HASTA\n${ref("0001")},B,01/01/2033\n${PARCEL},D,01/01/2030\n`,
+    );
     await importDataset(t.app.db, dataset("val-gva"), [localFile(file)], { asOf: "2026-11-02" });
     const property = await create(ref("0005"));
     expect(property.energy_certificate).toMatchObject({ rating: "D", scope: "building" });

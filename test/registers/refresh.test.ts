@@ -15,10 +15,16 @@ let t: TestApp;
 beforeAll(async () => {
   server = await startReplayServer();
   server.on(/aragon\.csv/, { body: await readFile(fixture("ara-gaodcore"), "utf8"), contentType: "text/csv" });
-  server.on(/broken\.csv/, { body: "refcatastral,clasificacion_consumo\n\"7541901XM8174S0001SQ,E\n", contentType: "text/csv" });
+  server.on(/broken\.csv/, {
+    body: 'refcatastral,clasificacion_consumo\n"7541901XM8174S0001SQ,E\n',
+    contentType: "text/csv",
+  });
   t = await createTestApp({
     workers: true,
-    env: { REGISTER_URLS: `ara-gaodcore=${server.url}/aragon.csv cyl-jcyl=${server.url}/broken.csv`, REGISTER_REFRESH_CRON: "15 4 * * 1" },
+    env: {
+      REGISTER_URLS: `ara-gaodcore=${server.url}/aragon.csv cyl-jcyl=${server.url}/broken.csv`,
+      REGISTER_REFRESH_CRON: "15 4 * * 1",
+    },
   });
 });
 afterAll(async () => {
@@ -26,24 +32,37 @@ afterAll(async () => {
   await server?.close();
 });
 
-const requestRefresh = (queue: TestApp["app"]["queue"], dataset: string) => request(queue, t.app.config.REGISTER_URLS, dataset);
+const requestRefresh = (queue: TestApp["app"]["queue"], dataset: string) =>
+  request(queue, t.app.config.REGISTER_URLS, dataset);
 const status = async (id: string) => (await listDatasets(t.app.db)).find((d) => d.id === id)!;
 
 describe("register refresh", () => {
   it("is scheduled with the configured cron", async () => {
     const schedules = await t.app.queue.getSchedules();
-    expect(schedules.filter((s) => s.name === QUEUES.refreshRegisters)).toEqual([expect.objectContaining({ cron: "15 4 * * 1", timezone: "UTC" })]);
+    expect(schedules.filter((s) => s.name === QUEUES.refreshRegisters)).toEqual([
+      expect.objectContaining({ cron: "15 4 * * 1", timezone: "UTC" }),
+    ]);
   });
 
   it("imports a dataset from its configured URL when asked", async () => {
     await requestRefresh(t.app.queue, "ara-gaodcore");
-    const done = await eventually("the Aragón dataset imported", async () => ((await status("ara-gaodcore")).rows > 0 ? status("ara-gaodcore") : null));
-    expect(done).toMatchObject({ rows: 5, skipped: 2, asOf: new Date().toISOString().slice(0, 10), source: `${server.url}/aragon.csv` });
+    const done = await eventually("the Aragón dataset imported", async () =>
+      (await status("ara-gaodcore")).rows > 0 ? status("ara-gaodcore") : null,
+    );
+    expect(done).toMatchObject({
+      rows: 5,
+      skipped: 2,
+      asOf: new Date().toISOString().slice(0, 10),
+      source: `${server.url}/aragon.csv`,
+    });
   });
 
   it("keeps a failing dataset's error for operators", async () => {
     await requestRefresh(t.app.queue, "cyl-jcyl");
-    const failed = await eventually("the broken file's error recorded", async () => (await status("cyl-jcyl")).lastError);
+    const failed = await eventually(
+      "the broken file's error recorded",
+      async () => (await status("cyl-jcyl")).lastError,
+    );
     expect(failed).toContain("broken.csv: line 1: the header lacks");
     expect((await status("cyl-jcyl")).rows).toBe(0);
   });
@@ -56,7 +75,9 @@ describe("register refresh", () => {
 it("a configured dataset that does not exist stops the start, named", async () => {
   const testDb = await createTestDatabase();
   try {
-    await expect(createTestApp({ testDb, workers: true, env: { REGISTER_URLS: "atlantis=https://example.org/x.csv" } })).rejects.toThrow(/unknown dataset "atlantis"/);
+    await expect(
+      createTestApp({ testDb, workers: true, env: { REGISTER_URLS: "atlantis=https://example.org/x.csv" } }),
+    ).rejects.toThrow(/unknown dataset "atlantis"/);
   } finally {
     await testDb.drop();
   }

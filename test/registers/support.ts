@@ -32,7 +32,8 @@ export async function fileWith(name: string, content: Buffer | string): Promise<
 
 export const fixtureBytes = (id: string) => readFile(fixture(id));
 
-export const importFixture = (db: Db, id: string, asOf = "2026-11-01") => importDataset(db, dataset(id), [localFile(fixture(id))], { asOf });
+export const importFixture = (db: Db, id: string, asOf = "2026-11-01") =>
+  importDataset(db, dataset(id), [localFile(fixture(id))], { asOf });
 
 /** A create through the API's handler with `key`, which must answer 201: the Property. */
 export async function createProperty(t: TestApp, key: string, reference: string): Promise<Property> {

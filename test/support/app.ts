@@ -18,7 +18,13 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; sources?: Record<Mode, Sources>; workers?: boolean; testDb?: TestDatabase; logger?: Logger } = {},
+  options: {
+    env?: Record<string, string>;
+    sources?: Record<Mode, Sources>;
+    workers?: boolean;
+    testDb?: TestDatabase;
+    logger?: Logger;
+  } = {},
 ): Promise<TestApp> {
   const testDb = options.testDb ?? (await createTestDatabase());
   // Logs only what is wrong (a test that reads the logs passes a logger of its own).
@@ -51,7 +57,10 @@ export function adoptApp(app: App): void {
 let partnerCounter = 0;
 
 export async function newPartnerKey(app: App, mode: Mode = "test") {
-  const partner = await createPartner(app.db, `Partner ${process.pid}-${++partnerCounter}-${Math.random().toString(36).slice(2, 8)}`);
+  const partner = await createPartner(
+    app.db,
+    `Partner ${process.pid}-${++partnerCounter}-${Math.random().toString(36).slice(2, 8)}`,
+  );
   const { key, apiKey } = await createApiKey(app.db, { partnerId: partner.id, mode, name: "test key" });
   return { partner, key, apiKey };
 }
@@ -72,7 +81,15 @@ export function get(path: string, headers: Record<string, string> = {}): Request
 
 export async function problemOf(res: Response) {
   expectProblem(res);
-  return (await res.json()) as { type: string; title: string; status: number; detail: string; code: string; request_id: string; errors?: { pointer?: string; parameter?: string; detail: string }[] };
+  return (await res.json()) as {
+    type: string;
+    title: string;
+    status: number;
+    detail: string;
+    code: string;
+    request_id: string;
+    errors?: { pointer?: string; parameter?: string; detail: string }[];
+  };
 }
 
 function expectProblem(res: Response) {
@@ -85,7 +102,10 @@ function expectProblem(res: Response) {
  * A test file's App on a fresh database with one partner's test key, created before its tests and
  * closed after them: `useTestApp(options, (ctx) => ({ t, key } = ctx))`.
  */
-export function useTestApp(options: Parameters<typeof createTestApp>[0], receive: (ctx: { t: TestApp; key: string }) => void) {
+export function useTestApp(
+  options: Parameters<typeof createTestApp>[0],
+  receive: (ctx: { t: TestApp; key: string }) => void,
+) {
   let t: TestApp | undefined;
   beforeAll(async () => {
     t = await createTestApp(options);

@@ -44,7 +44,9 @@ export async function settled(t: TestApp, key: string, id: string): Promise<Batc
 export async function allItems(t: TestApp, key: string, id: string): Promise<BatchItem[]> {
   const items: BatchItem[] = [];
   for (let after: number | null = 0; after !== null; ) {
-    const res = await t.api.listBatchItems(get(`/batches/${id}/items?limit=1000&starting_after=${after}`, { "X-API-Key": key }));
+    const res = await t.api.listBatchItems(
+      get(`/batches/${id}/items?limit=1000&starting_after=${after}`, { "X-API-Key": key }),
+    );
     expect(res.status).toBe(200);
     const page = (await res.json()) as { data: unknown[]; next_starting_after: number | null };
     items.push(...page.data.map((i) => BatchItem.parse(i)));

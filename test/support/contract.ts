@@ -53,7 +53,11 @@ export interface Answer {
   body: string;
 }
 
-export const answerOf = async (res: Response): Promise<Answer> => ({ status: res.status, headers: res.headers, body: await res.text() });
+export const answerOf = async (res: Response): Promise<Answer> => ({
+  status: res.status,
+  headers: res.headers,
+  body: await res.text(),
+});
 
 /**
  * Never a 5xx; a status the contract allows for this method and path (and, when the case says
@@ -91,7 +95,8 @@ export function expectContractAnswer(
     expect(type, context).toMatch(/^application\/json/);
     JSON.parse(answer.body);
   }
-  if (answer.status === 201) expect(answer.headers.get("location"), context).toMatch(new RegExp(`^${BASE_PATH}/[a-z-]+/[0-9a-f-]{36}$`));
+  if (answer.status === 201)
+    expect(answer.headers.get("location"), context).toMatch(new RegExp(`^${BASE_PATH}/[a-z-]+/[0-9a-f-]{36}$`));
   if (answer.status === 405) expect(answer.headers.get("allow"), context).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
   if (answer.status === 429) expect(answer.headers.get("retry-after"), context).toMatch(/^\d+$/);
 }

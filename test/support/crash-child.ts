@@ -15,11 +15,23 @@ const database = await openDatabase(target!.startsWith("postgres") ? { url: targ
 const sources = fakeSources();
 const die = () => process.kill(process.pid, "SIGKILL");
 // Its stdout is the test's channel: no log lines on it.
-const env = { LOG_LEVEL: "silent", ENRICHMENT_DEADLINE_MS: "200", JOB_EXPIRE_SECONDS: "2", JOB_MAINTENANCE_SECONDS: "1", JOB_POLL_SECONDS: "0.5" };
+const env = {
+  LOG_LEVEL: "silent",
+  ENRICHMENT_DEADLINE_MS: "200",
+  JOB_EXPIRE_SECONDS: "2",
+  JOB_MAINTENANCE_SECONDS: "1",
+  JOB_POLL_SECONDS: "0.5",
+};
 
 if (mode === "create") {
   const hang = { lookup: () => new Promise<never>(() => {}) };
-  const app = await createApp({ config: loadConfig(env), database, workers: false, env, sources: { test: { ...sources.test, cadastre: hang }, live: sources.live } });
+  const app = await createApp({
+    config: loadConfig(env),
+    database,
+    workers: false,
+    env,
+    sources: { test: { ...sources.test, cadastre: hang }, live: sources.live },
+  });
   const partner = await createPartner(app.db, "Crash Partner");
   const { key } = await createApiKey(app.db, { partnerId: partner.id, mode: "test", name: "k" });
   const res = await createPartnerApi(app).createProperty(
@@ -36,11 +48,30 @@ if (mode === "create") {
   const after = Number(process.argv[4]);
   const counted = <T extends { lookup: (...args: never[]) => Promise<unknown> }>(source: T): T => ({
     ...source,
-    lookup: (...args: Parameters<T["lookup"]>) => (++calls >= after ? (process.stdout.write("mid-batch\n", die), new Promise<never>(() => {})) : source.lookup(...args)),
+    lookup: (...args: Parameters<T["lookup"]>) =>
+      ++calls >= after
+        ? (process.stdout.write("mid-batch\n", die), new Promise<never>(() => {}))
+        : source.lookup(...args),
   });
-  const test = { cadastre: counted(sources.test.cadastre), energyCertificate: counted(sources.test.energyCertificate), ite: counted(sources.test.ite) };
-  await createApp({ config: loadConfig({ ...env, BATCH_WINDOW: "10" }), database, workers: true, env, sources: { test, live: sources.live } });
+  const test = {
+    cadastre: counted(sources.test.cadastre),
+    energyCertificate: counted(sources.test.energyCertificate),
+    ite: counted(sources.test.ite),
+  };
+  await createApp({
+    config: loadConfig({ ...env, BATCH_WINDOW: "10" }),
+    database,
+    workers: true,
+    env,
+    sources: { test, live: sources.live },
+  });
 } else {
   const killer = { lookup: () => (process.stdout.write("mid-job\n", die), new Promise<never>(() => {})) };
-  await createApp({ config: loadConfig(env), database, workers: true, env, sources: { test: { ...sources.test, cadastre: killer }, live: sources.live } });
+  await createApp({
+    config: loadConfig(env),
+    database,
+    workers: true,
+    env,
+    sources: { test: { ...sources.test, cadastre: killer }, live: sources.live },
+  });
 }

@@ -15,7 +15,10 @@ export interface TestDatabase {
 }
 
 /** A new, empty database on the PostgreSQL server of `serverUrl`, named `<prefix>_<random>`. */
-export async function createPostgresDatabase(serverUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createPostgresDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -64,12 +67,20 @@ export async function countOf(db: import("@/lib/db").DbOrTx, query: import("driz
  * connection string of a new PostgreSQL database, or a PGlite folder (one process at a time).
  * `open` opens it in this process; `remove` deletes it once every process is done with it.
  */
-export async function sharedDatabase(): Promise<{ target: string; open(): Promise<TestDatabase>; remove(): Promise<void> }> {
+export async function sharedDatabase(): Promise<{
+  target: string;
+  open(): Promise<TestDatabase>;
+  remove(): Promise<void>;
+}> {
   if (onPostgres) {
     const testDb = await createTestDatabase();
     await testDb.database.close();
     const target = testDb.url!;
-    return { target, open: async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }), remove: () => testDb.drop() };
+    return {
+      target,
+      open: async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }),
+      remove: () => testDb.drop(),
+    };
   }
   const { mkdtemp, rm } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");

@@ -24,12 +24,17 @@ export async function createPgCluster(): Promise<PgCluster> {
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(path.join(tmpdir(), "finca-pg-"));
   const pg = (tool: string, args: string[]) =>
-    run(asRoot ? "runuser" : path.join(BIN, tool), asRoot ? ["-u", "postgres", "--", path.join(BIN, tool), ...args] : args, { timeout: 60_000 });
+    run(
+      asRoot ? "runuser" : path.join(BIN, tool),
+      asRoot ? ["-u", "postgres", "--", path.join(BIN, tool), ...args] : args,
+      { timeout: 60_000 },
+    );
   const data = path.join(dir, "data");
   const port = await freePort();
   // fsync off: only the server process crashes here, never the machine, so the kernel keeps the WAL.
   const options = `-c port=${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off`;
-  const start = () => pg("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]).then(() => {});
+  const start = () =>
+    pg("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-o", options, "-w", "-t", "60", "start"]).then(() => {});
   const stop = (mode: string) => pg("pg_ctl", ["-D", data, "-m", mode, "-w", "stop"]).then(() => {});
   try {
     if (asRoot) {

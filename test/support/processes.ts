@@ -73,7 +73,11 @@ export function startNode(script: string, args: string[] = [], options: NodeOpti
 const PROGRAM = fileURLToPath(new URL("./run-program.mjs", import.meta.url));
 
 /** A program that is not node (`prometheus`), in a group led by a node wrapper with the same rules. */
-export function startProgram(command: string, args: string[] = [], options: Omit<NodeOptions, "nodeArgs"> = {}): ChildProcess {
+export function startProgram(
+  command: string,
+  args: string[] = [],
+  options: Omit<NodeOptions, "nodeArgs"> = {},
+): ChildProcess {
   return startNode(PROGRAM, [command, ...args], options);
 }
 
@@ -112,7 +116,11 @@ export interface NodeRun {
  * Runs a node script to its end and resolves with how it ended and its output. A run still going
  * after `timeoutMs` is a hang, not slowness: its group is killed and the promise rejects.
  */
-export async function runNode(script: string, args: string[], options: NodeOptions & { timeoutMs: number }): Promise<NodeRun> {
+export async function runNode(
+  script: string,
+  args: string[],
+  options: NodeOptions & { timeoutMs: number },
+): Promise<NodeRun> {
   const child = startNode(script, args, options);
   let stdout = "";
   let stderr = "";
@@ -121,7 +129,11 @@ export async function runNode(script: string, args: string[], options: NodeOptio
   try {
     return await new Promise<NodeRun>((resolve, reject) => {
       const timer = setTimeout(() => {
-        reject(new Error(`node ${script} ${args.join(" ")} did not end within ${options.timeoutMs} ms (killed)\n${stdout}\n${stderr}`));
+        reject(
+          new Error(
+            `node ${script} ${args.join(" ")} did not end within ${options.timeoutMs} ms (killed)\n${stdout}\n${stderr}`,
+          ),
+        );
       }, options.timeoutMs);
       child.once("error", reject);
       // 'close': the exit and the end of its output.

@@ -5,7 +5,8 @@ import { NEVER_MS } from "./bounds";
 import type { Answer } from "./contract";
 
 /** Node's own answer to a request it could not parse (before any handler runs): no request id, no body. */
-export const isParserRejection = (answer: Answer) => [400, 413, 431].includes(answer.status) && answer.headers.get("x-request-id") === null;
+export const isParserRejection = (answer: Answer) =>
+  [400, 413, 431].includes(answer.status) && answer.headers.get("x-request-id") === null;
 
 /** The first complete answer in the bytes received so far, or null. */
 function parse(received: Buffer, head: boolean, closed: boolean): Answer | null {

@@ -13,7 +13,10 @@ export interface LocalServer {
 }
 
 /** A node:http server on 127.0.0.1 calling `handle` with each request's whole body. */
-export async function listen(handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void, port = 0): Promise<LocalServer> {
+export async function listen(
+  handle: (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => void,
+  port = 0,
+): Promise<LocalServer> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -42,7 +45,10 @@ export async function listen(handle: (req: http.IncomingMessage, body: Buffer, r
   return { port: bound, down, up: () => start(bound), close: down };
 }
 
-export type Behaviour = { status: number; body?: string; headers?: Record<string, string> } | { hangMs: number } | { destroy: true };
+export type Behaviour =
+  | { status: number; body?: string; headers?: Record<string, string> }
+  | { hangMs: number }
+  | { destroy: true };
 
 export interface Received {
   headers: http.IncomingHttpHeaders;

@@ -53,7 +53,6 @@ export async function startRedis(): Promise<RedisServer> {
       .connect()
       .then(() => probe.ping())
       .catch(() => null)) !== "PONG";
-
   ) {
     if (Date.now() > giveUpAt || child.exitCode !== null) {
       await stopGroup(child);

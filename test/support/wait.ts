@@ -8,12 +8,17 @@ import { NEVER_MS } from "./bounds";
  * resolves with that value; rejects with `what` when NEVER_MS (or `timeoutMs`) passes first, and
  * with check's own error if it throws.
  */
-export async function eventually<T>(what: string, check: () => T | Promise<T>, options: { timeoutMs?: number; intervalMs?: number } = {}) {
+export async function eventually<T>(
+  what: string,
+  check: () => T | Promise<T>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+) {
   const timeout = options.timeoutMs ?? NEVER_MS;
   try {
     return await vi.waitUntil(check, { timeout, interval: options.intervalMs ?? 250 });
   } catch (error) {
-    if ((error as Error).message === "Timed out in waitUntil!") throw new Error(`never happened (within ${timeout} ms): ${what}`);
+    if ((error as Error).message === "Timed out in waitUntil!")
+      throw new Error(`never happened (within ${timeout} ms): ${what}`);
     throw error;
   }
 }

@@ -35,19 +35,34 @@ describe("end to end", () => {
   it("create (scenario 9100) → property.enriched is received and verifies", async () => {
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const created = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: receiver.url }, { "X-API-Key": key }));
+    const created = await t.api.createWebhookEndpoint(
+      post("/webhook-endpoints", { url: receiver.url }, { "X-API-Key": key }),
+    );
     expect(created.status).toBe(201);
     const { secret } = await created.json();
 
-    const res = await t.api.createProperty(post("/properties", { cadastral_reference: scenarioReference("9100") }, { "X-API-Key": key }));
+    const res = await t.api.createProperty(
+      post("/properties", { cadastral_reference: scenarioReference("9100") }, { "X-API-Key": key }),
+    );
     const property = await res.json();
     expect(property.status).toBe("enriching");
 
-    const hit = await eventually("property.enriched reaches the receiver", async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
-    const payload = new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+    const hit = await eventually("property.enriched reaches the receiver", async () =>
+      receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id),
+    );
+    const payload = new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
     expect(payload.type).toBe("property.enriched");
-    expect(payload.data).toMatchObject({ property_id: property.property_id, status: "enriched", cadastral_reference: scenarioReference("9100") });
-    const now = await (await t.api.getProperty(get(`/properties/${property.property_id}`, { "X-API-Key": key }))).json();
+    expect(payload.data).toMatchObject({
+      property_id: property.property_id,
+      status: "enriched",
+      cadastral_reference: scenarioReference("9100"),
+    });
+    const now = await (
+      await t.api.getProperty(get(`/properties/${property.property_id}`, { "X-API-Key": key }))
+    ).json();
     expect(now.status).toBe("enriched");
     expect(now.enrichment.cadastre.attempts).toBe(2);
   });
@@ -55,12 +70,18 @@ describe("end to end", () => {
   it("every sandbox scenario reaches its final state", async () => {
     const expected: Record<"9200" | "9300" | "9404", object> = {
       "9200": { status: "enriched", enrichment: { energy_certificate: { status: "completed", attempts: 3 } } },
-      "9300": { status: "partially_enriched", ite_fetch_status: "failed", enrichment: { ite: { status: "failed", attempts: 4 } } },
+      "9300": {
+        status: "partially_enriched",
+        ite_fetch_status: "failed",
+        enrichment: { ite: { status: "failed", attempts: 4 } },
+      },
       "9404": { status: "not_found" },
     };
     const ids = await Promise.all(
       (Object.keys(expected) as (keyof typeof expected)[]).map(async (unit) => {
-        const res = await t.api.createProperty(post("/properties", { cadastral_reference: scenarioReference(unit) }, { "X-API-Key": key }));
+        const res = await t.api.createProperty(
+          post("/properties", { cadastral_reference: scenarioReference(unit) }, { "X-API-Key": key }),
+        );
         return [unit, (await res.json()).property_id] as const;
       }),
     );
@@ -80,9 +101,13 @@ describe("end to end", () => {
         s.close(() => resolve(port));
       });
     });
-    const created = await t.api.createWebhookEndpoint(post("/webhook-endpoints", { url: `http://127.0.0.1:${port}/hooks` }, { "X-API-Key": key }));
+    const created = await t.api.createWebhookEndpoint(
+      post("/webhook-endpoints", { url: `http://127.0.0.1:${port}/hooks` }, { "X-API-Key": key }),
+    );
     const endpoint = await created.json();
-    const res = await t.api.createProperty(post("/properties", { cadastral_reference: scenarioReference("9100", "6344205CF7664S") }, { "X-API-Key": key }));
+    const res = await t.api.createProperty(
+      post("/properties", { cadastral_reference: scenarioReference("9100", "6344205CF7664S") }, { "X-API-Key": key }),
+    );
     const property = await res.json();
 
     const { webhookDeliveries, webhookAttempts } = schema;
@@ -92,10 +117,16 @@ describe("end to end", () => {
     });
     const receiver = await startReceiver(port);
     receivers.push(receiver);
-    const hit = await eventually("the event reaches the receiver once it is up", async () => receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id));
+    const hit = await eventually("the event reaches the receiver once it is up", async () =>
+      receiver.received.find((r) => JSON.parse(r.body).data?.property_id === property.property_id),
+    );
     expect(hit.headers["webhook-id"]).toBe(delivery.messageId);
     const log = await eventually("the attempt log ends with the 200", async () => {
-      const rows = await t.app.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id)).orderBy(webhookAttempts.id);
+      const rows = await t.app.db
+        .select()
+        .from(webhookAttempts)
+        .where(eq(webhookAttempts.deliveryId, delivery.id))
+        .orderBy(webhookAttempts.id);
       return rows.at(-1)?.statusCode === 200 && rows;
     });
     expect(log.slice(0, 2).map((a) => a.errorClass)).toEqual(["refused", "refused"]);

@@ -50,43 +50,65 @@ const SLOW = (() => {
   return parcelUnit + checkLetters(parcelUnit);
 })();
 
-it("forwards a 9100 property.enriched, signed as a delivery, verified with the printed secret", async () => {
-  const { key } = await newPartnerKey(t.app);
-  const cli = startNode("scripts/finca.ts", ["listen", "--key", key, "--forward-to", target, "--base-url", base]);
-  let out = "";
-  cli.stdout!.on("data", (chunk) => (out += chunk));
-  cli.stderr!.on("data", (chunk) => (out += chunk));
-  const secret = await eventually(`the CLI prints its secret (output so far: ${out})`, () => /Signing secret: (whsec_\S+)/.exec(out)?.[1]);
-  expect(secret).toBe(listenSecret(key));
+it(
+  "forwards a 9100 property.enriched, signed as a delivery, verified with the printed secret",
+  async () => {
+    const { key } = await newPartnerKey(t.app);
+    const cli = startNode("scripts/finca.ts", ["listen", "--key", key, "--forward-to", target, "--base-url", base]);
+    let out = "";
+    cli.stdout!.on("data", (chunk) => (out += chunk));
+    cli.stderr!.on("data", (chunk) => (out += chunk));
+    const secret = await eventually(
+      `the CLI prints its secret (output so far: ${out})`,
+      () => /Signing secret: (whsec_\S+)/.exec(out)?.[1],
+    );
+    expect(secret).toBe(listenSecret(key));
 
-  const created = await t.api.createProperty(post("/properties", { cadastral_reference: SLOW }, { "X-API-Key": key }));
-  expect(created.status).toBe(201);
-  const { property_id, status } = await created.json();
-  expect(status).toBe("enriching");
-  const delivered = await eventually("the event forwarded", () => received.find((r) => r.body.includes(property_id)));
-  const event = new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>) as { type: string; data: { status: string } };
-  expect(event).toMatchObject({ type: "property.enriched", data: { property_id, status: "enriched" } });
-  expect(delivered.headers["webhook-id"]).toMatch(/^msg_/);
-  await eventually("the answer printed", () => out.includes(`--> property.enriched [${delivered.headers["webhook-id"]}]  <-- 204`));
+    const created = await t.api.createProperty(
+      post("/properties", { cadastral_reference: SLOW }, { "X-API-Key": key }),
+    );
+    expect(created.status).toBe(201);
+    const { property_id, status } = await created.json();
+    expect(status).toBe("enriching");
+    const delivered = await eventually("the event forwarded", () => received.find((r) => r.body.includes(property_id)));
+    const event = new Webhook(secret).verify(delivered.body, delivered.headers as Record<string, string>) as {
+      type: string;
+      data: { status: string };
+    };
+    expect(event).toMatchObject({ type: "property.enriched", data: { property_id, status: "enriched" } });
+    expect(delivered.headers["webhook-id"]).toMatch(/^msg_/);
+    await eventually("the answer printed", () =>
+      out.includes(`--> property.enriched [${delivered.headers["webhook-id"]}]  <-- 204`),
+    );
 
-  // One session per partner here (LISTEN_MAX_SESSIONS=1): a second is refused while the first is open.
-  const second = await t.api.listenWebhooks(get("/webhooks/listen", { "X-API-Key": key }));
-  expect(second.status).toBe(429);
-  await stopGroup(cli);
-  // Once the CLI is gone, its slot is free again.
-  await eventually("the slot freed", async () => {
-    const again = await fetch(`${base}/api/v1/partner-api/webhooks/listen`, { headers: { "X-API-Key": key } });
-    await again.body?.cancel();
-    return again.status === 200;
-  });
-}, NEVER_MS);
+    // One session per partner here (LISTEN_MAX_SESSIONS=1): a second is refused while the first is open.
+    const second = await t.api.listenWebhooks(get("/webhooks/listen", { "X-API-Key": key }));
+    expect(second.status).toBe(429);
+    await stopGroup(cli);
+    // Once the CLI is gone, its slot is free again.
+    await eventually("the slot freed", async () => {
+      const again = await fetch(`${base}/api/v1/partner-api/webhooks/listen`, { headers: { "X-API-Key": key } });
+      await again.body?.cancel();
+      return again.status === 200;
+    });
+  },
+  NEVER_MS,
+);
 
-it("refuses a live key, and the CLI stops with the server's reason", async () => {
-  const { key } = await newPartnerKey(t.app, "live");
-  const res = await t.api.listenWebhooks(get("/webhooks/listen", { "X-API-Key": key }));
-  expect(res.status).toBe(422);
-  expect((await res.json()).detail).toMatch(/test keys only/);
-  const run = await runNode("scripts/finca.ts", ["listen", "--key", key, "--forward-to", target, "--base-url", base], { timeoutMs: NEVER_MS });
-  expect(run.code).toBe(1);
-  expect(run.stderr).toMatch(/422.*test keys only/);
-}, NEVER_MS);
+it(
+  "refuses a live key, and the CLI stops with the server's reason",
+  async () => {
+    const { key } = await newPartnerKey(t.app, "live");
+    const res = await t.api.listenWebhooks(get("/webhooks/listen", { "X-API-Key": key }));
+    expect(res.status).toBe(422);
+    expect((await res.json()).detail).toMatch(/test keys only/);
+    const run = await runNode(
+      "scripts/finca.ts",
+      ["listen", "--key", key, "--forward-to", target, "--base-url", base],
+      { timeoutMs: NEVER_MS },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/422.*test keys only/);
+  },
+  NEVER_MS,
+);

@@ -21,7 +21,10 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<{
         ]}
       />
       <p className="mt-4 text-center text-sm text-slate-600">
-        New to Finca? <Link className="font-medium text-brand-700 underline" href="/sign-up">Create an account</Link>
+        New to Finca?{" "}
+        <Link className="font-medium text-brand-700 underline" href="/sign-up">
+          Create an account
+        </Link>
       </p>
     </>
   );

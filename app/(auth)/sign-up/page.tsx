@@ -17,11 +17,20 @@ export default function SignUp() {
           { name: "organisation", label: "Organisation", autoComplete: "organization" },
           { name: "name", label: "Your name", autoComplete: "name", required: false },
           { name: "email", label: "Work email", type: "email", autoComplete: "email" },
-          { name: "password", label: "Password", type: "password", autoComplete: "new-password", hint: `At least ${MIN_PASSWORD} characters.` },
+          {
+            name: "password",
+            label: "Password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: `At least ${MIN_PASSWORD} characters.`,
+          },
         ]}
       />
       <p className="mt-4 text-center text-sm text-slate-600">
-        Already have an account? <Link className="font-medium text-brand-700 underline" href="/sign-in">Sign in</Link>
+        Already have an account?{" "}
+        <Link className="font-medium text-brand-700 underline" href="/sign-in">
+          Sign in
+        </Link>
       </p>
     </>
   );

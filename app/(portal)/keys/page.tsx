@@ -19,14 +19,24 @@ export default async function Keys() {
     <>
       <PageHeader
         title="API keys"
-        description={<>Test keys use the sandbox registers and see only test data; live keys the real registers and live data. <Link className="link" href="/docs#authenticate">How to authenticate</Link></>}
+        description={
+          <>
+            Test keys use the sandbox registers and see only test data; live keys the real registers and live data.{" "}
+            <Link className="link" href="/docs#authenticate">
+              How to authenticate
+            </Link>
+          </>
+        }
       />
       <Card title="Create a key" className="mb-6">
         <CreateKeyForm defaultMode={mode} />
       </Card>
       {active.length > 0 && (
         <Card title="Roll a key" className="mb-6">
-          <p className="mb-3 text-sm text-slate-600">A new key with the same name, shown once; the old key keeps working until the time you choose, so you can deploy the new one first.</p>
+          <p className="mb-3 text-sm text-slate-600">
+            A new key with the same name, shown once; the old key keeps working until the time you choose, so you can
+            deploy the new one first.
+          </p>
           <RollKeyForm keys={active.map((k) => ({ id: k.id, label: `${k.visibleStart}… (${k.name})` }))} />
         </Card>
       )}
@@ -38,10 +48,14 @@ export default async function Keys() {
               <tr>
                 <th scope="col">Key</th>
                 <th scope="col">Name</th>
-                <th scope="col" className="hidden sm:table-cell">Created</th>
+                <th scope="col" className="hidden sm:table-cell">
+                  Created
+                </th>
                 <th scope="col">Last used</th>
                 <th scope="col">Expires</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -49,11 +63,25 @@ export default async function Keys() {
                 <tr key={k.id}>
                   <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
                   <td className="min-w-32">{k.name}</td>
-                  <td className="hidden sm:table-cell"><Time value={k.createdAt} /></td>
-                  <td>{k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}</td>
-                  <td data-testid="key-expires">{k.expiresAt ? <Time value={k.expiresAt} /> : <span className="text-slate-600">never</span>}</td>
+                  <td className="hidden sm:table-cell">
+                    <Time value={k.createdAt} />
+                  </td>
+                  <td>
+                    {k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}
+                  </td>
+                  <td data-testid="key-expires">
+                    {k.expiresAt ? <Time value={k.expiresAt} /> : <span className="text-slate-600">never</span>}
+                  </td>
                   <td className="text-right">
-                    <ActionButton action={revokeKeyAction} id={k.id} className="btn-danger btn-sm" pendingText="Revoking…" confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}>Revoke</ActionButton>
+                    <ActionButton
+                      action={revokeKeyAction}
+                      id={k.id}
+                      className="btn-danger btn-sm"
+                      pendingText="Revoking…"
+                      confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}
+                    >
+                      Revoke
+                    </ActionButton>
                   </td>
                 </tr>
               ))}
@@ -61,25 +89,45 @@ export default async function Keys() {
           </table>
         </TableWrap>
       ) : (
-        <EmptyState title={`No active ${mode} keys`}>{mode === "test" ? "Create a test key to try the API against the sandbox registers." : "Create a live key when your integration is ready for the real registers."}</EmptyState>
+        <EmptyState title={`No active ${mode} keys`}>
+          {mode === "test"
+            ? "Create a test key to try the API against the sandbox registers."
+            : "Create a live key when your integration is ready for the real registers."}
+        </EmptyState>
       )}
       {inactive.length > 0 && (
         <details className="mt-6">
-          <summary className="cursor-pointer text-sm font-medium text-slate-700">Revoked and expired keys ({inactive.length})</summary>
+          <summary className="cursor-pointer text-sm font-medium text-slate-700">
+            Revoked and expired keys ({inactive.length})
+          </summary>
           <div className="mt-3">
             <TableWrap label="Revoked and expired API keys">
               <table className="table">
                 <thead>
-                  <tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Since</th><th scope="col" className="hidden sm:table-cell">Last used</th></tr>
+                  <tr>
+                    <th scope="col">Key</th>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Since</th>
+                    <th scope="col" className="hidden sm:table-cell">
+                      Last used
+                    </th>
+                  </tr>
                 </thead>
                 <tbody>
                   {inactive.map((k) => (
                     <tr key={k.id} className="text-slate-600">
                       <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
                       <td>{k.name}</td>
-                      <td><Badge value={k.revokedAt ? "revoked" : "expired"} /></td>
-                      <td><Time value={k.revokedAt ?? k.expiresAt} /></td>
-                      <td className="hidden sm:table-cell"><Time value={k.lastUsedAt} /></td>
+                      <td>
+                        <Badge value={k.revokedAt ? "revoked" : "expired"} />
+                      </td>
+                      <td>
+                        <Time value={k.revokedAt ?? k.expiresAt} />
+                      </td>
+                      <td className="hidden sm:table-cell">
+                        <Time value={k.lastUsedAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -38,7 +38,13 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
     before,
     limit: 50,
   });
-  const query = new URLSearchParams({ ...(q ? { q } : {}), ...(status ? { status: String(status) } : {}), ...(path ? { path } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  const query = new URLSearchParams({
+    ...(q ? { q } : {}),
+    ...(status ? { status: String(status) } : {}),
+    ...(path ? { path } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  });
   const filtered = query.size > 0;
   return (
     <>
@@ -46,22 +52,43 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
         title="Logs"
         description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error. Bodies and keys are never recorded.`}
       />
-      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_2fr_auto] lg:items-end" role="search" aria-label="Filter requests">
+      <form
+        key={query.toString()}
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_2fr_auto] lg:items-end"
+        role="search"
+        aria-label="Filter requests"
+      >
         <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="q" className="label">Request id</label>
+          <label htmlFor="q" className="label">
+            Request id
+          </label>
           <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="req_…" />
         </div>
         <div>
-          <label htmlFor="status" className="label">Status</label>
+          <label htmlFor="status" className="label">
+            Status
+          </label>
           <select id="status" name="status" defaultValue={status ? String(status) : ""} className="input">
             <option value="">Any status</option>
-            {STATUS_CLASSES.map((c) => <option key={c} value={c}>{c}</option>)}
+            {STATUS_CLASSES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
             {typeof status === "number" && <option value={status}>{status}</option>}
           </select>
         </div>
         <div>
-          <label htmlFor="path" className="label">Path starts with</label>
-          <input id="path" name="path" defaultValue={path} className="input font-mono" placeholder="/api/v1/partner-api/properties" />
+          <label htmlFor="path" className="label">
+            Path starts with
+          </label>
+          <input
+            id="path"
+            name="path"
+            defaultValue={path}
+            className="input font-mono"
+            placeholder="/api/v1/partner-api/properties"
+          />
         </div>
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/logs" className="sm:col-span-2 lg:col-span-1" />
@@ -70,13 +97,26 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
         <>
           <RequestLogTable rows={rows} />
           <nav aria-label="Pages" className="mt-4 flex gap-2">
-            {before && <Link className="btn-secondary" href={`/logs?${query}`}>Newest</Link>}
-            {next && <Link className="btn-secondary" href={`/logs?${new URLSearchParams([...query, ["before", String(next)]])}`}>Older</Link>}
+            {before && (
+              <Link className="btn-secondary" href={`/logs?${query}`}>
+                Newest
+              </Link>
+            )}
+            {next && (
+              <Link
+                className="btn-secondary"
+                href={`/logs?${new URLSearchParams([...query, ["before", String(next)]])}`}
+              >
+                Older
+              </Link>
+            )}
           </nav>
         </>
       ) : (
         <EmptyState title={filtered ? "No requests match" : "No requests yet"}>
-          {filtered ? "Requests are written within seconds; older ones are pruned after the retention period." : `Requests made with a ${mode} key appear here within seconds.`}
+          {filtered
+            ? "Requests are written within seconds; older ones are pruned after the retention period."
+            : `Requests made with a ${mode} key appear here within seconds.`}
         </EmptyState>
       )}
     </>

@@ -5,7 +5,15 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { requirePartner } from "@/server/session";
-import { cancelBatch, fileFormat, previewFile, readFile, submitBatch, type FileFormat, type Preview } from "@/lib/batches";
+import {
+  cancelBatch,
+  fileFormat,
+  previewFile,
+  readFile,
+  submitBatch,
+  type FileFormat,
+  type Preview,
+} from "@/lib/batches";
 import { DomainError, whereOf } from "@/lib/domain";
 import { chunksOf } from "@/lib/http/read-capped";
 import { countPortalWrite } from "@/lib/portal/register";
@@ -14,11 +22,14 @@ export type PreviewResult = { preview: Preview; fileName: string } | { error: st
 export type SubmitResult = { error: string } | undefined;
 
 const problem = (error: DomainError) =>
-  error.errors?.length ? `${error.detail} (${error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ")})` : error.detail;
+  error.errors?.length
+    ? `${error.detail} (${error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ")})`
+    : error.detail;
 
 function uploaded(form: FormData): { file: File; format: FileFormat } {
   const file = form.get("file");
-  if (!(file instanceof File) || !file.size) throw new DomainError("validation_error", "Choose a CSV or XLSX file first.");
+  if (!(file instanceof File) || !file.size)
+    throw new DomainError("validation_error", "Choose a CSV or XLSX file first.");
   return { file, format: fileFormat(file.name) };
 }
 
@@ -26,7 +37,10 @@ export async function previewPortfolioAction(form: FormData): Promise<PreviewRes
   const { app } = await requirePartner();
   try {
     const { file, format } = uploaded(form);
-    const preview = await previewFile(format, chunksOf(file.stream()), { maxItems: app.config.BATCH_MAX_ITEMS, maxBytes: app.config.BATCH_MAX_BYTES });
+    const preview = await previewFile(format, chunksOf(file.stream()), {
+      maxItems: app.config.BATCH_MAX_ITEMS,
+      maxBytes: app.config.BATCH_MAX_BYTES,
+    });
     return { preview, fileName: file.name };
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };
@@ -40,8 +54,14 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
   try {
     await countPortalWrite(app, scope);
     const { file, format } = uploaded(form);
-    const name = String(form.get("name") ?? "").trim().slice(0, 200) || null;
-    const { items, digest } = await readFile(format, chunksOf(file.stream()), { maxItems: app.config.BATCH_MAX_ITEMS, maxBytes: app.config.BATCH_MAX_BYTES });
+    const name =
+      String(form.get("name") ?? "")
+        .trim()
+        .slice(0, 200) || null;
+    const { items, digest } = await readFile(format, chunksOf(file.stream()), {
+      maxItems: app.config.BATCH_MAX_ITEMS,
+      maxBytes: app.config.BATCH_MAX_BYTES,
+    });
     id = (await submitBatch(app, scope, { name, items, idempotencyKey: null, requestHash: digest })).batch.batch_id;
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };

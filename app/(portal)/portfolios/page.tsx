@@ -22,7 +22,11 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
         actions={<AutoRefresh active={running > 0} message={`${running} running — this list updates by itself`} />}
       />
       <Card title="Upload a portfolio" className="mb-6">
-        <PortfolioUpload mode={mode} maxRows={app.config.BATCH_MAX_ITEMS} maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024} />
+        <PortfolioUpload
+          mode={mode}
+          maxRows={app.config.BATCH_MAX_ITEMS}
+          maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024}
+        />
       </Card>
       {page?.data.length ? (
         <TableWrap label="Portfolios">
@@ -31,30 +35,56 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="min-w-48">Progress</th>
-                <th scope="col" className="hidden md:table-cell">Submitted</th>
+                <th scope="col" className="min-w-48">
+                  Progress
+                </th>
+                <th scope="col" className="hidden md:table-cell">
+                  Submitted
+                </th>
               </tr>
             </thead>
             <tbody>
               {page.data.map((b) => (
                 <tr key={b.batch_id}>
-                  <td><Link className="link" href={`/portfolios/${b.batch_id}`}>{b.name ?? b.batch_id.slice(0, 8)}</Link></td>
-                  <td><Badge value={b.status} /></td>
-                  <td><BatchProgress counts={b.counts} compact /></td>
-                  <td className="hidden md:table-cell"><Time value={b.created_at} /></td>
+                  <td>
+                    <Link className="link" href={`/portfolios/${b.batch_id}`}>
+                      {b.name ?? b.batch_id.slice(0, 8)}
+                    </Link>
+                  </td>
+                  <td>
+                    <Badge value={b.status} />
+                  </td>
+                  <td>
+                    <BatchProgress counts={b.counts} compact />
+                  </td>
+                  <td className="hidden md:table-cell">
+                    <Time value={b.created_at} />
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
           {(page.has_more || after) && (
             <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
-              {after ? <Link className="btn-secondary" href="/portfolios">First page</Link> : <span />}
-              {page.has_more && <Link className="btn-secondary" href={`/portfolios?after=${page.next_starting_after}`}>Next page</Link>}
+              {after ? (
+                <Link className="btn-secondary" href="/portfolios">
+                  First page
+                </Link>
+              ) : (
+                <span />
+              )}
+              {page.has_more && (
+                <Link className="btn-secondary" href={`/portfolios?after=${page.next_starting_after}`}>
+                  Next page
+                </Link>
+              )}
             </div>
           )}
         </TableWrap>
       ) : (
-        <EmptyState title={`No ${mode} portfolios yet`}>Upload a file above, or send one with POST /batches (see the Portfolios guide in the docs).</EmptyState>
+        <EmptyState title={`No ${mode} portfolios yet`}>
+          Upload a file above, or send one with POST /batches (see the Portfolios guide in the docs).
+        </EmptyState>
       )}
     </>
   );

@@ -28,7 +28,11 @@ export function BatchProgress({ counts, compact = false }: { counts: BatchCounts
       </div>
       <p className="mt-1 text-xs tabular-nums text-slate-700" data-testid="batch-counts">
         {done.toLocaleString("en")} of {counts.total.toLocaleString("en")} final
-        {!compact && parts.filter(([, n]) => n > 0).map(([label, n]) => ` · ${n.toLocaleString("en")} ${label}`).join("")}
+        {!compact &&
+          parts
+            .filter(([, n]) => n > 0)
+            .map(([label, n]) => ` · ${n.toLocaleString("en")} ${label}`)
+            .join("")}
       </p>
     </div>
   );

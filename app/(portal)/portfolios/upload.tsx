@@ -59,7 +59,9 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
         className={`rounded-xl border-2 border-dashed px-4 py-8 text-center ${dragging ? "border-brand-600 bg-brand-50" : "border-slate-300 bg-slate-50"}`}
       >
         <p className="text-sm text-slate-800">Drop a CSV or XLSX file here, or</p>
-        <label htmlFor="portfolio-file" className="btn-secondary mt-2 inline-flex cursor-pointer">Choose a file</label>
+        <label htmlFor="portfolio-file" className="btn-secondary mt-2 inline-flex cursor-pointer">
+          Choose a file
+        </label>
         <input
           ref={input}
           id="portfolio-file"
@@ -71,32 +73,49 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
           onChange={(e) => choose(e.target.files?.[0])}
         />
         <p id={hintId} className="mt-2 text-xs text-slate-600">
-          A header row naming a column <span className="font-mono">cadastral_reference</span> (or <span className="font-mono">referencia_catastral</span>,{" "}
-          <span className="font-mono">refcat</span>) and optionally <span className="font-mono">external_id</span>. Up to {maxRows.toLocaleString("en")} rows and{" "}
+          A header row naming a column <span className="font-mono">cadastral_reference</span> (or{" "}
+          <span className="font-mono">referencia_catastral</span>, <span className="font-mono">refcat</span>) and
+          optionally <span className="font-mono">external_id</span>. Up to {maxRows.toLocaleString("en")} rows and{" "}
           {maxMiB} MiB. CSV in UTF-8, comma or semicolon.
         </p>
       </div>
-      {pending && !preview && <p className="text-sm text-slate-700" aria-live="polite">Reading {file?.name}…</p>}
+      {pending && !preview && (
+        <p className="text-sm text-slate-700" aria-live="polite">
+          Reading {file?.name}…
+        </p>
+      )}
       <FormError message={error} />
       {preview && (
         <form action={submit} className="space-y-3" aria-label="Confirm the portfolio">
           <p className="text-sm text-slate-800" data-testid="preview-summary">
-            <span className="font-medium">{previewed.fileName}</span>: {preview.total.toLocaleString("en")} rows; references read from column{" "}
+            <span className="font-medium">{previewed.fileName}</span>: {preview.total.toLocaleString("en")} rows;
+            references read from column{" "}
             <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
             {preview.externalIdColumn !== null && (
               <>
-                , your ids from <span className="font-mono font-medium">{preview.header[preview.externalIdColumn]}</span>
+                , your ids from{" "}
+                <span className="font-mono font-medium">{preview.header[preview.externalIdColumn]}</span>
               </>
             )}
             .
           </p>
-          <div data-scrolls className="overflow-x-auto rounded-lg border border-slate-200" role="region" aria-label="First rows of the file" tabIndex={0}>
+          <div
+            data-scrolls
+            className="overflow-x-auto rounded-lg border border-slate-200"
+            role="region"
+            aria-label="First rows of the file"
+            tabIndex={0}
+          >
             <table className="table">
               <caption className="sr-only">The first {preview.rows.length} rows as they will be read</caption>
               <thead>
                 <tr>
                   {preview.header.map((name, i) => (
-                    <th key={i} scope="col" className={i === preview.referenceColumn ? "bg-brand-50 text-brand-900" : undefined}>
+                    <th
+                      key={i}
+                      scope="col"
+                      className={i === preview.referenceColumn ? "bg-brand-50 text-brand-900" : undefined}
+                    >
                       {name || <span className="text-slate-500">(no name)</span>}
                       {i === preview.referenceColumn && <span className="ml-1 text-xs font-normal">(reference)</span>}
                     </th>
@@ -106,7 +125,11 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
               <tbody>
                 {preview.rows.map((row, r) => (
                   <tr key={r}>
-                    {preview.header.map((_, i) => <td key={i} className={i === preview.referenceColumn ? "font-mono" : undefined}>{row[i] ?? ""}</td>)}
+                    {preview.header.map((_, i) => (
+                      <td key={i} className={i === preview.referenceColumn ? "font-mono" : undefined}>
+                        {row[i] ?? ""}
+                      </td>
+                    ))}
                   </tr>
                 ))}
               </tbody>
@@ -114,12 +137,24 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
           </div>
           <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
             <div>
-              <label htmlFor="portfolio-name" className="label">Name <span className="font-normal text-slate-500">(optional)</span></label>
-              <input id="portfolio-name" name="name" className="input" maxLength={200} defaultValue={previewed.fileName.replace(/\.[^.]+$/, "")} />
+              <label htmlFor="portfolio-name" className="label">
+                Name <span className="font-normal text-slate-500">(optional)</span>
+              </label>
+              <input
+                id="portfolio-name"
+                name="name"
+                className="input"
+                maxLength={200}
+                defaultValue={previewed.fileName.replace(/\.[^.]+$/, "")}
+              />
             </div>
             <div className="flex gap-2">
-              <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>Another file</button>
-              <button type="submit" className="btn" disabled={pending || !preview.total}>{pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}</button>
+              <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>
+                Another file
+              </button>
+              <button type="submit" className="btn" disabled={pending || !preview.total}>
+                {pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}
+              </button>
             </div>
           </div>
         </form>

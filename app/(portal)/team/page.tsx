@@ -11,33 +11,68 @@ export const metadata = { title: "Team" };
 export default async function Team() {
   const { app, partnerId, user } = await requirePartner();
   const owner = user.role === "owner";
-  const [members, invitations] = await Promise.all([teamOf(app.db, partnerId), owner ? pendingInvitations(app.db, partnerId) : []]);
+  const [members, invitations] = await Promise.all([
+    teamOf(app.db, partnerId),
+    owner ? pendingInvitations(app.db, partnerId) : [],
+  ]);
   return (
     <>
-      <PageHeader title="Team" description="Everyone here sees your organisation's keys, properties and webhooks in both modes." />
+      <PageHeader
+        title="Team"
+        description="Everyone here sees your organisation's keys, properties and webhooks in both modes."
+      />
       {owner ? (
         <Card title="Invite a member" className="mb-6">
           <InviteForm />
         </Card>
       ) : (
-        <p className="mb-6 rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-600">Only your organisation&apos;s owner can invite members.</p>
+        <p className="mb-6 rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-600">
+          Only your organisation&apos;s owner can invite members.
+        </p>
       )}
       <TableWrap label="Members">
         <table className="table">
           <thead>
-            <tr><th scope="col">Email</th><th scope="col">Name</th><th scope="col">Role</th><th scope="col" className="hidden sm:table-cell">Joined</th>{owner && <th scope="col"><span className="sr-only">Actions</span></th>}</tr>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col" className="hidden sm:table-cell">
+                Joined
+              </th>
+              {owner && (
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              )}
+            </tr>
           </thead>
           <tbody>
             {members.map((m) => (
               <tr key={m.id}>
-                <td className="break-all">{m.email}{m.id === user.id && <span className="ml-1 text-xs text-slate-600">(you)</span>}</td>
+                <td className="break-all">
+                  {m.email}
+                  {m.id === user.id && <span className="ml-1 text-xs text-slate-600">(you)</span>}
+                </td>
                 <td>{m.name ?? <Missing />}</td>
-                <td><Badge value={m.role} /></td>
-                <td className="hidden sm:table-cell"><Time value={m.createdAt} /></td>
+                <td>
+                  <Badge value={m.role} />
+                </td>
+                <td className="hidden sm:table-cell">
+                  <Time value={m.createdAt} />
+                </td>
                 {owner && (
                   <td className="text-right">
                     {m.role === "member" && (
-                      <ActionButton action={removeMemberAction} id={m.id} className="btn-danger btn-sm" pendingText="Removing…" confirm={`Remove ${m.email}? Their account is deleted and they are signed out at once.`}>Remove</ActionButton>
+                      <ActionButton
+                        action={removeMemberAction}
+                        id={m.id}
+                        className="btn-danger btn-sm"
+                        pendingText="Removing…"
+                        confirm={`Remove ${m.email}? Their account is deleted and they are signed out at once.`}
+                      >
+                        Remove
+                      </ActionButton>
                     )}
                   </td>
                 )}
@@ -52,16 +87,39 @@ export default async function Team() {
           <TableWrap label="Pending invitations">
             <table className="table">
               <thead>
-                <tr><th scope="col">For</th><th scope="col" className="hidden sm:table-cell">Created</th><th scope="col">Expires</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">For</th>
+                  <th scope="col" className="hidden sm:table-cell">
+                    Created
+                  </th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {invitations.map((inv) => (
                   <tr key={inv.id}>
-                    <td className="break-all">{inv.email ?? <span className="text-slate-600">anyone with the link</span>}</td>
-                    <td className="hidden sm:table-cell"><Time value={inv.createdAt} /></td>
-                    <td><Time value={inv.expiresAt} /></td>
+                    <td className="break-all">
+                      {inv.email ?? <span className="text-slate-600">anyone with the link</span>}
+                    </td>
+                    <td className="hidden sm:table-cell">
+                      <Time value={inv.createdAt} />
+                    </td>
+                    <td>
+                      <Time value={inv.expiresAt} />
+                    </td>
                     <td className="text-right">
-                      <ActionButton action={withdrawInvitationAction} id={inv.id} className="btn-danger btn-sm" pendingText="Withdrawing…" confirm="Withdraw this invitation? Its link stops working at once.">Withdraw</ActionButton>
+                      <ActionButton
+                        action={withdrawInvitationAction}
+                        id={inv.id}
+                        className="btn-danger btn-sm"
+                        pendingText="Withdrawing…"
+                        confirm="Withdraw this invitation? Its link stops working at once."
+                      >
+                        Withdraw
+                      </ActionButton>
                     </td>
                   </tr>
                 ))}

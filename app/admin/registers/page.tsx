@@ -30,8 +30,12 @@ function Window({ stats }: { stats: WindowStats }) {
   return (
     <>
       <td className="tabular-nums">{stats.attempts}</td>
-      <td><Percent value={stats.successRate} /></td>
-      <td className="whitespace-nowrap tabular-nums">{ms(stats.p50Ms)} / {ms(stats.p99Ms)}</td>
+      <td>
+        <Percent value={stats.successRate} />
+      </td>
+      <td className="whitespace-nowrap tabular-nums">
+        {ms(stats.p50Ms)} / {ms(stats.p99Ms)}
+      </td>
     </>
   );
 }
@@ -40,8 +44,17 @@ export default async function AdminRegisters() {
   const { app } = await requireAdmin();
   const states = app.breakers.states();
   const providers = [...new Set([...liveProviders(), ...Object.keys(states)])];
-  const [datasets, covered, health] = await Promise.all([listDatasets(app.db), coverage(app.db), registerHealth(app.db, providers)]);
-  const { REGISTER_BREAKER_ERROR_PERCENT: percent, REGISTER_BREAKER_MIN_REQUESTS: min, REGISTER_BREAKER_WINDOW_SECONDS: window, REGISTER_BREAKER_COOLDOWN_SECONDS: cooldown } = app.config;
+  const [datasets, covered, health] = await Promise.all([
+    listDatasets(app.db),
+    coverage(app.db),
+    registerHealth(app.db, providers),
+  ]);
+  const {
+    REGISTER_BREAKER_ERROR_PERCENT: percent,
+    REGISTER_BREAKER_MIN_REQUESTS: min,
+    REGISTER_BREAKER_WINDOW_SECONDS: window,
+    REGISTER_BREAKER_COOLDOWN_SECONDS: cooldown,
+  } = app.config;
   const configured = new Set(app.config.REGISTER_URLS.map((u) => u.dataset));
   return (
     <>
@@ -49,20 +62,43 @@ export default async function AdminRegisters() {
         title="Registers"
         description="The live registers' health (enrichment attempts of every instance over the last hour and day, from the attempt log, and this instance's circuit breakers), and the register index: local copies of open certificate and inspection datasets, asked before the live registers. Datasets with URLs in REGISTER_URLS are refreshed on REGISTER_REFRESH_CRON; files are imported with the CLI (registers import)."
       />
-      <Card title="Register health" className="mb-6" actions={<span className="text-xs text-slate-600">a breaker opens at {percent} % failures of at least {min} requests in {window} s, and tries again after {cooldown} s</span>}>
+      <Card
+        title="Register health"
+        className="mb-6"
+        actions={
+          <span className="text-xs text-slate-600">
+            a breaker opens at {percent} % failures of at least {min} requests in {window} s, and tries again after{" "}
+            {cooldown} s
+          </span>
+        }
+      >
         <TableWrap label="Register health">
           <table className="table">
             <thead>
               <tr>
-                <th scope="col" rowSpan={2}>Register</th>
-                <th scope="col" rowSpan={2}>Breaker (this instance)</th>
-                <th scope="colgroup" colSpan={3}>Last hour</th>
-                <th scope="colgroup" colSpan={3}>Last day</th>
-                <th scope="col" rowSpan={2}>Last error</th>
+                <th scope="col" rowSpan={2}>
+                  Register
+                </th>
+                <th scope="col" rowSpan={2}>
+                  Breaker (this instance)
+                </th>
+                <th scope="colgroup" colSpan={3}>
+                  Last hour
+                </th>
+                <th scope="colgroup" colSpan={3}>
+                  Last day
+                </th>
+                <th scope="col" rowSpan={2}>
+                  Last error
+                </th>
               </tr>
               <tr>
-                <th scope="col">Attempts</th><th scope="col">Answered</th><th scope="col">p50 / p99</th>
-                <th scope="col">Attempts</th><th scope="col">Answered</th><th scope="col">p50 / p99</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Answered</th>
+                <th scope="col">p50 / p99</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Answered</th>
+                <th scope="col">p50 / p99</th>
               </tr>
             </thead>
             <tbody>
@@ -70,8 +106,12 @@ export default async function AdminRegisters() {
                 const failure = app.breakers.lastFailure(r.provider);
                 return (
                   <tr key={r.provider} data-testid="register">
-                    <th scope="row" className="font-mono text-xs normal-case tracking-normal">{r.provider}</th>
-                    <td><Badge {...BREAKER_BADGE[states[r.provider] ?? "closed"]} /></td>
+                    <th scope="row" className="font-mono text-xs normal-case tracking-normal">
+                      {r.provider}
+                    </th>
+                    <td>
+                      <Badge {...BREAKER_BADGE[states[r.provider] ?? "closed"]} />
+                    </td>
                     <Window stats={r.hour} />
                     <Window stats={r.day} />
                     <td className="text-xs">
@@ -82,7 +122,11 @@ export default async function AdminRegisters() {
                       ) : (
                         "none"
                       )}
-                      {failure && <p className="mt-1 max-w-xs break-words text-slate-600" title={failure.at.toISOString()}>{failure.message}</p>}
+                      {failure && (
+                        <p className="mt-1 max-w-xs break-words text-slate-600" title={failure.at.toISOString()}>
+                          {failure.message}
+                        </p>
+                      )}
                     </td>
                   </tr>
                 );
@@ -101,9 +145,13 @@ export default async function AdminRegisters() {
                 <th scope="col">Format evidence</th>
                 <th scope="col">Rows</th>
                 <th scope="col">As of</th>
-                <th scope="col" className="hidden md:table-cell">Imported</th>
+                <th scope="col" className="hidden md:table-cell">
+                  Imported
+                </th>
                 <th scope="col">Last error</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -114,11 +162,16 @@ export default async function AdminRegisters() {
                     <p className="text-xs text-slate-600">{d.title}</p>
                     <p className="text-xs text-slate-600">Download: {d.download}</p>
                   </td>
-                  <td>{d.ccaa}{d.area && <p className="text-xs text-slate-600">{d.area}</p>}</td>
+                  <td>
+                    {d.ccaa}
+                    {d.area && <p className="text-xs text-slate-600">{d.area}</p>}
+                  </td>
                   <td className="max-w-sm">
                     <Badge value={d.evidence.level} label={EVIDENCE_LABEL[d.evidence.level]} />
                     <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
-                      {d.evidence.citations.map((c) => <li key={c}>{c}</li>)}
+                      {d.evidence.citations.map((c) => (
+                        <li key={c}>{c}</li>
+                      ))}
                     </ul>
                   </td>
                   <td>
@@ -137,11 +190,28 @@ export default async function AdminRegisters() {
                     ))}
                   </td>
                   <td>{d.asOf ?? <Missing />}</td>
-                  <td className="hidden md:table-cell"><Time value={d.importedAt} /></td>
-                  <td className="max-w-sm text-xs">{d.lastError ? <><Badge value="failed" /> <span className="break-words">{d.lastError}</span></> : <Missing />}</td>
+                  <td className="hidden md:table-cell">
+                    <Time value={d.importedAt} />
+                  </td>
+                  <td className="max-w-sm text-xs">
+                    {d.lastError ? (
+                      <>
+                        <Badge value="failed" /> <span className="break-words">{d.lastError}</span>
+                      </>
+                    ) : (
+                      <Missing />
+                    )}
+                  </td>
                   <td className="text-right">
                     {configured.has(d.id) ? (
-                      <ActionButton action={adminRefreshRegister} id={d.id} className="btn-secondary btn-sm" pendingText="Queuing…">Refresh now</ActionButton>
+                      <ActionButton
+                        action={adminRefreshRegister}
+                        id={d.id}
+                        className="btn-secondary btn-sm"
+                        pendingText="Queuing…"
+                      >
+                        Refresh now
+                      </ActionButton>
                     ) : (
                       <span className="text-xs text-slate-600">no URL configured</span>
                     )}

@@ -19,46 +19,89 @@ export default async function AdminUsers() {
           <TableWrap label="Partners">
             <table className="table">
               <thead>
-                <tr><th scope="col">Name</th><th scope="col">Users</th><th scope="col">Active keys</th><th scope="col">Properties</th><th scope="col" className="hidden sm:table-cell">Since</th><th scope="col">Webhooks</th></tr>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Users</th>
+                  <th scope="col">Active keys</th>
+                  <th scope="col">Properties</th>
+                  <th scope="col" className="hidden sm:table-cell">
+                    Since
+                  </th>
+                  <th scope="col">Webhooks</th>
+                </tr>
               </thead>
               <tbody>
                 {partners.map((p) => (
                   <tr key={p.id}>
                     <td className="font-medium">{p.name}</td>
                     <td className="tabular-nums">{p.users}</td>
-                    <td className="tabular-nums"><Link className="link" href={`/admin/keys?partner=${p.id}`}>{p.activeKeys}</Link></td>
+                    <td className="tabular-nums">
+                      <Link className="link" href={`/admin/keys?partner=${p.id}`}>
+                        {p.activeKeys}
+                      </Link>
+                    </td>
                     <td className="tabular-nums">{p.properties}</td>
-                    <td className="hidden sm:table-cell"><Time value={p.createdAt} /></td>
-                    <td><Link className="link" href={`/admin/webhooks?partner=${p.id}`}>Deliveries</Link></td>
+                    <td className="hidden sm:table-cell">
+                      <Time value={p.createdAt} />
+                    </td>
+                    <td>
+                      <Link className="link" href={`/admin/webhooks?partner=${p.id}`}>
+                        Deliveries
+                      </Link>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </TableWrap>
         ) : (
-          <EmptyState title="No partners yet">Partners appear when someone signs up or an operator creates a key with the CLI.</EmptyState>
+          <EmptyState title="No partners yet">
+            Partners appear when someone signs up or an operator creates a key with the CLI.
+          </EmptyState>
         )}
       </Card>
       <Card title={`Users (${users.length})`}>
         <TableWrap label="Users">
           <table className="table">
             <thead>
-              <tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Since</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Partner</th>
+                <th scope="col" className="hidden sm:table-cell">
+                  Since
+                </th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
             </thead>
             <tbody>
               {users.map((u) => (
                 <tr key={u.id}>
                   <td className="break-all">{u.email}</td>
-                  <td><Badge value={u.role} />{u.disabledAt && <> <Badge value="disabled" /></>}</td>
+                  <td>
+                    <Badge value={u.role} />
+                    {u.disabledAt && (
+                      <>
+                        {" "}
+                        <Badge value="disabled" />
+                      </>
+                    )}
+                  </td>
                   <td>{u.partner ?? <Missing>operator</Missing>}</td>
-                  <td className="hidden sm:table-cell"><Time value={u.createdAt} /></td>
+                  <td className="hidden sm:table-cell">
+                    <Time value={u.createdAt} />
+                  </td>
                   <td className="text-right">
                     {u.id !== me.id && (
                       <div className="flex flex-wrap justify-end gap-2">
                         <form action={adminToggleUser}>
                           <input type="hidden" name="id" value={u.id} />
                           <input type="hidden" name="disable" value={u.disabledAt ? "0" : "1"} />
-                          <button type="submit" className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>{u.disabledAt ? "Enable" : "Disable"}</button>
+                          <button type="submit" className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>
+                            {u.disabledAt ? "Enable" : "Disable"}
+                          </button>
                         </form>
                         <ResetPassword id={u.id} email={u.email} />
                       </div>

@@ -11,7 +11,9 @@ export function ResetPassword({ id, email }: { id: string; email: string }) {
     return (
       <div role="status" className="flex flex-wrap items-center justify-end gap-2 text-xs">
         <span>New password for {email}:</span>
-        <code data-testid="new-password" className="rounded bg-slate-100 px-1.5 py-0.5 font-mono">{state.password}</code>
+        <code data-testid="new-password" className="rounded bg-slate-100 px-1.5 py-0.5 font-mono">
+          {state.password}
+        </code>
         <CopyButton value={state.password} />
       </div>
     );
@@ -19,8 +21,14 @@ export function ResetPassword({ id, email }: { id: string; email: string }) {
   return (
     <form action={action} className="inline">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>{pending ? "Resetting…" : "Reset password"}</button>
-      {state?.error && <span role="alert" className="ml-2 text-xs text-red-700">{state.error}</span>}
+      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>
+        {pending ? "Resetting…" : "Reset password"}
+      </button>
+      {state?.error && (
+        <span role="alert" className="ml-2 text-xs text-red-700">
+          {state.error}
+        </span>
+      )}
     </form>
   );
 }

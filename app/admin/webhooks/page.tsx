@@ -9,7 +9,11 @@ import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../
 
 export const metadata = { title: "Webhooks needing attention" };
 
-export default async function AdminWebhooks({ searchParams }: { searchParams: Promise<{ q?: RawParam; partner?: RawParam }> }) {
+export default async function AdminWebhooks({
+  searchParams,
+}: {
+  searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
+}) {
   const { app } = await requireAdmin();
   const params = await searchParams;
   const q = searchText(params.q, 100);
@@ -21,35 +25,91 @@ export default async function AdminWebhooks({ searchParams }: { searchParams: Pr
   ]);
   return (
     <>
-      <PageHeader title="Webhooks needing attention" description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners. Look up any delivery by the webhook-id a partner quotes." />
+      <PageHeader
+        title="Webhooks needing attention"
+        description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners. Look up any delivery by the webhook-id a partner quotes."
+      />
       <Card title="Look up deliveries" className="mb-6">
-        <form key={`${q ?? ""}${partner ?? ""}`} role="search" aria-label="Find deliveries" className="mb-4 flex max-w-2xl flex-wrap gap-2">
-          <label htmlFor="q" className="sr-only">webhook-id or property id</label>
-          <input id="q" name="q" type="search" defaultValue={q} className="input min-w-0 flex-1 font-mono" placeholder="msg_… or a property id" />
+        <form
+          key={`${q ?? ""}${partner ?? ""}`}
+          role="search"
+          aria-label="Find deliveries"
+          className="mb-4 flex max-w-2xl flex-wrap gap-2"
+        >
+          <label htmlFor="q" className="sr-only">
+            webhook-id or property id
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            className="input min-w-0 flex-1 font-mono"
+            placeholder="msg_… or a property id"
+          />
           {partner && <input type="hidden" name="partner" value={partner} />}
-          <button type="submit" className="btn-secondary">Find</button>
-          {(q || partner) && <Link className="btn-secondary" href="/admin/webhooks">Clear</Link>}
+          <button type="submit" className="btn-secondary">
+            Find
+          </button>
+          {(q || partner) && (
+            <Link className="btn-secondary" href="/admin/webhooks">
+              Clear
+            </Link>
+          )}
         </form>
-        {found && (found.data.length ? (
-          <DeliveryList items={found.data} label="Deliveries found" replay={adminReplayDelivery} showEndpoint showPartner />
-        ) : (
-          <EmptyState title="No deliveries match" />
-        ))}
+        {found &&
+          (found.data.length ? (
+            <DeliveryList
+              items={found.data}
+              label="Deliveries found"
+              replay={adminReplayDelivery}
+              showEndpoint
+              showPartner
+            />
+          ) : (
+            <EmptyState title="No deliveries match" />
+          ))}
       </Card>
       <Card title={`Endpoints (${endpoints.length})`} className="mb-6">
         {endpoints.length ? (
           <ul className="divide-y divide-slate-100 text-sm">
             {endpoints.map(({ endpoint: e, partner }) => (
               <li key={e.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3 first:pt-0 last:pb-0">
-                {e.enabled ? <Badge value="failing" /> : <Badge value="disabled" label={`disabled${e.disabledReason ? `: ${e.disabledReason.replaceAll("_", " ")}` : ""}`} />}
+                {e.enabled ? (
+                  <Badge value="failing" />
+                ) : (
+                  <Badge
+                    value="disabled"
+                    label={`disabled${e.disabledReason ? `: ${e.disabledReason.replaceAll("_", " ")}` : ""}`}
+                  />
+                )}
                 <span className="font-medium">{partner}</span>
                 <Badge value={e.mode} />
                 <span className="min-w-0 break-all font-mono text-xs text-slate-700">{e.url}</span>
-                {e.failingSince && <span className="text-xs text-slate-600">failing since <Time value={e.failingSince} /></span>}
+                {e.failingSince && (
+                  <span className="text-xs text-slate-600">
+                    failing since <Time value={e.failingSince} />
+                  </span>
+                )}
                 <span className="ml-auto flex gap-2">
-                  <ActionButton action={adminReplayFailed} id={e.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay failed</ActionButton>
+                  <ActionButton
+                    action={adminReplayFailed}
+                    id={e.id}
+                    className="btn-secondary btn-sm"
+                    pendingText="Queuing…"
+                  >
+                    Replay failed
+                  </ActionButton>
                   {!e.enabled && (
-                    <ActionButton action={adminEnableEndpoint} id={e.id} className="btn-secondary btn-sm" pendingText="Enabling…" confirm={`Re-enable ${e.url} for ${partner}?`}>Re-enable</ActionButton>
+                    <ActionButton
+                      action={adminEnableEndpoint}
+                      id={e.id}
+                      className="btn-secondary btn-sm"
+                      pendingText="Enabling…"
+                      confirm={`Re-enable ${e.url} for ${partner}?`}
+                    >
+                      Re-enable
+                    </ActionButton>
                   )}
                 </span>
               </li>
@@ -64,19 +124,51 @@ export default async function AdminWebhooks({ searchParams }: { searchParams: Pr
           <TableWrap label="Failed or retrying deliveries">
             <table className="table">
               <thead>
-                <tr><th scope="col">Status</th><th scope="col">Partner</th><th scope="col" className="hidden sm:table-cell">Event</th><th scope="col" className="hidden lg:table-cell">Endpoint</th><th scope="col">Last answer</th><th scope="col" className="hidden md:table-cell">Updated</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Partner</th>
+                  <th scope="col" className="hidden sm:table-cell">
+                    Event
+                  </th>
+                  <th scope="col" className="hidden lg:table-cell">
+                    Endpoint
+                  </th>
+                  <th scope="col">Last answer</th>
+                  <th scope="col" className="hidden md:table-cell">
+                    Updated
+                  </th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
               </thead>
               <tbody>
                 {deliveries.map(({ delivery: d, partner, url, eventType }) => (
                   <tr key={d.id} data-testid="admin-delivery">
-                    <td><Badge value={d.status === "pending" ? "retrying" : d.status} /></td>
+                    <td>
+                      <Badge value={d.status === "pending" ? "retrying" : d.status} />
+                    </td>
                     <td>{partner}</td>
                     <td className="hidden font-mono text-xs sm:table-cell">{eventType}</td>
-                    <td className="hidden max-w-xs truncate font-mono text-xs lg:table-cell" title={url}>{url}</td>
-                    <td className="text-xs">{d.attempts} attempt{d.attempts === 1 ? "" : "s"} · {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}</td>
-                    <td className="hidden md:table-cell"><Time value={d.updatedAt} /></td>
+                    <td className="hidden max-w-xs truncate font-mono text-xs lg:table-cell" title={url}>
+                      {url}
+                    </td>
+                    <td className="text-xs">
+                      {d.attempts} attempt{d.attempts === 1 ? "" : "s"} ·{" "}
+                      {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
+                    </td>
+                    <td className="hidden md:table-cell">
+                      <Time value={d.updatedAt} />
+                    </td>
                     <td className="text-right">
-                      <ActionButton action={adminReplayDelivery} id={d.id} className="btn-secondary btn-sm" pendingText="Queuing…">Replay</ActionButton>
+                      <ActionButton
+                        action={adminReplayDelivery}
+                        id={d.id}
+                        className="btn-secondary btn-sm"
+                        pendingText="Queuing…"
+                      >
+                        Replay
+                      </ActionButton>
                     </td>
                   </tr>
                 ))}

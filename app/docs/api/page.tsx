@@ -17,7 +17,13 @@ const METHOD_TONE: Record<string, string> = {
 };
 
 function Type({ type }: { type: TypeView }) {
-  return type.ref ? <a className="link font-mono text-xs" href={`#${type.ref}`}>{type.text}</a> : <span className="font-mono text-xs text-slate-700">{type.text}</span>;
+  return type.ref ? (
+    <a className="link font-mono text-xs" href={`#${type.ref}`}>
+      {type.text}
+    </a>
+  ) : (
+    <span className="font-mono text-xs text-slate-700">{type.text}</span>
+  );
 }
 
 function Fields({ fields, depth = 0 }: { fields: FieldView[]; depth?: number }) {
@@ -35,16 +41,30 @@ function FieldRows({ field: f, depth }: { field: FieldView; depth: number }) {
     <>
       <tr>
         <td className="whitespace-nowrap font-mono text-xs" style={{ paddingLeft: `${0.75 + depth * 1.25}rem` }}>
-          {depth > 0 && <span aria-hidden="true" className="text-slate-400">└ </span>}
+          {depth > 0 && (
+            <span aria-hidden="true" className="text-slate-400">
+              └{" "}
+            </span>
+          )}
           {f.name}
-          {!f.required && <span className="ml-1 text-slate-500" title="optional">?</span>}
+          {!f.required && (
+            <span className="ml-1 text-slate-500" title="optional">
+              ?
+            </span>
+          )}
         </td>
-        <td><Type type={f.type} /></td>
+        <td>
+          <Type type={f.type} />
+        </td>
         <td className="text-xs text-slate-700">
           {f.description && <Rich text={f.description} />}
           {f.values && (
             <span className="mt-1 flex flex-wrap gap-1">
-              {f.values.map((v) => <code key={v} className="code-inline">{v}</code>)}
+              {f.values.map((v) => (
+                <code key={v} className="code-inline">
+                  {v}
+                </code>
+              ))}
             </span>
           )}
         </td>
@@ -58,25 +78,59 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
   return (
     <Card id={op.anchor} className="scroll-mt-4">
       <h3 className="flex flex-wrap items-center gap-2 font-mono text-sm">
-        <span className={`rounded px-1.5 py-0.5 text-xs font-bold uppercase ${METHOD_TONE[op.method] ?? "bg-slate-100 text-slate-900"}`}>{op.method}</span>
+        <span
+          className={`rounded px-1.5 py-0.5 text-xs font-bold uppercase ${METHOD_TONE[op.method] ?? "bg-slate-100 text-slate-900"}`}
+        >
+          {op.method}
+        </span>
         <span className="break-all font-semibold text-slate-900">{op.path}</span>
       </h3>
       <p className="mt-2 font-medium text-slate-900">{op.summary}</p>
-      {op.description && <p className="mt-1 text-sm text-slate-700"><Rich text={op.description} /></p>}
-      {authHeader && <p className="mt-2 text-xs text-slate-600">Authenticated with the <code className="code-inline">{authHeader}</code> header.</p>}
+      {op.description && (
+        <p className="mt-1 text-sm text-slate-700">
+          <Rich text={op.description} />
+        </p>
+      )}
+      {authHeader && (
+        <p className="mt-2 text-xs text-slate-600">
+          Authenticated with the <code className="code-inline">{authHeader}</code> header.
+        </p>
+      )}
 
       {op.parameters.length > 0 && (
         <>
           <h4 className="mb-1 mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</h4>
-          <div data-scrolls className="overflow-x-auto" role="region" aria-label={`Parameters of ${op.anchor}`} tabIndex={0}>
+          <div
+            data-scrolls
+            className="overflow-x-auto"
+            role="region"
+            aria-label={`Parameters of ${op.anchor}`}
+            tabIndex={0}
+          >
             <table className="table">
-              <thead><tr><th scope="col">Name</th><th scope="col">In</th><th scope="col">Type</th><th scope="col">Notes</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">In</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Notes</th>
+                </tr>
+              </thead>
               <tbody>
                 {op.parameters.map((p) => (
                   <tr key={`${p.in}-${p.name}`}>
-                    <td className="whitespace-nowrap font-mono text-xs">{p.name}{!p.required && <span className="ml-1 text-slate-500" title="optional">?</span>}</td>
+                    <td className="whitespace-nowrap font-mono text-xs">
+                      {p.name}
+                      {!p.required && (
+                        <span className="ml-1 text-slate-500" title="optional">
+                          ?
+                        </span>
+                      )}
+                    </td>
                     <td className="text-xs">{p.in}</td>
-                    <td><Type type={p.type} /></td>
+                    <td>
+                      <Type type={p.type} />
+                    </td>
                     <td className="text-xs text-slate-700">{p.description && <Rich text={p.description} />}</td>
                   </tr>
                 ))}
@@ -88,7 +142,8 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
 
       {op.body && (
         <p className="mt-4 text-sm">
-          <span className="text-xs font-semibold uppercase tracking-wide text-slate-600">Body</span> <code className="code-inline">{op.body.contentType}</code> <Type type={op.body.type} />
+          <span className="text-xs font-semibold uppercase tracking-wide text-slate-600">Body</span>{" "}
+          <code className="code-inline">{op.body.contentType}</code> <Type type={op.body.type} />
         </p>
       )}
 
@@ -96,16 +151,31 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
       <ul className="divide-y divide-slate-100 text-sm">
         {op.responses.map((r) => (
           <li key={r.status} className="grid grid-cols-[3rem_1fr] gap-2 py-1.5">
-            <span className={`font-mono font-semibold ${r.status.startsWith("2") ? "text-emerald-800" : "text-red-800"}`}>{r.status}</span>
+            <span
+              className={`font-mono font-semibold ${r.status.startsWith("2") ? "text-emerald-800" : "text-red-800"}`}
+            >
+              {r.status}
+            </span>
             <span>
               <Rich text={r.description} links={ERROR_LINKS} />
-              {r.type && <> · <Type type={r.type} /></>}
-              {r.headers.length > 0 && <span className="block text-xs text-slate-600">Headers: {r.headers.join(", ")}</span>}
+              {r.type && (
+                <>
+                  {" "}
+                  · <Type type={r.type} />
+                </>
+              )}
+              {r.headers.length > 0 && (
+                <span className="block text-xs text-slate-600">Headers: {r.headers.join(", ")}</span>
+              )}
             </span>
           </li>
         ))}
       </ul>
-      {op.example && <div className="mt-4"><CodeBlock label={`Example: ${op.summary}`}>{op.example}</CodeBlock></div>}
+      {op.example && (
+        <div className="mt-4">
+          <CodeBlock label={`Example: ${op.summary}`}>{op.example}</CodeBlock>
+        </div>
+      )}
     </Card>
   );
 }
@@ -115,7 +185,10 @@ export default async function ApiReference() {
   const ref = apiReference((await getApp()).config, await requestOrigin());
   return (
     <div className="lg:grid lg:grid-cols-[14rem_1fr] lg:gap-8">
-      <nav aria-label="Reference contents" className="mb-6 text-sm lg:sticky lg:top-6 lg:mb-0 lg:max-h-[calc(100vh-3rem)] lg:self-start lg:overflow-y-auto">
+      <nav
+        aria-label="Reference contents"
+        className="mb-6 text-sm lg:sticky lg:top-6 lg:mb-0 lg:max-h-[calc(100vh-3rem)] lg:self-start lg:overflow-y-auto"
+      >
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-600">Operations</p>
         <ul className="mb-4 space-y-1">
           {ref.operations.map((op) => (
@@ -129,7 +202,16 @@ export default async function ApiReference() {
         </ul>
         <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-600">Schemas</p>
         <ul className="flex flex-wrap gap-x-3 gap-y-1 lg:block lg:space-y-1">
-          {ref.schemas.map((s) => <li key={s.name}><a className="font-mono text-xs text-slate-700 hover:text-brand-700 hover:underline" href={`#${s.anchor}`}>{s.name}</a></li>)}
+          {ref.schemas.map((s) => (
+            <li key={s.name}>
+              <a
+                className="font-mono text-xs text-slate-700 hover:text-brand-700 hover:underline"
+                href={`#${s.anchor}`}
+              >
+                {s.name}
+              </a>
+            </li>
+          ))}
         </ul>
       </nav>
       <div className="min-w-0">
@@ -137,15 +219,25 @@ export default async function ApiReference() {
           title="API reference"
           description={
             <>
-              {ref.info.title} {ref.info.version}. Base path <code className="code-inline">{ref.base}</code>. Generated from the{" "}
-              <a className="link" href="/api/v1/partner-api/openapi.json">OpenAPI document</a> that validates every request.
+              {ref.info.title} {ref.info.version}. Base path <code className="code-inline">{ref.base}</code>. Generated
+              from the{" "}
+              <a className="link" href="/api/v1/partner-api/openapi.json">
+                OpenAPI document
+              </a>{" "}
+              that validates every request.
             </>
           }
         />
-        {ref.info.description && <p className="mb-6 max-w-prose text-sm text-slate-700"><Rich text={ref.info.description} /></p>}
+        {ref.info.description && (
+          <p className="mb-6 max-w-prose text-sm text-slate-700">
+            <Rich text={ref.info.description} />
+          </p>
+        )}
         <h2 className="sr-only">Operations</h2>
         <div className="space-y-4">
-          {ref.operations.map((op) => <Operation key={op.anchor} op={op} authHeader={ref.authHeader} />)}
+          {ref.operations.map((op) => (
+            <Operation key={op.anchor} op={op} authHeader={ref.authHeader} />
+          ))}
         </div>
 
         {ref.webhooks.length > 0 && (
@@ -156,8 +248,20 @@ export default async function ApiReference() {
                 <Card key={w.anchor} id={w.anchor} className="scroll-mt-4">
                   <h3 className="font-mono text-sm font-semibold">{w.path}</h3>
                   <p className="mt-1 font-medium">{w.summary}</p>
-                  {w.description && <p className="mt-1 text-sm text-slate-700"><Rich text={w.description} /></p>}
-                  {w.body && <p className="mt-2 text-sm">Payload: <code className="code-inline">{`{"type", "timestamp", "data": Property}`}</code> (<a className="link" href="#schema-Property">Property</a>)</p>}
+                  {w.description && (
+                    <p className="mt-1 text-sm text-slate-700">
+                      <Rich text={w.description} />
+                    </p>
+                  )}
+                  {w.body && (
+                    <p className="mt-2 text-sm">
+                      Payload: <code className="code-inline">{`{"type", "timestamp", "data": Property}`}</code> (
+                      <a className="link" href="#schema-Property">
+                        Property
+                      </a>
+                      )
+                    </p>
+                  )}
                 </Card>
               ))}
             </div>
@@ -167,12 +271,35 @@ export default async function ApiReference() {
         <h2 className="mb-3 mt-10 text-xl font-semibold">Schemas</h2>
         <div className="space-y-4">
           {ref.schemas.map((s) => (
-            <Card key={s.name} id={s.anchor} title={<span className="font-mono">{s.name}</span>} className="scroll-mt-4">
-              {s.description && <p className="mb-2 text-sm text-slate-700"><Rich text={s.description} /></p>}
-              <div data-scrolls className="overflow-x-auto" role="region" aria-label={`Fields of ${s.name}`} tabIndex={0}>
+            <Card
+              key={s.name}
+              id={s.anchor}
+              title={<span className="font-mono">{s.name}</span>}
+              className="scroll-mt-4"
+            >
+              {s.description && (
+                <p className="mb-2 text-sm text-slate-700">
+                  <Rich text={s.description} />
+                </p>
+              )}
+              <div
+                data-scrolls
+                className="overflow-x-auto"
+                role="region"
+                aria-label={`Fields of ${s.name}`}
+                tabIndex={0}
+              >
                 <table className="table">
-                  <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Notes</th></tr></thead>
-                  <tbody><Fields fields={s.fields} /></tbody>
+                  <thead>
+                    <tr>
+                      <th scope="col">Field</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Notes</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    <Fields fields={s.fields} />
+                  </tbody>
                 </table>
               </div>
             </Card>

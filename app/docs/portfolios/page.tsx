@@ -10,7 +10,6 @@ import { CodeBlock, PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Portfolios guide" };
 
-
 export default async function PortfoliosGuide() {
   await connection(); // the settings are the running server's, not the build's
   const { config } = await getApp();
@@ -24,8 +23,9 @@ export default async function PortfoliosGuide() {
       />
       <Section id="submit" title="1. Submit a batch">
         <p>
-          {c("POST /batches")} takes JSON (1 to {MAX_JSON_ITEMS.toLocaleString("en")} items) or CSV (up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and{" "}
-          {config.BATCH_MAX_BYTES / 1024 / 1024} MiB). It counts once against your write limit, whatever its size, and answers {c("202")} with the batch at once.
+          {c("POST /batches")} takes JSON (1 to {MAX_JSON_ITEMS.toLocaleString("en")} items) or CSV (up to{" "}
+          {config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and {config.BATCH_MAX_BYTES / 1024 / 1024} MiB). It counts
+          once against your write limit, whatever its size, and answers {c("202")} with the batch at once.
         </p>
         <CodeBlock label="JSON body">{`curl -X POST ${base}/batches \\
   -H "X-API-Key: $FINCA_API_KEY" -H "Content-Type: application/json" \\
@@ -38,47 +38,78 @@ export default async function PortfoliosGuide() {
   -H "Idempotency-Key: book-2026-q4-csv" \\
   --data-binary @book.csv`}</CodeBlock>
         <p>
-          The CSV is UTF-8 (a BOM is fine), separated by {c(",")} or {c(";")}, with a header row naming the reference column ({REFERENCE_HEADERS.map((h, i) => (
-            <span key={h}>{i > 0 && ", "}{c(h)}</span>
-          ))}; any case) and optionally {c("external_id")} (up to {MAX_TEXT} characters, yours to match results). Other columns are ignored. Excel&apos;s
-          &quot;CSV UTF-8&quot; export works as it is. In the portal, <Link className="link" href="/portfolios">Portfolios</Link> also takes XLSX workbooks.
+          The CSV is UTF-8 (a BOM is fine), separated by {c(",")} or {c(";")}, with a header row naming the reference
+          column (
+          {REFERENCE_HEADERS.map((h, i) => (
+            <span key={h}>
+              {i > 0 && ", "}
+              {c(h)}
+            </span>
+          ))}
+          ; any case) and optionally {c("external_id")} (up to {MAX_TEXT} characters, yours to match results). Other
+          columns are ignored. Excel&apos;s &quot;CSV UTF-8&quot; export works as it is. In the portal,{" "}
+          <Link className="link" href="/portfolios">
+            Portfolios
+          </Link>{" "}
+          also takes XLSX workbooks.
         </p>
         <p>
-          Sending the same {c("Idempotency-Key")} again within {IDEMPOTENCY_HOURS} h answers {c("200")} with the batch it created and creates nothing, so a
-          timed-out upload can be retried safely; the same key with another body is a {c("422")} naming the header.
+          Sending the same {c("Idempotency-Key")} again within {IDEMPOTENCY_HOURS} h answers {c("200")} with the batch
+          it created and creates nothing, so a timed-out upload can be retried safely; the same key with another body is
+          a {c("422")} naming the header.
         </p>
         <p>
-          A request that cannot be used as a whole (no rows, too many, too large, no reference column, not UTF-8) is a {c("422 validation_error")} whose{" "}
-          {c("errors")} point at the problem ({c("pointer")} into JSON, {c("line")} of the CSV, or {c("header")}). A bad reference never fails the batch: that
-          item is {c("invalid")}, with the reason. At most {config.BATCH_MAX_ACTIVE} batches may be queued or running per mode: one more is a{" "}
+          A request that cannot be used as a whole (no rows, too many, too large, no reference column, not UTF-8) is a{" "}
+          {c("422 validation_error")} whose {c("errors")} point at the problem ({c("pointer")} into JSON, {c("line")} of
+          the CSV, or {c("header")}). A bad reference never fails the batch: that item is {c("invalid")}, with the
+          reason. At most {config.BATCH_MAX_ACTIVE} batches may be queued or running per mode: one more is a{" "}
           {c("409 too_many_active_batches")}.
         </p>
       </Section>
       <Section id="follow" title="2. Follow it">
         <p>
-          Each valid item is registered exactly as {c("POST /properties")} would register it: a reference you registered before reuses its property, and a
-          reference repeated in the batch is a {c("duplicate")} pointing to the same property. Enrichment then runs in the background; each new property sends
-          its {c("property.enriched")} as usual, and the batch sends {c("batch.completed")} once every item is final.
+          Each valid item is registered exactly as {c("POST /properties")} would register it: a reference you registered
+          before reuses its property, and a reference repeated in the batch is a {c("duplicate")} pointing to the same
+          property. Enrichment then runs in the background; each new property sends its {c("property.enriched")} as
+          usual, and the batch sends {c("batch.completed")} once every item is final.
         </p>
         <CodeBlock label="Status and items">{`curl ${base}/batches/$BATCH_ID -H "X-API-Key: $FINCA_API_KEY"
 curl "${base}/batches/$BATCH_ID/items?status=invalid&limit=100" -H "X-API-Key: $FINCA_API_KEY"`}</CodeBlock>
         <p>
-          Item statuses: {BATCH_ITEM_STATUSES.map((s, i) => <span key={s}>{i > 0 && ", "}{c(s)}</span>)}. The batch&apos;s {c("counts")} add up to{" "}
-          {c("total")}. {c("DELETE /batches/{id}")} cancels: items not started yet end {c("cancelled")}; those already registered finish.
+          Item statuses:{" "}
+          {BATCH_ITEM_STATUSES.map((s, i) => (
+            <span key={s}>
+              {i > 0 && ", "}
+              {c(s)}
+            </span>
+          ))}
+          . The batch&apos;s {c("counts")} add up to {c("total")}. {c("DELETE /batches/{id}")} cancels: items not
+          started yet end {c("cancelled")}; those already registered finish.
         </p>
         <p>
-          To receive only {c("batch.completed")} at an endpoint, create it with {c('"event_types": ["batch.completed"]')}.
+          To receive only {c("batch.completed")} at an endpoint, create it with{" "}
+          {c('"event_types": ["batch.completed"]')}.
         </p>
       </Section>
       <Section id="results" title="3. Download the results">
         <p>
-          {c("GET /batches/{id}/results")} streams every item in input order with its property&apos;s data, also while the batch runs: CSV by default (UTF-8
-          with BOM; cells starting with {c("=")}, {c("+")}, {c("-")} or {c("@")} are prefixed with {c("'")} so spreadsheets never run them), or NDJSON
-          ({c("{item, property}")} a line) with {c("Accept: application/x-ndjson")}.
+          {c("GET /batches/{id}/results")} streams every item in input order with its property&apos;s data, also while
+          the batch runs: CSV by default (UTF-8 with BOM; cells starting with {c("=")}, {c("+")}, {c("-")} or {c("@")}{" "}
+          are prefixed with {c("'")} so spreadsheets never run them), or NDJSON ({c("{item, property}")} a line) with{" "}
+          {c("Accept: application/x-ndjson")}.
         </p>
         <CodeBlock label="Results">{`curl -o results.csv ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY"
 curl ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY" -H "Accept: application/x-ndjson"`}</CodeBlock>
-        <p>CSV columns: {RESULT_COLUMNS.map((col, i) => <span key={col}>{i > 0 && ", "}{c(col)}</span>)}.</p>
+        <p>
+          CSV columns:{" "}
+          {RESULT_COLUMNS.map((col, i) => (
+            <span key={col}>
+              {i > 0 && ", "}
+              {c(col)}
+            </span>
+          ))}
+          .
+        </p>
       </Section>
       <Section id="cli" title="4. From the command line">
         <CodeBlock label="finca batch">{`export FINCA_API_KEY=finca_test_… FINCA_URL=${base.replace(/\/api\/v1\/partner-api$/, "")}
@@ -88,15 +119,21 @@ npm run --silent finca -- batch results $BATCH_ID --format ndjson`}</CodeBlock>
       </Section>
       <Section id="pace" title="5. How fast, and why">
         <p>
-          Live portfolios are enriched at the pace the public registers allow: the workers send each register at most so many requests per second, shared by
-          every worker, so that a portfolio never floods a register (your single creates are not held back by it).
+          Live portfolios are enriched at the pace the public registers allow: the workers send each register at most so
+          many requests per second, shared by every worker, so that a portfolio never floods a register (your single
+          creates are not held back by it).
         </p>
         <ul className="list-disc pl-5">
           {rates.map(([register, rate]) => (
-            <li key={register}>{c(register)}: {rate} requests per second</li>
+            <li key={register}>
+              {c(register)}: {rate} requests per second
+            </li>
           ))}
         </ul>
-        <p>Several partners&apos; batches progress side by side: each batch has at most {config.BATCH_WINDOW.toLocaleString("en")} items enriching at a time.</p>
+        <p>
+          Several partners&apos; batches progress side by side: each batch has at most{" "}
+          {config.BATCH_WINDOW.toLocaleString("en")} items enriching at a time.
+        </p>
       </Section>
     </div>
   );

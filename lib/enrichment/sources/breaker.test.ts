@@ -10,7 +10,12 @@ import { createBreakers, type BreakerState } from "./breaker";
 import { createLiveCadastre } from "./cadastre/live";
 
 const recorded = (name: string) => readFileSync(path.join(__dirname, "cadastre", "fixtures", name), "utf8");
-const input = (reference: string) => ({ reference, mode: "live" as const, attempt: 1, signal: new AbortController().signal });
+const input = (reference: string) => ({
+  reference,
+  mode: "live" as const,
+  attempt: 1,
+  signal: new AbortController().signal,
+});
 const DNPRC = /Consulta_DNPRC/;
 
 let server: ReplayServer;
@@ -18,7 +23,11 @@ let healthy = false;
 beforeAll(async () => {
   server = await startReplayServer();
   // Down (HTTP 503) until `healthy`; a definite "no such property" (cod 5) once it is.
-  server.on(DNPRC, () => (healthy ? { body: recorded("json-dnprc-notfound-cod5.json") } : { status: 503, body: "Service Unavailable", contentType: "text/plain" }));
+  server.on(DNPRC, () =>
+    healthy
+      ? { body: recorded("json-dnprc-notfound-cod5.json") }
+      : { status: 503, body: "Service Unavailable", contentType: "text/plain" },
+  );
   server.on(/Consulta_CPMRC/, { status: 500, body: "", contentType: "text/plain" });
 });
 afterAll(() => server.close());
@@ -38,14 +47,21 @@ function setup() {
   // A fresh reference per lookup: the client caches answers and coalesces identical lookups.
   let n = 0;
   const cadastre = createLiveCadastre({ baseUrl: server.url, coordinatesBaseUrl: server.url, breakers });
-  return { breakers, states, rejected, requests, lookup: () => cadastre.lookup(input(`9398516VK3799G${String(++n).padStart(4, "0")}AB`)) };
+  return {
+    breakers,
+    states,
+    rejected,
+    requests,
+    lookup: () => cadastre.lookup(input(`9398516VK3799G${String(++n).padStart(4, "0")}AB`)),
+  };
 }
 
 it("opens after repeated failures, fails fast while open, closes after a successful trial", async () => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   const b = setup();
   const before = server.count(DNPRC);
-  for (let i = 0; i < 3; i++) expect(await b.lookup()).toMatchObject({ kind: "error", code: "upstream_status_503", provider: "catastro-ovc" });
+  for (let i = 0; i < 3; i++)
+    expect(await b.lookup()).toMatchObject({ kind: "error", code: "upstream_status_503", provider: "catastro-ovc" });
   expect(b.states).toEqual(["open"]);
   expect(b.breakers.states()).toEqual({ "catastro-ovc": "open" });
   expect(b.breakers.lastFailure("catastro-ovc")?.message).toMatch(/^upstream_status_503: HTTP 503/);
@@ -83,7 +99,12 @@ it("a failed trial opens it again; answers and permanent errors never count as f
   healthy = true;
   const c = setup();
   for (let i = 0; i < 5; i++) expect(await c.lookup()).toMatchObject({ kind: "not_found" });
-  const permanent = await c.breakers.guard("catastro-ovc", async () => ({ kind: "error" as const, code: "invalid_reference", message: "cod 12", permanent: true }));
+  const permanent = await c.breakers.guard("catastro-ovc", async () => ({
+    kind: "error" as const,
+    code: "invalid_reference",
+    message: "cod 12",
+    permanent: true,
+  }));
   expect(permanent).toMatchObject({ code: "invalid_reference", permanent: true });
   expect(c.states).toEqual([]);
   c.breakers.shutdown();

@@ -79,7 +79,8 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
     breaker.on("success", (_: unknown, ms: number) => events.request?.(provider, true, ms));
     breaker.on("failure", (error: Error, ms: number) => {
       const outcome = error instanceof FailedOutcome ? error.outcome : toError(error);
-      if (outcome.kind === "error") failures.set(provider, { message: `${outcome.code}: ${outcome.message}`.slice(0, 300), at: new Date() });
+      if (outcome.kind === "error")
+        failures.set(provider, { message: `${outcome.code}: ${outcome.message}`.slice(0, 300), at: new Date() });
       events.request?.(provider, false, ms);
     });
     breaker.on("reject", () => events.rejected?.(provider));
@@ -97,7 +98,12 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
         if (error instanceof FailedOutcome) return { ...error.outcome, provider: error.outcome.provider ?? provider };
         if ((error as { code?: string }).code === "EOPENBREAKER") {
           const seconds = Math.round(settings.cooldownMs / 1000);
-          return { kind: "error", code: "register_unavailable", message: `${provider} failed repeatedly and is not asked for ${seconds} s`, provider };
+          return {
+            kind: "error",
+            code: "register_unavailable",
+            message: `${provider} failed repeatedly and is not asked for ${seconds} s`,
+            provider,
+          };
         }
         return { ...toError(error), provider };
       }

@@ -12,7 +12,9 @@ const fixture = (folder: string, name: string) => readFileSync(path.join(__dirna
 let server: ReplayServer;
 beforeAll(async () => {
   server = await startReplayServer();
-  server.on(/Consulta_DNPRC/, { body: fixture("cadastre", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json") });
+  server.on(/Consulta_DNPRC/, {
+    body: fixture("cadastre", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json"),
+  });
   server.on(/Consulta_CPMRC/, { body: fixture("cadastre", "json-cpmrc-6344205CF7664S.json") });
   server.on(/j6ii-t3w2/, { body: "[]" });
   server.on(/GA_OD_Core/, { body: "[]" });

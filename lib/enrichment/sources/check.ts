@@ -26,8 +26,15 @@ export interface RegisterCheck {
 }
 
 const facts = (reference: string, provinceCode: string): CadastreFacts => ({
-  reference, provinceCode, kind: "urban", use: "Residencial", surfaceM2: null,
-  address: null, municipality: null, province: null, municipalityCode: null,
+  reference,
+  provinceCode,
+  kind: "urban",
+  use: "Residencial",
+  surfaceM2: null,
+  address: null,
+  municipality: null,
+  province: null,
+  municipalityCode: null,
   // Old enough that every region's inspection rule sends the ITE lookup to its registry.
   yearBuilt: 1900,
 });
@@ -41,11 +48,13 @@ async function timed(
 ): Promise<RegisterCheck> {
   const { register, source, reference } = target;
   const started = performance.now();
-  const outcome = await ask(new AbortController().signal).catch((error: Error): SourceOutcome<unknown> => ({
-    kind: "error",
-    code: "internal",
-    message: error.message,
-  }));
+  const outcome = await ask(new AbortController().signal).catch(
+    (error: Error): SourceOutcome<unknown> => ({
+      kind: "error",
+      code: "internal",
+      message: error.message,
+    }),
+  );
   const latencyMs = Math.round(performance.now() - started);
   if (outcome.kind !== "error")
     return { register, source, reference, reachable: true, parsed: true, outcome: outcome.kind, latencyMs };

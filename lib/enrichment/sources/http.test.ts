@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createCachedLookup, createLimiter, getText, memoryCache, UpstreamError, type AnswerCache, type Outcome } from "./http";
+import {
+  createCachedLookup,
+  createLimiter,
+  getText,
+  memoryCache,
+  UpstreamError,
+  type AnswerCache,
+  type Outcome,
+} from "./http";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
 
 const never = () => new AbortController().signal;
@@ -20,7 +28,11 @@ describe("getText against a replay server", () => {
     server.on(/^\/waf200/, { body: WAF_PAGE, contentType: "text/html; charset=utf-8" });
     server.on(/^\/waf-as-json/, { body: WAF_PAGE }); // an HTML page whatever the header says
     server.on(/^\/xml/, { body: "<?xml version='1.0'?><ExceptionReport/>", contentType: "text/xml" });
-    server.on(/^\/status503/, { status: 503, body: "<html><body>Sistema no disponible</body></html>", contentType: "text/html" });
+    server.on(/^\/status503/, {
+      status: 503,
+      body: "<html><body>Sistema no disponible</body></html>",
+      contentType: "text/html",
+    });
     server.on(/^\/hang/, { hang: true });
     server.on(/^\/slow/, { body: "{}", delayMs: 300 });
     server.on(/^\/cut/, { destroy: true });
@@ -32,7 +44,9 @@ describe("getText against a replay server", () => {
 
   it("refuses redirects unless the target is accepted, and then only a few hops", async () => {
     expect(await codeOf(getText(`${server.url}/moved`, { timeoutMs: 1000 }))).toBe("redirect");
-    expect(await getText(`${server.url}/moved`, { timeoutMs: 1000, followTo: (url) => url.hostname === "127.0.0.1" })).toBe('{"a":1}');
+    expect(
+      await getText(`${server.url}/moved`, { timeoutMs: 1000, followTo: (url) => url.hostname === "127.0.0.1" }),
+    ).toBe('{"a":1}');
     expect(await codeOf(getText(`${server.url}/loop`, { timeoutMs: 1000, followTo: () => true }))).toBe("redirect");
     expect(server.count(/^\/loop/)).toBe(4);
   });
@@ -53,9 +67,14 @@ describe("getText against a replay server", () => {
   });
 
   it("gives up at its timeout", async () => {
-    const message = (promise: Promise<unknown>) => promise.catch((error: UpstreamError) => `${error.code}: ${error.message}`);
-    expect(await message(getText(`${server.url}/hang`, { timeoutMs: 150 }))).toBe("timeout: no complete answer within 150 ms");
-    expect(await message(getText(`${server.url}/slow`, { timeoutMs: 50 }))).toBe("timeout: no complete answer within 50 ms");
+    const message = (promise: Promise<unknown>) =>
+      promise.catch((error: UpstreamError) => `${error.code}: ${error.message}`);
+    expect(await message(getText(`${server.url}/hang`, { timeoutMs: 150 }))).toBe(
+      "timeout: no complete answer within 150 ms",
+    );
+    expect(await message(getText(`${server.url}/slow`, { timeoutMs: 50 }))).toBe(
+      "timeout: no complete answer within 50 ms",
+    );
   });
 });
 
@@ -153,19 +172,33 @@ describe("createCachedLookup", () => {
   it("caches definite answers only, and marks cache hits", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(4) });
     let calls = 0;
-    const fetcher = async (): Promise<Outcome<number>> => (++calls === 1 ? { kind: "error", code: "timeout", message: "slow" } : found(7));
+    const fetcher = async (): Promise<Outcome<number>> =>
+      ++calls === 1 ? { kind: "error", code: "timeout", message: "slow" } : found(7);
     expect(await lookup("k", never(), fetcher)).toMatchObject({ kind: "error" });
     expect(await lookup("k", never(), fetcher)).toEqual(found(7));
-    expect(await lookup("k", never(), fetcher)).toEqual({ kind: "found", data: 7, provider: "test", summary: { n: 7, cached: true } });
+    expect(await lookup("k", never(), fetcher)).toEqual({
+      kind: "found",
+      data: 7,
+      provider: "test",
+      summary: { n: 7, cached: true },
+    });
     expect(calls).toBe(2);
     const notFound = async (): Promise<Outcome<number>> => ({ kind: "not_found", provider: "test" });
     await lookup("nf", never(), notFound);
-    expect(await lookup("nf", never(), async () => found(1))).toEqual({ kind: "not_found", provider: "test", summary: { cached: true } });
+    expect(await lookup("nf", never(), async () => found(1))).toEqual({
+      kind: "not_found",
+      provider: "test",
+      summary: { cached: true },
+    });
   });
 
   it("turns a thrown error into an error outcome", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(4) });
-    expect(await lookup("k", never(), async () => { throw new UpstreamError("malformed", "bad"); })).toEqual({ kind: "error", code: "malformed", message: "bad" });
+    expect(
+      await lookup("k", never(), async () => {
+        throw new UpstreamError("malformed", "bad");
+      }),
+    ).toEqual({ kind: "error", code: "malformed", message: "bad" });
   });
 
   it("coalesces concurrent lookups of a key into one fetch", async () => {
@@ -231,7 +264,12 @@ describe("createCachedLookup", () => {
   it("a fetch waiting for its admission (a register budget) holds no place of the limiter", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(1) });
     let admit!: (ok: boolean) => void;
-    const held = lookup("budgeted", never(), async () => found(1), () => new Promise<boolean>((r) => (admit = r)));
+    const held = lookup(
+      "budgeted",
+      never(),
+      async () => found(1),
+      () => new Promise<boolean>((r) => (admit = r)),
+    );
     // The only place is free for a lookup that needs no admission.
     expect(await lookup("inline", never(), async () => found(2))).toEqual(found(2));
     admit(true);
@@ -247,11 +285,20 @@ describe("createCachedLookup", () => {
 
   it("a failing shared cache counts as empty, and says so", async () => {
     const broken: AnswerCache = {
-      get: async () => { throw new Error("db down"); },
-      set: async () => { throw new Error("db down"); },
+      get: async () => {
+        throw new Error("db down");
+      },
+      set: async () => {
+        throw new Error("db down");
+      },
     };
     const told: unknown[] = [];
-    const lookup = createCachedLookup({ cache: broken, ttlMs: 60_000, limit: createLimiter(4), onCacheError: (e) => told.push(e) });
+    const lookup = createCachedLookup({
+      cache: broken,
+      ttlMs: 60_000,
+      limit: createLimiter(4),
+      onCacheError: (e) => told.push(e),
+    });
     expect(await lookup("k", never(), async () => found(5))).toEqual(found(5));
     expect(told.map((e) => (e as Error).message)).toEqual(["db down", "db down"]);
   });

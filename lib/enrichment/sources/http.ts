@@ -7,7 +7,10 @@ export type Outcome<T> = SourceOutcome<T>;
 
 /** A failure with a stable code (`timeout`, `network`, `upstream_status_503`, `upstream_html`, `malformed`...). */
 export class UpstreamError extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -20,7 +23,12 @@ export const toError = (error: unknown): Outcome<never> =>
 /** Register answers are small (a Catastro parcel of 18 units is 7 kB); anything huge is not one. */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
-const squash = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160);
+const squash = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 160);
 
 /**
  * GET returning the body of a 200. Everything else becomes an UpstreamError: the status, an HTML
@@ -30,13 +38,20 @@ const squash = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/\s+/g, "
  * Redirects are refused (a redirect is usually a WAF or login page), except to hosts that
  * `followTo` accepts (a register that moved domains), at most a few hops.
  */
-export async function getText(url: string, options: { timeoutMs: number; followTo?: (url: URL) => boolean; headers?: Record<string, string> }): Promise<string> {
+export async function getText(
+  url: string,
+  options: { timeoutMs: number; followTo?: (url: URL) => boolean; headers?: Record<string, string> },
+): Promise<string> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const aborted = () => new UpstreamError("timeout", `no complete answer within ${options.timeoutMs} ms`);
   let res: Response | undefined;
   for (let hop = 0, target = new URL(url); ; hop++) {
     try {
-      res = await fetch(target, { signal, redirect: "manual", headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)", ...options.headers } });
+      res = await fetch(target, {
+        signal,
+        redirect: "manual",
+        headers: { Accept: "application/json", "User-Agent": "Finca/1.0 (property enrichment)", ...options.headers },
+      });
     } catch (error) {
       if (signal.aborted) throw aborted();
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -46,7 +61,8 @@ export async function getText(url: string, options: { timeoutMs: number; followT
     if (!location) break;
     await res.body?.cancel();
     const next = new URL(location, target);
-    if (!options.followTo?.(next) || hop >= MAX_REDIRECTS) throw new UpstreamError("redirect", `HTTP ${res.status} to ${next.origin}${next.pathname}`);
+    if (!options.followTo?.(next) || hop >= MAX_REDIRECTS)
+      throw new UpstreamError("redirect", `HTTP ${res.status} to ${next.origin}${next.pathname}`);
     target = next;
   }
   let body: Uint8Array | null;
@@ -58,7 +74,8 @@ export async function getText(url: string, options: { timeoutMs: number; followT
   }
   if (body === null) throw new UpstreamError("malformed", `answer larger than ${MAX_BODY_BYTES} bytes`);
   const text = new TextDecoder().decode(body);
-  if (res.status !== 200) throw new UpstreamError(`upstream_status_${res.status}`, `HTTP ${res.status}: ${squash(text)}`);
+  if (res.status !== 200)
+    throw new UpstreamError(`upstream_status_${res.status}`, `HTTP ${res.status}: ${squash(text)}`);
   const contentType = res.headers.get("content-type") ?? "";
   if (/^\s*</.test(text) && (/html/i.test(contentType) || /<(!doctype html|html|body)\b/i.test(text.slice(0, 500)))) {
     throw new UpstreamError("upstream_html", squash(text));
@@ -150,7 +167,12 @@ export function memoryCache(maxEntries = 10_000, now: () => number = Date.now): 
 /** Waits until a new request may be sent (a register budget); false: do not send it. */
 export type Admission = (signal: AbortSignal) => Promise<boolean>;
 
-export type CachedLookup = <T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>, admit?: Admission) => Promise<Outcome<T>>;
+export type CachedLookup = <T>(
+  key: string,
+  signal: AbortSignal,
+  fetcher: () => Promise<Outcome<T>>,
+  admit?: Admission,
+) => Promise<Outcome<T>>;
 
 const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", message: "aborted by the deadline" });
 
@@ -164,7 +186,12 @@ const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", 
  * must never fail a lookup. `admit` (a register budget) is waited for before a new fetch takes one
  * of the limiter's places, so a request held back by its budget never blocks another one.
  */
-export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number; limit: Limiter; onCacheError?: (error: unknown) => void }): CachedLookup {
+export function createCachedLookup(options: {
+  cache: AnswerCache;
+  ttlMs: number;
+  limit: Limiter;
+  onCacheError?: (error: unknown) => void;
+}): CachedLookup {
   const { cache, ttlMs, limit } = options;
   const told = options.onCacheError ?? (() => {});
   const inflight = new Map<string, { promise: Promise<Outcome<unknown>>; join: (signal: AbortSignal) => void }>();
@@ -208,7 +235,12 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
     return entry;
   }
 
-  return async function lookup<T>(key: string, signal: AbortSignal, fetcher: () => Promise<Outcome<T>>, admit?: Admission): Promise<Outcome<T>> {
+  return async function lookup<T>(
+    key: string,
+    signal: AbortSignal,
+    fetcher: () => Promise<Outcome<T>>,
+    admit?: Admission,
+  ): Promise<Outcome<T>> {
     if (signal.aborted) return abortedOutcome();
     let stopWaiting = () => {};
     const aborted = new Promise<Outcome<T>>((resolve) => {
@@ -218,7 +250,8 @@ export function createCachedLookup(options: { cache: AnswerCache; ttlMs: number;
     });
     const answer = (async (): Promise<Outcome<T>> => {
       const cached = await cache.get(key).catch((error: unknown) => void told(error));
-      if (cached) return { ...cached, summary: { ...("summary" in cached ? cached.summary : {}), cached: true } } as Outcome<T>;
+      if (cached)
+        return { ...cached, summary: { ...("summary" in cached ? cached.summary : {}), cached: true } } as Outcome<T>;
       if (signal.aborted) return abortedOutcome();
       const entry = inflight.get(key) ?? start(key, fetcher, admit);
       entry.join(signal);
@@ -254,7 +287,12 @@ export interface LiveClientOptions {
 export type LookupInput = Pick<SourceInput, "signal" | "trigger">;
 
 /** A live client's one way to ask its register: cached, coalesced, capped, under its breaker and budget. */
-export type Ask = <T>(key: string, input: LookupInput, provider: string, fetch: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+export type Ask = <T>(
+  key: string,
+  input: LookupInput,
+  provider: string,
+  fetch: () => Promise<Outcome<T>>,
+) => Promise<Outcome<T>>;
 
 /**
  * A live client's request timeout and its `ask`: a fresh cached answer first; else one request

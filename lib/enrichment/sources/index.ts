@@ -50,7 +50,10 @@ export function createSources(
   return {
     test: {
       // Scenario 9100 answers after the create deadline (+1 s), so its first attempt always misses it.
-      cadastre: createSandboxCadastre({ latencyMs, slowMs: config.SANDBOX_SLOW_MS ?? config.ENRICHMENT_DEADLINE_MS + 1000 }),
+      cadastre: createSandboxCadastre({
+        latencyMs,
+        slowMs: config.SANDBOX_SLOW_MS ?? config.ENRICHMENT_DEADLINE_MS + 1000,
+      }),
       energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
       ite: createSandboxIte({ latencyMs }),
     },

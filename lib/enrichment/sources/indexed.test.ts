@@ -2,9 +2,25 @@ import { describe, expect, it } from "vitest";
 import { indexedEnergyCertificate, indexedIte } from "./indexed";
 import type { CadastreFacts, RegisterIndex, RegistryCertificate, SourceInput } from "./types";
 
-const CERTIFICATE: RegistryCertificate = { rating: "C", emissionsRating: null, primaryEnergyKwhM2Year: null, emissionsKgCo2M2Year: null, issuedOn: "2020-01-01", validUntil: null, scope: "building", registry: "R", certificateId: null };
+const CERTIFICATE: RegistryCertificate = {
+  rating: "C",
+  emissionsRating: null,
+  primaryEnergyKwhM2Year: null,
+  emissionsKgCo2M2Year: null,
+  issuedOn: "2020-01-01",
+  validUntil: null,
+  scope: "building",
+  registry: "R",
+  certificateId: null,
+};
 const facts = (reference: string) => ({ reference, provinceCode: "46" }) as CadastreFacts;
-const input = (reference: string, resolved = reference): SourceInput & { facts: CadastreFacts } => ({ reference, mode: "live", attempt: 1, signal: new AbortController().signal, facts: facts(resolved) });
+const input = (reference: string, resolved = reference): SourceInput & { facts: CadastreFacts } => ({
+  reference,
+  mode: "live",
+  attempt: 1,
+  signal: new AbortController().signal,
+  facts: facts(resolved),
+});
 
 /** A failed query as Drizzle throws it: its message quotes the statement and the parameters. */
 const queryFailure = Object.assign(new Error("Failed query: select … params: 2749704YJ0624N,2749704YJ0624N0001"), {
@@ -18,21 +34,32 @@ function fakeIndex(calls: unknown[], fail: false | Error = false): RegisterIndex
     async certificate(query) {
       calls.push(query);
       if (fail) throw fail;
-      return query.unit === "2749704YJ0624N0001" ? { data: CERTIFICATE, dataset: "val-gva", asOf: "2026-11-01", sourceRow: 7 } : null;
+      return query.unit === "2749704YJ0624N0001"
+        ? { data: CERTIFICATE, dataset: "val-gva", asOf: "2026-11-01", sourceRow: 7 }
+        : null;
     },
     async inspection(query) {
       calls.push(query);
-      return query.parcel === "0625102DF3802F" ? { data: { status: "found", reference: "IITE-1" }, dataset: "cat-icaen", asOf: null, sourceRow: 3 } : null;
+      return query.parcel === "0625102DF3802F"
+        ? { data: { status: "found", reference: "IITE-1" }, dataset: "cat-icaen", asOf: null, sourceRow: 3 }
+        : null;
     },
   };
 }
-const live = { lookup: async () => ({ kind: "not_found", provider: "gva-wfs", summary: { registry: "live" } }) as const };
+const live = {
+  lookup: async () => ({ kind: "not_found", provider: "gva-wfs", summary: { registry: "live" } }) as const,
+};
 
 describe("index first", () => {
   it("answers from the index with index:<dataset>, the dataset, its date and the source row", async () => {
     const calls: unknown[] = [];
     const outcome = await indexedEnergyCertificate(fakeIndex(calls), live).lookup(input("2749704YJ0624N0001DI"));
-    expect(outcome).toEqual({ kind: "found", data: CERTIFICATE, provider: "index:val-gva", summary: { registry: "R", scope: "building", dataset: "val-gva", as_of: "2026-11-01", source_row: 7 } });
+    expect(outcome).toEqual({
+      kind: "found",
+      data: CERTIFICATE,
+      provider: "index:val-gva",
+      summary: { registry: "R", scope: "building", dataset: "val-gva", as_of: "2026-11-01", source_row: 7 },
+    });
     expect(calls).toEqual([{ parcel: "2749704YJ0624N", unit: "2749704YJ0624N0001" }]);
   });
 
@@ -43,7 +70,9 @@ describe("index first", () => {
   });
 
   it("falls through to the live registry when the index has nothing", async () => {
-    expect(await indexedEnergyCertificate(fakeIndex([]), live).lookup(input("2749704YJ0624N0002OO"))).toMatchObject({ provider: "gva-wfs" });
+    expect(await indexedEnergyCertificate(fakeIndex([]), live).lookup(input("2749704YJ0624N0002OO"))).toMatchObject({
+      provider: "gva-wfs",
+    });
   });
 
   it("still answers from the live registry when the index fails, naming the failure", async () => {
@@ -63,8 +92,14 @@ describe("index first", () => {
   });
 
   it("finds inspections by parcel", async () => {
-    const ite = indexedIte(fakeIndex([]), { lookup: async () => ({ kind: "found", data: { status: "unsupported" }, provider: "rules" }) });
-    expect(await ite.lookup(input("0625102DF3802F0001QI"))).toMatchObject({ kind: "found", provider: "index:cat-icaen", data: { status: "found", reference: "IITE-1" } });
+    const ite = indexedIte(fakeIndex([]), {
+      lookup: async () => ({ kind: "found", data: { status: "unsupported" }, provider: "rules" }),
+    });
+    expect(await ite.lookup(input("0625102DF3802F0001QI"))).toMatchObject({
+      kind: "found",
+      provider: "index:cat-icaen",
+      data: { status: "found", reference: "IITE-1" },
+    });
     expect(await ite.lookup(input("2749704YJ0624N0001DI"))).toMatchObject({ provider: "rules" });
   });
 });

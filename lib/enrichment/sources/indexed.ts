@@ -4,16 +4,32 @@
 import { addressKey } from "@/lib/addresses";
 import { sqlState } from "@/lib/domain";
 import { propertyUnit } from "./registries/fields";
-import { indexProvider, type EnergyCertificateSource, type IndexHit, type IteSource, type RegisterIndex, type SourceOutcome } from "./types";
+import {
+  indexProvider,
+  type EnergyCertificateSource,
+  type IndexHit,
+  type IteSource,
+  type RegisterIndex,
+  type SourceOutcome,
+} from "./types";
 
-const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({ ...extra, dataset: hit.dataset, as_of: hit.asOf, source_row: hit.sourceRow });
+const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({
+  ...extra,
+  dataset: hit.dataset,
+  as_of: hit.asOf,
+  source_row: hit.sourceRow,
+});
 
 /**
  * The index is a database read: if it fails, the live registry still answers, and the failure is
  * named in that answer's summary for operators, by its SQLSTATE when it has one (a failed query's
  * message quotes its parameters).
  */
-async function indexFirst<T>(ask: () => Promise<IndexHit<T> | null>, found: (hit: IndexHit<T>) => SourceOutcome<T>, live: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
+async function indexFirst<T>(
+  ask: () => Promise<IndexHit<T> | null>,
+  found: (hit: IndexHit<T>) => SourceOutcome<T>,
+  live: () => Promise<SourceOutcome<T>>,
+): Promise<SourceOutcome<T>> {
   let hit: IndexHit<T> | null;
   try {
     hit = await ask();
@@ -33,7 +49,12 @@ export function indexedEnergyCertificate(index: RegisterIndex, live: EnergyCerti
       const unit = propertyUnit(input.reference, input.facts.reference)?.slice(0, 18) ?? null;
       return indexFirst(
         () => index.certificate({ parcel, unit }),
-        (hit) => ({ kind: "found", data: hit.data, provider: indexProvider(hit.dataset), summary: summaryOf(hit, { registry: hit.data.registry, scope: hit.data.scope }) }),
+        (hit) => ({
+          kind: "found",
+          data: hit.data,
+          provider: indexProvider(hit.dataset),
+          summary: summaryOf(hit, { registry: hit.data.registry, scope: hit.data.scope }),
+        }),
         () => live.lookup(input),
       );
     },
@@ -47,7 +68,12 @@ export function indexedIte(index: RegisterIndex, live: IteSource): IteSource {
       const address = street && municipalityCode ? addressKey({ municipalityCode, ...street }) : null;
       return indexFirst(
         () => index.inspection({ parcel: input.reference.slice(0, 14), addressKey: address }),
-        (hit) => ({ kind: "found", data: hit.data, provider: indexProvider(hit.dataset), summary: summaryOf(hit, { registry: hit.data.registry ?? null }) }),
+        (hit) => ({
+          kind: "found",
+          data: hit.data,
+          provider: indexProvider(hit.dataset),
+          summary: summaryOf(hit, { registry: hit.data.registry ?? null }),
+        }),
         () => live.lookup(input),
       );
     },

@@ -15,7 +15,11 @@ const references = parcels.flatMap((p) => ["0001", "0002", "0003"].map((u) => p 
 async function enrich(reference: string) {
   const draft = newDraft(reference, "test");
   const errors: unknown[] = [];
-  await runUntil(draft, { sources, trigger: "inline", maxAttempts: 5, onError: (e) => errors.push(e) }, Date.now() + 60_000);
+  await runUntil(
+    draft,
+    { sources, trigger: "inline", maxAttempts: 5, onError: (e) => errors.push(e) },
+    Date.now() + 60_000,
+  );
   expect(errors).toEqual([]);
   return draft;
 }
@@ -23,13 +27,16 @@ async function enrich(reference: string) {
 /** Great-circle distance in km. */
 const km = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) => {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 + Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b.latitude - a.latitude) * rad) / 2) ** 2 +
+    Math.cos(a.latitude * rad) * Math.cos(b.latitude * rad) * Math.sin(((b.longitude - a.longitude) * rad) / 2) ** 2;
   return 2 * 6371 * Math.asin(Math.sqrt(h));
 };
 
 describe("the sandbox's members, through the engine", () => {
   it("the same reference always gives the same Property data", async () => {
-    for (const reference of references.slice(0, 20)) expect((await enrich(reference)).data).toEqual((await enrich(reference)).data);
+    for (const reference of references.slice(0, 20))
+      expect((await enrich(reference)).data).toEqual((await enrich(reference)).data);
   });
 
   it("members agree with each other", async () => {
@@ -40,7 +47,9 @@ describe("the sandbox's members, through the engine", () => {
       const { data } = await enrich(reference);
       const town = municipalityByIne(data.municipality_code!)!;
       // A point inside the municipality's circle (half its radius around the capital), in its province.
-      expect(km(data.location!, town) * 1000, reference).toBeLessThanOrEqual(500 * Math.sqrt(town.areaKm2 / Math.PI) + 1);
+      expect(km(data.location!, town) * 1000, reference).toBeLessThanOrEqual(
+        500 * Math.sqrt(town.areaKm2 / Math.PI) + 1,
+      );
       expect(data.postal_code!.slice(0, 2)).toBe(data.municipality_code!.slice(0, 2));
       // The unit named in the address is the unit member.
       expect(data.address).toContain(`Pl:${data.unit!.floor} Pt:${data.unit!.door}`);
@@ -50,13 +59,19 @@ describe("the sandbox's members, through the engine", () => {
       }
       if (data.energy_certificate?.source === "registry") {
         certified++;
-        expect(data.energy_certificate.valid_until).toBe(`${Number(data.energy_certificate.issued_on!.slice(0, 4)) + 10}${data.energy_certificate.issued_on!.slice(4)}`);
+        expect(data.energy_certificate.valid_until).toBe(
+          `${Number(data.energy_certificate.issued_on!.slice(0, 4)) + 10}${data.energy_certificate.issued_on!.slice(4)}`,
+        );
         expect(Number(data.energy_certificate.issued_on!.slice(0, 4))).toBeGreaterThan(data.year_built!);
       }
       // A young building is not due an inspection anywhere.
-      if (data.year_built! > year - 30) expect(["not_required", "unsupported"], reference).toContain(data.ite_fetch_status);
+      if (data.year_built! > year - 30)
+        expect(["not_required", "unsupported"], reference).toContain(data.ite_fetch_status);
       if (data.ite_fetch_status === "not_required") expect(data.ite!.next_due_on! > `${year}`).toBe(true);
-      if (data.ite_fetch_status === "found") expect(data.ite!.next_due_on).toBe(`${Number(data.ite!.inspected_on!.slice(0, 4)) + 10}${data.ite!.inspected_on!.slice(4)}`);
+      if (data.ite_fetch_status === "found")
+        expect(data.ite!.next_due_on).toBe(
+          `${Number(data.ite!.inspected_on!.slice(0, 4)) + 10}${data.ite!.inspected_on!.slice(4)}`,
+        );
     }
     expect(parking).toBeGreaterThan(0);
     expect(certified).toBeGreaterThan(0);

@@ -7,11 +7,17 @@ import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";
 import { createSandboxIte } from "./ite/sandbox";
 import { scenarioReference } from "./sandbox";
 
-const input = (reference: string, attempt = 1, signal = new AbortController().signal) => ({ reference, mode: "test" as const, attempt, signal });
+const input = (reference: string, attempt = 1, signal = new AbortController().signal) => ({
+  reference,
+  mode: "test" as const,
+  attempt,
+  signal,
+});
 
 describe("sandbox registers", () => {
   it("scenario references are valid references", () => {
-    for (const unit of ["9100", "9200", "9300", "9404"] as const) expect(checkReference(scenarioReference(unit)).ok).toBe(true);
+    for (const unit of ["9100", "9200", "9300", "9404"] as const)
+      expect(checkReference(scenarioReference(unit)).ok).toBe(true);
   });
 
   it("are deterministic and drawn from real reference data", () => {
@@ -31,7 +37,10 @@ describe("sandbox registers", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    expect(await cadastre.lookup(input(scenarioReference("9100"), 1, controller.signal))).toMatchObject({ kind: "error", code: "timeout" });
+    expect(await cadastre.lookup(input(scenarioReference("9100"), 1, controller.signal))).toMatchObject({
+      kind: "error",
+      code: "timeout",
+    });
     expect(Date.now() - started).toBeLessThan(5000); // ended by the abort, not after slowMs
     expect(await cadastre.lookup(input(scenarioReference("9100"), 2))).toMatchObject({ kind: "found" });
   });
@@ -52,7 +61,8 @@ describe("sandbox registers", () => {
   it("9300: the ITE registry always fails", async () => {
     const ite = createSandboxIte();
     const ref = scenarioReference("9300");
-    for (const attempt of [1, 2, 5, 9]) expect(await ite.lookup({ ...input(ref, attempt), facts: sandboxFacts(ref) })).toMatchObject({ kind: "error" });
+    for (const attempt of [1, 2, 5, 9])
+      expect(await ite.lookup({ ...input(ref, attempt), facts: sandboxFacts(ref) })).toMatchObject({ kind: "error" });
   });
 
   it("about half of the references hold a certificate", async () => {

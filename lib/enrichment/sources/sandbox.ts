@@ -45,7 +45,8 @@ export function draw(key: string): () => number {
 
 export const pick = <T>(next: () => number, items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
 /** An integer in [min, max]. */
-export const between = (next: () => number, min: number, max: number): number => min + Math.floor(next() * (max - min + 1));
+export const between = (next: () => number, min: number, max: number): number =>
+  min + Math.floor(next() * (max - min + 1));
 
 const DIGITS = "0123456789";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -61,7 +62,12 @@ export function scenarioReference(unit: ScenarioUnit, seed: string | number = 0)
   return parcel + unit + checkLetters(parcel + unit);
 }
 
-export const TIMEOUT: SourceOutcome<never> = { kind: "error", code: "timeout", message: "aborted by the deadline", provider: "sandbox" };
+export const TIMEOUT: SourceOutcome<never> = {
+  kind: "error",
+  code: "timeout",
+  message: "aborted by the deadline",
+  provider: "sandbox",
+};
 
 /** Waits `ms`; resolves false at once if the signal aborts first. */
 export function delay(ms: number, signal: AbortSignal): Promise<boolean> {

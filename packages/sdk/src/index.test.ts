@@ -47,7 +47,9 @@ describe("the SDK", () => {
     expect(missing).toMatchObject({ status: 404, code: "not_found", requestId: expect.stringMatching(/^req_/) });
     const invalid = await finca.properties.create("nonsense").catch((e: unknown) => e);
     expect(invalid).toMatchObject({ status: 400, code: "invalid_cadastral_reference" });
-    const refused = await createFinca({ apiKey: "finca_test_nope", baseUrl: origin }).coverage().catch((e: unknown) => e);
+    const refused = await createFinca({ apiKey: "finca_test_nope", baseUrl: origin })
+      .coverage()
+      .catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 401, code: "missing_api_key" });
   });
 
@@ -64,9 +66,23 @@ describe("the SDK", () => {
 
   it("retries a 429 after its Retry-After, sending the same request again, and gives up after maxRetries", async () => {
     const sent: string[] = [];
-    const problem = { type: "/docs/errors#rate_limited", title: "Rate limit exceeded", status: 429, detail: "slow down", code: "rate_limited", request_id: "req_1" };
-    const limited = () => new Response(JSON.stringify(problem), { status: 429, headers: { "Content-Type": "application/problem+json", "Retry-After": "1" } });
-    const answers = [limited(), new Response(JSON.stringify({ data: [] }), { headers: { "Content-Type": "application/json" } })];
+    const problem = {
+      type: "/docs/errors#rate_limited",
+      title: "Rate limit exceeded",
+      status: 429,
+      detail: "slow down",
+      code: "rate_limited",
+      request_id: "req_1",
+    };
+    const limited = () =>
+      new Response(JSON.stringify(problem), {
+        status: 429,
+        headers: { "Content-Type": "application/problem+json", "Retry-After": "1" },
+      });
+    const answers = [
+      limited(),
+      new Response(JSON.stringify({ data: [] }), { headers: { "Content-Type": "application/json" } }),
+    ];
     const fake: typeof fetch = async (input) => {
       sent.push(await (input as Request).text());
       return answers.shift() ?? limited();
@@ -81,30 +97,55 @@ describe("the SDK", () => {
 
   it("uploads a portfolio, follows it to the end and reads its results", async () => {
     const csv = `refcat,external_id\n${unit(300)},a\nbad,b\n`;
-    const { batch: accepted, created } = await finca.batches.upload(csv, { name: "SDK book", idempotencyKey: "sdk-book-1" });
+    const { batch: accepted, created } = await finca.batches.upload(csv, {
+      name: "SDK book",
+      idempotencyKey: "sdk-book-1",
+    });
     expect(created).toBe(true);
     expect(accepted).toMatchObject({ name: "SDK book", counts: { total: 2, invalid: 1 } });
     const again = await finca.batches.upload(csv, { name: "SDK book", idempotencyKey: "sdk-book-1" });
     expect(again).toMatchObject({ created: false, batch: { batch_id: accepted.batch_id } });
     const progress: number[] = [];
-    const done = await finca.batches.wait(accepted.batch_id, { intervalMs: 200, onProgress: (b) => progress.push(b.counts.pending) });
+    const done = await finca.batches.wait(accepted.batch_id, {
+      intervalMs: 200,
+      onProgress: (b) => progress.push(b.counts.pending),
+    });
     expect(done.counts).toMatchObject({ enriched: 1, invalid: 1, pending: 0 });
     expect(progress.at(-1)).toBe(0);
     const items = [];
     for await (const item of finca.batches.allItems(accepted.batch_id)) items.push(item.status);
     expect(items).toEqual(["enriched", "invalid"]);
     const text = await new Response(await finca.batches.results(accepted.batch_id, "ndjson")).text();
-    expect(text.trim().split("\n").map((line) => JSON.parse(line).item.external_id)).toEqual(["a", "b"]);
+    expect(
+      text
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).item.external_id),
+    ).toEqual(["a", "b"]);
     const json = await finca.batches.create({ items: [{ cadastral_reference: unit(301) }] });
     expect(json.batch.counts.total).toBe(1);
   });
 
   it("verifies a webhook with the endpoint's secret, and refuses a forged one", async () => {
-    const { secret } = await finca.webhookEndpoints.create({ url: "https://hooks.example.com/sdk", event_types: ["batch.completed"] });
-    const body = JSON.stringify({ type: "webhook.test", timestamp: new Date().toISOString(), data: { endpoint_id: "e", message: "hi" } });
+    const { secret } = await finca.webhookEndpoints.create({
+      url: "https://hooks.example.com/sdk",
+      event_types: ["batch.completed"],
+    });
+    const body = JSON.stringify({
+      type: "webhook.test",
+      timestamp: new Date().toISOString(),
+      data: { endpoint_id: "e", message: "hi" },
+    });
     const headers = new Webhook(secret).sign("msg_1", new Date(), body);
-    const webhookHeaders = { "webhook-id": "msg_1", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": headers };
-    expect(verifyWebhook(body, webhookHeaders, secret)).toMatchObject({ type: "webhook.test", data: { message: "hi" } });
+    const webhookHeaders = {
+      "webhook-id": "msg_1",
+      "webhook-timestamp": String(Math.floor(Date.now() / 1000)),
+      "webhook-signature": headers,
+    };
+    expect(verifyWebhook(body, webhookHeaders, secret)).toMatchObject({
+      type: "webhook.test",
+      data: { message: "hi" },
+    });
     expect(() => verifyWebhook(body.replace("hi", "ho"), webhookHeaders, secret)).toThrow();
   });
 });

@@ -68,7 +68,10 @@ type Answer<T> = { data?: T; error?: unknown; response: Response };
 async function answered<T>(promise: Promise<Answer<T>>): Promise<{ data: T; status: number }> {
   const { data, error, response } = await promise;
   if (response.ok) return { data: data as T, status: response.status };
-  throw new FincaApiError(response.status, error && typeof error === "object" && "code" in error ? (error as Problem) : null);
+  throw new FincaApiError(
+    response.status,
+    error && typeof error === "object" && "code" in error ? (error as Problem) : null,
+  );
 }
 
 const unwrap = async <T>(promise: Promise<Answer<T>>): Promise<T> => (await answered(promise)).data;
@@ -82,7 +85,9 @@ const submitted = async (promise: Promise<Answer<Batch>>) => {
 type Page<T, Cursor> = { data: T[]; has_more: boolean; next_starting_after: Cursor | null };
 
 /** Every item of a listing, page after page (`fetchPage` gets the cursor, or undefined first). */
-async function* pages<T, Cursor>(fetchPage: (after: Cursor | undefined) => Promise<Page<T, Cursor>>): AsyncGenerator<T> {
+async function* pages<T, Cursor>(
+  fetchPage: (after: Cursor | undefined) => Promise<Page<T, Cursor>>,
+): AsyncGenerator<T> {
   for (let after: Cursor | undefined; ; ) {
     const page = await fetchPage(after);
     yield* page.data;
@@ -105,7 +110,8 @@ export function createFinca(options: FincaOptions) {
 
   const properties = {
     /** Registers a reference (201), or answers the property it already is (200). */
-    create: (cadastralReference: string) => unwrap(client.POST("/properties", { body: { cadastral_reference: cadastralReference } })),
+    create: (cadastralReference: string) =>
+      unwrap(client.POST("/properties", { body: { cadastral_reference: cadastralReference } })),
     get: (id: string) => unwrap(client.GET("/properties/{id}", path(id))),
     list: (query: ListPropertiesQuery = {}) => unwrap(client.GET("/properties", { params: { query } })),
     /** Every property (of a status), newest first. */
@@ -119,7 +125,9 @@ export function createFinca(options: FincaOptions) {
   const batches = {
     /** A portfolio as JSON items (up to 10,000); the same Idempotency-Key answers the batch it created. */
     create: (body: Schemas["CreateBatchRequest"], idempotencyKey?: string) =>
-      submitted(client.POST("/batches", { body, headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {} })),
+      submitted(
+        client.POST("/batches", { body, headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {} }),
+      ),
     /** A portfolio as a CSV file (a header naming `cadastral_reference`, and optionally `external_id`). */
     upload: (csv: string | Blob, options: { name?: string; idempotencyKey?: string } = {}) =>
       submitted(
@@ -128,25 +136,37 @@ export function createFinca(options: FincaOptions) {
           // The CSV travels as it is; its media type is the one the API reads it by.
           body: csv as unknown as Schemas["CreateBatchRequest"],
           bodySerializer: (body: unknown) => body as BodyInit,
-          headers: { "Content-Type": "text/csv", ...(options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}) },
+          headers: {
+            "Content-Type": "text/csv",
+            ...(options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}),
+          },
         }),
       ),
     get: (id: string) => unwrap(client.GET("/batches/{id}", path(id))),
-    list: (query: { limit?: number; starting_after?: string } = {}) => unwrap(client.GET("/batches", { params: { query } })),
+    list: (query: { limit?: number; starting_after?: string } = {}) =>
+      unwrap(client.GET("/batches", { params: { query } })),
     all: () => pages<Batch, string>((after) => batches.list({ starting_after: after })),
     cancel: (id: string) => unwrap(client.DELETE("/batches/{id}", path(id))),
-    items: (id: string, query: ListItemsQuery = {}) => unwrap(client.GET("/batches/{id}/items", { params: { path: { id }, query } })),
+    items: (id: string, query: ListItemsQuery = {}) =>
+      unwrap(client.GET("/batches/{id}/items", { params: { path: { id }, query } })),
     /** Every item (of a status), in input order. */
     allItems: (id: string, query: Omit<ListItemsQuery, "starting_after"> = {}) =>
       pages<BatchItem, number>((after) => batches.items(id, { ...query, starting_after: after })),
     /** The results as a stream of CSV (UTF-8 with BOM) or NDJSON (`{item, property}` a line). */
     results: async (id: string, format: "csv" | "ndjson" = "csv"): Promise<ReadableStream<Uint8Array>> => {
       const accept = format === "ndjson" ? "application/x-ndjson" : "text/csv";
-      const answer = client.GET("/batches/{id}/results", { ...path(id), headers: { Accept: accept }, parseAs: "stream" });
+      const answer = client.GET("/batches/{id}/results", {
+        ...path(id),
+        headers: { Accept: accept },
+        parseAs: "stream",
+      });
       return unwrap(answer as Promise<Answer<ReadableStream<Uint8Array>>>);
     },
     /** Polls the batch until every item is final (`completed_at`), telling `onProgress` each time. */
-    wait: async (id: string, options: { intervalMs?: number; onProgress?: (batch: Batch) => void; signal?: AbortSignal } = {}) => {
+    wait: async (
+      id: string,
+      options: { intervalMs?: number; onProgress?: (batch: Batch) => void; signal?: AbortSignal } = {},
+    ) => {
       for (;;) {
         const batch = await batches.get(id);
         options.onProgress?.(batch);

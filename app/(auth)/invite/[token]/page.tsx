@@ -12,7 +12,9 @@ export default async function Invite({ params }: { params: Promise<{ token: stri
     return (
       <>
         <h1 className="mb-2 text-lg font-semibold">Invitation not valid</h1>
-        <p className="text-sm text-slate-600">This link is invalid, expired or already used. Ask your organisation&apos;s owner for a new one.</p>
+        <p className="text-sm text-slate-600">
+          This link is invalid, expired or already used. Ask your organisation&apos;s owner for a new one.
+        </p>
       </>
     );
   }
@@ -26,8 +28,20 @@ export default async function Invite({ params }: { params: Promise<{ token: stri
         hidden={{ token }}
         fields={[
           { name: "name", label: "Your name", autoComplete: "name", required: false },
-          { name: "email", label: "Email", type: "email", autoComplete: "email", defaultValue: found.invitation.email ?? undefined },
-          { name: "password", label: "Password", type: "password", autoComplete: "new-password", hint: `At least ${MIN_PASSWORD} characters.` },
+          {
+            name: "email",
+            label: "Email",
+            type: "email",
+            autoComplete: "email",
+            defaultValue: found.invitation.email ?? undefined,
+          },
+          {
+            name: "password",
+            label: "Password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: `At least ${MIN_PASSWORD} characters.`,
+          },
         ]}
       />
     </>

@@ -14,13 +14,21 @@ export const metadata = { title: "Portfolio" };
 
 type Search = Record<"status" | "after", RawParam>;
 
-export default async function PortfolioPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Search> }) {
+export default async function PortfolioPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Search>;
+}) {
   const { app, scope } = await requirePartner();
   const { id } = await params;
   const s = await searchParams;
   const batch = await getBatch(app.db, scope, id);
   if (!batch) notFound();
-  const status = (BATCH_ITEM_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "") ? (oneParam(s.status) as BatchItemStatus) : undefined;
+  const status = (BATCH_ITEM_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
+    ? (oneParam(s.status) as BatchItemStatus)
+    : undefined;
   const after = /^\d{1,9}$/.test(oneParam(s.after) ?? "") ? Number(oneParam(s.after)) : undefined;
   const [items, invalid] = await Promise.all([
     listItems(app.db, scope, id, { limit: 50, status, startingAfter: after }),
@@ -35,16 +43,31 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
         description={
           <>
             <Badge value={batch.status} /> submitted <Time value={batch.created_at} />
-            {batch.completed_at && <> · completed <Time value={batch.completed_at} /></>}
+            {batch.completed_at && (
+              <>
+                {" "}
+                · completed <Time value={batch.completed_at} />
+              </>
+            )}
           </>
         }
         actions={
           <>
             <AutoRefresh active={active} message="Running — this page updates by itself" />
-            <a className="btn-secondary" href={`/portfolios/${id}/results?format=csv`} download>Download CSV</a>
-            <a className="btn-secondary" href={`/portfolios/${id}/results?format=xlsx`} download>Download XLSX</a>
+            <a className="btn-secondary" href={`/portfolios/${id}/results?format=csv`} download>
+              Download CSV
+            </a>
+            <a className="btn-secondary" href={`/portfolios/${id}/results?format=xlsx`} download>
+              Download XLSX
+            </a>
             {(batch.status === "queued" || batch.status === "running") && (
-              <ActionButton action={cancelPortfolioAction} id={id} className="btn-danger" pendingText="Cancelling…" confirm="Cancel this portfolio? Items not started yet are not registered; those already registered finish enriching.">
+              <ActionButton
+                action={cancelPortfolioAction}
+                id={id}
+                className="btn-danger"
+                pendingText="Cancelling…"
+                confirm="Cancel this portfolio? Items not started yet are not registered; those already registered finish enriching."
+              >
                 Cancel
               </ActionButton>
             )}
@@ -63,19 +86,35 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
               </li>
             ))}
           </ul>
-          {invalid.has_more && <Link className="link mt-2 inline-block text-sm" href="?status=invalid">All invalid rows</Link>}
+          {invalid.has_more && (
+            <Link className="link mt-2 inline-block text-sm" href="?status=invalid">
+              All invalid rows
+            </Link>
+          )}
         </Card>
       )}
       <form className="mb-4 flex flex-wrap items-end gap-3" role="search" aria-label="Filter items">
         <div>
-          <label htmlFor="status" className="label">Status</label>
+          <label htmlFor="status" className="label">
+            Status
+          </label>
           <select id="status" name="status" defaultValue={status ?? ""} className="input">
             <option value="">Any status</option>
-            {BATCH_ITEM_STATUSES.map((st) => <option key={st} value={st}>{st.replaceAll("_", " ")} ({batch.counts[st]})</option>)}
+            {BATCH_ITEM_STATUSES.map((st) => (
+              <option key={st} value={st}>
+                {st.replaceAll("_", " ")} ({batch.counts[st]})
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="btn-secondary">Filter</button>
-        {status && <Link className="btn-secondary" href={`/portfolios/${id}`}>Clear</Link>}
+        <button type="submit" className="btn-secondary">
+          Filter
+        </button>
+        {status && (
+          <Link className="btn-secondary" href={`/portfolios/${id}`}>
+            Clear
+          </Link>
+        )}
       </form>
       {items?.data.length ? (
         <TableWrap label="Items">
@@ -85,7 +124,9 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
                 <th scope="col">Line</th>
                 <th scope="col">Reference</th>
                 <th scope="col">Status</th>
-                <th scope="col" className="hidden sm:table-cell">Your id</th>
+                <th scope="col" className="hidden sm:table-cell">
+                  Your id
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -93,9 +134,17 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
                 <tr key={item.line}>
                   <td className="tabular-nums">{item.line}</td>
                   <td className="font-mono">
-                    {item.property_id ? <Link className="link" href={`/properties/${item.property_id}`}>{item.cadastral_reference}</Link> : item.cadastral_reference || <Missing>(empty)</Missing>}
+                    {item.property_id ? (
+                      <Link className="link" href={`/properties/${item.property_id}`}>
+                        {item.cadastral_reference}
+                      </Link>
+                    ) : (
+                      item.cadastral_reference || <Missing>(empty)</Missing>
+                    )}
                   </td>
-                  <td><Badge value={item.status} /></td>
+                  <td>
+                    <Badge value={item.status} />
+                  </td>
                   <td className="hidden sm:table-cell">{item.external_id ?? <Missing />}</td>
                 </tr>
               ))}
@@ -103,8 +152,18 @@ export default async function PortfolioPage({ params, searchParams }: { params: 
           </table>
           {(items.has_more || after !== undefined) && (
             <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
-              {after !== undefined ? <Link className="btn-secondary" href={query({})}>First page</Link> : <span />}
-              {items.has_more && <Link className="btn-secondary" href={query({ after: String(items.next_starting_after) })}>Next page</Link>}
+              {after !== undefined ? (
+                <Link className="btn-secondary" href={query({})}>
+                  First page
+                </Link>
+              ) : (
+                <span />
+              )}
+              {items.has_more && (
+                <Link className="btn-secondary" href={query({ after: String(items.next_starting_after) })}>
+                  Next page
+                </Link>
+              )}
             </div>
           )}
         </TableWrap>

@@ -14,13 +14,26 @@ export default async function Endpoint({ params }: { params: Promise<{ id: strin
   const { app, scope } = await requirePartner();
   const endpoint = await getEndpoint(app.db, scope, (await params).id);
   if (!endpoint) notFound();
-  const [recent, stats] = await Promise.all([deliveries(app.db, { scope, endpointId: endpoint.id, limit: 25 }), endpointStats(app.db, [endpoint.id])]);
+  const [recent, stats] = await Promise.all([
+    deliveries(app.db, { scope, endpointId: endpoint.id, limit: 25 }),
+    endpointStats(app.db, [endpoint.id]),
+  ]);
   const busy = dueSoon(recent.data);
   return (
     <>
       <PageHeader
         title="Webhook endpoint"
-        description={<><Link className="link" href="/webhooks">All endpoints</Link> · <Link className="link" href={`/webhooks/deliveries?endpoint=${endpoint.id}`}>Search this endpoint&apos;s deliveries</Link></>}
+        description={
+          <>
+            <Link className="link" href="/webhooks">
+              All endpoints
+            </Link>{" "}
+            ·{" "}
+            <Link className="link" href={`/webhooks/deliveries?endpoint=${endpoint.id}`}>
+              Search this endpoint&apos;s deliveries
+            </Link>
+          </>
+        }
         actions={<AutoRefresh active={busy} message="Deliveries in progress — updating" />}
       />
       <EndpointPanel endpoint={endpoint} stats={stats} recent={recent.data} titleLink={false} />

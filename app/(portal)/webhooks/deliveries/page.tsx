@@ -19,7 +19,9 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
   const s = await searchParams;
   const endpoints = await listEndpoints(app.db, scope);
   const endpoint = endpoints.find((e) => e.id === idParam(s.endpoint))?.id;
-  const status = (DELIVERY_FILTERS as readonly string[]).includes(oneParam(s.status) ?? "") ? (oneParam(s.status) as DeliveryFilter) : undefined;
+  const status = (DELIVERY_FILTERS as readonly string[]).includes(oneParam(s.status) ?? "")
+    ? (oneParam(s.status) as DeliveryFilter)
+    : undefined;
   const type = TYPES.includes(oneParam(s.type) ?? "") ? oneParam(s.type) : undefined;
   const q = searchText(s.q, 100);
   const from = isoDay(s.from);
@@ -37,38 +39,85 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
     before,
     limit: 25,
   });
-  const query = new URLSearchParams({ ...(q ? { q } : {}), ...(endpoint ? { endpoint } : {}), ...(status ? { status } : {}), ...(type ? { type } : {}), ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  const query = new URLSearchParams({
+    ...(q ? { q } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    ...(status ? { status } : {}),
+    ...(type ? { type } : {}),
+    ...(from ? { from } : {}),
+    ...(to ? { to } : {}),
+  });
   const filtered = query.size > 0;
   return (
     <>
       <PageHeader
         title="Webhook deliveries"
-        description={<>Every {mode}-mode delivery, newest first. Search by the <code className="code-inline">webhook-id</code> header your receiver logged, or by a property id. <Link className="link" href="/webhooks">Endpoints</Link></>}
+        description={
+          <>
+            Every {mode}-mode delivery, newest first. Search by the <code className="code-inline">webhook-id</code>{" "}
+            header your receiver logged, or by a property id.{" "}
+            <Link className="link" href="/webhooks">
+              Endpoints
+            </Link>
+          </>
+        }
       />
-      <form key={query.toString()} className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-3 lg:items-end" role="search" aria-label="Filter deliveries">
+      <form
+        key={query.toString()}
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-3 lg:items-end"
+        role="search"
+        aria-label="Filter deliveries"
+      >
         <div className="sm:col-span-2 lg:col-span-3">
-          <label htmlFor="q" className="label">webhook-id or property id</label>
-          <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="msg_… or a property's UUID" />
+          <label htmlFor="q" className="label">
+            webhook-id or property id
+          </label>
+          <input
+            id="q"
+            name="q"
+            type="search"
+            defaultValue={q}
+            className="input font-mono"
+            placeholder="msg_… or a property's UUID"
+          />
         </div>
         <div>
-          <label htmlFor="endpoint" className="label">Endpoint</label>
+          <label htmlFor="endpoint" className="label">
+            Endpoint
+          </label>
           <select id="endpoint" name="endpoint" defaultValue={endpoint ?? ""} className="input">
             <option value="">Any endpoint</option>
-            {endpoints.map((e) => <option key={e.id} value={e.id}>{e.url}</option>)}
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.url}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="status" className="label">Status</label>
+          <label htmlFor="status" className="label">
+            Status
+          </label>
           <select id="status" name="status" defaultValue={status ?? ""} className="input">
             <option value="">Any status</option>
-            {DELIVERY_FILTERS.map((st) => <option key={st} value={st}>{st}</option>)}
+            {DELIVERY_FILTERS.map((st) => (
+              <option key={st} value={st}>
+                {st}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="type" className="label">Event type</label>
+          <label htmlFor="type" className="label">
+            Event type
+          </label>
           <select id="type" name="type" defaultValue={type ?? ""} className="input">
             <option value="">Any event</option>
-            {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
           </select>
         </div>
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
@@ -76,16 +125,35 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
       </form>
       {page.data.length ? (
         <>
-          <DeliveryList items={page.data} label="Webhook deliveries" replay={replayDeliveryAction} propertyHref={(id) => `/properties/${id}`} showEndpoint />
+          <DeliveryList
+            items={page.data}
+            label="Webhook deliveries"
+            replay={replayDeliveryAction}
+            propertyHref={(id) => `/properties/${id}`}
+            showEndpoint
+          />
           <nav aria-label="Pages" className="mt-4 flex gap-2">
-            {before && <Link className="btn-secondary" href={`/webhooks/deliveries?${query}`}>Newest</Link>}
+            {before && (
+              <Link className="btn-secondary" href={`/webhooks/deliveries?${query}`}>
+                Newest
+              </Link>
+            )}
             {page.next && (
-              <Link className="btn-secondary" href={`/webhooks/deliveries?${new URLSearchParams([...query, ["before", page.next]])}`}>Older</Link>
+              <Link
+                className="btn-secondary"
+                href={`/webhooks/deliveries?${new URLSearchParams([...query, ["before", page.next]])}`}
+              >
+                Older
+              </Link>
             )}
           </nav>
         </>
       ) : (
-        <EmptyState title={filtered ? "No deliveries match" : "No deliveries yet"}>{filtered ? "A webhook-id starts msg_; deliveries of deleted endpoints are not shown." : "Send a test event from an endpoint to see one here."}</EmptyState>
+        <EmptyState title={filtered ? "No deliveries match" : "No deliveries yet"}>
+          {filtered
+            ? "A webhook-id starts msg_; deliveries of deleted endpoints are not shown."
+            : "Send a test event from an endpoint to see one here."}
+        </EmptyState>
       )}
     </>
   );

@@ -10,10 +10,13 @@ import { getText, liveClient, parseJson, type LiveClientOptions, type LookupInpu
 import { parseCpmrc, parseDnprc } from "./parse";
 
 export const CATASTRO_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCallejero.svc";
-export const CATASTRO_COORDINATES_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCoordenadas.svc";
+export const CATASTRO_COORDINATES_BASE_URL =
+  "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCoordenadas.svc";
 
 /** Catastro's hosts, old and new (ovc.catastro.meh.es, *.catastro.hacienda.gob.es, *.sedecatastro.gob.es). */
-export const isCatastroHost = (url: URL) => url.protocol === "https:" && /(^|\.)(catastro\.meh\.es|catastro\.hacienda\.gob\.es|sedecatastro\.gob\.es)$/i.test(url.hostname);
+export const isCatastroHost = (url: URL) =>
+  url.protocol === "https:" &&
+  /(^|\.)(catastro\.meh\.es|catastro\.hacienda\.gob\.es|sedecatastro\.gob\.es)$/i.test(url.hostname);
 
 export interface LiveCadastreOptions extends LiveClientOptions {
   /** The WCF Callejero service root (without `/json/...`). Default: Catastro's. */
@@ -33,7 +36,9 @@ export function createLiveCadastre(options: LiveCadastreOptions = {}): CadastreS
     const outcome = await ask<Location>(`cadastre:cpmrc:${parcel}`, input, PROVIDERS.catastro, async () => {
       const url = `${coordinatesBase}/json/Consulta_CPMRC?Provincia=&Municipio=&SRS=EPSG:4326&RefCat=${encodeURIComponent(parcel)}`;
       const location = parseCpmrc(parseJson(await get(url)));
-      return location ? { kind: "found", data: location, provider: PROVIDERS.catastro } : { kind: "not_found", provider: PROVIDERS.catastro };
+      return location
+        ? { kind: "found", data: location, provider: PROVIDERS.catastro }
+        : { kind: "not_found", provider: PROVIDERS.catastro };
     });
     return outcome.kind === "found" ? outcome.data : null;
   }

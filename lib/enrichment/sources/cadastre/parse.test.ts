@@ -55,7 +55,9 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
   });
 
   it("2749704YJ0624N0001DI (Godelleta): no `loine` in this answer, INE code from the cartography link", () => {
-    expect(found(parseDnprc(fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json"), "2749704YJ0624N0001DI"))).toEqual({
+    expect(
+      found(parseDnprc(fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json"), "2749704YJ0624N0001DI")),
+    ).toEqual({
       reference: "2749704YJ0624N0001DI",
       kind: "urban",
       address: "CL GUAYANA-MOJONERA 3 46388 GODELLETA (VALENCIA)",
@@ -76,15 +78,24 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
   it("without `loine` nor the link, by the names (Godelleta is 46136, its Catastro code 46138)", () => {
     const body = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
     delete body.consulta_dnprcResult.bico.finca;
-    expect(found(parseDnprc(body, "2749704YJ0624N0001DI"))).toMatchObject({ provinceCode: "46", municipalityCode: "46136" });
+    expect(found(parseDnprc(body, "2749704YJ0624N0001DI"))).toMatchObject({
+      provinceCode: "46",
+      municipalityCode: "46136",
+    });
     body.consulta_dnprcResult.bico.bi.dt.nm = "NOWHERE";
-    expect(found(parseDnprc(body, "2749704YJ0624N0001DI"))).toMatchObject({ provinceCode: null, municipalityCode: null });
+    expect(found(parseDnprc(body, "2749704YJ0624N0001DI"))).toMatchObject({
+      provinceCode: null,
+      municipalityCode: null,
+    });
   });
 
   it("without `ldt`, the address is built from dir, loint, dp, nm, np", () => {
     const body = fixture("json-ovc-dnprc-urbana-9398516VK3799G.json");
     const unit = body.consulta_dnprcResult.lrcdnp.rcdnp[1];
-    body.consulta_dnprcResult = { control: { cudnp: 1 }, bico: { bi: { idbi: { cn: "UR", rc: unit.rc }, dt: unit.dt, debi: unit.debi } } };
+    body.consulta_dnprcResult = {
+      control: { cudnp: 1 },
+      bico: { bi: { idbi: { cn: "UR", rc: unit.rc }, dt: unit.dt, debi: unit.debi } },
+    };
     expect(found(parseDnprc(body, "9398516VK3799G0002SU"))).toMatchObject({
       reference: "9398516VK3799G0002SU",
       address: "CL SAN RESTITUTO 72 C Pl:01 Pt:01 28039 MADRID (MADRID)",
@@ -113,23 +124,39 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
       permanent: true,
     });
     // The XML-style nesting (`lerr.err`) is read too.
-    expect(parseDnprc({ consulta_dnprcResult: { lerr: { err: { cod: "12", des: "LA PROVINCIA NO EXISTE" } } } }, "x")).toMatchObject({ code: "catastro_12", permanent: true });
+    expect(
+      parseDnprc({ consulta_dnprcResult: { lerr: { err: { cod: "12", des: "LA PROVINCIA NO EXISTE" } } } }, "x"),
+    ).toMatchObject({ code: "catastro_12", permanent: true });
   });
 
   it("a server failure, or a code we do not know, is retried", () => {
-    expect(parseDnprc({ consulta_dnprcResult: { control: { cuerr: 1 }, lerr: [{ cod: "1", des: "ERROR EN EL SERVIDOR" }] } }, "x")).toEqual({
+    expect(
+      parseDnprc(
+        { consulta_dnprcResult: { control: { cuerr: 1 }, lerr: [{ cod: "1", des: "ERROR EN EL SERVIDOR" }] } },
+        "x",
+      ),
+    ).toEqual({
       kind: "error",
       code: "catastro_1",
       message: "ERROR EN EL SERVIDOR",
       provider: "catastro-ovc",
     });
-    expect(parseDnprc({ consulta_dnprcResult: { lerr: [{ cod: "99", des: "SISTEMA NO DISPONIBLE" }] } }, "x")).not.toHaveProperty("permanent");
+    expect(
+      parseDnprc({ consulta_dnprcResult: { lerr: [{ cod: "99", des: "SISTEMA NO DISPONIBLE" }] } }, "x"),
+    ).not.toHaveProperty("permanent");
   });
 
   it("a parcel's use is the use with the largest built area, not the most units", () => {
     // 17 flats of 60 m² and 20 parking spaces of 12 m²: parking has more units, housing more area.
-    const unit = (i: number, luso: string, sfc: number) => ({ rc: { pc1: "9398516", pc2: "VK3799G", car: String(i).padStart(4, "0"), cc1: "A", cc2: "A" }, dt: {}, debi: { luso, sfc: String(sfc), ant: "1990" } });
-    const units = [...Array.from({ length: 20 }, (_, i) => unit(i + 1, "Almacen-Estacionamiento", 12)), ...Array.from({ length: 17 }, (_, i) => unit(i + 21, "Residencial", 60))];
+    const unit = (i: number, luso: string, sfc: number) => ({
+      rc: { pc1: "9398516", pc2: "VK3799G", car: String(i).padStart(4, "0"), cc1: "A", cc2: "A" },
+      dt: {},
+      debi: { luso, sfc: String(sfc), ant: "1990" },
+    });
+    const units = [
+      ...Array.from({ length: 20 }, (_, i) => unit(i + 1, "Almacen-Estacionamiento", 12)),
+      ...Array.from({ length: 17 }, (_, i) => unit(i + 21, "Residencial", 60)),
+    ];
     const facts = found(parseDnprc({ consulta_dnprcResult: { lrcdnp: { rcdnp: units } } }, "9398516VK3799G"));
     expect(facts).toMatchObject({ use: "Residencial", surfaceM2: 20 * 12 + 17 * 60, units: 37 });
   });
@@ -168,11 +195,21 @@ describe("classifyCatastroError", () => {
 
 describe("parseCpmrc", () => {
   it("reads the parcel's point from the recorded answer's shape (lon = xcen, lat = ycen)", () => {
-    expect(parseCpmrc(fixture("json-cpmrc-6344205CF7664S.json"))).toEqual({ latitude: 41.2205317242857, longitude: 1.52328890356962 });
+    expect(parseCpmrc(fixture("json-cpmrc-6344205CF7664S.json"))).toEqual({
+      latitude: 41.2205317242857,
+      longitude: 1.52328890356962,
+    });
   });
 
   it("no point for the parcel (an error in lerr) is null; anything else is malformed", () => {
-    expect(parseCpmrc({ Consulta_CPMRCResult: { control: { cuerr: 1 }, lerr: [{ cod: "16", des: "PARA ESA REFERENCIA NO HAY COORDENADAS" }] } })).toBeNull();
+    expect(
+      parseCpmrc({
+        Consulta_CPMRCResult: {
+          control: { cuerr: 1 },
+          lerr: [{ cod: "16", des: "PARA ESA REFERENCIA NO HAY COORDENADAS" }],
+        },
+      }),
+    ).toBeNull();
     const malformed = (body: unknown) => {
       try {
         parseCpmrc(body);
@@ -182,7 +219,17 @@ describe("parseCpmrc", () => {
       }
     };
     expect(malformed({})).toBe("malformed");
-    expect(malformed({ Consulta_CPMRCResult: { coordenadas: { coord: [{ geo: { xcen: "439242.88", ycen: "4479664.51", srs: "EPSG:25830" } }] } } })).toBe("malformed");
-    expect(malformed({ Consulta_CPMRCResult: { coordenadas: { coord: [{ geo: { xcen: "abc", ycen: "41", srs: "EPSG:4326" } }] } } })).toBe("malformed");
+    expect(
+      malformed({
+        Consulta_CPMRCResult: {
+          coordenadas: { coord: [{ geo: { xcen: "439242.88", ycen: "4479664.51", srs: "EPSG:25830" } }] },
+        },
+      }),
+    ).toBe("malformed");
+    expect(
+      malformed({
+        Consulta_CPMRCResult: { coordenadas: { coord: [{ geo: { xcen: "abc", ycen: "41", srs: "EPSG:4326" } }] } },
+      }),
+    ).toBe("malformed");
   });
 });

@@ -16,7 +16,12 @@ const int = (v: unknown) => {
   return Number.isFinite(n) ? n : null;
 };
 
-const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase().replace(/[^A-Z0-9]/g, "");
+const fold = (s: string) =>
+  s
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, "");
 
 /** Every spelling of a bilingual official name ("Alicante/Alacant", "Castelló de la Plana"...), folded. */
 const spellings = (name: string) => name.split("/").map(fold);
@@ -27,7 +32,9 @@ function ineByNames(municipality: string | null, province: string | null): strin
   const wanted = fold(municipality);
   const named = allMunicipalities().filter((m) => spellings(m.name).includes(wanted));
   // Narrow by province where its name matches ours; Catastro's spelling may differ ("BALEARES").
-  const inProvince = province ? named.filter((m) => spellings(provinceByCode(m.provinceCode)?.name ?? "").includes(fold(province))) : [];
+  const inProvince = province
+    ? named.filter((m) => spellings(provinceByCode(m.provinceCode)?.name ?? "").includes(fold(province)))
+    : [];
   const matches = inProvince.length ? inProvince : named;
   return matches.length === 1 ? matches[0]!.ine : null;
 }
@@ -37,12 +44,18 @@ function ineByNames(municipality: string | null, province: string | null): strin
  * (trimmed ones, like the Godelleta fixture) lack it; then the Catastro code in the cartography
  * link (`del`, `mun`), then the names.
  */
-function codes(dt: Json | undefined, igraf: string | null): { provinceCode: string | null; municipalityCode: string | null } {
+function codes(
+  dt: Json | undefined,
+  igraf: string | null,
+): { provinceCode: string | null; municipalityCode: string | null } {
   const cp = str(dt?.loine?.cp);
   const cm = str(dt?.loine?.cm);
-  if (cp && cm && /^\d+$/.test(cp + cm)) return { provinceCode: cp.padStart(2, "0"), municipalityCode: cp.padStart(2, "0") + cm.padStart(3, "0") };
+  if (cp && cm && /^\d+$/.test(cp + cm))
+    return { provinceCode: cp.padStart(2, "0"), municipalityCode: cp.padStart(2, "0") + cm.padStart(3, "0") };
   const link = igraf ? /[?&]del=(\d+)&mun=(\d+)/.exec(igraf) : null;
-  const ine = (link ? municipalityByCatastroCode(link[1]!.padStart(2, "0") + link[2]!.padStart(3, "0"))?.ine : null) ?? ineByNames(str(dt?.nm), str(dt?.np));
+  const ine =
+    (link ? municipalityByCatastroCode(link[1]!.padStart(2, "0") + link[2]!.padStart(3, "0"))?.ine : null) ??
+    ineByNames(str(dt?.nm), str(dt?.np));
   return { provinceCode: ine ? ine.slice(0, 2) : null, municipalityCode: ine };
 }
 
@@ -52,7 +65,13 @@ function addressOf(dt: Json | undefined, withUnit: boolean): string | null {
   const lorus = dt?.locs?.lors?.lorus;
   const dir = lourb?.dir ?? {};
   const loint = lourb?.loint ?? {};
-  const parts: unknown[] = [dir.tv, dir.nv, str(dir.pnp) && dir.pnp !== "0" ? dir.pnp : null, str(dir.snp) && dir.snp !== "0" ? dir.snp : null, dir.plp];
+  const parts: unknown[] = [
+    dir.tv,
+    dir.nv,
+    str(dir.pnp) && dir.pnp !== "0" ? dir.pnp : null,
+    str(dir.snp) && dir.snp !== "0" ? dir.snp : null,
+    dir.plp,
+  ];
   if (lorus?.cpp) parts.push(`Polígono ${lorus.cpp.cpo} Parcela ${lorus.cpp.cpa}`, lorus.npa);
   if (withUnit) parts.push(loint.es && `Es:${loint.es}`, loint.pt && `Pl:${loint.pt}`, loint.pu && `Pt:${loint.pu}`);
   if (!parts.some((p) => str(p))) return null;
@@ -159,7 +178,8 @@ function parcelFacts(requested: string, units: Json[]): CadastreFacts {
  */
 export function classifyCatastroError(cod: string, des: string): "not_found" | "permanent" | "transient" {
   if (["12", "17", "76"].includes(cod)) return "permanent";
-  if (cod === "5" || /(INMUEBLE|REFERENCIA CATASTRAL) NO EXISTE|NO EXISTE NING[UÚ]N INMUEBLE/i.test(des)) return "not_found";
+  if (cod === "5" || /(INMUEBLE|REFERENCIA CATASTRAL) NO EXISTE|NO EXISTE NING[UÚ]N INMUEBLE/i.test(des))
+    return "not_found";
   if (/OBLIGATORI|POSICIONES|CORRECTAMENTE FORMADA|NO ES V[AÁ]LID|INCORRECT|NO EXISTE/i.test(des)) return "permanent";
   return "transient";
 }
@@ -177,17 +197,38 @@ export function parseDnprc(body: unknown, reference: string): SourceOutcome<Cada
   const error = firstError(root);
   if (error) {
     const kind = classifyCatastroError(error.cod, error.des);
-    if (kind === "not_found") return { kind: "not_found", provider: PROVIDERS.catastro, summary: { cod: Number(error.cod) || error.cod, des: error.des } };
-    return { kind: "error", code: `catastro_${error.cod}`, message: error.des.slice(0, 200), provider: PROVIDERS.catastro, ...(kind === "permanent" ? { permanent: true } : {}) };
+    if (kind === "not_found")
+      return {
+        kind: "not_found",
+        provider: PROVIDERS.catastro,
+        summary: { cod: Number(error.cod) || error.cod, des: error.des },
+      };
+    return {
+      kind: "error",
+      code: `catastro_${error.cod}`,
+      message: error.des.slice(0, 200),
+      provider: PROVIDERS.catastro,
+      ...(kind === "permanent" ? { permanent: true } : {}),
+    };
   }
   if (root.bico?.bi) {
     const facts = unitFacts(reference, root.bico);
-    return { kind: "found", data: facts, provider: PROVIDERS.catastro, summary: { units: 1, province: facts.provinceCode, municipality: facts.municipalityCode } };
+    return {
+      kind: "found",
+      data: facts,
+      provider: PROVIDERS.catastro,
+      summary: { units: 1, province: facts.provinceCode, municipality: facts.municipalityCode },
+    };
   }
   const units = root.lrcdnp?.rcdnp;
   if (Array.isArray(units) && units.length) {
     const facts = parcelFacts(reference, units);
-    return { kind: "found", data: facts, provider: PROVIDERS.catastro, summary: { units: units.length, province: facts.provinceCode, municipality: facts.municipalityCode } };
+    return {
+      kind: "found",
+      data: facts,
+      provider: PROVIDERS.catastro,
+      summary: { units: units.length, province: facts.provinceCode, municipality: facts.municipalityCode },
+    };
   }
   throw new UpstreamError("malformed", "neither bico nor lrcdnp in the answer");
 }
@@ -209,9 +250,11 @@ export function parseCpmrc(body: unknown): Location | null {
   const coord = [root.coordenadas?.coord].flat()[0] as Json | undefined;
   const geo = coord?.geo;
   if (!geo) throw new UpstreamError("malformed", "no coordenadas.coord.geo in the answer");
-  if (str(geo.srs) && str(geo.srs) !== "EPSG:4326") throw new UpstreamError("malformed", `coordinates in ${str(geo.srs)}, not EPSG:4326`);
+  if (str(geo.srs) && str(geo.srs) !== "EPSG:4326")
+    throw new UpstreamError("malformed", `coordinates in ${str(geo.srs)}, not EPSG:4326`);
   const longitude = coordinate(geo.xcen, -180, 180);
   const latitude = coordinate(geo.ycen, -90, 90);
-  if (longitude === null || latitude === null) throw new UpstreamError("malformed", "coordinates are not WGS 84 degrees");
+  if (longitude === null || latitude === null)
+    throw new UpstreamError("malformed", "coordinates are not WGS 84 degrees");
   return { latitude, longitude };
 }

@@ -5,7 +5,12 @@ import { municipalityByIne, provinceByCode, sandboxMunicipalities } from "@/lib/
 import { draw, scenarioOf, scenarioReference, SCENARIOS, type ScenarioUnit } from "../sandbox";
 import { createSandboxCadastre, sandboxFacts } from "./sandbox";
 
-const input = (reference: string, attempt = 1, signal = new AbortController().signal) => ({ reference, mode: "test" as const, attempt, signal });
+const input = (reference: string, attempt = 1, signal = new AbortController().signal) => ({
+  reference,
+  mode: "test" as const,
+  attempt,
+  signal,
+});
 const UNITS = Object.values(SCENARIOS) as ScenarioUnit[];
 
 describe("scenarioReference", () => {
@@ -83,7 +88,9 @@ describe("sandboxFacts", () => {
   });
 
   it("draws years 1900–2024, mostly residential uses and a surface", () => {
-    const facts = Array.from({ length: 500 }, (_, i) => sandboxFacts(scenarioReference("9100", i).slice(0, 14) + "0001AA"));
+    const facts = Array.from({ length: 500 }, (_, i) =>
+      sandboxFacts(scenarioReference("9100", i).slice(0, 14) + "0001AA"),
+    );
     expect(facts.every((f) => f.yearBuilt! >= 1900 && f.yearBuilt! <= 2024 && f.surfaceM2! > 0)).toBe(true);
     expect(Math.min(...facts.map((f) => f.yearBuilt!))).toBeLessThan(1920);
     expect(Math.max(...facts.map((f) => f.yearBuilt!))).toBeGreaterThan(2010);
@@ -92,7 +99,13 @@ describe("sandboxFacts", () => {
 
   it("honours the Catastro municipality of a rustic reference", () => {
     const facts = sandboxFacts("13005A109000050000SL");
-    expect(facts).toMatchObject({ kind: "rustic", municipalityCode: "13005", provinceCode: "13", use: "Agrario", yearBuilt: null });
+    expect(facts).toMatchObject({
+      kind: "rustic",
+      municipalityCode: "13005",
+      provinceCode: "13",
+      use: "Agrario",
+      yearBuilt: null,
+    });
     expect(facts.address).toMatch(/^Polígono 109 Parcela 5 /);
     expect(sandboxFacts("28900A00100001")).toMatchObject({ kind: "rustic", municipalityCode: "28079", units: 1 }); // Madrid: Catastro 28900
   });
@@ -103,7 +116,12 @@ describe("createSandboxCadastre", () => {
     const started = Date.now();
     const outcome = await createSandboxCadastre({ slowMs: 5000 }).lookup(input("9398516VK3799G0001AY"));
     expect(Date.now() - started).toBeLessThan(5000); // not slowMs: that is 9100's first attempt only
-    expect(outcome).toEqual({ kind: "found", data: sandboxFacts("9398516VK3799G0001AY"), provider: "sandbox", summary: expect.objectContaining({ register: "sandbox" }) });
+    expect(outcome).toEqual({
+      kind: "found",
+      data: sandboxFacts("9398516VK3799G0001AY"),
+      provider: "sandbox",
+      summary: expect.objectContaining({ register: "sandbox" }),
+    });
   });
 
   it("9100: the first attempt takes slowMs, so the deadline's abort turns it into a timeout", async () => {
@@ -111,22 +129,33 @@ describe("createSandboxCadastre", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const started = Date.now();
-    expect(await cadastre.lookup(input(scenarioReference("9100"), 1, controller.signal))).toMatchObject({ kind: "error", code: "timeout" });
+    expect(await cadastre.lookup(input(scenarioReference("9100"), 1, controller.signal))).toMatchObject({
+      kind: "error",
+      code: "timeout",
+    });
     expect(Date.now() - started).toBeLessThan(5000); // ended by the abort, not after slowMs
   });
 
   it("9100: without an abort the first attempt answers after slowMs; later attempts at once", async () => {
     let started = Date.now();
-    expect(await createSandboxCadastre({ slowMs: 80 }).lookup(input(scenarioReference("9100"), 1))).toMatchObject({ kind: "found" });
+    expect(await createSandboxCadastre({ slowMs: 80 }).lookup(input(scenarioReference("9100"), 1))).toMatchObject({
+      kind: "found",
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     started = Date.now();
-    expect(await createSandboxCadastre({ slowMs: 5000 }).lookup(input(scenarioReference("9100"), 2))).toMatchObject({ kind: "found", summary: { scenario: "9100" } });
+    expect(await createSandboxCadastre({ slowMs: 5000 }).lookup(input(scenarioReference("9100"), 2))).toMatchObject({
+      kind: "found",
+      summary: { scenario: "9100" },
+    });
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("9404: the reference does not exist", async () => {
     const cadastre = createSandboxCadastre();
-    for (const attempt of [1, 2]) expect(await cadastre.lookup(input(scenarioReference("9404", attempt), attempt))).toMatchObject({ kind: "not_found" });
+    for (const attempt of [1, 2])
+      expect(await cadastre.lookup(input(scenarioReference("9404", attempt), attempt))).toMatchObject({
+        kind: "not_found",
+      });
   });
 
   it("delays every answer by latencyMs and stops at an abort", async () => {
@@ -136,7 +165,9 @@ describe("createSandboxCadastre", () => {
     const controller = new AbortController();
     controller.abort();
     started = Date.now();
-    expect(await createSandboxCadastre({ latencyMs: 5000 }).lookup(input("9398516VK3799G0001AY", 1, controller.signal))).toMatchObject({ code: "timeout" });
+    expect(
+      await createSandboxCadastre({ latencyMs: 5000 }).lookup(input("9398516VK3799G0001AY", 1, controller.signal)),
+    ).toMatchObject({ code: "timeout" });
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -3,16 +3,41 @@
 // Building facts (town, street, year, main use) hang on the 14-character parcel, unit facts
 // (floor, door, surface) on the whole reference: units of one parcel share their building.
 import type { Location } from "@/lib/domain";
-import { municipalityByCatastroCode, provinceByCode, sandboxMunicipalities, type Municipality } from "@/lib/reference-data";
+import {
+  municipalityByCatastroCode,
+  provinceByCode,
+  sandboxMunicipalities,
+  type Municipality,
+} from "@/lib/reference-data";
 import { PROVIDERS, type CadastreFacts, type CadastreSource } from "../types";
 import { between, delay, draw, pick, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
 
 const STREETS = [
-  "CL MAYOR", "CL REAL", "AV CONSTITUCION", "CL IGLESIA", "CL SAN JUAN", "PZ ESPAÑA", "CL NUEVA", "AV ANDALUCIA",
-  "CL SOL", "CL MOLINO", "PS MARITIMO", "CL RAMBLA", "CL CERVANTES", "AV LIBERTAD", "CL ERAS", "CL FUENTE",
+  "CL MAYOR",
+  "CL REAL",
+  "AV CONSTITUCION",
+  "CL IGLESIA",
+  "CL SAN JUAN",
+  "PZ ESPAÑA",
+  "CL NUEVA",
+  "AV ANDALUCIA",
+  "CL SOL",
+  "CL MOLINO",
+  "PS MARITIMO",
+  "CL RAMBLA",
+  "CL CERVANTES",
+  "AV LIBERTAD",
+  "CL ERAS",
+  "CL FUENTE",
 ];
 // Catastro main uses (`luso`), weighted like a mostly residential stock.
-const BUILDING_USES = [...Array<string>(16).fill("Residencial"), "Comercial", "Oficinas", "Industrial", "Ocio y Hostelería"];
+const BUILDING_USES = [
+  ...Array<string>(16).fill("Residencial"),
+  "Comercial",
+  "Oficinas",
+  "Industrial",
+  "Ocio y Hostelería",
+];
 /** What the other units of a residential building typically are. */
 const ANCILLARY_USES = ["Almacen-Estacionamiento", "Almacen-Estacionamiento", "Comercial"];
 
@@ -34,7 +59,8 @@ function pointIn(town: Municipality, next: () => number): Location {
   const distance = radiusKm * Math.sqrt(next());
   const angle = 2 * Math.PI * next();
   const latitude = town.latitude + (distance * Math.sin(angle)) / 111.32;
-  const longitude = town.longitude + (distance * Math.cos(angle)) / (111.32 * Math.cos((town.latitude * Math.PI) / 180));
+  const longitude =
+    town.longitude + (distance * Math.cos(angle)) / (111.32 * Math.cos((town.latitude * Math.PI) / 180));
   return { latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6 };
 }
 
@@ -44,7 +70,8 @@ export function sandboxFacts(reference: string): CadastreFacts {
   const building = draw(`cadastre:parcel:${parcel}`);
   const rustic = RUSTIC.test(parcel);
   // A rustic reference starts with the Catastro delegation + municipality: honour a real one.
-  const town = (rustic ? municipalityByCatastroCode(parcel.slice(0, 5)) : null) ?? pick(building, sandboxMunicipalities());
+  const town =
+    (rustic ? municipalityByCatastroCode(parcel.slice(0, 5)) : null) ?? pick(building, sandboxMunicipalities());
   const province = provinceByCode(town.provinceCode)!;
   const place = `${town.name.toUpperCase()} (${province.name.toUpperCase()})`;
   // Members added later draw from a stream of their own, so the earlier ones stay as they were.
@@ -119,13 +146,19 @@ export function createSandboxCadastre(options: SandboxCadastreOptions = {}): Cad
       const scenario = scenarioOf(reference);
       const wait = scenario === SCENARIOS.slowCadastre && attempt === 1 ? slowMs : 0;
       if (!(await delay((options.latencyMs ?? 0) + wait, signal))) return TIMEOUT;
-      if (scenario === SCENARIOS.unknownReference) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", scenario } };
+      if (scenario === SCENARIOS.unknownReference)
+        return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", scenario } };
       const facts = sandboxFacts(reference);
       return {
         kind: "found",
         data: facts,
         provider: PROVIDERS.sandbox,
-        summary: { register: "sandbox", province: facts.provinceCode, municipality: facts.municipalityCode, ...(scenario ? { scenario } : {}) },
+        summary: {
+          register: "sandbox",
+          province: facts.provinceCode,
+          municipality: facts.municipalityCode,
+          ...(scenario ? { scenario } : {}),
+        },
       };
     },
   };

@@ -32,7 +32,13 @@ const facts = (reference: string, provinceCode: string): CadastreFacts => ({
   surfaceM2: 80,
   yearBuilt: 1958,
 });
-const input = (reference: string, f: CadastreFacts, signal = new AbortController().signal) => ({ reference, mode: "live" as const, attempt: 1, signal, facts: f });
+const input = (reference: string, f: CadastreFacts, signal = new AbortController().signal) => ({
+  reference,
+  mode: "live" as const,
+  attempt: 1,
+  signal,
+  facts: f,
+});
 
 /** What the Catalan dataset holds for the parcels asked about below. */
 function cataloniaRegistry(): CataloniaRow[] {
@@ -41,9 +47,15 @@ function cataloniaRegistry(): CataloniaRow[] {
   return [
     ...parcel,
     // A unit whose newest certificate has no letter.
-    ...unit.map((r, i) => ({ ...r, referencia_cadastral: UNIT_CAT_NO_LETTER, ...(i === 0 ? { qualificaci_de_consum_d: undefined } : {}) })),
+    ...unit.map((r, i) => ({
+      ...r,
+      referencia_cadastral: UNIT_CAT_NO_LETTER,
+      ...(i === 0 ? { qualificaci_de_consum_d: undefined } : {}),
+    })),
     // A parcel with certificates of its units only.
-    ...parcel.filter((r) => r.referencia_cadastral!.length === 20).map((r) => ({ ...r, referencia_cadastral: PARCEL_CAT_UNITS_ONLY + r.referencia_cadastral!.slice(14) })),
+    ...parcel
+      .filter((r) => r.referencia_cadastral!.length === 20)
+      .map((r) => ({ ...r, referencia_cadastral: PARCEL_CAT_UNITS_ONLY + r.referencia_cadastral!.slice(14) })),
   ];
 }
 
@@ -57,7 +69,8 @@ beforeAll(async () => {
     const q = url.searchParams;
     const reference = q.get("referencia_cadastral");
     // Only the one query the client should send is understood: rows of exactly one reference.
-    if (q.get("$order") !== "data_entrada DESC" || !reference || q.has("$where")) return { status: 400, body: fixture("socrata-error-no-such-column.json") };
+    if (q.get("$order") !== "data_entrada DESC" || !reference || q.has("$where"))
+      return { status: 400, body: fixture("socrata-error-no-such-column.json") };
     if (reference === "0000000HTML000") return { body: WAF_PAGE, contentType: "text/html" };
     if (reference === "0000000BROKEN0") return { body: '[{"num_cas": ' };
     if (reference === "0000000NOTARR0") return { body: '{"rows": []}' };
@@ -74,12 +87,15 @@ beforeAll(async () => {
   const aragon = JSON.parse(fixture(`gaodcore-237-parcel-${PARCEL_ARA}.json`)) as Record<string, string>[];
   server.on(/\/GA_OD_Core\/download\?/, (url) => {
     const q = url.searchParams;
-    if (q.get("resource_id") !== "237" || q.get("formato") !== "json" || q.get("sort") !== "fec_emision desc") return { status: 400, body: '{"detail": "bad request"}' };
+    if (q.get("resource_id") !== "237" || q.get("formato") !== "json" || q.get("sort") !== "fec_emision desc")
+      return { status: 400, body: '{"detail": "bad request"}' };
     const like = q.has("like") ? (JSON.parse(q.get("like")!) as { refcatastral: string }).refcatastral : null;
     const equals = q.has("filters") ? (JSON.parse(q.get("filters")!) as { refcatastral: string }).refcatastral : null;
     if (equals === "0000000BROKEN0") return { body: '{"detail": "view 237"}' };
     const rows = aragon
-      .filter((r) => (like !== null ? r.refcatastral!.toUpperCase().includes(like.toUpperCase()) : r.refcatastral === equals))
+      .filter((r) =>
+        like !== null ? r.refcatastral!.toUpperCase().includes(like.toUpperCase()) : r.refcatastral === equals,
+      )
       .sort((a, b) => b.fec_emision!.localeCompare(a.fec_emision!))
       .slice(0, Number(q.get("limit")));
     return { body: JSON.stringify(rows) };
@@ -87,18 +103,26 @@ beforeAll(async () => {
   server.on(WFS, (url) => {
     const q = url.searchParams;
     const filter = q.get("FILTER") ?? "";
-    if (q.get("typeNames") !== "ms:CEEEdificios" || q.get("request") !== "GetFeature" || !filter.includes("<fes:PropertyIsEqualTo>")) {
+    if (
+      q.get("typeNames") !== "ms:CEEEdificios" ||
+      q.get("request") !== "GetFeature" ||
+      !filter.includes("<fes:PropertyIsEqualTo>")
+    ) {
       return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml" };
     }
-    const equals = (property: string, value: string) => filter.includes(`<fes:ValueReference>${property}</fes:ValueReference><fes:Literal>${value}</fes:Literal>`);
+    const equals = (property: string, value: string) =>
+      filter.includes(`<fes:ValueReference>${property}</fes:ValueReference><fes:Literal>${value}</fes:Literal>`);
     if (equals("ref_referencia", UNIT_VAL)) return { body: fixture(`wfs-ceeedificios-unit-${UNIT_VAL}.geojson`) };
     if (equals("ref_parcela", PARCEL_VAL)) return { body: fixture(`wfs-ceeedificios-parcel-${PARCEL_VAL}.geojson`) };
     if (equals("ref_parcela", "1416301YJ2711P")) {
       const body = JSON.parse(fixture(`wfs-ceeedificios-parcel-${PARCEL_VAL}.geojson`));
-      body.features = body.features.filter((f: { properties: { ref_referencia: string } }) => f.properties.ref_referencia.length === 20);
+      body.features = body.features.filter(
+        (f: { properties: { ref_referencia: string } }) => f.properties.ref_referencia.length === 20,
+      );
       return { body: JSON.stringify(body) };
     }
-    if (equals("ref_parcela", "0000000XCEPT00")) return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml; subtype=gml/3.2.1" };
+    if (equals("ref_parcela", "0000000XCEPT00"))
+      return { body: fixture("wfs-exceptionreport-invalid-filter.xml"), contentType: "text/xml; subtype=gml/3.2.1" };
     return { body: fixture("wfs-ceeedificios-empty.geojson") };
   });
 });
@@ -139,7 +163,11 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
       summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit" },
     });
     const request = server.requests.findLast((u) => u.searchParams.get("referencia_cadastral") === UNIT_CAT)!;
-    expect(Object.fromEntries(request.searchParams)).toEqual({ referencia_cadastral: UNIT_CAT, $limit: "5", $order: "data_entrada DESC" });
+    expect(Object.fromEntries(request.searchParams)).toEqual({
+      referencia_cadastral: UNIT_CAT,
+      $limit: "5",
+      $order: "data_entrada DESC",
+    });
   });
 
   it("without one of its own, the building's certificate (registered under the 14-character parcel)", async () => {
@@ -148,22 +176,37 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
       kind: "found",
       data: { rating: "E", certificateId: "B7M2X9QF3D", issuedOn: "2016-09-20", scope: "building" },
     });
-    expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([UNIT_CAT_NONE, PARCEL_CAT]);
+    expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([
+      UNIT_CAT_NONE,
+      PARCEL_CAT,
+    ]);
   });
 
   it("a 14-character parcel of several units: only the building's certificate is asked for", async () => {
     const before = server.requests.length;
-    expect(await cee().lookup(input(PARCEL_CAT, facts(PARCEL_CAT, "17")))).toMatchObject({ kind: "found", data: { scope: "building", rating: "E" } });
+    expect(await cee().lookup(input(PARCEL_CAT, facts(PARCEL_CAT, "17")))).toMatchObject({
+      kind: "found",
+      data: { scope: "building", rating: "E" },
+    });
     expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([PARCEL_CAT]);
   });
 
   it("a 14-character parcel the cadastre resolved to one unit: that unit's certificate", async () => {
-    expect(await cee().lookup(input(PARCEL_CAT, facts(UNIT_CAT, "08")))).toMatchObject({ kind: "found", data: { scope: "unit", certificateId: "HT2V7Q9K4M" } });
+    expect(await cee().lookup(input(PARCEL_CAT, facts(UNIT_CAT, "08")))).toMatchObject({
+      kind: "found",
+      data: { scope: "unit", certificateId: "HT2V7Q9K4M" },
+    });
   });
 
   it("another unit's certificate is not this property's: not_found", async () => {
-    expect(await cee().lookup(input(PARCEL_CAT_UNITS_ONLY, facts(PARCEL_CAT_UNITS_ONLY, "25")))).toEqual({ kind: "not_found", provider: "icaen-socrata", summary: { registry: "ICAEN (j6ii-t3w2)" } });
-    expect(await cee().lookup(input(`${PARCEL_CAT_UNITS_ONLY}0005TS`, facts(`${PARCEL_CAT_UNITS_ONLY}0005TS`, "25")))).toMatchObject({ kind: "not_found" });
+    expect(await cee().lookup(input(PARCEL_CAT_UNITS_ONLY, facts(PARCEL_CAT_UNITS_ONLY, "25")))).toEqual({
+      kind: "not_found",
+      provider: "icaen-socrata",
+      summary: { registry: "ICAEN (j6ii-t3w2)" },
+    });
+    expect(
+      await cee().lookup(input(`${PARCEL_CAT_UNITS_ONLY}0005TS`, facts(`${PARCEL_CAT_UNITS_ONLY}0005TS`, "25"))),
+    ).toMatchObject({ kind: "not_found" });
   });
 
   it("a record without a valid letter is skipped", async () => {
@@ -174,7 +217,11 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   });
 
   it("nothing registered → not_found (the pipeline estimates)", async () => {
-    expect(await cee().lookup(input("9999999DF3802F0001XX", facts("9999999DF3802F0001XX", "43")))).toEqual({ kind: "not_found", provider: "icaen-socrata", summary: { registry: "ICAEN (j6ii-t3w2)" } });
+    expect(await cee().lookup(input("9999999DF3802F0001XX", facts("9999999DF3802F0001XX", "43")))).toEqual({
+      kind: "not_found",
+      provider: "icaen-socrata",
+      summary: { registry: "ICAEN (j6ii-t3w2)" },
+    });
   });
 
   it("classifies failures", async () => {
@@ -184,16 +231,24 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
     expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
     expect(await ask("0000000NOTARR0")).toMatchObject({ kind: "error", code: "malformed" });
     expect(await ask("0000000ERR5000")).toMatchObject({ kind: "error", code: "upstream_status_500" });
-    expect(await cee({ timeoutMs: 150 }).lookup(input("0000000HANG000", facts("0000000HANG000", "08")))).toMatchObject({ kind: "error", code: "timeout" });
+    expect(await cee({ timeoutMs: 150 }).lookup(input("0000000HANG000", facts("0000000HANG000", "08")))).toMatchObject({
+      kind: "error",
+      code: "timeout",
+    });
   });
 
   it("caches answers and coalesces concurrent lookups", async () => {
     const c = cee();
     const asked = () => server.count(/referencia_cadastral=0000000SLOW000/);
     const before = asked();
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () => c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))),
+    );
     expect(outcomes.every((o) => o.kind === "not_found")).toBe(true);
-    expect(await c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))).toMatchObject({ kind: "not_found", summary: { cached: true } });
+    expect(await c.lookup(input("0000000SLOW000", facts("0000000SLOW000", "08")))).toMatchObject({
+      kind: "not_found",
+      summary: { cached: true },
+    });
     expect(asked() - before).toBe(1);
   });
 });
@@ -230,18 +285,35 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
   });
 
   it("only other units' certificates, or none: not_found", async () => {
-    expect(await cee().lookup(input("1416301YJ2711P", facts("1416301YJ2711P", "03")))).toEqual({ kind: "not_found", provider: "gva-wfs", summary: { registry: "GVA GCEE WFS" } });
-    expect(await cee().lookup(input("0000000XX0000X", facts("0000000XX0000X", "12")))).toEqual({ kind: "not_found", provider: "gva-wfs", summary: { registry: "GVA GCEE WFS" } });
+    expect(await cee().lookup(input("1416301YJ2711P", facts("1416301YJ2711P", "03")))).toEqual({
+      kind: "not_found",
+      provider: "gva-wfs",
+      summary: { registry: "GVA GCEE WFS" },
+    });
+    expect(await cee().lookup(input("0000000XX0000X", facts("0000000XX0000X", "12")))).toEqual({
+      kind: "not_found",
+      provider: "gva-wfs",
+      summary: { registry: "GVA GCEE WFS" },
+    });
   });
 
   it("an ExceptionReport is an error", async () => {
-    expect(await cee().lookup(input("0000000XCEPT00", facts("0000000XCEPT00", "12")))).toMatchObject({ kind: "error", code: "wfs_exception", message: expect.stringContaining("Invalid or Unsupported FILTER") });
+    expect(await cee().lookup(input("0000000XCEPT00", facts("0000000XCEPT00", "12")))).toMatchObject({
+      kind: "error",
+      code: "wfs_exception",
+      message: expect.stringContaining("Invalid or Unsupported FILTER"),
+    });
   });
 });
 
 describe("Aragón (GA_OD_Core view 237)", () => {
-  const ask = (reference: string) => cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
-  const sent = (from: number) => server.requests.slice(from).filter((u) => u.pathname === "/GA_OD_Core/download").map((u) => Object.fromEntries(u.searchParams));
+  const ask = (reference: string) =>
+    cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
+  const sent = (from: number) =>
+    server.requests
+      .slice(from)
+      .filter((u) => u.pathname === "/GA_OD_Core/download")
+      .map((u) => Object.fromEntries(u.searchParams));
 
   it("the unit's newest certificate, by `like` on its first 18 characters; figures with units; expiry", async () => {
     const before = server.requests.length;
@@ -261,22 +333,46 @@ describe("Aragón (GA_OD_Core view 237)", () => {
       provider: "aragon-gaodcore",
       summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit" },
     });
-    expect(sent(before)).toEqual([{ resource_id: "237", formato: "json", like: `{"refcatastral":"${PARCEL_ARA}0001"}`, sort: "fec_emision desc", limit: "5" }]);
+    expect(sent(before)).toEqual([
+      {
+        resource_id: "237",
+        formato: "json",
+        like: `{"refcatastral":"${PARCEL_ARA}0001"}`,
+        sort: "fec_emision desc",
+        limit: "5",
+      },
+    ]);
   });
 
   it("a unit named with another in one field", async () => {
-    expect(await ask(`${PARCEL_ARA}0003FE`)).toMatchObject({ kind: "found", data: { rating: "D", certificateId: "ARA-0003", scope: "unit" } });
+    expect(await ask(`${PARCEL_ARA}0003FE`)).toMatchObject({
+      kind: "found",
+      data: { rating: "D", certificateId: "ARA-0003", scope: "unit" },
+    });
   });
 
   it("without one of its own, the building's, by `filters` on the bare parcel", async () => {
     const before = server.requests.length;
-    expect(await ask(`${PARCEL_ARA}0009BO`)).toMatchObject({ kind: "found", data: { rating: "E", certificateId: "ARA-0004", scope: "building" } });
-    expect(sent(before).map((q) => q.like ?? q.filters)).toEqual([`{"refcatastral":"${PARCEL_ARA}0009"}`, `{"refcatastral":"${PARCEL_ARA}"}`]);
+    expect(await ask(`${PARCEL_ARA}0009BO`)).toMatchObject({
+      kind: "found",
+      data: { rating: "E", certificateId: "ARA-0004", scope: "building" },
+    });
+    expect(sent(before).map((q) => q.like ?? q.filters)).toEqual([
+      `{"refcatastral":"${PARCEL_ARA}0009"}`,
+      `{"refcatastral":"${PARCEL_ARA}"}`,
+    ]);
   });
 
   it("a unit whose only record has no A-G letter gets the building's; a parcel with nothing is not_found", async () => {
-    expect(await ask(`${PARCEL_ARA}0004GR`)).toMatchObject({ kind: "found", data: { scope: "building", certificateId: "ARA-0004" } });
-    expect(await cee({ aragonBaseUrl: server.url }).lookup(input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")))).toEqual({
+    expect(await ask(`${PARCEL_ARA}0004GR`)).toMatchObject({
+      kind: "found",
+      data: { scope: "building", certificateId: "ARA-0004" },
+    });
+    expect(
+      await cee({ aragonBaseUrl: server.url }).lookup(
+        input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")),
+      ),
+    ).toEqual({
       kind: "not_found",
       provider: "aragon-gaodcore",
       summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)" },
@@ -299,7 +395,11 @@ describe("regions without a registry queryable by reference", () => {
   it("answer not_found at once, without a request", async () => {
     const before = server.requests.length;
     for (const province of ["28", "41", "48", "07", "39"]) {
-      expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({ kind: "not_found", provider: "estimate", summary: { reason: "no_registry_for_region", province } });
+      expect(await cee().lookup(input(UNIT_CAT, facts(UNIT_CAT, province)))).toEqual({
+        kind: "not_found",
+        provider: "estimate",
+        summary: { reason: "no_registry_for_region", province },
+      });
     }
     expect(server.requests.length).toBe(before);
   });

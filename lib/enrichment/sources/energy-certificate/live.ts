@@ -39,7 +39,14 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
  */
 const fromCatalonia = (row: CataloniaRow, scope: CertificateScope) =>
   registryCertificate(
-    { rating: row.qualificaci_de_consum_d, emissionsRating: row.qualificacio_d_emissions, primaryEnergy: row.energia_prim_ria_no_renovable, emissions: row.emissions_de_co2, issuedOn: row.data_entrada, certificateId: row.num_cas },
+    {
+      rating: row.qualificaci_de_consum_d,
+      emissionsRating: row.qualificacio_d_emissions,
+      primaryEnergy: row.energia_prim_ria_no_renovable,
+      emissions: row.emissions_de_co2,
+      issuedOn: row.data_entrada,
+      certificateId: row.num_cas,
+    },
     scope,
     CATALONIA_REGISTRY,
   );
@@ -51,7 +58,14 @@ const fromCatalonia = (row: CataloniaRow, scope: CertificateScope) =>
  */
 const fromValencia = (p: ValenciaProperties, scope: CertificateScope) =>
   registryCertificate(
-    { rating: p.cer_concalificacion, emissionsRating: p.cer_emicalificacion, primaryEnergy: p.cer_contotal, emissions: p.cer_emitotal, validUntil: p.validohasta, certificateId: p.codigo ?? p.idcertificado },
+    {
+      rating: p.cer_concalificacion,
+      emissionsRating: p.cer_emicalificacion,
+      primaryEnergy: p.cer_contotal,
+      emissions: p.cer_emitotal,
+      validUntil: p.validohasta,
+      certificateId: p.codigo ?? p.idcertificado,
+    },
     scope,
     VALENCIA_REGISTRY,
   );
@@ -78,19 +92,33 @@ interface RowRegistry<R> {
  * The unit's rows, else the building's (a null ask is skipped), each newest first: the first row
  * with an A-G letter is the certificate; rows without one are counted in the not_found summary.
  */
-async function unitThenBuilding<R>(registry: RowRegistry<R>, asks: readonly (readonly [CertificateScope, (() => Promise<R[]>) | null])[]): Promise<Outcome<RegistryCertificate>> {
+async function unitThenBuilding<R>(
+  registry: RowRegistry<R>,
+  asks: readonly (readonly [CertificateScope, (() => Promise<R[]>) | null])[],
+): Promise<Outcome<RegistryCertificate>> {
   let unusable = 0;
   for (const [scope, ask] of asks) {
     if (!ask) continue;
     const rows = await ask();
     const row = rows.find((r) => ratingLetter(registry.letter(r)));
-    if (row) return { kind: "found", data: registry.certificate(row, scope), provider: registry.provider, summary: { registry: registry.registry, scope } };
+    if (row)
+      return {
+        kind: "found",
+        data: registry.certificate(row, scope),
+        provider: registry.provider,
+        summary: { registry: registry.registry, scope },
+      };
     unusable += rows.length;
   }
   return notFound(registry.provider, registry.registry, unusable);
 }
 
-const CATALONIA: RowRegistry<CataloniaRow> = { provider: PROVIDERS.catalonia, registry: CATALONIA_REGISTRY, letter: (r) => r.qualificaci_de_consum_d, certificate: fromCatalonia };
+const CATALONIA: RowRegistry<CataloniaRow> = {
+  provider: PROVIDERS.catalonia,
+  registry: CATALONIA_REGISTRY,
+  letter: (r) => r.qualificaci_de_consum_d,
+  certificate: fromCatalonia,
+};
 const ARAGON: RowRegistry<AragonRow> = {
   provider: PROVIDERS.aragon,
   registry: ARAGON_REGISTRY,
@@ -111,14 +139,26 @@ const aragon = (client: AragonClient, unit: string | null, parcel: string) =>
   ]);
 
 /** Newest first by end of validity (the WFS has no documented order). */
-const newestFirst = (a: ValenciaProperties, b: ValenciaProperties) => (isoDate(b.validohasta) ?? "").localeCompare(isoDate(a.validohasta) ?? "");
+const newestFirst = (a: ValenciaProperties, b: ValenciaProperties) =>
+  (isoDate(b.validohasta) ?? "").localeCompare(isoDate(a.validohasta) ?? "");
 
-async function valencia(base: string, unit: string | null, parcel: string, timeoutMs: number): Promise<Outcome<RegistryCertificate>> {
+async function valencia(
+  base: string,
+  unit: string | null,
+  parcel: string,
+  timeoutMs: number,
+): Promise<Outcome<RegistryCertificate>> {
   let unusable = 0;
   if (unit) {
     const features = (await valenciaFeatures(base, "ref_referencia", unit, timeoutMs)).sort(newestFirst);
     const p = features.find((f) => ratingLetter(f.cer_concalificacion));
-    if (p) return { kind: "found", data: fromValencia(p, "unit"), provider: PROVIDERS.valencia, summary: { registry: VALENCIA_REGISTRY, scope: "unit" } };
+    if (p)
+      return {
+        kind: "found",
+        data: fromValencia(p, "unit"),
+        provider: PROVIDERS.valencia,
+        summary: { registry: VALENCIA_REGISTRY, scope: "unit" },
+      };
     unusable += features.length;
   }
   const features = (await valenciaFeatures(base, "ref_parcela", parcel, timeoutMs)).sort(newestFirst);
@@ -126,13 +166,23 @@ async function valencia(base: string, unit: string | null, parcel: string, timeo
   // (no real answer of the layer has been seen; see ../registries/fixtures/README.md).
   const own = features.filter((f) => [parcel, ""].includes(bare(f.ref_referencia)));
   const p = own.find((f) => ratingLetter(f.cer_concalificacion));
-  if (p) return { kind: "found", data: fromValencia(p, "building"), provider: PROVIDERS.valencia, summary: { registry: VALENCIA_REGISTRY, scope: "building" } };
+  if (p)
+    return {
+      kind: "found",
+      data: fromValencia(p, "building"),
+      provider: PROVIDERS.valencia,
+      summary: { registry: VALENCIA_REGISTRY, scope: "building" },
+    };
   return notFound(PROVIDERS.valencia, VALENCIA_REGISTRY, unusable + own.length);
 }
 
 export function createLiveEnergyCertificate(options: LiveEnergyCertificateOptions): EnergyCertificateSource {
   const { timeoutMs, ask } = liveClient(options);
-  const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
+  const cataloniaClient: CataloniaClient = {
+    base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL,
+    timeoutMs,
+    appToken: options.socrataAppToken,
+  };
   const valenciaBase = options.valenciaBaseUrl ?? VALENCIA_BASE_URL;
   const aragonClient: AragonClient = { base: options.aragonBaseUrl ?? ARAGON_BASE_URL, timeoutMs };
   /** Each provider's lookup of a unit (or null) and its parcel. */

@@ -4,8 +4,13 @@ import { sandboxFacts } from "../cadastre/sandbox";
 import { scenarioReference } from "../sandbox";
 import { createSandboxEnergyCertificate } from "./sandbox";
 
-const lookup = (reference: string, attempt = 1, facts: CadastreFacts = sandboxFacts(reference), latencyMs = 0, signal = new AbortController().signal) =>
-  createSandboxEnergyCertificate({ latencyMs }).lookup({ reference, mode: "test", attempt, signal, facts });
+const lookup = (
+  reference: string,
+  attempt = 1,
+  facts: CadastreFacts = sandboxFacts(reference),
+  latencyMs = 0,
+  signal = new AbortController().signal,
+) => createSandboxEnergyCertificate({ latencyMs }).lookup({ reference, mode: "test", attempt, signal, facts });
 
 const references = Array.from({ length: 400 }, (_, i) => `${String(2000000 + i)}VK3799G0001AA`);
 
@@ -37,20 +42,27 @@ describe("sandbox energy certificate registry", () => {
 
   it("draws letters that fit the year built", async () => {
     const ratings = async (yearBuilt: number) => {
-      const outcomes = await Promise.all(references.map((r) => lookup(r, 1, { ...sandboxFacts(r), use: "Residencial", yearBuilt })));
+      const outcomes = await Promise.all(
+        references.map((r) => lookup(r, 1, { ...sandboxFacts(r), use: "Residencial", yearBuilt })),
+      );
       return outcomes.flatMap((o) => (o.kind === "found" ? [o.data.rating] : []));
     };
     // Drawn from the estimate model: post-2013 buildings mostly A-C (Spain's 2017 new builds: A+B+C
     // 54 %), pre-1980 ones mostly E-G.
-    const share = (letters: string[], allowed: string) => letters.filter((r) => allowed.includes(r)).length / letters.length;
+    const share = (letters: string[], allowed: string) =>
+      letters.filter((r) => allowed.includes(r)).length / letters.length;
     expect(share(await ratings(2022), "ABC")).toBeGreaterThan(0.45);
     expect(share(await ratings(1960), "EFG")).toBeGreaterThan(0.7);
   });
 
   it("has nothing for units no certificate rates, or without a year", async () => {
     for (const reference of references.slice(0, 50)) {
-      expect(await lookup(reference, 1, { ...sandboxFacts(reference), use: "Almacen-Estacionamiento" })).toMatchObject({ kind: "not_found" });
-      expect(await lookup(reference, 1, { ...sandboxFacts(reference), yearBuilt: null })).toMatchObject({ kind: "not_found" });
+      expect(await lookup(reference, 1, { ...sandboxFacts(reference), use: "Almacen-Estacionamiento" })).toMatchObject({
+        kind: "not_found",
+      });
+      expect(await lookup(reference, 1, { ...sandboxFacts(reference), yearBuilt: null })).toMatchObject({
+        kind: "not_found",
+      });
     }
   });
 
@@ -65,7 +77,8 @@ describe("sandbox energy certificate registry", () => {
   });
 
   it("other scenarios answer normally", async () => {
-    for (const unit of ["9100", "9300"] as const) expect((await lookup(scenarioReference(unit), 1)).kind).not.toBe("error");
+    for (const unit of ["9100", "9300"] as const)
+      expect((await lookup(scenarioReference(unit), 1)).kind).not.toBe("error");
   });
 
   it("honours latency and the abort signal", async () => {
@@ -74,6 +87,9 @@ describe("sandbox energy certificate registry", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
-    expect(await lookup(references[0]!, 1, undefined, 5000, controller.signal)).toMatchObject({ kind: "error", code: "timeout" });
+    expect(await lookup(references[0]!, 1, undefined, 5000, controller.signal)).toMatchObject({
+      kind: "error",
+      code: "timeout",
+    });
   });
 });

@@ -40,14 +40,20 @@ export function createSandboxEnergyCertificate(options: SandboxOptions = {}): En
     async lookup({ reference, attempt, signal, facts }) {
       if (!(await delay(options.latencyMs ?? 0, signal))) return TIMEOUT;
       if (scenarioOf(reference) === SCENARIOS.flakyCertificate && attempt <= 2) {
-        return { kind: "error", code: "registry_unavailable", message: `sandbox scenario 9200: registry unavailable (attempt ${attempt} of 2 failing)`, provider: PROVIDERS.sandbox };
+        return {
+          kind: "error",
+          code: "registry_unavailable",
+          message: `sandbox scenario 9200: registry unavailable (attempt ${attempt} of 2 failing)`,
+          provider: PROVIDERS.sandbox,
+        };
       }
       const next = draw(`energy-certificate:${reference}`);
       // Spain's average: the sandbox's letters do not depend on the zone or the community.
       const { yearBuilt, use } = facts;
       const probabilities = estimateProbabilities({ yearBuilt, use, climateZone: null, ccaa: null });
       // Nothing to certify (parking, land...) or no year to shape the letter: no certificate.
-      if (!ratedUse(facts.use) || !probabilities || next() >= CERTIFIED_SHARE) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox" } };
+      if (!ratedUse(facts.use) || !probabilities || next() >= CERTIFIED_SHARE)
+        return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox" } };
       const rating = sample(probabilities, next());
       const index = RATINGS.indexOf(rating);
       const low = index === 0 ? PRIMARY_BOUNDS[0]! / 2 : PRIMARY_BOUNDS[index - 1]!;
@@ -65,9 +71,17 @@ export function createSandboxEnergyCertificate(options: SandboxOptions = {}): En
         validUntil: null,
         scope: reference.length === 14 ? "building" : "unit",
         registry: "sandbox",
-        certificateId: `SBX-${facts.provinceCode ?? "00"}-${between(next, 0, 36 ** 6 - 1).toString(36).toUpperCase().padStart(6, "0")}`,
+        certificateId: `SBX-${facts.provinceCode ?? "00"}-${between(next, 0, 36 ** 6 - 1)
+          .toString(36)
+          .toUpperCase()
+          .padStart(6, "0")}`,
       };
-      return { kind: "found", data: certificate, provider: PROVIDERS.sandbox, summary: { register: "sandbox", certificate_id: certificate.certificateId } };
+      return {
+        kind: "found",
+        data: certificate,
+        provider: PROVIDERS.sandbox,
+        summary: { register: "sandbox", certificate_id: certificate.certificateId },
+      };
     },
   };
 }

@@ -38,7 +38,8 @@ export interface LiveIteOptions extends LiveClientOptions {
 }
 
 /** Newest first by expiry (the layer has no documented order). */
-const newestReport = (a: GesieeReport, b: GesieeReport) => (isoDate(b.fecha_caducidad) ?? "").localeCompare(isoDate(a.fecha_caducidad) ?? "");
+const newestReport = (a: GesieeReport, b: GesieeReport) =>
+  (isoDate(b.fecha_caducidad) ?? "").localeCompare(isoDate(a.fecha_caducidad) ?? "");
 
 async function catalonia(client: CataloniaClient, parcel: string): Promise<Outcome<IteFinding>> {
   const row = await cataloniaIiteRow(client, parcel);
@@ -50,7 +51,11 @@ async function catalonia(client: CataloniaClient, parcel: string): Promise<Outco
     kind: "found",
     data: { status: "found", registry: CATALONIA_REGISTRY, reference: code },
     provider: PROVIDERS.catalonia,
-    summary: { registry: CATALONIA_REGISTRY, certificate_id: row?.num_cas ?? null, reported_on: isoDate(row?.data_entrada) },
+    summary: {
+      registry: CATALONIA_REGISTRY,
+      certificate_id: row?.num_cas ?? null,
+      reported_on: isoDate(row?.data_entrada),
+    },
   };
 }
 
@@ -69,13 +74,22 @@ async function valencia(base: string, parcel: string, timeoutMs: number): Promis
       result: pending ? "unfavourable" : null,
     },
     provider: PROVIDERS.gesiee,
-    summary: { registry: GESIEE_REGISTRY, urgent_interventions: report.count_intu ?? null, urgent_state: report.estado_intu ?? null, assessed: report.evaluado ?? null },
+    summary: {
+      registry: GESIEE_REGISTRY,
+      urgent_interventions: report.count_intu ?? null,
+      urgent_state: report.estado_intu ?? null,
+      assessed: report.evaluado ?? null,
+    },
   };
 }
 
 export function createLiveIte(options: LiveIteOptions): IteSource {
   const { timeoutMs, ask } = liveClient(options);
-  const cataloniaClient: CataloniaClient = { base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL, timeoutMs, appToken: options.socrataAppToken };
+  const cataloniaClient: CataloniaClient = {
+    base: options.cataloniaBaseUrl ?? CATALONIA_BASE_URL,
+    timeoutMs,
+    appToken: options.socrataAppToken,
+  };
   const valenciaBase = options.valenciaBaseUrl ?? GESIEE_BASE_URL;
   const clients: Record<string, (parcel: string) => Promise<Outcome<IteFinding>>> = {
     [PROVIDERS.catalonia]: (parcel) => catalonia(cataloniaClient, parcel),
@@ -88,7 +102,13 @@ export function createLiveIte(options: LiveIteOptions): IteSource {
       const { reference, facts } = input;
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now: options.now?.() });
-      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.rules, summary: { ccaa, year_built: facts.yearBuilt } };
+      if (requirement === "not_required")
+        return {
+          kind: "found",
+          data: { status: "not_required" },
+          provider: PROVIDERS.rules,
+          summary: { ccaa, year_built: facts.yearBuilt },
+        };
       const provider = options.routes.get(facts.provinceCode ?? "");
       if (!provider) {
         const summary = { ccaa, requirement, reason: "no_registry_by_reference" };
@@ -97,7 +117,9 @@ export function createLiveIte(options: LiveIteOptions): IteSource {
       // The inspection is of the building: one answer serves every unit of the parcel, so what
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
-      const outcome = await ask<IteFinding>(`ite:${provider}:${parcel}`, input, provider, () => clients[provider]!(parcel));
+      const outcome = await ask<IteFinding>(`ite:${provider}:${parcel}`, input, provider, () =>
+        clients[provider]!(parcel),
+      );
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },
   };

@@ -23,12 +23,22 @@ describe("iteRequirement", () => {
   });
 
   it("counts age from the given date", () => {
-    expect(iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 1997, now: new Date("2027-01-01T00:00:00Z") })).toBe("required");
+    expect(
+      iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 1997, now: new Date("2027-01-01T00:00:00Z") }),
+    ).toBe("required");
     expect(iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 2030, now })).toBe("not_required");
   });
 
   it("never claims not_required where the threshold is unconfirmed", () => {
-    for (const ccaa of ["Castilla y León", "Canarias", "Andalucía", "Aragón", "Región de Murcia", "Ciudad Autónoma de Ceuta", "Madrid"]) {
+    for (const ccaa of [
+      "Castilla y León",
+      "Canarias",
+      "Andalucía",
+      "Aragón",
+      "Región de Murcia",
+      "Ciudad Autónoma de Ceuta",
+      "Madrid",
+    ]) {
       expect(iteRequirement({ ccaa, yearBuilt: 2020, now })).toBe("unknown");
       expect(iteRequirement({ ccaa, yearBuilt: 1900, now })).toBe("unknown");
     }

@@ -15,11 +15,11 @@ import type { CommunityName } from "@/lib/reference-data";
 
 export const FIRST_INSPECTION_AGE: Readonly<Partial<Record<CommunityName, number>>> = {
   "Comunidad de Madrid": 30,
-  "Cataluña": 45,
+  Cataluña: 45,
   "Comunitat Valenciana": 50,
   "País Vasco": 50,
   "Principado de Asturias": 50,
-  "Galicia": 50,
+  Galicia: 50,
 };
 
 export type IteRequirement = "not_required" | "required" | "unknown";
@@ -31,7 +31,15 @@ export function firstInspectionAge(ccaa: string | null): number | null {
   return FIRST_INSPECTION_AGE[ccaa as CommunityName]!;
 }
 
-export function iteRequirement({ ccaa, yearBuilt, now = new Date() }: { ccaa: string | null; yearBuilt: number | null; now?: Date }): IteRequirement {
+export function iteRequirement({
+  ccaa,
+  yearBuilt,
+  now = new Date(),
+}: {
+  ccaa: string | null;
+  yearBuilt: number | null;
+  now?: Date;
+}): IteRequirement {
   const threshold = firstInspectionAge(ccaa);
   if (threshold === null || yearBuilt === null || !Number.isInteger(yearBuilt) || yearBuilt <= 0) return "unknown";
   return now.getUTCFullYear() - yearBuilt < threshold ? "not_required" : "required";

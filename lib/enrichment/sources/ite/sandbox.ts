@@ -9,7 +9,15 @@ import { firstInspectionAge, iteRequirement, RENEWAL_YEARS } from "./rules";
 /** Share of buildings due an inspection that have one on record. */
 const INSPECTED_SHARE = 0.6;
 /** Results of the inspections on record: mostly favourable, some with conditions. */
-const RESULTS = [...Array<"favourable">(14).fill("favourable"), "conditional", "conditional", "conditional", "unfavourable", "unfavourable", "unfavourable"] as const;
+const RESULTS = [
+  ...Array<"favourable">(14).fill("favourable"),
+  "conditional",
+  "conditional",
+  "conditional",
+  "unfavourable",
+  "unfavourable",
+  "unfavourable",
+] as const;
 
 export interface SandboxIteOptions extends SandboxOptions {
   /** The date building ages are counted at (tests); default now. */
@@ -21,21 +29,40 @@ export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
     async lookup({ reference, signal, facts }) {
       if (!(await delay(options.latencyMs ?? 0, signal))) return TIMEOUT;
       if (scenarioOf(reference) === SCENARIOS.failingIte) {
-        return { kind: "error", code: "registry_unavailable", message: "sandbox scenario 9300: the ITE registry always fails" };
+        return {
+          kind: "error",
+          code: "registry_unavailable",
+          message: "sandbox scenario 9300: the ITE registry always fails",
+        };
       }
       const now = options.now?.() ?? new Date();
       const ccaa = facts.provinceCode ? ccaaForProvince(facts.provinceCode) : null;
       const requirement = iteRequirement({ ccaa, yearBuilt: facts.yearBuilt, now });
-      if (requirement === "not_required") return { kind: "found", data: { status: "not_required" }, provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
-      if (requirement === "unknown") return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
+      if (requirement === "not_required")
+        return {
+          kind: "found",
+          data: { status: "not_required" },
+          provider: PROVIDERS.sandbox,
+          summary: { register: "sandbox", ccaa },
+        };
+      if (requirement === "unknown")
+        return {
+          kind: "found",
+          data: { status: "unsupported" },
+          provider: PROVIDERS.sandbox,
+          summary: { register: "sandbox", ccaa },
+        };
 
       const next = draw(`ite:${reference.slice(0, 14)}`);
       const year = now.getUTCFullYear();
       // Due since `yearBuilt + threshold`; the record on file is the latest one, within a period.
       const firstDue = facts.yearBuilt! + firstInspectionAge(ccaa)!;
       const earliest = Math.max(firstDue, year - RENEWAL_YEARS);
-      if (next() >= INSPECTED_SHARE || earliest >= year) return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
-      const inspectedOn = new Date(Date.UTC(between(next, earliest, year - 1), between(next, 0, 11), between(next, 1, 28)));
+      if (next() >= INSPECTED_SHARE || earliest >= year)
+        return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
+      const inspectedOn = new Date(
+        Date.UTC(between(next, earliest, year - 1), between(next, 0, 11), between(next, 1, 28)),
+      );
       return {
         kind: "found",
         data: {

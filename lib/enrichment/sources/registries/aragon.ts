@@ -43,7 +43,11 @@ const ROWS = 5;
  * units, or a typo in the check letters, still matches), or `equals` a bare parcel (the building's
  * own certificate, not its units').
  */
-export async function aragonRows({ base, timeoutMs }: AragonClient, match: "contains" | "equals", reference: string): Promise<AragonRow[]> {
+export async function aragonRows(
+  { base, timeoutMs }: AragonClient,
+  match: "contains" | "equals",
+  reference: string,
+): Promise<AragonRow[]> {
   const condition = JSON.stringify({ [ARAGON_COLUMNS.reference]: reference });
   const params = new URLSearchParams({
     resource_id: VIEW,
@@ -53,6 +57,7 @@ export async function aragonRows({ base, timeoutMs }: AragonClient, match: "cont
     limit: String(ROWS),
   });
   const rows = parseJson(await getText(`${base.replace(/\/+$/, "")}/GA_OD_Core/download?${params}`, { timeoutMs }));
-  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null)) throw new UpstreamError("malformed", "the GA_OD_Core answer is not an array of rows");
+  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null))
+    throw new UpstreamError("malformed", "the GA_OD_Core answer is not an array of rows");
   return rows as AragonRow[];
 }

@@ -34,10 +34,14 @@ export interface CataloniaClient {
   appToken?: string;
 }
 
-async function query({ base, timeoutMs, appToken }: CataloniaClient, params: Record<string, string>): Promise<CataloniaRow[]> {
+async function query(
+  { base, timeoutMs, appToken }: CataloniaClient,
+  params: Record<string, string>,
+): Promise<CataloniaRow[]> {
   const url = `${base.replace(/\/+$/, "")}/resource/j6ii-t3w2.json?${new URLSearchParams({ ...params, $order: "data_entrada DESC" })}`;
   const rows = parseJson(await getText(url, { timeoutMs, headers: appTokenHeader(appToken) }));
-  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null)) throw new UpstreamError("malformed", "the Socrata answer is not an array of rows");
+  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null))
+    throw new UpstreamError("malformed", "the Socrata answer is not an array of rows");
   return rows as CataloniaRow[];
 }
 
@@ -53,6 +57,9 @@ export function cataloniaRows(client: CataloniaClient, reference: string): Promi
 
 /** The newest certificate of the parcel or its units that carries an IITE code, or null. */
 export async function cataloniaIiteRow(client: CataloniaClient, parcel: string): Promise<CataloniaRow | null> {
-  const rows = await query(client, { $where: `starts_with(referencia_cadastral, ${literal(parcel)}) AND informe_ins_tecnica_edifici IS NOT NULL AND informe_ins_tecnica_edifici != ''`, $limit: "1" });
+  const rows = await query(client, {
+    $where: `starts_with(referencia_cadastral, ${literal(parcel)}) AND informe_ins_tecnica_edifici IS NOT NULL AND informe_ins_tecnica_edifici != ''`,
+    $limit: "1",
+  });
   return rows[0] ?? null;
 }

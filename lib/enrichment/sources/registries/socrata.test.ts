@@ -7,8 +7,12 @@ import { NEVER_MS } from "@/test/support/bounds";
 
 describe("Socrata app token", () => {
   it("goes to Socrata portals only", () => {
-    expect(socrataHeaders("https://analisi.transparenciacatalunya.cat/api/views/j6ii-t3w2/rows.csv", "tok")).toEqual({ "X-App-Token": "tok" });
-    expect(socrataHeaders("https://catalegdades.caib.cat/api/views/bhvx-p8vz/rows.csv", "tok")).toEqual({ "X-App-Token": "tok" });
+    expect(socrataHeaders("https://analisi.transparenciacatalunya.cat/api/views/j6ii-t3w2/rows.csv", "tok")).toEqual({
+      "X-App-Token": "tok",
+    });
+    expect(socrataHeaders("https://catalegdades.caib.cat/api/views/bhvx-p8vz/rows.csv", "tok")).toEqual({
+      "X-App-Token": "tok",
+    });
     expect(socrataHeaders("https://opendata.aragon.es/GA_OD_Core/download?view_id=237", "tok")).toEqual({});
     expect(socrataHeaders("https://analisi.transparenciacatalunya.cat/x", undefined)).toEqual({});
   });

@@ -23,10 +23,17 @@ export interface ValenciaProperties {
 /** Enough features to see a parcel's units and its own certificate. */
 export const MAX_FEATURES = 50;
 
-const xml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+const xml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
 /** Properties of the features of a GVA WFS layer whose `property` equals `value` (FES 2.0, GeoJSON out). */
-export async function gvaFeatures<P>(base: string, typeName: string, property: string, value: string, timeoutMs: number): Promise<P[]> {
+export async function gvaFeatures<P>(
+  base: string,
+  typeName: string,
+  property: string,
+  value: string,
+  timeoutMs: number,
+): Promise<P[]> {
   const filter = `<fes:Filter xmlns:fes="http://www.opengis.net/fes/2.0"><fes:PropertyIsEqualTo><fes:ValueReference>${property}</fes:ValueReference><fes:Literal>${xml(value)}</fes:Literal></fes:PropertyIsEqualTo></fes:Filter>`;
   const params = new URLSearchParams({
     service: "WFS",
@@ -39,13 +46,26 @@ export async function gvaFeatures<P>(base: string, typeName: string, property: s
   });
   const text = await getText(`${base.replace(/\/+$/, "")}?${params}`, { timeoutMs });
   // WFS reports a bad request as an XML ExceptionReport, sometimes with HTTP 200.
-  if (/^\s*</.test(text)) throw new UpstreamError("wfs_exception", text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").trim().slice(0, 160));
+  if (/^\s*</.test(text))
+    throw new UpstreamError(
+      "wfs_exception",
+      text
+        .replace(/<[^>]+>/g, " ")
+        .replace(/\s+/g, " ")
+        .trim()
+        .slice(0, 160),
+    );
   const body = parseJson(text) as { features?: unknown };
   if (!Array.isArray(body?.features)) throw new UpstreamError("malformed", "the WFS answer has no features array");
   return body.features.map((f) => ((f as { properties?: P } | null)?.properties ?? {}) as P);
 }
 
 /** Certificates whose `property` equals `value` (`ref_referencia` for a unit, `ref_parcela` for a parcel). */
-export function valenciaFeatures(base: string, property: "ref_referencia" | "ref_parcela", value: string, timeoutMs: number): Promise<ValenciaProperties[]> {
+export function valenciaFeatures(
+  base: string,
+  property: "ref_referencia" | "ref_parcela",
+  value: string,
+  timeoutMs: number,
+): Promise<ValenciaProperties[]> {
   return gvaFeatures<ValenciaProperties>(base, "ms:CEEEdificios", property, value, timeoutMs);
 }

@@ -57,12 +57,21 @@ export async function startReplayServer(): Promise<ReplayServer> {
     maxInFlight = Math.max(maxInFlight, inFlight);
     res.on("close", () => inFlight--);
     const route = routes.find(([re]) => re.test(decoded(url)));
-    const reply: Reply = route ? (typeof route[1] === "function" ? route[1](url) : route[1]) : { status: 404, body: `no route for ${decoded(url)}`, contentType: "text/plain" };
+    const reply: Reply = route
+      ? typeof route[1] === "function"
+        ? route[1](url)
+        : route[1]
+      : { status: 404, body: `no route for ${decoded(url)}`, contentType: "text/plain" };
     if ("hang" in reply) return;
     if ("destroy" in reply) return void req.socket.destroy();
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return; // the client gave up during the delay
-    res.writeHead(reply.status ?? 200, { "Content-Type": reply.contentType ?? "application/json; charset=utf-8", ...reply.headers }).end(reply.body);
+    res
+      .writeHead(reply.status ?? 200, {
+        "Content-Type": reply.contentType ?? "application/json; charset=utf-8",
+        ...reply.headers,
+      })
+      .end(reply.body);
   });
   server.on("connection", (s) => {
     sockets.add(s);

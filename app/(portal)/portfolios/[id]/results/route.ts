@@ -10,10 +10,18 @@ const TYPES = {
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { app, scope } = await requirePartner();
   const batch = await getBatch(app.db, scope, (await params).id);
-  if (!batch) return new Response("No such portfolio.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!batch)
+    return new Response("No such portfolio.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   const format = new URL(req.url).searchParams.get("format") === "xlsx" ? "xlsx" : "csv";
   const name = `${(batch.name ?? "portfolio").replace(/[^\w.-]+/g, "_").slice(0, 80)}-${batch.batch_id.slice(0, 8)}.${format}`;
   return new Response(resultsStream(app.db, scope, batch.batch_id, format), {
-    headers: { "Content-Type": TYPES[format], "Content-Disposition": `attachment; filename="${name}"`, "Cache-Control": "no-store" },
+    headers: {
+      "Content-Type": TYPES[format],
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    },
   });
 }
