@@ -8,7 +8,7 @@ import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
-import { countPortalWrite, registerFromPortal } from "@/lib/portal/register";
+import { countAccountWrite, registerFromPortal } from "@/lib/portal/register";
 import { DomainError, EVENT_TYPES, hasControl, whereOf } from "@/lib/domain";
 import {
   createEndpoint,
@@ -72,7 +72,7 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       values: { name: name.slice(0, 100) },
     };
   try {
-    await countPortalWrite(app, scope);
+    await countAccountWrite(app, scope);
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: { name } };
     throw error;
@@ -88,7 +88,7 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
   const expiry = field(form, "expires_in");
   if (!Object.hasOwn(ROLL_EXPIRIES, expiry)) return { error: "Choose when the old key stops working." };
   try {
-    await countPortalWrite(app, scope);
+    await countAccountWrite(app, scope);
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail };
     throw error;
@@ -132,7 +132,7 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
   };
   if (eventTypes && !eventTypes.length) return { error: "Choose at least one event for the endpoint.", values };
   try {
-    await countPortalWrite(app, scope);
+    await countAccountWrite(app, scope);
     // The API's own request schema: the portal accepts exactly what the API accepts.
     const input = parseBody(CreateWebhookEndpointBody, {
       url: field(form, "url"),

@@ -40,26 +40,29 @@ function Secret({ label, value, note }: { label: string; value: string; note: Re
 export function ModeSwitch({ mode }: { mode: "test" | "live" }) {
   const pathname = usePathname();
   return (
-    <form action={switchMode} role="group" aria-label="Data mode" className="inline-flex rounded-lg bg-slate-100 p-0.5">
+    // The group is a div inside the form: a form may not take role="group" (axe aria-allowed-role).
+    <form action={switchMode}>
       <input type="hidden" name="from" value={pathname} />
-      {(["test", "live"] as const).map((m) => (
-        <button
-          type="submit"
-          key={m}
-          name="mode"
-          value={m}
-          aria-pressed={mode === m}
-          className={`rounded-md px-2.5 py-1 text-xs font-semibold uppercase tracking-wide ${
-            mode === m
-              ? m === "live"
-                ? "bg-violet-700 text-white shadow-sm"
-                : "bg-amber-500 text-slate-950 shadow-sm"
-              : "text-slate-700 hover:text-slate-950"
-          }`}
-        >
-          {m}
-        </button>
-      ))}
+      <div role="group" aria-label="Data mode" className="inline-flex rounded-lg bg-slate-100 p-0.5">
+        {(["test", "live"] as const).map((m) => (
+          <button
+            type="submit"
+            key={m}
+            name="mode"
+            value={m}
+            aria-pressed={mode === m}
+            className={`rounded-md px-2.5 py-1 text-xs font-semibold uppercase tracking-wide ${
+              mode === m
+                ? m === "live"
+                  ? "bg-violet-700 text-white shadow-sm"
+                  : "bg-amber-500 text-slate-950 shadow-sm"
+                : "text-slate-700 hover:text-slate-950"
+            }`}
+          >
+            {m}
+          </button>
+        ))}
+      </div>
     </form>
   );
 }

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
-import { registerFromPortal } from "./register";
+import { countAccountWrite, countPortalWrite, registerFromPortal } from "./register";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -51,5 +51,17 @@ describe("registerFromPortal", () => {
       ok: false,
       code: "invalid_cadastral_reference",
     });
+  });
+
+  it("key and endpoint changes have a budget of their own: a bulk load that spent the API's does not lock the account", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.api.createProperty(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }))).status,
+      ).toBe(400);
+    await expect(countPortalWrite(t.app, scope)).rejects.toMatchObject({ code: "rate_limited" });
+    for (let i = 0; i < 3; i++) await countAccountWrite(t.app, scope);
+    await expect(countAccountWrite(t.app, scope)).rejects.toMatchObject({ code: "rate_limited" });
   });
 });

@@ -3,7 +3,7 @@
 // sees in the portal exactly what their integration would get.
 import { DomainError, type Scope } from "@/lib/domain";
 import { registerReference, type PropertiesDeps, type Registration } from "@/lib/properties";
-import { rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit";
+import { accountBucket, rateLimitBucket, rateLimited, type RateLimiter } from "@/lib/rate-limit";
 
 export type PortalRegistration =
   | ({ ok: true } & Registration)
@@ -12,6 +12,12 @@ export type PortalRegistration =
 /** A portal write counted against the partner's write limit, as the same change through the API would be. */
 export async function countPortalWrite(deps: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
   const decision = await deps.rateLimiter.hit(rateLimitBucket(scope));
+  if (!decision.allowed) throw rateLimited(decision);
+}
+
+/** A key or webhook endpoint change made in the portal, counted against the account's own budget. */
+export async function countAccountWrite(deps: { rateLimiter: RateLimiter }, scope: Scope): Promise<void> {
+  const decision = await deps.rateLimiter.hit(accountBucket(scope));
   if (!decision.allowed) throw rateLimited(decision);
 }
 

@@ -162,6 +162,14 @@ export function rateLimitBucket(scope: Scope): string {
   return `writes:${scope.partnerId}:${scope.mode}`;
 }
 
+/**
+ * The portal's account changes (keys, rolls, webhook endpoints) of a partner and mode: a budget of their
+ * own, the same size, so a bulk load that spends the API's cannot lock the partner out of its account.
+ */
+export function accountBucket(scope: Scope): string {
+  return `account:${scope.partnerId}:${scope.mode}`;
+}
+
 /** `rateLimitBucket` in SQL, over a scope's columns. */
 export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL =>
   sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;

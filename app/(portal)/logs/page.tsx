@@ -5,6 +5,7 @@ import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
 import { DayRange, FilterActions } from "../../_components/filters";
+import { AutoRefresh } from "../../_components/auto-refresh";
 
 export const metadata = { title: "Logs" };
 
@@ -51,6 +52,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
       <PageHeader
         title="Logs"
         description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error. Bodies and keys are never recorded.`}
+        actions={<AutoRefresh active={false} watching={before === undefined} />}
       />
       <form
         key={query.toString()}

@@ -19,7 +19,13 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
       <PageHeader
         title="Portfolios"
         description={`Register many properties at once, in ${mode} mode: upload a file, follow its progress, download the results.`}
-        actions={<AutoRefresh active={running > 0} message={`${running} running — this list updates by itself`} />}
+        actions={
+          <AutoRefresh
+            active={running > 0}
+            watching={!after}
+            message={`${running} running — this list updates by itself`}
+          />
+        }
       />
       <Card title="Upload a portfolio" className="mb-6">
         <PortfolioUpload

@@ -45,7 +45,11 @@ export default async function Properties({ searchParams }: { searchParams: Promi
         title="Properties"
         description={`Registered in ${mode} mode, newest first.`}
         actions={
-          <AutoRefresh active={enriching > 0} message={`${enriching} enriching — this list updates by itself`} />
+          <AutoRefresh
+            active={enriching > 0}
+            watching={!idParam(s.after)}
+            message={`${enriching} enriching — this list updates by itself`}
+          />
         }
       />
       <Card title="Register a property" className="mb-6">

@@ -8,6 +8,7 @@ import { DeliveryList } from "../../../_components/delivery-list";
 import { DayRange, FilterActions } from "../../../_components/filters";
 import { EmptyState, PageHeader } from "../../../_components/ui";
 import { replayDeliveryAction } from "../../actions";
+import { AutoRefresh } from "../../../_components/auto-refresh";
 
 export const metadata = { title: "Webhook deliveries" };
 
@@ -61,6 +62,7 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
             </Link>
           </>
         }
+        actions={<AutoRefresh active={false} watching={!before} />}
       />
       <form
         key={query.toString()}
