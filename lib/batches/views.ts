@@ -2,10 +2,11 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { rowsOf, schema, type DbOrTx } from "@/lib/db";
 import {
+  Batch,
+  BatchCounts,
   emptyCounts,
+  inSchemaOrder,
   isUuid,
-  type Batch,
-  type BatchCounts,
   type BatchItem,
   type BatchItemStatus,
   type Scope,
@@ -20,7 +21,8 @@ export function toBatch(b: BatchRow): Batch {
     batch_id: b.id,
     name: b.name,
     status: b.status,
-    counts: b.counts,
+    // jsonb's order, put back in the schema's.
+    counts: inSchemaOrder(BatchCounts, b.counts),
     created_at: b.createdAt.toISOString(),
     started_at: b.startedAt?.toISOString() ?? null,
     completed_at: b.completedAt?.toISOString() ?? null,

@@ -5,3 +5,4 @@ export * from "./errors";
 export * from "./property";
 export * from "./coverage";
 export * from "./batch";
+export * from "./member-order";

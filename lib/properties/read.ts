@@ -3,9 +3,10 @@ import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-or
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
 import {
   EMPTY_DATA,
+  inSchemaOrder,
   iteAsOf,
+  Property,
   PropertyData,
-  type Property,
   type PropertyStatus,
   type Scope,
   type SourceName,
@@ -57,7 +58,8 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
     };
   };
   const data = dataOf(p);
-  return {
+  // Nested members read back from jsonb come in its order: the schema's is the one every answer uses.
+  return inSchemaOrder(Property, {
     property_id: p.id,
     cadastral_reference: p.cadastralReference,
     status: p.status,
@@ -67,7 +69,7 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     enriched_at: p.enrichedAt?.toISOString() ?? null,
-  };
+  } satisfies Property);
 }
 
 export async function sourcesOf(db: DbOrTx, propertyIds: string[]): Promise<SourceRow[]> {

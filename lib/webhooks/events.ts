@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
-import type { DeliveryTrigger, Mode } from "@/lib/domain";
+import { Batch, inSchemaOrder, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
 import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
@@ -115,7 +115,15 @@ async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveryIds: strin
   await enqueueMany(queue, tx, QUEUES.deliverWebhook, jobs);
 }
 
+/** Each event's payload schema: its members go out in that order, as the API answers them (jsonb reorders). */
+const PAYLOADS: Record<EventType, typeof Property | typeof Batch> = {
+  "property.enriched": Property,
+  "batch.completed": Batch,
+};
+
 /** The body on the wire: `{type, timestamp, data}`, the timestamp being the event's time. */
 export function wirePayload(event: EventRow): string {
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.payload });
+  const payloadSchema = Object.hasOwn(PAYLOADS, event.type) ? PAYLOADS[event.type as EventType] : undefined;
+  const data = payloadSchema ? inSchemaOrder(payloadSchema, event.payload) : event.payload;
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data });
 }

@@ -8,6 +8,7 @@ import { checkLetters } from "@/lib/cadastral-reference";
 import { iteOverdue, Property } from "@/lib/domain";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
+import { wirePayload } from "@/lib/webhooks/events";
 import { createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
 
 const Strict = Property.strict();
@@ -34,6 +35,26 @@ afterAll(() => t.close());
 
 const create = async (reference: string) =>
   (await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }))).json();
+
+/** The property's `property.enriched` event, once its durable run has recorded it (bounded: a minute). */
+async function enrichedEvent(propertyId: string) {
+  const { events } = schema;
+  for (let i = 0; i < 120; i++) {
+    const [event] = await t.app.db
+      .select()
+      .from(events)
+      .where(and(eq(events.propertyId, propertyId), eq(events.type, "property.enriched")));
+    if (event) return event;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`no property.enriched event for ${propertyId} after a minute`);
+}
+
+/** Every member's path in the order it comes, nested objects' members included. */
+const paths = (value: unknown, at = ""): string[] =>
+  value && typeof value === "object" && !Array.isArray(value)
+    ? Object.entries(value).flatMap(([member, inner]) => [at + member, ...paths(inner, `${at}${member}.`)])
+    : [];
 
 const DATA_MEMBERS = [
   "use",
@@ -100,17 +121,7 @@ describe("the extended Property", () => {
     expect(body.status).toBe("enriching");
     for (const member of DATA_MEMBERS) expect(body[member], member).toBeNull();
     expect(body.enrichment.cadastre.provider).toBeNull(); // no register has answered yet
-    const { events } = schema;
-    let payload: unknown;
-    for (let i = 0; i < 120 && !payload; i++) {
-      const [event] = await t.app.db
-        .select()
-        .from(events)
-        .where(and(eq(events.propertyId, body.property_id), eq(events.type, "property.enriched")));
-      payload = event?.payload;
-      if (!payload) await new Promise((r) => setTimeout(r, 500));
-    }
-    const data = Strict.parse(payload);
+    const data = Strict.parse((await enrichedEvent(body.property_id)).payload);
     expect(data).toMatchObject({
       status: "enriched",
       municipality_code: expect.stringMatching(/^\d{5}$/),
@@ -132,5 +143,26 @@ describe("the extended Property", () => {
       .where(eq(properties.id, body.property_id));
     const read = await (await t.api.getProperty(get(`/properties/${body.property_id}`, { "X-API-Key": key }))).json();
     expect(read.ite).toMatchObject({ next_due_on: "2001-01-01", overdue: true });
+  });
+
+  it("get, list and the webhook payload list members, nested ones too, in the order create does", async () => {
+    for (const reference of ["2749704YJ0624N0001DI", "9398516VK3799G", "13005A109000050000SL"]) {
+      const body = await create(reference);
+      const got = await (await t.api.getProperty(get(`/properties/${body.property_id}`, { "X-API-Key": key }))).json();
+      expect(paths(got)).toEqual(paths(body));
+      const list = await (await t.api.listProperties(get("/properties?limit=100", { "X-API-Key": key }))).json();
+      expect(paths(list.data.find((p: { property_id: string }) => p.property_id === body.property_id))).toEqual(
+        paths(body),
+      );
+    }
+    // Enriched by the durable run: what the webhook sends reads as the API answers.
+    const enriching = await create(scenarioReference("9100", "order"));
+    const wire = JSON.parse(wirePayload(await enrichedEvent(enriching.property_id))).data;
+    const got = await (
+      await t.api.getProperty(get(`/properties/${enriching.property_id}`, { "X-API-Key": key }))
+    ).json();
+    // Nested members read back from the details' jsonb (not only `enrichment`, built from rows).
+    expect(paths(wire).filter((p) => p.includes(".") && !p.startsWith("enrichment.")).length).toBeGreaterThan(3);
+    expect(paths(wire)).toEqual(paths(got));
   });
 });
