@@ -90,7 +90,7 @@ export async function createKey(page: Page, name: string, mode: "test" | "live")
   return value;
 }
 
-export type Received = { headers: http.IncomingHttpHeaders; body: string };
+export type Received = { headers: http.IncomingHttpHeaders; body: string; path: string };
 
 /** A local webhook receiver: what it got, in order; it answers `status()` (200 "thanks" by default). */
 export async function startReceiver(status: () => number = () => 200) {
@@ -99,7 +99,7 @@ export async function startReceiver(status: () => number = () => 200) {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString(), path: req.url ?? "" });
       const code = status();
       res.writeHead(code).end(code === 200 ? "thanks" : "receiver error");
     });

@@ -1,5 +1,6 @@
 // Debugging webhooks as a partner does: find a delivery by the webhook-id the receiver logged and
-// see the exact body; rotate the signing secret, see what happened, and expire the old one.
+// see the exact body; rotate the signing secret, see what happened, and expire the old one; move the
+// endpoint to another URL and describe it, in place.
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { shoot, signIn, signUp, startReceiver, type Account } from "./support";
@@ -78,4 +79,36 @@ test("rotating the secret says what happened; the old secret can be expired at o
   const last = receiver.received.at(-1)!;
   expect((last.headers["webhook-signature"] as string).split(" ")).toHaveLength(1);
   new Webhook(rotated).verify(last.body, last.headers as Record<string, string>);
+});
+
+test("an endpoint's URL and description are edited in place, kept after a reload, and used", async ({ page }) => {
+  await signIn(page, owner.email, owner.password);
+  await page.goto("/webhooks");
+  await page.getByRole("link", { name: receiver.url }).click();
+  await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Edit endpoint" });
+  const moved = `${receiver.url}/moved`;
+  await form.getByLabel("URL").fill(moved);
+  await form.getByLabel("Description").fill("Loan servicing receiver");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(form.getByText("Saved.")).toBeVisible();
+  await page.reload();
+  await expect(form.getByLabel("URL")).toHaveValue(moved);
+  await expect(form.getByLabel("Description")).toHaveValue("Loan servicing receiver");
+  await expect(page.getByText(moved, { exact: true })).toBeVisible();
+
+  // A URL the API refuses is refused here with the API's words, and changes nothing.
+  await form.getByLabel("URL").fill("ftp://hooks.example.com/finca");
+  await form.getByRole("button", { name: "Save changes" }).click();
+  await expect(form.getByTestId("form-error")).toContainText("url: The URL");
+  await expect(form.getByLabel("URL")).toHaveValue("ftp://hooks.example.com/finca");
+  await shoot(page, "webhook-endpoint-edit");
+  await page.reload();
+  await expect(form.getByLabel("URL")).toHaveValue(moved);
+
+  // The next delivery goes to the new URL.
+  const before = receiver.received.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(before);
+  expect(receiver.received.at(-1)!.path).toBe("/finca/moved");
 });

@@ -18,13 +18,14 @@ import {
   setEnabled,
   deleteEndpoint,
   signingSecrets,
+  updateEndpoint,
 } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
 import type { Mode } from "@/lib/domain";
 import { parseBody } from "@/lib/partner-api/validation";
-import { CreateWebhookEndpointBody } from "@/lib/partner-api/schemas";
+import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
@@ -160,6 +161,38 @@ async function ownEndpoint(id: string) {
   const endpoint = await getEndpoint(ctx.app.db, ctx.scope, id);
   if (!endpoint) redirect("/webhooks");
   return { ...ctx, endpoint };
+}
+
+/**
+ * The API's update from the portal: its request schema and URL rules, counted as a write. An empty
+ * description removes it. Success is a state without an error (the form says "Saved").
+ */
+export async function updateEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const values = {
+    url: field(form, "url").slice(0, MAX_URL_LENGTH + 1),
+    description: field(form, "description").slice(0, 501),
+  };
+  try {
+    await countAccountWrite(app, scope);
+    const input = parseBody(UpdateWebhookEndpointBody, {
+      url: field(form, "url"),
+      description: field(form, "description"),
+    });
+    const updated = await updateEndpoint(app.db, scope, endpoint.id, input, {
+      allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+    });
+    if (!updated) return { error: "This endpoint was deleted meanwhile.", values };
+    revalidatePath("/webhooks", "layout");
+    return {};
+  } catch (error) {
+    if (error instanceof DomainError)
+      return {
+        error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail,
+        values,
+      };
+    throw error;
+  }
 }
 
 /** The signing secrets, fetched only when the partner asks to see them (not in the page's HTML). */

@@ -16,6 +16,7 @@ import {
   registerPropertyAction,
   revealSecretAction,
   switchMode,
+  updateEndpointAction,
   type ActionState,
 } from "./actions";
 
@@ -283,6 +284,67 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
           )}
         </div>
       )}
+    </form>
+  );
+}
+
+/** An endpoint's URL and description, edited in place (the API's PATCH); its secret stays. */
+export function EditEndpointForm({
+  endpointId,
+  url,
+  description,
+  mode,
+  allowPrivate,
+}: {
+  endpointId: string;
+  url: string;
+  description: string | null;
+  mode: "test" | "live";
+  allowPrivate: boolean;
+}) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(updateEndpointAction, undefined);
+  return (
+    <form action={action} aria-label="Edit endpoint" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
+      <input type="hidden" name="id" value={endpointId} />
+      <div>
+        <label htmlFor="edit-endpoint-url" className="label">
+          URL
+        </label>
+        <input
+          id="edit-endpoint-url"
+          name="url"
+          type="url"
+          defaultValue={state?.values?.url ?? url}
+          className="input"
+          required
+          maxLength={2048}
+          aria-describedby="edit-endpoint-url-hint"
+        />
+      </div>
+      <div>
+        <label htmlFor="edit-endpoint-description" className="label">
+          Description <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id="edit-endpoint-description"
+          name="description"
+          defaultValue={state?.values?.description ?? description ?? ""}
+          className="input"
+          maxLength={500}
+        />
+      </div>
+      <button type="submit" className="btn-secondary" disabled={pending}>
+        {pending ? "Saving…" : "Save changes"}
+      </button>
+      <p id="edit-endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
+        A new URL receives the next attempts, retries of earlier events included; the signing secret stays.{" "}
+        {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."}
+        {!allowPrivate && " Private, loopback and internal addresses are refused."}
+      </p>
+      <div role="status" className="text-sm sm:col-span-3">
+        {state && !state.error && <p className="text-emerald-800">Saved.</p>}
+        <FormError message={state?.error} />
+      </div>
     </form>
   );
 }

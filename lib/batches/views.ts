@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { rowsOf, schema, type DbOrTx } from "@/lib/db";
 import {
-  Batch,
+  type Batch,
   BatchCounts,
   emptyCounts,
   inSchemaOrder,

@@ -19,7 +19,7 @@ export interface PartnerApi extends Record<OperationId, (req: Request) => Promis
   logger: ApiLogger;
 }
 
-const METHOD_ORDER: readonly Method[] = ["GET", "POST", "DELETE"];
+const METHOD_ORDER: readonly Method[] = ["GET", "POST", "PATCH", "DELETE"];
 
 interface Path {
   pattern: RegExp;

@@ -65,7 +65,7 @@ export interface Context {
 /** A handler bound to its operation: path parameters come from the router. */
 export type Handler = (req: Request, params: Record<string, string>) => Promise<Response>;
 
-export type Method = "GET" | "POST" | "DELETE";
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 /** The sections of the API reference, in order, with what each holds. */
 export const TAGS = {

@@ -14,7 +14,14 @@ import {
 } from "@/lib/batches";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, normalisedReference, registeredIdSql, registerProperty } from "@/lib/properties";
-import { createEndpoint, deleteEndpoint, listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  toEndpoint,
+  updateEndpoint,
+  WebhookEndpoint,
+} from "@/lib/webhooks/endpoints";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
 import { idParam, json, readJsonBody } from "./request";
@@ -33,6 +40,7 @@ import {
   ListBatchItemsQuery,
   ListPropertiesQuery,
   PropertyList,
+  UpdateWebhookEndpointBody,
   WebhookEndpointList,
   WebhookEndpointWithSecret,
 } from "./schemas";
@@ -330,6 +338,31 @@ export const operations = [
       return json({ ...toEndpoint(endpoint), secret }, 201, {
         Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
       });
+    },
+  },
+  {
+    id: "updateWebhookEndpoint",
+    method: "PATCH",
+    path: "/webhook-endpoints/{id}",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: true,
+    summary: "Update a webhook endpoint",
+    description: () =>
+      "Changes the members sent (at least one of `url`, `description`, `event_types`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.",
+    request: { path: IdParam, body: UpdateWebhookEndpointBody },
+    responses: () => ({
+      "200": ok("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
+      "404": problemOnly("`not_found`"),
+    }),
+    async handle({ deps, req, params, principal }) {
+      const body = parseBody(UpdateWebhookEndpointBody, await readJsonBody(req));
+      const id = idParam(params.id);
+      const endpoint = id
+        ? await updateEndpoint(deps.db, principal, id, body, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE })
+        : null;
+      if (!endpoint) throw notFound("webhook endpoint");
+      return json(toEndpoint(endpoint));
     },
   },
   {

@@ -148,6 +148,30 @@ export const CreateWebhookEndpointBody = z
   })
   .meta({ id: "CreateWebhookEndpointRequest" });
 
+// Create's own member schemas: an update accepts exactly what a create would, member by member.
+const endpointMember = CreateWebhookEndpointBody.shape;
+
+/** At least one member: an empty update is a mistake rather than a no-op worth a write. */
+export const UpdateWebhookEndpointBody = z
+  .strictObject({
+    url: endpointMember.url.optional(),
+    description: endpointMember.description
+      .unwrap()
+      .nullable()
+      .optional()
+      .meta({ description: "Null or an empty string removes the description." }),
+    event_types: endpointMember.event_types.unwrap().nullable().optional().meta({
+      description:
+        "Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent.",
+    }),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    error: "must name at least one of url, description, event_types",
+    // Only a body otherwise valid: one with nothing but unknown members is told just that.
+    when: (payload) => payload.issues.length === 0,
+  })
+  .meta({ id: "UpdateWebhookEndpointRequest", minProperties: 1 });
+
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   secret: z.string().meta({ description: "Signing secret (whsec_...), shown only in this response." }),
 }).meta({ id: "WebhookEndpointWithSecret" });

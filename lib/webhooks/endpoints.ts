@@ -98,6 +98,51 @@ export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointIn
   });
 }
 
+/** What an update may change; a member left out stays as it is. */
+export interface EndpointChanges {
+  url?: string;
+  /** Null or blank: no description. */
+  description?: string | null;
+  /** Null: every type, types added later included. */
+  event_types?: EventType[] | null;
+}
+
+/**
+ * Changes an endpoint's URL, description or event types, with create's URL rules (the SSRF check,
+ * https in live mode). Null when the id names no active endpoint of this partner and mode.
+ */
+export async function updateEndpoint(
+  db: DbOrTx,
+  scope: Scope,
+  id: string,
+  changes: EndpointChanges,
+  rules: Pick<EndpointRules, "allowPrivate">,
+): Promise<EndpointRow | null> {
+  if (!isUuid(id)) return null;
+  const set: Partial<typeof webhookEndpoints.$inferInsert> = {};
+  if (changes.url !== undefined) {
+    const url = changes.url.trim();
+    const problem = urlProblem(url, scope.mode, rules.allowPrivate);
+    if (problem)
+      throw new DomainError("validation_error", `The URL ${problem}.`, [
+        { pointer: "/url", detail: `The URL ${problem}.` },
+      ]);
+    set.url = url;
+  }
+  if (changes.description !== undefined) set.description = changes.description?.trim() || null;
+  if (changes.event_types !== undefined)
+    set.eventTypes = changes.event_types ? [...new Set(changes.event_types)] : null;
+  // Nothing to change: the endpoint as it is (an update statement needs a column to set).
+  if (!Object.keys(set).length) return getEndpoint(db, scope, id);
+  // Pending deliveries and retries read the row when they are sent, so they go to the new URL.
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set(set)
+    .where(and(eq(webhookEndpoints.id, id), active(scope)))
+    .returning();
+  return row ?? null;
+}
+
 export async function listEndpoints(db: DbOrTx, scope: Scope): Promise<EndpointRow[]> {
   return db.select().from(webhookEndpoints).where(active(scope)).orderBy(desc(webhookEndpoints.createdAt));
 }

@@ -15,8 +15,9 @@ import { eventually } from "../support/wait";
 import { binOf, ROOT, writeOpenApiFile } from "../support/openapi-file";
 import type { ChildProcess } from "node:child_process";
 
-// The writes below (three creates, an endpoint added and deleted twice) fill the window exactly.
-const WRITES = 6;
+// The writes below (three creates, an endpoint added, updated twice and deleted twice) fill the
+// window exactly.
+const WRITES = 8;
 let t: TestApp;
 let server: Server;
 let prism: ChildProcess;
@@ -99,8 +100,11 @@ it("every operation's answers pass Prism's validation of request and response", 
     { method: "POST", path: "/webhook-endpoints", body: { url: "https://hooks.example.com/finca" }, headers: auth() },
     201,
   );
+  const update = { url: "https://hooks.example.com/moved", description: null, event_types: ["batch.completed"] };
+  await through({ method: "PATCH", path: `/webhook-endpoints/${endpoint.id}`, body: update, headers: auth() }, 200);
   await through({ method: "DELETE", path: `/webhook-endpoints/${endpoint.id}`, headers: auth() }, 204);
   await through({ method: "DELETE", path: `/webhook-endpoints/${endpoint.id}`, headers: auth() }, 404);
+  await through({ method: "PATCH", path: `/webhook-endpoints/${endpoint.id}`, body: update, headers: auth() }, 404);
   await through({ path: "/coverage", headers: auth() }, 200);
   await through({ path: "/openapi.json" }, 200);
   // The window's writes are spent (every write above counted): the next is a 429.
@@ -116,6 +120,10 @@ it("what the document forbids, Prism refuses as the server does", async () => {
     [{ path: "/properties" }, 401],
     [{ method: "POST", path: "/properties", body: { cadastral_reference: REFERENCE, extra: 1 }, headers: auth() }, 422],
     [{ path: "/properties?limit=0", headers: auth() }, 422],
+    [
+      { method: "PATCH", path: "/webhook-endpoints/00000000-0000-4000-8000-000000000000", body: {}, headers: auth() },
+      422,
+    ],
   ] as const) {
     const [viaPrism, viaServer] = [await call(proxied, c), await call(direct, c)];
     expect(viaServer.status).toBe(status);

@@ -75,6 +75,14 @@ export function post(path: string, body: unknown, headers: Record<string, string
   });
 }
 
+export function patch(path: string, body: unknown, headers: Record<string, string> = {}): Request {
+  return new Request(BASE + path, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
 export function get(path: string, headers: Record<string, string> = {}): Request {
   return new Request(BASE + path, { headers });
 }

@@ -11,7 +11,7 @@ import {
   sendTestEventAction,
   toggleEndpointAction,
 } from "../actions";
-import { RevealSecret, RotateSecretForm } from "../forms";
+import { EditEndpointForm, RevealSecret, RotateSecretForm } from "../forms";
 
 type Stats = Awaited<ReturnType<typeof endpointStats>>;
 
@@ -21,11 +21,14 @@ export function EndpointPanel({
   stats,
   recent,
   titleLink,
+  edit,
 }: {
   endpoint: EndpointRow;
   stats: Stats;
   recent: DeliveryItem[];
   titleLink: boolean;
+  /** On the endpoint's own page: its URL and description editable in place. */
+  edit?: { mode: "test" | "live"; allowPrivate: boolean };
 }) {
   const countOf = (status: string) => stats.find((s) => s.endpointId === e.id && s.status === status)?.n ?? 0;
   const [ok, failed, retrying] = [countOf("succeeded"), countOf("failed"), countOf("retrying")];
@@ -77,6 +80,17 @@ export function EndpointPanel({
           </span>
         )}
       </div>
+      {edit && (
+        <div className="mb-4">
+          <EditEndpointForm
+            endpointId={e.id}
+            url={e.url}
+            description={e.description}
+            mode={edit.mode}
+            allowPrivate={edit.allowPrivate}
+          />
+        </div>
+      )}
       <div className="mb-4 space-y-3">
         <RevealSecret endpointId={e.id} />
         <RotateSecretForm endpointId={e.id} overlapEndsAt={overlapEndsAt} />

@@ -13,6 +13,7 @@ const ERROR_LINKS = Object.fromEntries(Object.keys(ERROR_TITLES).map((code) => [
 const METHOD_TONE: Record<string, string> = {
   get: "bg-sky-100 text-sky-900",
   post: "bg-brand-100 text-brand-900",
+  patch: "bg-amber-100 text-amber-900",
   delete: "bg-red-100 text-red-900",
 };
 

@@ -126,6 +126,25 @@ describe("the SDK", () => {
     expect(json.batch.counts.total).toBe(1);
   });
 
+  it("updates a webhook endpoint in place; an unknown one is a FincaApiError 404", async () => {
+    const { id } = await finca.webhookEndpoints.create({ url: "https://hooks.example.com/sdk-old" });
+    const updated = await finca.webhookEndpoints.update(id, {
+      url: "https://hooks.example.com/sdk-new",
+      description: "moved",
+    });
+    expect(updated).toMatchObject({ id, url: "https://hooks.example.com/sdk-new", description: "moved" });
+    expect(updated).not.toHaveProperty("secret");
+    expect((await finca.webhookEndpoints.list()).data.find((e) => e.id === id)?.url).toBe(
+      "https://hooks.example.com/sdk-new",
+    );
+    const missing = await finca.webhookEndpoints
+      .update("00000000-0000-4000-8000-000000000000", { description: "x" })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(FincaApiError);
+    expect((missing as FincaApiError).status).toBe(404);
+    await finca.webhookEndpoints.delete(id);
+  });
+
   it("verifies a webhook with the endpoint's secret, and refuses a forged one", async () => {
     const { secret } = await finca.webhookEndpoints.create({
       url: "https://hooks.example.com/sdk",

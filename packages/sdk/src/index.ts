@@ -180,6 +180,9 @@ export function createFinca(options: FincaOptions) {
     list: () => unwrap(client.GET("/webhook-endpoints")),
     /** The answer's `secret` (whsec_…) is shown this once. */
     create: (body: Schemas["CreateWebhookEndpointRequest"]) => unwrap(client.POST("/webhook-endpoints", { body })),
+    /** Changes the members given (`url`, `description`, `event_types`); the secret stays. */
+    update: (id: string, body: Schemas["UpdateWebhookEndpointRequest"]) =>
+      unwrap(client.PATCH("/webhook-endpoints/{id}", { ...path(id), body })),
     delete: async (id: string) => {
       await unwrap(client.DELETE("/webhook-endpoints/{id}", path(id)));
     },

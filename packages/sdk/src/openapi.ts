@@ -173,7 +173,11 @@ export type paths = {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes the members sent (at least one of `url`, `description`, `event_types`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.
+         */
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/webhooks/listen": {
@@ -323,6 +327,14 @@ export type components = {
             description?: string;
             /** @description The events to send here; default every type, types added later included. `webhook.test` is always sent. */
             event_types?: ("property.enriched" | "batch.completed")[];
+        };
+        UpdateWebhookEndpointRequest: {
+            /** @example https://example.com/webhooks/finca */
+            url?: string;
+            /** @description Null or an empty string removes the description. */
+            description?: string | null;
+            /** @description Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent. */
+            event_types?: ("property.enriched" | "batch.completed")[] | null;
         };
         propertyEnrichedEvent: {
             /** @constant */
@@ -1655,6 +1667,83 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description `missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["MissingApiKeyProblem"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["NotFoundProblem"];
+                };
+            };
+            /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
+                };
+            };
+            /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["RateLimitedProblem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as updated (its secret is not shown). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
             };
             /** @description `missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired. */
             401: {

@@ -11,7 +11,7 @@ import { EndpointPanel } from "../endpoint-panel";
 export const metadata = { title: "Webhook endpoint" };
 
 export default async function Endpoint({ params }: { params: Promise<{ id: string }> }) {
-  const { app, scope } = await requirePartner();
+  const { app, scope, mode } = await requirePartner();
   const endpoint = await getEndpoint(app.db, scope, (await params).id);
   if (!endpoint) notFound();
   const [recent, stats] = await Promise.all([
@@ -36,7 +36,13 @@ export default async function Endpoint({ params }: { params: Promise<{ id: strin
         }
         actions={<AutoRefresh active={busy} message="Deliveries in progress — updating" />}
       />
-      <EndpointPanel endpoint={endpoint} stats={stats} recent={recent.data} titleLink={false} />
+      <EndpointPanel
+        endpoint={endpoint}
+        stats={stats}
+        recent={recent.data}
+        titleLink={false}
+        edit={{ mode, allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE }}
+      />
     </>
   );
 }
