@@ -58,6 +58,11 @@ export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow
     // The bytes' own source failed (a size cap, a client gone): that, not the workbook, is the error.
     if (stream.errored) throw stream.errored;
     throw new NotAWorkbook(`not a readable XLSX workbook (${(error as Error).message})`);
+  } finally {
+    // The reader is done with the bytes (read through, refused, or left by our caller). A failure of
+    // their source from now on (a file our caller closes under a read still pending) would be emitted
+    // to no listener, an uncaught exception: whoever needed to know has had their answer.
+    stream.on("error", () => {});
   }
   if (!sheets) throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");
 }
