@@ -58,13 +58,34 @@ test("rotating the secret says what happened; the old secret can be expired at o
   await page.getByRole("link", { name: receiver.url }).click();
   await expect(page.getByRole("heading", { name: "Webhook endpoint" })).toBeVisible();
   await expect(page.getByTestId("endpoint-stats")).toContainText("1 ok");
-  await page.getByRole("button", { name: "Rotate secret" }).click();
+  // A rotation asks first, saying what happens to the current secret, with a choice of overlap.
+  await page.getByRole("button", { name: "Rotate secret…" }).click();
+  const confirm = page.getByRole("form", { name: "Rotate secret" });
+  await expect(confirm).toContainText("A new secret signs every delivery from now on");
+  await expect(confirm.getByLabel("The current secret keeps signing beside the new one")).toHaveValue("24h");
+  await shoot(page, "webhook-endpoint-rotate-confirm");
+  await confirm.getByRole("button", { name: "Confirm rotation" }).click();
   await expect(page.getByText("Secret rotated.")).toBeVisible();
   await page.getByRole("button", { name: "Reveal signing secret" }).click();
   await expect(page.getByTestId("signing-secret")).toHaveCount(2);
   await expect(page.getByTestId("signing-secret").nth(1)).toHaveText(secret);
   const rotated = (await page.getByTestId("signing-secret").first().textContent())!;
   await shoot(page, "webhook-endpoint-rotated");
+  // The receiver still runs on the deployed secret: deliveries in the overlap verify with it.
+  const sent = receiver.received.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(sent);
+  const during = receiver.received.at(-1)!;
+  new Webhook(secret).verify(during.body, during.headers as Record<string, string>);
+  new Webhook(rotated).verify(during.body, during.headers as Record<string, string>);
+  // A second rotation inside the overlap would retire the deployed secret: not without confirming it.
+  await page.getByRole("button", { name: "Rotate secret…" }).click();
+  await expect(confirm).toContainText("An earlier rotation is still in its overlap");
+  await expect(confirm.getByRole("button", { name: "Confirm rotation" })).toBeDisabled();
+  await confirm.getByRole("checkbox").check();
+  await expect(confirm.getByRole("button", { name: "Confirm rotation" })).toBeEnabled();
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toHaveCount(0);
 
   await page.getByRole("button", { name: "Expire old secret now" }).click();
   await expect(page.getByText("Old secret expired")).toBeVisible();

@@ -14,7 +14,9 @@ import {
   createEndpoint,
   expirePreviousSecret,
   getEndpoint,
+  ROTATION_OVERLAPS,
   rotateSecret,
+  type RotationOverlap,
   setEnabled,
   deleteEndpoint,
   signingSecrets,
@@ -207,10 +209,18 @@ export async function revealSecretAction(id: string): Promise<{ value: string; e
 /** Rotates and says what happened: the old secret's end of overlap, shown on the page. */
 export async function rotateSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  if (!(await rotateSecret(app.db, scope, endpoint.id))) return { error: "This endpoint was deleted meanwhile." };
-  const rotated = await getEndpoint(app.db, scope, endpoint.id);
+  const overlap = field(form, "overlap");
+  if (!Object.hasOwn(ROTATION_OVERLAPS, overlap)) return { error: "Choose how long the current secret keeps signing." };
+  const rotation = await rotateSecret(app.db, scope, endpoint.id, {
+    overlap: overlap as RotationOverlap,
+    endOpenOverlap: field(form, "end_overlap") === "yes",
+  });
   revalidatePath("/webhooks", "layout");
-  return { expiresAt: rotated?.previousSecretExpiresAt?.toISOString() };
+  if (rotation.rotated) return { expiresAt: rotation.previousSecretExpiresAt?.toISOString() ?? "now" };
+  if (rotation.reason === "not_found") return { error: "This endpoint was deleted meanwhile." };
+  return {
+    error: `An earlier rotation's previous secret still signs until ${rotation.overlapEndsAt.toISOString().slice(0, 16).replace("T", " ")} UTC. Confirm that it stops signing now to rotate again.`,
+  };
 }
 
 /** Ends the rotation overlap now: the old secret stops signing from the next attempt. */

@@ -391,34 +391,97 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
 }
 
 /**
- * Rotation with its result on the page: the new secret signs from now, the old one alongside it
- * until the overlap ends, which the partner can bring forward to now.
+ * Rotation in two steps: the partner first reads what happens to the current secret and chooses how
+ * long it keeps signing beside the new one; while an earlier overlap is open, the rotation also needs
+ * the partner to confirm that the previous secret stops signing now (the server refuses it otherwise).
+ * The old secret's overlap can be brought forward to now.
  */
 export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: string; overlapEndsAt: string | null }) {
-  const [rotated, rotate, rotating] = useActionState<ActionState, FormData>(rotateSecretAction, undefined);
+  const [rotated, rotate, rotating] = useActionState<ActionState, FormData>(async (previous, form) => {
+    const state = await rotateSecretAction(previous, form);
+    if (!state?.error) setConfirming(false);
+    return state;
+  }, undefined);
   const [expired, expire, expiring] = useActionState<ActionState, FormData>(expireOldSecretAction, undefined);
+  const [confirming, setConfirming] = useState(false);
+  const [endOverlap, setEndOverlap] = useState(false);
   // The page's own state wins once it re-renders; the action's answer shows what just happened.
-  const endsAt = overlapEndsAt ?? (expired?.expiresAt ? null : (rotated?.expiresAt ?? null));
+  const endsAt =
+    overlapEndsAt ?? (expired?.expiresAt || rotated?.expiresAt === "now" ? null : (rotated?.expiresAt ?? null));
   return (
     <div className="space-y-2">
-      <div className="flex flex-wrap gap-2">
-        <form action={rotate}>
-          <input type="hidden" name="id" value={endpointId} />
-          <button type="submit" className="btn-secondary" disabled={rotating}>
-            {rotating ? "Rotating…" : "Rotate secret"}
+      {!confirming && (
+        <div className="flex flex-wrap gap-2">
+          <button
+            type="button"
+            className="btn-secondary"
+            onClick={() => {
+              setEndOverlap(false);
+              setConfirming(true);
+            }}
+          >
+            Rotate secret…
           </button>
-        </form>
-        {endsAt && (
-          <form action={expire}>
-            <input type="hidden" name="id" value={endpointId} />
-            <button type="submit" className="btn-secondary" disabled={expiring}>
-              {expiring ? "Expiring…" : "Expire old secret now"}
+          {endsAt && (
+            <form action={expire}>
+              <input type="hidden" name="id" value={endpointId} />
+              <button type="submit" className="btn-secondary" disabled={expiring}>
+                {expiring ? "Expiring…" : "Expire old secret now"}
+              </button>
+            </form>
+          )}
+        </div>
+      )}
+      {confirming && (
+        <form action={rotate} aria-label="Rotate secret" className="space-y-3 rounded-lg border border-slate-200 p-3">
+          <input type="hidden" name="id" value={endpointId} />
+          <p className="text-sm text-slate-700">
+            A new secret signs every delivery from now on. Your receiver must verify with it: deploy it (Reveal) before
+            the current secret stops signing.
+          </p>
+          <div>
+            <label htmlFor="rotate-overlap" className="label">
+              The current secret keeps signing beside the new one
+            </label>
+            <select id="rotate-overlap" name="overlap" defaultValue="24h" className="input sm:w-64">
+              <option value="24h">for 24 hours</option>
+              <option value="1h">for 1 hour</option>
+              <option value="now">no longer: it stops now</option>
+            </select>
+          </div>
+          {endsAt && (
+            <label className="flex items-start gap-2 text-sm text-amber-900">
+              <input
+                type="checkbox"
+                name="end_overlap"
+                value="yes"
+                checked={endOverlap}
+                onChange={(e) => setEndOverlap(e.target.checked)}
+                className="mt-1"
+              />
+              <span>
+                An earlier rotation is still in its overlap: the previous secret signs until <Time value={endsAt} />. It
+                stops signing now if you rotate again. I confirm.
+              </span>
+            </label>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" className="btn" disabled={rotating || Boolean(endsAt && !endOverlap)}>
+              {rotating ? "Rotating…" : "Confirm rotation"}
             </button>
-          </form>
-        )}
-      </div>
+            <button type="button" className="btn-secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
       <div role="status" className="text-sm">
-        {rotated?.expiresAt && !expired?.expiresAt && (
+        {rotated?.expiresAt === "now" && !expired?.expiresAt && (
+          <p className="text-emerald-800">
+            Secret rotated. Only the new secret signs from now on: deploy it (Reveal) at once.
+          </p>
+        )}
+        {rotated?.expiresAt && rotated.expiresAt !== "now" && !expired?.expiresAt && (
           <p className="text-emerald-800">
             Secret rotated. New deliveries are signed with the new secret and, until{" "}
             <Time value={endsAt ?? rotated.expiresAt} />, with the old one too: deploy the new secret (Reveal) before

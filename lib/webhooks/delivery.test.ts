@@ -486,7 +486,7 @@ describe("endpoints", () => {
     for (const s of [stranger, otherMode]) {
       expect(await getEndpoint(database.db, s, endpoint.id)).toBeNull();
       expect(await listEndpoints(database.db, s)).toEqual([]);
-      expect(await rotateSecret(database.db, s, endpoint.id)).toBeNull();
+      expect(await rotateSecret(database.db, s, endpoint.id)).toEqual({ rotated: false, reason: "not_found" });
       expect(await setEnabled(database.db, endpoint.id, false, "x", s)).toBe(false);
       expect(await deleteEndpoint(database.db, s, endpoint.id)).toBe(false);
     }
@@ -522,7 +522,9 @@ describe("endpoints", () => {
   it("a rotated secret keeps signing alongside the new one for 24 hours, then stops", async () => {
     const { scope, endpoint, secret: oldSecret } = await newEndpoint();
     const before = Date.now();
-    const newSecret = (await rotateSecret(database.db, scope, endpoint.id))!;
+    const rotation = await rotateSecret(database.db, scope, endpoint.id);
+    if (!rotation.rotated) throw new Error(`not rotated: ${rotation.reason}`);
+    const newSecret = rotation.secret;
     const rotated = await endpointOf(endpoint.id);
     expect(rotated).toMatchObject({ secret: newSecret, previousSecret: oldSecret });
     expect(rotated.previousSecretExpiresAt!.getTime() - before).toBeGreaterThanOrEqual(24 * 3600_000 - 1000);
@@ -540,5 +542,35 @@ describe("endpoints", () => {
     expect(headersOf(1)["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(() => new Webhook(newSecret).verify(receiver.received[1]!.body, headersOf(1))).not.toThrow();
     expect(() => new Webhook(oldSecret).verify(receiver.received[1]!.body, headersOf(1))).toThrow();
+  });
+
+  it("a rotation inside an open overlap is refused unless its end is confirmed; the overlap is the partner's choice", async () => {
+    const { scope, endpoint, secret: first } = await newEndpoint();
+    const now = new Date();
+    const second = await rotateSecret(database.db, scope, endpoint.id, { overlap: "1h" }, now);
+    expect(second).toMatchObject({ rotated: true, previousSecretExpiresAt: new Date(now.getTime() + 3600_000) });
+    // Again within the hour: the receiver may still run on `first`; nothing changes.
+    expect(await rotateSecret(database.db, scope, endpoint.id, {}, now)).toEqual({
+      rotated: false,
+      reason: "overlap_open",
+      overlapEndsAt: new Date(now.getTime() + 3600_000),
+    });
+    expect(await endpointOf(endpoint.id)).toMatchObject({
+      secret: second.rotated && second.secret,
+      previousSecret: first,
+    });
+    // Confirmed: `first` stops signing, the secret that was current keeps signing beside the new one.
+    const third = await rotateSecret(database.db, scope, endpoint.id, { endOpenOverlap: true, overlap: "24h" }, now);
+    if (!third.rotated || !second.rotated) throw new Error("not rotated");
+    expect(await endpointOf(endpoint.id)).toMatchObject({ secret: third.secret, previousSecret: second.secret });
+    // Once an overlap is over, a rotation needs no confirmation; "now" keeps no previous secret at all.
+    const later = new Date(now.getTime() + 25 * 3600_000);
+    const fourth = await rotateSecret(database.db, scope, endpoint.id, { overlap: "now" }, later);
+    if (!fourth.rotated) throw new Error("not rotated");
+    expect(await endpointOf(endpoint.id)).toMatchObject({
+      secret: fourth.secret,
+      previousSecret: null,
+      previousSecretExpiresAt: null,
+    });
   });
 });

@@ -1,6 +1,6 @@
 // Webhook endpoints of a partner in one mode. Every function is scoped by partner and mode, so one
 // partner can never reach another's endpoints.
-import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
 import { DomainError, EVENT_TYPES, isUuid, Timestamp, type EventType, type Scope } from "@/lib/domain";
@@ -10,8 +10,9 @@ import { urlProblem } from "./ssrf";
 const { webhookEndpoints } = schema;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-/** How long a rotated-out secret keeps signing (receivers switch over within this). */
-export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+/** How long a rotated-out secret may keep signing (receivers switch over within this): the partner's choice. */
+export const ROTATION_OVERLAPS = { now: 0, "1h": 3600_000, "24h": 24 * 3600_000 } as const;
+export type RotationOverlap = keyof typeof ROTATION_OVERLAPS;
 
 /** An endpoint as partners see it (the API and the OpenAPI document); its secret is never listed. */
 export const WebhookEndpoint = z
@@ -166,22 +167,60 @@ export async function deleteEndpoint(db: DbOrTx, scope: Scope, id: string): Prom
   return rows.length > 0;
 }
 
-/** New secret now; the old one keeps signing for 24 h so receivers can switch without losing events. */
-export async function rotateSecret(db: DbOrTx, scope: Scope, id: string, now = new Date()): Promise<string | null> {
-  if (!isUuid(id)) return null;
+export interface RotationOptions {
+  /** How long the current secret keeps signing beside the new one (24 h unless chosen). */
+  overlap?: RotationOverlap;
+  /**
+   * An earlier rotation's overlap is still open: its previous secret (the one receivers may still
+   * have deployed) stops signing now. Without this such a rotation is refused.
+   */
+  endOpenOverlap?: boolean;
+}
+
+export type Rotation =
+  | { rotated: true; secret: string; previousSecretExpiresAt: Date | null }
+  | { rotated: false; reason: "not_found" }
+  | { rotated: false; reason: "overlap_open"; overlapEndsAt: Date };
+
+/**
+ * New secret now; the current one keeps signing for the chosen overlap so receivers switch without
+ * losing events. While an earlier overlap is open, a rotation would silently retire the secret a
+ * receiver may still use, so it is refused unless the partner says to end that overlap.
+ */
+export async function rotateSecret(
+  db: DbOrTx,
+  scope: Scope,
+  id: string,
+  options: RotationOptions = {},
+  now = new Date(),
+): Promise<Rotation> {
+  if (!isUuid(id)) return { rotated: false, reason: "not_found" };
   const secret = generateSecret();
+  const overlapMs = ROTATION_OVERLAPS[options.overlap ?? "24h"];
+  const overlapOpen = and(
+    isNotNull(webhookEndpoints.previousSecret),
+    sql`${webhookEndpoints.previousSecretExpiresAt} > ${now.toISOString()}::timestamptz`,
+  );
   // One statement: the right-hand side reads the row as it was, so two rotations racing each
-  // other still leave a previous secret that was really in use.
+  // other still leave a previous secret that was really in use, and the overlap check holds.
   const rows = await db
     .update(webhookEndpoints)
-    .set({
-      secret,
-      previousSecret: sql`${webhookEndpoints.secret}`,
-      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
-    })
-    .where(and(eq(webhookEndpoints.id, id), active(scope)))
-    .returning({ id: webhookEndpoints.id });
-  return rows.length ? secret : null;
+    .set(
+      overlapMs
+        ? {
+            secret,
+            previousSecret: sql`${webhookEndpoints.secret}`,
+            previousSecretExpiresAt: new Date(now.getTime() + overlapMs),
+          }
+        : { secret, previousSecret: null, previousSecretExpiresAt: null },
+    )
+    .where(and(eq(webhookEndpoints.id, id), active(scope), options.endOpenOverlap ? undefined : not(overlapOpen!)))
+    .returning({ expiresAt: webhookEndpoints.previousSecretExpiresAt });
+  if (rows.length) return { rotated: true, secret, previousSecretExpiresAt: rows[0]!.expiresAt };
+  const endpoint = await getEndpoint(db, scope, id);
+  return endpoint?.previousSecretExpiresAt && !options.endOpenOverlap
+    ? { rotated: false, reason: "overlap_open", overlapEndsAt: endpoint.previousSecretExpiresAt }
+    : { rotated: false, reason: "not_found" };
 }
 
 /** Ends a rotation's overlap now: only the current secret signs from the next attempt on. */
