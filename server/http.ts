@@ -6,7 +6,7 @@
 // route: a TRACE, an `OPTIONS *`, an absolute-form target (`GET http://host/path`). A page's path
 // that is not valid percent-encoding gets a plain 400 (`next start` answers it with a 500).
 import type http from "node:http";
-import { BASE_PATH } from "@/lib/partner-api/operations";
+import { BASE_PATH } from "@/lib/partner-api";
 
 // The methods Next's route handlers and pages can answer.
 const ROUTED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);

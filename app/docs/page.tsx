@@ -4,7 +4,7 @@ import { connection } from "next/server";
 import { getApp } from "@/server/app";
 import { currentUser, requestOrigin } from "@/server/session";
 import { listApiKeys, keyIsActive } from "@/lib/api-keys";
-import { ROTATION_OVERLAP_MS } from "@/lib/webhooks/endpoints";
+import { ROTATION_OVERLAPS } from "@/lib/webhooks/endpoints";
 import { aboutTotal, duration, scheduleText } from "@/lib/portal/durations";
 import { coverage } from "@/lib/registers";
 import { CoverageTable } from "../_components/coverage-table";
@@ -22,6 +22,7 @@ const SECTIONS = [
   ["errors-and-limits", "6. Errors and rate limit"],
   ["coverage", "7. Coverage by region"],
   ["sdk", "8. TypeScript SDK"],
+  ["terms", "9. Terms and data licences"],
 ] as const;
 
 const SCENARIOS = [
@@ -215,9 +216,11 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
   res.sendStatus(204);
 });`}</CodeBlock>
             <p>
-              During a secret rotation the header carries two signatures for {duration(ROTATION_OVERLAP_MS / 1000)} (or
-              until you expire the old secret); the library accepts either. {c("Send test event")} on the Webhooks page
-              delivers a {c("webhook.test")} event to check your endpoint end to end.
+              During a secret rotation the header carries two signatures for the overlap you choose (up to{" "}
+              {duration(ROTATION_OVERLAPS["24h"] / 1000)}, or until you expire the old secret); the library accepts
+              either. A second rotation while an overlap is open is refused unless you confirm that the old secret stops
+              signing at once. {c("Send test event")} on the Webhooks page delivers a {c("webhook.test")} event to check
+              your endpoint end to end.
             </p>
           </Section>
 
@@ -319,6 +322,16 @@ await finca.batches.wait(batch.batch_id, { onProgress: (b) => console.log(b.coun
 try { await finca.properties.get("unknown") } catch (e) { if (e instanceof FincaApiError) console.log(e.code) }
 // In your webhook receiver, with the raw body and the endpoint's whsec_ secret:
 const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!);`}</CodeBlock>
+          </Section>
+
+          <Section id="terms" title="9. Terms and data licences">
+            <p>
+              The API and this documentation are for Finca partners under their partner agreement (the OpenAPI
+              document&apos;s licence). What the API returns from public registers keeps its publishers&apos; terms: the
+              cadastre&apos;s under the Dirección General del Catastro&apos;s conditions of use, each regional
+              register&apos;s under the licence its open-data portal states; the reference data (IGN/CNIG) is CC BY 4.0.
+              Estimated ratings are Finca&apos;s own model and say so in {c("source")}.
+            </p>
           </Section>
         </div>
       </div>

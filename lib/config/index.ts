@@ -29,6 +29,13 @@ const registerRates = z
   );
 
 const EnvSchema = z.object({
+  /** Where partners reach this deployment (e.g. `https://api.finca.es`): the OpenAPI document's absolute server and links. */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
+  /** The partner support address the OpenAPI document names (its `info.contact`). */
+  SUPPORT_EMAIL: z.email().optional(),
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
   ENRICHMENT_RETRY_SCHEDULE: seconds.default([10, 60, 300, 1800, 7200, 21600]),

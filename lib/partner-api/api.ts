@@ -6,8 +6,8 @@ import { DomainError } from "@/lib/domain";
 import { problemResponse } from "./errors";
 import { requestIdOf } from "./request";
 import { report, route } from "./route";
-import { BASE_PATH, operations, type OperationId } from "./operations";
-import type { ApiDeps, ApiLogger, Handler, Method } from "./operation";
+import { operations, type OperationId } from "./operations";
+import { BASE_PATH, type ApiDeps, type ApiLogger, type Handler, type Method } from "./operation";
 
 export interface PartnerApi extends Record<OperationId, (req: Request) => Promise<Response>> {
   /**

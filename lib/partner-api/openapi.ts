@@ -13,7 +13,7 @@ import { Batch, Property, Timestamp } from "@/lib/domain";
 import type { ErrorCode } from "@/lib/domain";
 import { STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
-import { TAGS, type Operation } from "./operation";
+import { BASE_PATH, TAGS, type Operation } from "./operation";
 
 type HeaderRefs = Record<string, { $ref: string }>;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -225,14 +225,22 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
       version: "1.0.0",
       description:
         "Register Spanish properties by cadastral reference and receive them enriched from the cadastre, energy certificate registries and ITE registries. Fields not obtained within the deadline are null and are completed later; `property.enriched` announces completion (Standard Webhooks).",
-      contact: { name: "Finca partner support: see the Docs page of the portal that serves this document" },
+      // Complete (url and email) where the deployment says where it is and who answers (PUBLIC_BASE_URL, SUPPORT_EMAIL).
+      contact: {
+        name: "Finca partner support",
+        ...(config.PUBLIC_BASE_URL && { url: `${config.PUBLIC_BASE_URL}/docs` }),
+        ...(config.SUPPORT_EMAIL && { email: config.SUPPORT_EMAIL }),
+      },
       license: {
         name: "Proprietary: for Finca partners under their agreement",
-        identifier: "LicenseRef-Finca-Partner",
+        ...(config.PUBLIC_BASE_URL ? { url: `${config.PUBLIC_BASE_URL}/docs#terms` } : {}),
       },
     },
-    servers: [{ url: "/api/v1/partner-api" }],
-    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    servers: [{ url: `${config.PUBLIC_BASE_URL ?? ""}${BASE_PATH}` }],
+    // Alphabetical, as Spectral's openapi-tags-alphabetical asks (generated clients group by tag).
+    tags: Object.entries(TAGS)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, description]) => ({ name, description })),
     components: {
       securitySchemes: {
         apiKey: {

@@ -11,6 +11,9 @@ import type { RateLimiter } from "@/lib/rate-limit";
 import type { PartnerSlots } from "@/lib/webhooks/fair-share";
 
 /** One answered request (never its body or key), for logs, metrics and partners' request logs. */
+/** Where the partner API is served, on every host (the Next.js route, the lean server, the front door). */
+export const BASE_PATH = "/api/v1/partner-api";
+
 export interface RequestRecord {
   at: Date;
   requestId: string;

@@ -47,9 +47,7 @@ import {
 import { readBatchRequest } from "./batch-request";
 import { buildOpenApiDocument } from "./openapi";
 import type { Config } from "@/lib/config";
-import type { Operation } from "./operation";
-
-export const BASE_PATH = "/api/v1/partner-api";
+import { BASE_PATH, type Operation } from "./operation";
 
 export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
   description,

@@ -23,6 +23,13 @@ function wholeNumber(min: number, max: number, error = `must be a whole number f
   return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), number);
 }
 
+/** A keyset cursor: the id of the last object of the previous page. */
+const startingAfter = () =>
+  z
+    .uuid()
+    .optional()
+    .meta({ description: "The `next_starting_after` of the previous page: the page starts after that object." });
+
 const limit = (max: number) =>
   wholeNumber(1, max)
     .default(20)
@@ -30,8 +37,11 @@ const limit = (max: number) =>
 
 export const ListPropertiesQuery = z.strictObject({
   limit: limit(100),
-  starting_after: z.uuid().optional(),
-  status: z.enum(PROPERTY_STATUSES).optional(),
+  starting_after: startingAfter(),
+  status: z
+    .enum(PROPERTY_STATUSES)
+    .optional()
+    .meta({ description: `Only properties in this status (${PROPERTY_STATUSES.join(", ")}); default: every status.` }),
   cadastral_reference: z
     .string()
     .max(100)
@@ -83,14 +93,17 @@ export const IdempotencyHeaders = z.object({
   }),
 });
 
-export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: z.uuid().optional() });
+export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: startingAfter() });
 
 export const ListBatchItemsQuery = z.strictObject({
   limit: limit(1000),
   starting_after: wholeNumber(0, 2 ** 31 - 1, "must be a line number")
     .optional()
     .meta({ description: "The `line` after which the page starts." }),
-  status: z.enum(BATCH_ITEM_STATUSES).optional(),
+  status: z
+    .enum(BATCH_ITEM_STATUSES)
+    .optional()
+    .meta({ description: `Only items in this status (${BATCH_ITEM_STATUSES.join(", ")}); default: every status.` }),
 });
 
 const page = <T extends z.ZodType>(item: T, cursor: z.ZodType, id: string) =>

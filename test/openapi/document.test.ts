@@ -22,6 +22,22 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("names its server, contact and licence from the deployment's PUBLIC_BASE_URL and SUPPORT_EMAIL", () => {
+    expect(doc.servers).toEqual([{ url: "/api/v1/partner-api" }]);
+    expect(doc.info.contact).toEqual({ name: "Finca partner support" });
+    const deployed = openApiDocument(
+      loadConfig({ PUBLIC_BASE_URL: "https://api.finca.example/", SUPPORT_EMAIL: "partners@finca.example" }),
+    ) as Json;
+    expect(deployed.servers).toEqual([{ url: "https://api.finca.example/api/v1/partner-api" }]);
+    expect(deployed.info.contact).toEqual({
+      name: "Finca partner support",
+      url: "https://api.finca.example/docs",
+      email: "partners@finca.example",
+    });
+    expect(deployed.info.license.url).toBe("https://api.finca.example/docs#terms");
+    expect(() => loadConfig({ PUBLIC_BASE_URL: "ftp://finca.example" })).toThrow();
+  });
+
   it("declares X-Request-Id on every response, rate-limit headers on exactly the counted writes' answers", () => {
     for (const { method, op } of ops) {
       const write = operations.find((o) => o.id === op.operationId)!.write;

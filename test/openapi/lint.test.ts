@@ -1,5 +1,7 @@
-// The generated OpenAPI document passes Redocly's recommended rules and Spectral's spectral:oas
-// with zero errors and zero warnings, as outside tools (and partners' generators) read it.
+// The generated OpenAPI document passes Redocly's recommended-strict rules and every rule of Spectral's
+// spectral:oas (`all`) with zero errors and zero warnings, as outside tools (and partners' generators)
+// read it, for a deployment that says where it is and who answers (PUBLIC_BASE_URL, SUPPORT_EMAIL:
+// the contact's url and email and the licence's url come from them).
 import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,7 +12,11 @@ import { binOf, ROOT, writeOpenApiFile } from "../support/openapi-file";
 const run = promisify(execFile);
 let file: string;
 beforeAll(() => {
-  file = writeOpenApiFile();
+  // The path .redocly.lint-ignore.yaml names.
+  file = writeOpenApiFile("openapi.json", {
+    PUBLIC_BASE_URL: "https://api.finca.example",
+    SUPPORT_EMAIL: "partners@finca.example",
+  });
 });
 
 // Offline machine: no telemetry, no update checks.
@@ -28,7 +34,7 @@ async function output(bin: string, args: string[]) {
   );
 }
 
-it("Redocly (recommended): no errors, no warnings", async () => {
+it("Redocly (recommended-strict): no errors, no warnings", async () => {
   const { stdout, stderr } = await output(await binOf("@redocly/cli", "redocly"), ["lint", file, "--format=json"]);
   const report = JSON.parse(stdout.slice(stdout.indexOf("{"))) as {
     totals: { errors: number; warnings: number; ignored: number };
@@ -42,7 +48,7 @@ it("Redocly (recommended): no errors, no warnings", async () => {
   expect(report.totals).toMatchObject({ errors: 0, warnings: 0, ignored: 1 });
 }, 120_000);
 
-it("Spectral (spectral:oas): no errors, no warnings", async () => {
+it("Spectral (spectral:oas, all rules): no errors, no warnings", async () => {
   const { stderr } = await output(await binOf("@stoplight/spectral-cli", "spectral"), [
     "lint",
     file,

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const port = await freePort();
   prism = startNode(
     await binOf("@stoplight/prism-cli", "prism"),
-    ["proxy", writeOpenApiFile(), direct, "--errors", "--host", "127.0.0.1", "--port", String(port)],
+    ["proxy", writeOpenApiFile("prism.json"), direct, "--errors", "--host", "127.0.0.1", "--port", String(port)],
     { cwd: ROOT },
   );
   prism.stdout!.on("data", (chunk) => (prismLog += chunk));

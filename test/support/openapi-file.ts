@@ -8,11 +8,15 @@ import { openApiDocument } from "@/lib/partner-api";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Writes the document of the default configuration; returns its path relative to ROOT. */
-export function writeOpenApiFile(): string {
+/**
+ * Writes the document of the default configuration (and `env`); returns its path relative to ROOT.
+ * Each test file names its own file: test files run at once, and their documents may differ.
+ */
+export function writeOpenApiFile(name: string, env: Record<string, string> = {}): string {
   mkdirSync(path.join(ROOT, ".openapi"), { recursive: true });
-  writeFileSync(path.join(ROOT, ".openapi/openapi.json"), JSON.stringify(openApiDocument(loadConfig({})), null, 2));
-  return ".openapi/openapi.json";
+  const file = `.openapi/${name}`;
+  writeFileSync(path.join(ROOT, file), JSON.stringify(openApiDocument(loadConfig(env)), null, 2));
+  return file;
 }
 
 /** A package's command-line entry point (its `bin`), run with this node. */
