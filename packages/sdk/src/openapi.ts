@@ -1017,7 +1017,9 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1 to 100; default 20. */
                 limit?: number;
+                /** @description The `next_starting_after` of the previous page: the page starts after that object. */
                 starting_after?: string;
+                /** @description Only properties in this status (enriching, enriched, partially_enriched, not_found); default: every status. */
                 status?: "enriching" | "enriched" | "partially_enriched" | "not_found";
                 /** @description Only the property of this reference (normalised as on create): `data` holds at most one. */
                 cadastral_reference?: string;
@@ -1196,6 +1198,7 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1 to 100; default 20. */
                 limit?: number;
+                /** @description The `next_starting_after` of the previous page: the page starts after that object. */
                 starting_after?: string;
             };
             header?: never;
@@ -1454,6 +1457,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `line` after which the page starts. */
                 starting_after?: number;
+                /** @description Only items in this status (invalid, duplicate, pending, enriched, partially_enriched, not_found, cancelled); default: every status. */
                 status?: "invalid" | "duplicate" | "pending" | "enriched" | "partially_enriched" | "not_found" | "cancelled";
             };
             header?: never;
