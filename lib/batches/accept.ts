@@ -2,11 +2,11 @@
 // set-based insert per few thousand) and its first step job, so it exists whole or not at all.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import { DomainError, emptyCounts, type Batch, type Scope } from "@/lib/domain";
+import { DomainError, emptyCounts, IDEMPOTENCY_HOURS, idempotencyConflict, type Batch, type Scope } from "@/lib/domain";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
 import type { Config } from "@/lib/config";
-import { acceptItems, invalidRequest, type ItemInput } from "./items";
+import { acceptItems, type ItemInput } from "./items";
 import { batchRow, tally, toBatch, type BatchRow } from "./views";
 
 const { batches, batchItems } = schema;
@@ -29,15 +29,8 @@ export interface Submission {
   requestHash: string;
 }
 
-/** How long an Idempotency-Key answers with the batch it created. */
-export const IDEMPOTENCY_HOURS = 24;
 /** Items per insert statement: bounds the statement's size, not the transaction's. */
 const INSERT_CHUNK = 5_000;
-
-const idempotencyConflict = () =>
-  invalidRequest("This Idempotency-Key was used within 24 h for a different request.", [
-    { header: "Idempotency-Key", detail: "already used with another body: send a new key for a new batch" },
-  ]);
 
 /** A new batch, or (a repeated Idempotency-Key) the one that key created: `created` says which. */
 export async function submitBatch(
@@ -56,7 +49,7 @@ export async function submitBatch(
     if (submission.idempotencyKey) {
       const prior = await priorSubmission(tx, scope, submission.idempotencyKey);
       if (prior?.fresh) {
-        if (prior.row.requestHash !== submission.requestHash) throw idempotencyConflict();
+        if (prior.row.requestHash !== submission.requestHash) throw idempotencyConflict("batch");
         return { created: false, batch: toBatch(prior.row) };
       }
       // Older than the key's life: the key is free again.

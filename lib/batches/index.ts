@@ -2,7 +2,6 @@
 export {
   cancelBatch,
   submitBatch,
-  IDEMPOTENCY_HOURS,
   type BatchesDeps,
   type BatchJob,
   type Submission,

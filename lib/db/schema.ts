@@ -228,10 +228,18 @@ export const webhookEndpoints = pgTable(
     disabledReason: text("disabled_reason"),
     // Start of the current run of failures (null while healthy), to disable after 5 days.
     failingSince: ts("failing_since"),
+    // The creating request's Idempotency-Key and a hash of its body (a repeat with another body is refused).
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
     createdAt: createdAt(),
     deletedAt: ts("deleted_at"),
   },
-  (t) => [index("webhook_endpoints_partner").on(t.partnerId, t.mode)],
+  (t) => [
+    index("webhook_endpoints_partner").on(t.partnerId, t.mode),
+    uniqueIndex("webhook_endpoints_idempotency")
+      .on(t.partnerId, t.mode, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
+  ],
 );
 
 export const webhookDeliveries = pgTable(

@@ -6,3 +6,4 @@ export * from "./property";
 export * from "./coverage";
 export * from "./batch";
 export * from "./member-order";
+export * from "./idempotency";

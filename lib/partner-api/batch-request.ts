@@ -2,29 +2,14 @@
 // and a hash of what was sent, so a repeated key can tell the same request from another one.
 import { createHash } from "node:crypto";
 import { readFile, type Submission } from "@/lib/batches";
-import { DomainError } from "@/lib/domain";
 import type { Config } from "@/lib/config";
 import { chunksOf } from "@/lib/http/read-capped";
-import { isJson, parseJsonBytes, readBody, unsupportedType } from "./request";
-import { CreateBatchBody, CreateBatchQuery, IdempotencyHeaders } from "./schemas";
+import { idempotencyKey, isJson, parseJsonBytes, readBody, unsupportedType } from "./request";
+import { CreateBatchBody, CreateBatchQuery } from "./schemas";
 import { parseBody, parseQuery } from "./validation";
 
 const isCsv = (req: Request) =>
   /^text\/csv\s*(;\s*charset="?utf-8"?\s*)?$/i.test((req.headers.get("content-type") ?? "").trim());
-
-/** The Idempotency-Key header, checked: at most 200 visible characters. */
-function idempotencyKey(req: Request): string | null {
-  const key = req.headers.get("idempotency-key");
-  if (key === null) return null;
-  const parsed = IdempotencyHeaders.shape["Idempotency-Key"].safeParse(key);
-  if (!parsed.success || !key || !/^[\x21-\x7e]+$/.test(key)) {
-    const detail = "must be 1 to 200 visible ASCII characters";
-    throw new DomainError("validation_error", `The Idempotency-Key header ${detail}.`, [
-      { header: "Idempotency-Key", detail },
-    ]);
-  }
-  return key;
-}
 
 const hashOf = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex");
 

@@ -1,5 +1,6 @@
 // The table of API operations. The Next.js route, the lean server's routing (with its 404 and 405)
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
@@ -24,7 +25,7 @@ import {
 } from "@/lib/webhooks/endpoints";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
-import { idParam, json, readJsonBody } from "./request";
+import { idempotencyKey, idParam, json, readJsonBody } from "./request";
 import { parseBody, parseQuery } from "./validation";
 import {
   BatchItemList,
@@ -320,20 +321,29 @@ export const operations = [
     summary: "Add a webhook endpoint",
     description: () =>
       "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
-    request: { body: CreateWebhookEndpointBody },
+    request: { body: CreateWebhookEndpointBody, headers: IdempotencyHeaders },
     responses: () => ({
+      "200": ok(
+        "This Idempotency-Key created an endpoint within 24 h: that endpoint and its secret (nothing new was created).",
+        WebhookEndpointWithSecret,
+      ),
       "201": {
         ...ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret),
         headers: { Location: { $ref: "#/components/headers/Location" } },
       },
     }),
     async handle({ deps, req, principal }) {
+      const key = idempotencyKey(req);
       const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
-      const { endpoint, secret } = await createEndpoint(deps.db, principal, body, {
-        allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
-        maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS,
-      });
-      return json({ ...toEndpoint(endpoint), secret }, 201, {
+      const { endpoint, secret, created } = await createEndpoint(
+        deps.db,
+        principal,
+        body,
+        { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS },
+        // The validated body, in the schema's order: the same request hashes the same however it was spelt.
+        key ? { key, requestHash: createHash("sha256").update(JSON.stringify(body)).digest("hex") } : null,
+      );
+      return json({ ...toEndpoint(endpoint), secret }, created ? 201 : 200, {
         Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
       });
     },

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { readCapped } from "@/lib/http/read-capped";
 import { DomainError, isUuid, type FieldError } from "@/lib/domain";
+import { IdempotencyHeaders } from "./schemas";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
@@ -80,4 +81,18 @@ export function idParam(raw: string | undefined): string | null {
     return null; // a malformed percent-encoding names nothing
   }
   return isUuid(id) ? id.toLowerCase() : null;
+}
+
+/** The Idempotency-Key header, checked: at most 200 visible characters. */
+export function idempotencyKey(req: Request): string | null {
+  const key = req.headers.get("idempotency-key");
+  if (key === null) return null;
+  const parsed = IdempotencyHeaders.shape["Idempotency-Key"].safeParse(key);
+  if (!parsed.success || !key || !/^[\x21-\x7e]+$/.test(key)) {
+    const detail = "must be 1 to 200 visible ASCII characters";
+    throw new DomainError("validation_error", `The Idempotency-Key header ${detail}.`, [
+      { header: "Idempotency-Key", detail },
+    ]);
+  }
+  return key;
 }

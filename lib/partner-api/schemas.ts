@@ -89,7 +89,7 @@ export const CreateBatchCsv = z.string().meta({
 export const IdempotencyHeaders = z.object({
   "Idempotency-Key": z.string().max(MAX_TEXT).optional().meta({
     description:
-      "Up to 200 characters: the same key within 24 h answers 200 with the batch it created, and creates nothing.",
+      "Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422.",
   }),
 });
 

@@ -3,7 +3,16 @@
 import { and, desc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
-import { DomainError, EVENT_TYPES, isUuid, Timestamp, type EventType, type Scope } from "@/lib/domain";
+import {
+  DomainError,
+  EVENT_TYPES,
+  IDEMPOTENCY_HOURS,
+  idempotencyConflict,
+  isUuid,
+  Timestamp,
+  type EventType,
+  type Scope,
+} from "@/lib/domain";
 import { generateSecret } from "./secrets";
 import { urlProblem } from "./ssrf";
 
@@ -63,7 +72,23 @@ export interface EndpointInput {
   event_types?: EventType[];
 }
 
-export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointInput, rules: EndpointRules) {
+/** An Idempotency-Key sent with a create, and a hash of what the request asked for. */
+export interface IdempotentRequest {
+  key: string;
+  requestHash: string;
+}
+
+/**
+ * A new endpoint and its secret; with an Idempotency-Key used within 24 h for the same request, the
+ * endpoint that request created (`created: false`) and nothing new.
+ */
+export async function createEndpoint(
+  db: DbOrTx,
+  scope: Scope,
+  input: EndpointInput,
+  rules: EndpointRules,
+  idempotent: IdempotentRequest | null = null,
+): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
   const url = input.url.trim();
   const problem = urlProblem(url, scope.mode, rules.allowPrivate);
   if (problem)
@@ -76,6 +101,28 @@ export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointIn
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${scope.partnerId}:${scope.mode}`}, 0))`,
     );
+    if (idempotent) {
+      const [prior] = await tx
+        .select({
+          row: webhookEndpoints,
+          fresh: sql<boolean>`${webhookEndpoints.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+        })
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.partnerId, scope.partnerId),
+            eq(webhookEndpoints.mode, scope.mode),
+            eq(webhookEndpoints.idempotencyKey, idempotent.key),
+          ),
+        );
+      if (prior?.fresh) {
+        if (prior.row.requestHash !== idempotent.requestHash) throw idempotencyConflict("endpoint");
+        return { endpoint: prior.row, secret: prior.row.secret, created: false };
+      }
+      // Older than the key's life: the key is free again.
+      if (prior)
+        await tx.update(webhookEndpoints).set({ idempotencyKey: null }).where(eq(webhookEndpoints.id, prior.row.id));
+    }
     const [{ n }] = (await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(webhookEndpoints)
@@ -93,9 +140,11 @@ export async function createEndpoint(db: DbOrTx, scope: Scope, input: EndpointIn
         description: input.description?.trim() || null,
         eventTypes: input.event_types ? [...new Set(input.event_types)] : null,
         secret,
+        idempotencyKey: idempotent?.key ?? null,
+        requestHash: idempotent?.requestHash ?? null,
       })
       .returning();
-    return { endpoint: endpoint!, secret };
+    return { endpoint: endpoint!, secret, created: true };
   });
 }
 

@@ -1246,7 +1246,7 @@ export interface operations {
                 name?: string;
             };
             header?: {
-                /** @description Up to 200 characters: the same key within 24 h answers 200 with the batch it created, and creates nothing. */
+                /** @description Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1590,7 +1590,10 @@ export interface operations {
     createWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1600,6 +1603,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description This Idempotency-Key created an endpoint within 24 h: that endpoint and its secret (nothing new was created). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
             /** @description Created; `secret` is shown only now. */
             201: {
                 headers: {
