@@ -126,6 +126,16 @@ describe("the SDK", () => {
     expect(json.batch.counts.total).toBe(1);
   });
 
+  it("creates a webhook endpoint once per idempotency key: a retry answers the same endpoint and secret", async () => {
+    const first = await finca.webhookEndpoints.create({ url: "https://hooks.example.com/sdk-once" }, "sdk-once");
+    const retry = await finca.webhookEndpoints.create({ url: "https://hooks.example.com/sdk-once" }, "sdk-once");
+    expect(retry).toEqual(first);
+    const other = await finca.webhookEndpoints
+      .create({ url: "https://hooks.example.com/sdk-other" }, "sdk-once")
+      .catch((e: unknown) => e);
+    expect(other).toMatchObject({ status: 422, code: "validation_error" });
+  });
+
   it("updates a webhook endpoint in place; an unknown one is a FincaApiError 404", async () => {
     const { id } = await finca.webhookEndpoints.create({ url: "https://hooks.example.com/sdk-old" });
     const updated = await finca.webhookEndpoints.update(id, {

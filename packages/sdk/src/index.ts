@@ -178,8 +178,17 @@ export function createFinca(options: FincaOptions) {
 
   const webhookEndpoints = {
     list: () => unwrap(client.GET("/webhook-endpoints")),
-    /** The answer's `secret` (whsec_…) is shown this once. */
-    create: (body: Schemas["CreateWebhookEndpointRequest"]) => unwrap(client.POST("/webhook-endpoints", { body })),
+    /**
+     * The answer's `secret` (whsec_…) is shown this once. With an `idempotencyKey`, a retry of the same
+     * request within 24 h answers the endpoint the first one created (and its secret), creating nothing.
+     */
+    create: (body: Schemas["CreateWebhookEndpointRequest"], idempotencyKey?: string) =>
+      unwrap(
+        client.POST("/webhook-endpoints", {
+          body,
+          headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
+        }),
+      ),
     /** Changes the members given (`url`, `description`, `event_types`); the secret stays. */
     update: (id: string, body: Schemas["UpdateWebhookEndpointRequest"]) =>
       unwrap(client.PATCH("/webhook-endpoints/{id}", { ...path(id), body })),
