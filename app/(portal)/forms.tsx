@@ -397,14 +397,14 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
  * The old secret's overlap can be brought forward to now.
  */
 export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: string; overlapEndsAt: string | null }) {
+  const [confirming, setConfirming] = useState(false);
+  const [endOverlap, setEndOverlap] = useState(false);
   const [rotated, rotate, rotating] = useActionState<ActionState, FormData>(async (previous, form) => {
     const state = await rotateSecretAction(previous, form);
     if (!state?.error) setConfirming(false);
     return state;
   }, undefined);
   const [expired, expire, expiring] = useActionState<ActionState, FormData>(expireOldSecretAction, undefined);
-  const [confirming, setConfirming] = useState(false);
-  const [endOverlap, setEndOverlap] = useState(false);
   // The page's own state wins once it re-renders; the action's answer shows what just happened.
   const endsAt =
     overlapEndsAt ?? (expired?.expiresAt || rotated?.expiresAt === "now" ? null : (rotated?.expiresAt ?? null));

@@ -323,19 +323,19 @@ export const operations = [
       "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
     request: { body: CreateWebhookEndpointBody, headers: IdempotencyHeaders },
     responses: () => ({
-      "200": ok(
-        "This Idempotency-Key created an endpoint within 24 h: that endpoint and its secret (nothing new was created).",
-        WebhookEndpointWithSecret,
-      ),
       "201": {
-        ...ok("Created; `secret` is shown only now.", WebhookEndpointWithSecret),
+        ...ok(
+          "Created; `secret` is shown only now. A repeat of the request with its Idempotency-Key within 24 h answers the same again (that endpoint, its secret) and creates nothing.",
+          WebhookEndpointWithSecret,
+        ),
         headers: { Location: { $ref: "#/components/headers/Location" } },
       },
     }),
     async handle({ deps, req, principal }) {
       const key = idempotencyKey(req);
       const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
-      const { endpoint, secret, created } = await createEndpoint(
+      // A repeat with the same Idempotency-Key answers as the first request did (the contract: same status).
+      const { endpoint, secret } = await createEndpoint(
         deps.db,
         principal,
         body,
@@ -343,7 +343,7 @@ export const operations = [
         // The validated body, in the schema's order: the same request hashes the same however it was spelt.
         key ? { key, requestHash: createHash("sha256").update(JSON.stringify(body)).digest("hex") } : null,
       );
-      return json({ ...toEndpoint(endpoint), secret }, created ? 201 : 200, {
+      return json({ ...toEndpoint(endpoint), secret }, 201, {
         Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
       });
     },
@@ -357,7 +357,7 @@ export const operations = [
     write: true,
     summary: "Update a webhook endpoint",
     description: () =>
-      "Changes the members sent (at least one of `url`, `description`, `event_types`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.",
+      "Changes the members sent (at least one of `url`, `description`, `event_types`, `enabled`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.",
     request: { path: IdParam, body: UpdateWebhookEndpointBody },
     responses: () => ({
       "200": ok("The endpoint as updated (its secret is not shown).", WebhookEndpoint),

@@ -177,9 +177,13 @@ export const UpdateWebhookEndpointBody = z
       description:
         "Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent.",
     }),
+    enabled: z.boolean().optional().meta({
+      description:
+        "`false` disables the endpoint (nothing is sent to it; `disabled_reason` is `disabled_by_partner`); `true` enables it again and forgets its run of failures.",
+    }),
   })
   .refine((body) => Object.keys(body).length > 0, {
-    error: "must name at least one of url, description, event_types",
+    error: "must name at least one of url, description, event_types, enabled",
     // Only a body otherwise valid: one with nothing but unknown members is told just that.
     when: (payload) => payload.issues.length === 0,
   })

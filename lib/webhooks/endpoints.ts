@@ -72,6 +72,24 @@ export interface EndpointInput {
   event_types?: EventType[];
 }
 
+/** The URL as stored (trimmed), refused when the SSRF rules or the mode's scheme rule forbid it. */
+function checkedUrl(url: string, scope: Scope, rules: Pick<EndpointRules, "allowPrivate">): string {
+  const trimmed = url.trim();
+  const problem = urlProblem(trimmed, scope.mode, rules.allowPrivate);
+  if (problem)
+    throw new DomainError("validation_error", `The URL ${problem}.`, [
+      { pointer: "/url", detail: `The URL ${problem}.` },
+    ]);
+  return trimmed;
+}
+
+/** Event types as stored: each once; null for every type, types added later included. */
+const eventTypesOf = (types: readonly EventType[] | null | undefined) => (types ? [...new Set(types)] : null);
+
+/** Enabling forgets the run of failures (a fresh five days); disabling says why. */
+const enabledChange = (enabled: boolean, reason: string | null) =>
+  enabled ? { enabled: true, disabledReason: null, failingSince: null } : { enabled: false, disabledReason: reason };
+
 /** An Idempotency-Key sent with a create, and a hash of what the request asked for. */
 export interface IdempotentRequest {
   key: string;
@@ -89,12 +107,7 @@ export async function createEndpoint(
   rules: EndpointRules,
   idempotent: IdempotentRequest | null = null,
 ): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
-  const url = input.url.trim();
-  const problem = urlProblem(url, scope.mode, rules.allowPrivate);
-  if (problem)
-    throw new DomainError("validation_error", `The URL ${problem}.`, [
-      { pointer: "/url", detail: `The URL ${problem}.` },
-    ]);
+  const url = checkedUrl(input.url, scope, rules);
   const secret = generateSecret();
   return db.transaction(async (tx) => {
     // Serialises creates of one partner and mode, so concurrent ones cannot pass the cap together.
@@ -138,7 +151,7 @@ export async function createEndpoint(
         mode: scope.mode,
         url,
         description: input.description?.trim() || null,
-        eventTypes: input.event_types ? [...new Set(input.event_types)] : null,
+        eventTypes: eventTypesOf(input.event_types),
         secret,
         idempotencyKey: idempotent?.key ?? null,
         requestHash: idempotent?.requestHash ?? null,
@@ -155,6 +168,8 @@ export interface EndpointChanges {
   description?: string | null;
   /** Null: every type, types added later included. */
   event_types?: EventType[] | null;
+  /** False disables the endpoint as the partner's choice; true enables it again. */
+  enabled?: boolean;
 }
 
 /**
@@ -170,18 +185,10 @@ export async function updateEndpoint(
 ): Promise<EndpointRow | null> {
   if (!isUuid(id)) return null;
   const set: Partial<typeof webhookEndpoints.$inferInsert> = {};
-  if (changes.url !== undefined) {
-    const url = changes.url.trim();
-    const problem = urlProblem(url, scope.mode, rules.allowPrivate);
-    if (problem)
-      throw new DomainError("validation_error", `The URL ${problem}.`, [
-        { pointer: "/url", detail: `The URL ${problem}.` },
-      ]);
-    set.url = url;
-  }
+  if (changes.url !== undefined) set.url = checkedUrl(changes.url, scope, rules);
   if (changes.description !== undefined) set.description = changes.description?.trim() || null;
-  if (changes.event_types !== undefined)
-    set.eventTypes = changes.event_types ? [...new Set(changes.event_types)] : null;
+  if (changes.event_types !== undefined) set.eventTypes = eventTypesOf(changes.event_types);
+  if (changes.enabled !== undefined) Object.assign(set, enabledChange(changes.enabled, "disabled_by_partner"));
   // Nothing to change: the endpoint as it is (an update statement needs a column to set).
   if (!Object.keys(set).length) return getEndpoint(db, scope, id);
   // Pending deliveries and retries read the row when they are sent, so they go to the new URL.
@@ -301,11 +308,7 @@ export async function setEnabled(
   if (!isUuid(id)) return false;
   const rows = await db
     .update(webhookEndpoints)
-    .set(
-      enabled
-        ? { enabled: true, disabledReason: null, failingSince: null }
-        : { enabled: false, disabledReason: reason },
-    )
+    .set(enabledChange(enabled, reason))
     .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.deletedAt), scope ? active(scope) : undefined))
     .returning({ id: webhookEndpoints.id });
   return rows.length > 0;

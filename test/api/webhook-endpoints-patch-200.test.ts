@@ -88,6 +88,19 @@ describe("PATCH /webhook-endpoints/{id} → 200", () => {
     expect(await update({ description: "  " })).toMatchObject({ description: null });
   });
 
+  it("disables the endpoint as the partner's choice, and enables it again with its failures forgotten", async () => {
+    const endpoint = await created(t.api, key, { url: "https://hooks.example.com/switch" });
+    const update = async (enabled: boolean) => {
+      const res = await t.api.updateWebhookEndpoint(
+        patch(`/webhook-endpoints/${endpoint.id}`, { enabled }, { "X-API-Key": key }),
+      );
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    expect(await update(false)).toMatchObject({ enabled: false, disabled_reason: "disabled_by_partner" });
+    expect(await update(true)).toMatchObject({ enabled: true, disabled_reason: null });
+  });
+
   it("a live endpoint takes an https URL", async () => {
     const { partner } = await newPartnerKey(t.app);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });

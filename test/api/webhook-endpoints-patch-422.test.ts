@@ -34,11 +34,12 @@ const update = (body: unknown, headers: Record<string, string> = {}) =>
 
 describe("PATCH /webhook-endpoints/{id} → 422 validation_error", () => {
   it("an empty object: at least one member", async () => {
-    await expect422(update({}), [{ pointer: "", detail: /at least one of url, description, event_types/ }]);
+    await expect422(update({}), [{ pointer: "", detail: /at least one of url, description, event_types, enabled/ }]);
   });
   it("an unknown member, alone or beside a known one", async () => {
     await expect422(update({ secret: "whsec_x" }), [{ pointer: "/secret", detail: "unknown field" }]);
-    await expect422(update({ description: "x", enabled: false }), [{ pointer: "/enabled", detail: "unknown field" }]);
+    await expect422(update({ description: "x", secret: "whsec_x" }), [{ pointer: "/secret", detail: "unknown field" }]);
+    await expect422(update({ enabled: "no" }), [{ pointer: "/enabled" }]);
   });
   it.each([
     ["a private address", "https://10.0.0.1/hook", /private/],

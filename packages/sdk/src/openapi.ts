@@ -175,7 +175,7 @@ export type paths = {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the members sent (at least one of `url`, `description`, `event_types`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.
+         * @description Changes the members sent (at least one of `url`, `description`, `event_types`, `enabled`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -335,6 +335,8 @@ export type components = {
             description?: string | null;
             /** @description Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent. */
             event_types?: ("property.enriched" | "batch.completed")[] | null;
+            /** @description `false` disables the endpoint (nothing is sent to it; `disabled_reason` is `disabled_by_partner`); `true` enables it again and forgets its run of failures. */
+            enabled?: boolean;
         };
         propertyEnrichedEvent: {
             /** @constant */
@@ -1603,19 +1605,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description This Idempotency-Key created an endpoint within 24 h: that endpoint and its secret (nothing new was created). */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
-                };
-            };
-            /** @description Created; `secret` is shown only now. */
+            /** @description Created; `secret` is shown only now. A repeat of the request with its Idempotency-Key within 24 h answers the same again (that endpoint, its secret) and creates nothing. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

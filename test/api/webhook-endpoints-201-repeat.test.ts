@@ -1,5 +1,5 @@
-// POST /webhook-endpoints with an Idempotency-Key → 200 on a repeat: the same key and body within
-// 24 h answer the endpoint the first request created and create nothing; another body is a 422
+// POST /webhook-endpoints with an Idempotency-Key: the same key and body within 24 h answer as the
+// first request did (201, the endpoint and its secret) and create nothing; another body is a 422
 // naming the header; without a key, two requests make two endpoints (the key is the client's say).
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
@@ -18,7 +18,7 @@ const create = (body: object, headers: Record<string, string>) =>
   t.api.createWebhookEndpoint(post("/webhook-endpoints", body, headers));
 
 describe("POST /webhook-endpoints with an Idempotency-Key", () => {
-  it("the same key and body within 24 h answers 200 with the endpoint it created, its secret, and creates nothing", async () => {
+  it("the same key and body within 24 h answer the first response again (201, the endpoint, its secret) and create nothing", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const headers = { "X-API-Key": key, "Idempotency-Key": "hooks-1" };
     const body = { url: "https://hooks.example.com/finca", description: "prod" };
@@ -27,7 +27,7 @@ describe("POST /webhook-endpoints with an Idempotency-Key", () => {
     const created = await first.json();
     // The same request, its members spelt in another order.
     const again = await create({ description: "prod", url: "https://hooks.example.com/finca" }, headers);
-    expect(again.status).toBe(200);
+    expect(again.status).toBe(201);
     expect(again.headers.get("location")).toBe(`/api/v1/partner-api/webhook-endpoints/${created.id}`);
     expect(await again.json()).toEqual(created);
     expect(await endpointsOf(partner.id)).toBe(1);
