@@ -160,9 +160,9 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     return "skipped";
   }
 
-  const release = deps.slots ? deps.slots.take(endpoint.partnerId) : () => {};
+  const release = deps.slots ? await deps.slots.wait(endpoint.partnerId) : () => {};
   if (!release) {
-    // This partner has its share in flight: the same job again in a moment, no attempt counted.
+    // This partner kept its share in flight all the wait: the same job again in a moment, no attempt counted.
     await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, job, { delaySeconds: deferSeconds() });
     return "deferred";
   }

@@ -372,8 +372,19 @@ describe("delivery against a real receiver", () => {
     expect(receiver.received).toHaveLength(0);
   });
 
-  it("one partner's deliveries beyond its share in flight wait their turn without an attempt; other partners go on", async () => {
-    const slots = partnerSlots(1);
+  it("one partner's deliveries beyond its share in flight take turns in its slots, within one batch", async () => {
+    const slots = partnerSlots(1, 60_000);
+    const { scope } = await newEndpoint();
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await emit(scope)).deliveries[0]!.id);
+    const jobs = await Promise.all(ids.map(async (id) => (await jobsOf(id)).at(-1)!.data));
+    expect(await deliverMany({ ...deps, slots }, jobs)).toEqual(Array(5).fill("succeeded"));
+    expect(receiver.received).toHaveLength(5);
+    for (const id of ids) expect(await jobsOf(id)).toHaveLength(1); // none put back on the queue
+  });
+
+  it("one partner's deliveries that find its share in flight all the wait go back on the queue without an attempt; other partners go on", async () => {
+    const slots = partnerSlots(1, 50);
     const fair = { ...deps, slots };
     const busy = await newEndpoint();
     const other = await newEndpoint();

@@ -1,28 +1,63 @@
 // Per-partner slots of a process (deliveries in flight; `finca listen` sessions open).
 // Fair sharing of a worker process's delivery capacity between partners: at most `perPartner` of
-// one partner's deliveries are in flight at once. A delivery that finds its partner at the cap is
-// put back on the queue for a moment without an attempt (deliverOnce), rather than waiting in
-// memory, which would hold up the whole batch and with it every other partner's deliveries.
+// one partner's deliveries are in flight at once. A delivery that finds its partner at the cap
+// waits for a slot in memory, first come first served, but only for `waitMs`: a fast receiver's
+// backlog then flows through the slots (a portfolio's 100,000 events), while one that stays at
+// the cap (a slow receiver) is put back on the queue for a moment without an attempt
+// (deliverMany) rather than holding up its batch, and with it other partners' deliveries, for long.
 export interface PartnerSlots {
   /** A release function, or null when the partner already has all its slots in use. */
   take(partnerId: string): (() => void) | null;
+  /** A release function once a slot is free, or null when none came free within the wait. */
+  wait(partnerId: string): Promise<(() => void) | null>;
 }
 
-export function partnerSlots(perPartner: number): PartnerSlots {
+/** How long a delivery waits for its partner's slot before it is put back on the queue. */
+export const SLOT_WAIT_MS = 1000;
+
+export function partnerSlots(perPartner: number, waitMs = SLOT_WAIT_MS): PartnerSlots {
   const inFlight = new Map<string, number>();
+  const waiting = new Map<string, ((release: () => void) => void)[]>();
+  const take = (partnerId: string) => {
+    const n = inFlight.get(partnerId) ?? 0;
+    if (n >= perPartner) return null;
+    inFlight.set(partnerId, n + 1);
+    return releaser(partnerId);
+  };
+  function releaser(partnerId: string) {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      // The slot goes straight to the first waiter, so a new arrival cannot overtake it.
+      const queue = waiting.get(partnerId);
+      const next = queue?.shift();
+      if (queue && !queue.length) waiting.delete(partnerId);
+      if (next) return next(releaser(partnerId));
+      const left = (inFlight.get(partnerId) ?? 1) - 1;
+      if (left) inFlight.set(partnerId, left);
+      else inFlight.delete(partnerId);
+    };
+  }
   return {
-    take(partnerId) {
-      const n = inFlight.get(partnerId) ?? 0;
-      if (n >= perPartner) return null;
-      inFlight.set(partnerId, n + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (inFlight.get(partnerId) ?? 1) - 1;
-        if (left) inFlight.set(partnerId, left);
-        else inFlight.delete(partnerId);
-      };
+    take,
+    wait(partnerId) {
+      const free = take(partnerId);
+      if (free || waitMs <= 0) return Promise.resolve(free);
+      return new Promise((resolve) => {
+        const queue = waiting.get(partnerId) ?? [];
+        waiting.set(partnerId, queue);
+        const handOver = (release: () => void) => {
+          clearTimeout(timer);
+          resolve(release);
+        };
+        const timer = setTimeout(() => {
+          queue.splice(queue.indexOf(handOver), 1);
+          if (!queue.length) waiting.delete(partnerId);
+          resolve(null);
+        }, waitMs);
+        queue.push(handOver);
+      });
     },
   };
 }
