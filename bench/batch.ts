@@ -6,9 +6,13 @@
 //     made directly from a loop at the workers' concurrency, over `--baseline-items`);
 //   - single creates at `--create-rate`/s (open loop, the normal inline deadline) while the batch
 //     runs: p99 against the deadline + 50 ms;
-//   - the API server's RSS while it accepts the CSV and while it streams the results: peak and
-//     slope (least squares over samples every 250 ms).
-//   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60] [--baseline-items 20000]
+//   - the API server's RSS (sampled every 250 ms) while it accepts the CSV, then, once the batch is
+//     done, over `--memory-seconds` of accepting the same CSV again and again (each batch cancelled
+//     at once; its references are the partner's already, so nothing new is registered) and as long
+//     of streaming the results again and again: start, peak, and the slope over the second half
+//     (least squares; the first half lets the heap settle), so a leak per request shows as growth.
+//   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60]
+//     [--baseline-items 20000] [--memory-seconds 60]
 import { parseArgs } from "node:util";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
 import type { Batch } from "@/lib/domain";
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     "baseline-items": { type: "string", default: "20000" },
     pool: { type: "string", default: "10" },
     "timeout-seconds": { type: "string", default: "3600" },
+    "memory-seconds": { type: "string", default: "60" },
   },
 });
 const items = Number(values.items);
@@ -33,7 +38,7 @@ const deadlineMs = 1500;
 // 90 creates per partner stay under the write limit; partner 0 submits the batch.
 const createPartners = Math.ceil((createRate * createSeconds) / 90) + 1;
 
-/** Samples the API server's RSS every 250 ms while `during` runs: peak (MiB) and slope (MiB per minute). */
+/** Samples the API server's RSS every 250 ms while `during` runs: start, peak (MiB), slope (MiB per minute). */
 async function memoryWhile<T>(pid: number, during: Promise<T>) {
   const started = Date.now();
   const points: [number, number][] = [];
@@ -46,10 +51,19 @@ async function memoryWhile<T>(pid: number, during: Promise<T>) {
   return {
     result: await result,
     seconds: round((Date.now() - started) / 1000),
+    startMiB: points[0]![1],
     peakMiB: round(Math.max(...points.map(([, y]) => y))),
-    slopeMiBPerMinute: round(slope(points), 2),
+    slopeMiBPerMinute: round(slope(points.slice(Math.floor(points.length / 2))), 2),
     samples: points.length,
   };
+}
+
+/** Runs `once` again and again for `seconds`: how many times. */
+async function repeatFor(seconds: number, once: () => Promise<unknown>): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let n = 0;
+  for (; Date.now() < end; n++) await once();
+  return n;
 }
 
 const stack = await PipelineStack.start({
@@ -69,8 +83,7 @@ try {
   const csv = `cadastral_reference,external_id\n${Array.from({ length: items }, (_, i) => `${benchReference(i, "VK3799G")},row-${i}`).join("\n")}\n`;
   const api = stack.api!.pid!;
   const rssBefore = rssMiB(api);
-  const accept = await memoryWhile(
-    api,
+  const submit = () =>
     fetch(`${stack.url}/api/v1/partner-api/batches?name=bench`, {
       method: "POST",
       headers: { ...headers, "Content-Type": "text/csv" },
@@ -78,8 +91,8 @@ try {
     }).then(async (res) => {
       if (res.status !== 202) throw new Error(`POST /batches answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as Batch;
-    }),
-  );
+    });
+  const accept = await memoryWhile(api, submit());
   const accepted = Date.now();
   console.log(`accepted ${items} items in ${accept.seconds} s (API RSS ${rssBefore} → peak ${accept.peakMiB} MiB)`);
 
@@ -114,12 +127,22 @@ try {
   const receivedSeconds = (Date.now() - accepted) / 1000;
   const audit = await stack.audit();
 
-  const stream = await memoryWhile(
+  const memorySeconds = Number(values["memory-seconds"]);
+  const accepting = await memoryWhile(
     api,
-    fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}/results`, { headers }).then(async (res) => {
-      let bytes = 0;
+    repeatFor(memorySeconds, async () => {
+      const { batch_id } = await submit();
+      const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch_id}`, { method: "DELETE", headers });
+      if (res.status !== 200) throw new Error(`DELETE /batches answered ${res.status}: ${await res.text()}`);
+    }),
+  );
+  let bytes = 0;
+  const streaming = await memoryWhile(
+    api,
+    repeatFor(memorySeconds, async () => {
+      const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}/results`, { headers });
+      bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
-      return bytes;
     }),
   );
   const base = await directLoop(Number(values["baseline-items"]), ENRICH_CONCURRENCY * workers);
@@ -134,6 +157,7 @@ try {
       registerLatencyMs: 50,
       poolPerProcess: Number(values.pool),
       baselineItems: Number(values["baseline-items"]),
+      memorySeconds,
     },
     batch: {
       status: batch.status,
@@ -148,7 +172,8 @@ try {
     memory: {
       rssBeforeMiB: rssBefore,
       accept: { ...accept, result: undefined },
-      results: { ...stream, result: undefined, bytes: stream.result },
+      acceptingAgain: { ...accepting, result: undefined, times: accepting.result },
+      streaming: { ...streaming, result: undefined, times: streaming.result, bytes },
     },
     webhooks: {
       events,
@@ -164,8 +189,9 @@ try {
       `batch: ${items} items final in ${round(finalSeconds)} s (${itemsPerSecond}/s), webhooks received by ${round(receivedSeconds)} s`,
       `baseline: ${base.perSecond}/s (${base.parallel} loops, ${base.received} items) → ratio ${round(itemsPerSecond / base.perSecond, 2)}`,
       `creates at ${createRate}/s meanwhile: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, p99.9 ${createLoad.p999} ms (deadline ${deadlineMs} + 50 ms) ${JSON.stringify(createLoad.statuses)}`,
-      `API RSS accepting: peak ${accept.peakMiB} MiB, slope ${accept.slopeMiBPerMinute} MiB/min over ${accept.seconds} s`,
-      `API RSS streaming ${round(stream.result / 1024 / 1024)} MiB of results: peak ${stream.peakMiB} MiB, slope ${stream.slopeMiBPerMinute} MiB/min over ${stream.seconds} s`,
+      `API RSS accepting once: ${accept.startMiB} → peak ${accept.peakMiB} MiB in ${accept.seconds} s`,
+      `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s`,
+      `API RSS streaming ${round(bytes / 1024 / 1024)} MiB of results ${streaming.result} times: ${streaming.startMiB} → peak ${streaming.peakMiB} MiB, slope ${streaming.slopeMiBPerMinute} MiB/min over the second half of ${streaming.seconds} s`,
       `webhooks: ${audit.received.distinct} of ${events + 1} received (property.enriched and batch.completed), ${audit.missing} missing, ${audit.received.duplicates} duplicates, ${audit.received.badSignatures} bad signatures`,
     ].join("\n"),
   );

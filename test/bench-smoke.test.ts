@@ -39,7 +39,20 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   [
     "batch.ts",
-    ["--items", "200", "--create-rate", "5", "--create-seconds", "2", "--baseline-items", "50", "--pool", "4"],
+    [
+      "--items",
+      "200",
+      "--create-rate",
+      "5",
+      "--create-seconds",
+      "2",
+      "--baseline-items",
+      "50",
+      "--pool",
+      "4",
+      "--memory-seconds",
+      "1",
+    ],
     "batch",
   ],
 ];
