@@ -7,10 +7,11 @@
 //   - single creates at `--create-rate`/s (open loop, the normal inline deadline) while the batch
 //     runs: p99 against the deadline + 50 ms;
 //   - the API server's RSS (sampled every 250 ms) while it accepts the CSV, then, once the batch is
-//     done, over `--memory-seconds` of accepting the same CSV again and again (each batch cancelled
-//     at once; its references are the partner's already, so nothing new is registered) and as long
-//     of streaming the results again and again: start, peak, and the slope over the second half
-//     (least squares; the first half lets the heap settle), so a leak per request shows as growth.
+//     done, over `--memory-seconds` of streaming its results again and again and as long of
+//     accepting the same CSV again and again (each batch cancelled at once; its references are the
+//     partner's already, so nothing new is registered): start, peak, the slope over the second half
+//     (least squares; the first half lets the heap settle) and the live heap's floor, so a leak per
+//     request shows as growth.
 //   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60]
 //     [--baseline-items 20000] [--memory-seconds 60]
 import { parseArgs } from "node:util";
@@ -38,22 +39,42 @@ const deadlineMs = 1500;
 // 90 creates per partner stay under the write limit; partner 0 submits the batch.
 const createPartners = Math.ceil((createRate * createSeconds) / 90) + 1;
 
-/** Samples the API server's RSS every 250 ms while `during` runs: start, peak (MiB), slope (MiB per minute). */
+/** The API server's V8 heap in use (MiB), from its Prometheus scrape. */
+async function heapUsedMiB(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const bytes = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1]);
+  return round(bytes / 1024 / 1024);
+}
+
+/**
+ * Samples the API server's RSS every 250 ms while `during` runs: start, peak (MiB), slope (MiB per
+ * minute, second half). Its heap in use is read once a second: the lowest reading of the first and
+ * of the last quarter is what a collection left live then, so a leak shows as a rising floor even
+ * while RSS only follows the heap V8 chose to keep.
+ */
 async function memoryWhile<T>(pid: number, during: Promise<T>) {
   const started = Date.now();
   const points: [number, number][] = [];
+  const heap: [number, number][] = [];
   let done = false;
   const result = during.finally(() => (done = true));
-  while (!done) {
+  for (let n = 0; !done; n++) {
     points.push([(Date.now() - started) / 60_000, rssMiB(pid)]);
+    if (n % 4 === 0) heap.push([Date.now() - started, await heapUsedMiB(stack.url)]);
     await sleep(250);
   }
+  const elapsed = Date.now() - started;
+  const floor = (from: number, to: number) => {
+    const inside = heap.filter(([t]) => t >= from * elapsed && t <= to * elapsed).map(([, mib]) => mib);
+    return inside.length ? Math.min(...inside) : null;
+  };
   return {
     result: await result,
-    seconds: round((Date.now() - started) / 1000),
+    seconds: round(elapsed / 1000),
     startMiB: points[0]![1],
     peakMiB: round(Math.max(...points.map(([, y]) => y))),
     slopeMiBPerMinute: round(slope(points.slice(Math.floor(points.length / 2))), 2),
+    heapFloorMiB: { firstQuarter: floor(0, 0.25), lastQuarter: floor(0.75, 1) },
     samples: points.length,
   };
 }
@@ -75,6 +96,8 @@ const stack = await PipelineStack.start({
     ENRICHMENT_DEADLINE_MS: String(deadlineMs),
     BATCH_MAX_ITEMS: String(Math.max(items, 100_000)),
     LOG_LEVEL: "warn",
+    // The memory phase submits and cancels the same portfolio as fast as it is answered.
+    RATE_LIMIT_WRITES: "100000",
   },
 });
 let result: object;
@@ -128,14 +151,6 @@ try {
   const audit = await stack.audit();
 
   const memorySeconds = Number(values["memory-seconds"]);
-  const accepting = await memoryWhile(
-    api,
-    repeatFor(memorySeconds, async () => {
-      const { batch_id } = await submit();
-      const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch_id}`, { method: "DELETE", headers });
-      if (res.status !== 200) throw new Error(`DELETE /batches answered ${res.status}: ${await res.text()}`);
-    }),
-  );
   let bytes = 0;
   const streaming = await memoryWhile(
     api,
@@ -143,6 +158,14 @@ try {
       const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}/results`, { headers });
       bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+    }),
+  );
+  const accepting = await memoryWhile(
+    api,
+    repeatFor(memorySeconds, async () => {
+      const { batch_id } = await submit();
+      const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch_id}`, { method: "DELETE", headers });
+      if (res.status !== 200) throw new Error(`DELETE /batches answered ${res.status}: ${await res.text()}`);
     }),
   );
   const base = await directLoop(Number(values["baseline-items"]), ENRICH_CONCURRENCY * workers);
@@ -190,8 +213,8 @@ try {
       `baseline: ${base.perSecond}/s (${base.parallel} loops, ${base.received} items) → ratio ${round(itemsPerSecond / base.perSecond, 2)}`,
       `creates at ${createRate}/s meanwhile: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, p99.9 ${createLoad.p999} ms (deadline ${deadlineMs} + 50 ms) ${JSON.stringify(createLoad.statuses)}`,
       `API RSS accepting once: ${accept.startMiB} → peak ${accept.peakMiB} MiB in ${accept.seconds} s`,
-      `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s`,
-      `API RSS streaming ${round(bytes / 1024 / 1024)} MiB of results ${streaming.result} times: ${streaming.startMiB} → peak ${streaming.peakMiB} MiB, slope ${streaming.slopeMiBPerMinute} MiB/min over the second half of ${streaming.seconds} s`,
+      `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s; heap floor ${accepting.heapFloorMiB.firstQuarter} → ${accepting.heapFloorMiB.lastQuarter} MiB`,
+      `API RSS streaming ${round(bytes / 1024 / 1024)} MiB of results ${streaming.result} times: ${streaming.startMiB} → peak ${streaming.peakMiB} MiB, slope ${streaming.slopeMiBPerMinute} MiB/min over the second half of ${streaming.seconds} s; heap floor ${streaming.heapFloorMiB.firstQuarter} → ${streaming.heapFloorMiB.lastQuarter} MiB`,
       `webhooks: ${audit.received.distinct} of ${events + 1} received (property.enriched and batch.completed), ${audit.missing} missing, ${audit.received.duplicates} duplicates, ${audit.received.badSignatures} bad signatures`,
     ].join("\n"),
   );

@@ -405,6 +405,8 @@ export interface StackOptions {
   poolSize: number;
   /** Environment for the API server and the workers, on top of the stack's own. */
   env?: Record<string, string>;
+  /** Start no worker with the stack (a backlog is made first; then `startWorkers`). */
+  idle?: boolean;
 }
 
 export interface Audit {
@@ -467,10 +469,7 @@ export class PipelineStack {
       }
       stack = new PipelineStack(options, db, database, keys, receiver, await freePort());
       await stack.startApi();
-      // Settled, not all: a worker failing to start must not leave the others starting unseen.
-      const started = await Promise.allSettled(stack.workers.map((_, i) => stack!.startWorker(i)));
-      const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
-      if (failed) throw failed.reason;
+      if (!options.idle) await stack.startWorkers();
       return stack;
     } catch (error) {
       if (stack) await stack.stop();
@@ -502,6 +501,14 @@ export class PipelineStack {
   async startApi(): Promise<void> {
     const env = { ...this.env(), PORT: String(this.port), FINCA_WORKERS: "0" };
     this.api = await startServer("scripts/serve-api.ts", env, `${this.url}${READY_PATH}`);
+  }
+
+  /** Every worker process, side by side. */
+  async startWorkers(): Promise<void> {
+    // Settled, not all: a worker failing to start must not leave the others starting unseen.
+    const started = await Promise.allSettled(this.workers.map((_, i) => this.startWorker(i)));
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** A worker process, ready once its own operators' port says so (WORKER_OPS_PORT's `/api/ready`). */

@@ -2,9 +2,12 @@
 // at 50 ms, nothing enriched inline (deadline 0): time until all are final and until every
 // property.enriched webhook reached a local receiver, properties/s and deliveries/s, event →
 // receipt latency, duplicates and missing, RSS and CPU per property, with 1 and with 3 worker
-// processes. Baseline in the same run: the same register calls and the same signed
-// POSTs (lib/webhooks/send) made directly from a loop at the pipeline's concurrency.
-//   npx tsx bench/pipeline.ts [--properties 10000] [--workers 1,3] [--concurrency 32] [--pool 10]
+// processes. Two modes: `burst`, the workers running while the creates arrive (the pipeline can go
+// no faster than the API on the same cores creates), and `backlog`, the workers started once every
+// create is answered (a backlog after an outage, or a portfolio): the pipeline at its own limit,
+// timed from the workers' readiness. Baseline in the same run: the same register calls and the
+// same signed POSTs (lib/webhooks/send) made directly from a loop at the pipeline's concurrency.
+//   npx tsx bench/pipeline.ts [--properties 10000] [--workers 1,3] [--modes burst,backlog] [--concurrency 32] [--pool 10]
 import { parseArgs } from "node:util";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
 import { directLoop, load, PipelineStack, round, violations, writeResult } from "./lib";
@@ -13,6 +16,7 @@ const { values } = parseArgs({
   options: {
     properties: { type: "string", default: "10000" },
     workers: { type: "string", default: "1,3" },
+    modes: { type: "string", default: "burst,backlog" },
     concurrency: { type: "string", default: "32" },
     pool: { type: "string", default: "10" },
     "timeout-seconds": { type: "string", default: "900" },
@@ -20,23 +24,33 @@ const { values } = parseArgs({
 });
 const total = Number(values.properties);
 const workerCounts = values.workers.split(",").map(Number);
+const modes = values.modes.split(",") as ("burst" | "backlog")[];
+if (modes.some((m) => m !== "burst" && m !== "backlog")) throw new Error(`--modes: burst, backlog or both`);
 const concurrency = Number(values.concurrency);
 const timeoutMs = Number(values["timeout-seconds"]) * 1000;
 // 90 creates per partner stay under the write limit (100 per minute and partner).
 const partners = Math.ceil(total / 90);
 
-/** The pipeline with `workers` worker processes. */
-async function measure(workers: number) {
+/** The pipeline with `workers` worker processes, in one of the modes. */
+async function measure(workers: number, mode: "burst" | "backlog") {
   const stack = await PipelineStack.start({
     prefix: "finca_bench_pipeline",
     partners,
     workers,
     poolSize: Number(values.pool),
+    idle: mode === "backlog",
   });
   try {
+    const creates = load({ url: stack.url, seconds: 600, concurrency, stopAfter: total, request: stack.createRequest });
+    if (mode === "backlog") {
+      await creates;
+      await stack.startWorkers();
+    }
     const cpuBefore = stack.cpu();
     const started = Date.now();
-    const creates = load({ url: stack.url, seconds: 600, concurrency, stopAfter: total, request: stack.createRequest });
+    // Already final or received when the clock starts (a backlog's workers run before they say ready).
+    const before = mode === "backlog" ? (await stack.progress()).final : 0;
+    const receivedBefore = stack.receiver.receipts.size;
     const { load: burst, finalAt, receivedAt } = await stack.settle(creates, timeoutMs);
     const rss = stack.rss();
     // CPU used during the run (start-up excluded).
@@ -51,6 +65,7 @@ async function measure(workers: number) {
     const receivedSeconds = receivedAt && (receivedAt - started) / 1000;
     return {
       workers,
+      mode,
       burst: {
         seconds: burst.seconds,
         perSecond: burst.perSecond,
@@ -60,16 +75,17 @@ async function measure(workers: number) {
       },
       finalSeconds: finalSeconds && round(finalSeconds),
       receivedSeconds: receivedSeconds && round(receivedSeconds),
-      propertiesPerSecond: finalSeconds ? round(audit.properties / finalSeconds) : 0,
-      deliveriesPerSecond: receivedSeconds ? round(audit.received.distinct / receivedSeconds) : 0,
+      propertiesPerSecond: finalSeconds ? round((audit.properties - before) / finalSeconds) : 0,
+      deliveriesPerSecond: receivedSeconds ? round((audit.received.distinct - receivedBefore) / receivedSeconds) : 0,
       eventToReceiptMs: await stack.eventToReceiptMs(),
       duplicates: audit.received.duplicates,
       missing: audit.missing,
       rssMiB: rss,
       cpuSeconds: { api: cpu.api, workers: cpu.workers },
       // Per property: its enrichment runs and its delivery, all worker processes together.
-      workerCpuMsPerProperty: round((workerCpu * 1000) / audit.properties),
-      apiCpuMsPerCreate: round((cpu.api * 1000) / audit.properties),
+      workerCpuMsPerProperty: round((workerCpu * 1000) / (audit.properties - before)),
+      // A backlog's creates were answered before the clock started.
+      apiCpuMsPerCreate: mode === "burst" ? round((cpu.api * 1000) / audit.properties) : null,
       audit,
       violations: violations(audit),
       timeline: stack.timeline,
@@ -81,22 +97,28 @@ async function measure(workers: number) {
 
 const runs = [];
 for (const workers of workerCounts) {
-  const run = await measure(workers);
   const base = await directLoop(total, ENRICH_CONCURRENCY * workers);
-  runs.push({ ...run, baseline: base, ratio: round(run.propertiesPerSecond / base.perSecond, 2) });
-  console.log(`${workers} worker(s): done`, run.violations.length ? `VIOLATIONS: ${run.violations.join("; ")}` : "");
+  for (const mode of modes) {
+    const run = await measure(workers, mode);
+    runs.push({ ...run, baseline: base, ratio: round(run.propertiesPerSecond / base.perSecond, 2) });
+    console.log(
+      `${workers} worker(s), ${mode}: done`,
+      run.violations.length ? `VIOLATIONS: ${run.violations.join("; ")}` : "",
+    );
+  }
 }
 
 console.log(
   `\n${total} properties in a burst, registers at 50 ms, ${partners} partners, create concurrency ${concurrency}`,
 );
 console.log(
-  "workers | burst s | creates/s | all final s | all received s | properties/s | deliveries/s | event→receipt p50/p99 ms | dup | missing | RSS api / workers MiB | worker CPU ms/property | baseline/s | ratio",
+  "workers | mode | burst s | creates/s | all final s | all received s | properties/s | deliveries/s | event→receipt p50/p99 ms | dup | missing | RSS api / workers MiB | worker CPU ms/property | baseline/s | ratio",
 );
 for (const r of runs) {
   console.log(
     [
       r.workers,
+      r.mode,
       r.burst.seconds,
       r.burst.perSecond,
       r.finalSeconds,
