@@ -49,7 +49,7 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
   /** Endpoints one partner may have per mode (each create fans out to all of them). */
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).default(20),
-  /** Deliveries of one partner in flight at once per worker process; the rest wait their turn, so one partner's slow or failing receivers cannot take every slot. */
+  /** Deliveries of one partner in flight at once per worker process; the rest wait up to a second for a slot, then go back on the queue, so one partner's slow or failing receivers cannot take every slot. */
   WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number().int().min(1).default(10),
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process (always true in embedded PGlite mode). */
