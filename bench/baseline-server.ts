@@ -23,6 +23,7 @@ http
         newDraft(cadastral_reference, "test", undefined, now),
         { partnerId, mode: "test" },
         "enriched",
+        null,
         now,
       );
       // No register was asked; the attempt rows stand for the three a finished create logs.

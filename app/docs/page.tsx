@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { connection } from "next/server";
 import { getApp } from "@/server/app";
@@ -126,7 +127,9 @@ export default async function Guide() {
               {c("201 Created")} with the Property and a {c("Location")} header, or {c("200 OK")} with the existing
               property when the reference was registered before (the call is idempotent per reference, so retrying after
               a network error is safe). Spaces and hyphens are ignored and letters upper-cased before the reference is
-              checked.
+              checked. With an {c("Idempotency-Key")} header (any 1 to 200 visible characters of yours, kept{" "}
+              {IDEMPOTENCY_HOURS} h), a retry answers exactly as the first call did, {c("201")} included, and the same
+              key with another reference is a {c("422")}: as on every POST.
             </p>
             <p>
               Many at once (a whole portfolio, up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} references in one

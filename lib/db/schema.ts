@@ -133,6 +133,8 @@ export const properties = pgTable(
     // Number of the durable enrichment run that may act on this property; a job carrying another
     // number is stale (a crashed run's retry after its successor was scheduled) and does nothing.
     enrichmentRun: integer("enrichment_run").notNull().default(1),
+    // The Idempotency-Key of the create that made it (the request is its reference: the body has no other member).
+    idempotencyKey: text("idempotency_key"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
     enrichedAt: ts("enriched_at"),
@@ -140,6 +142,9 @@ export const properties = pgTable(
   (t) => [
     uniqueIndex("properties_partner_mode_ref").on(t.partnerId, t.mode, t.cadastralReference),
     index("properties_partner_mode_created").on(t.partnerId, t.mode, t.createdAt.desc(), t.id.desc()),
+    uniqueIndex("properties_idempotency")
+      .on(t.partnerId, t.mode, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
   ],
 );
 

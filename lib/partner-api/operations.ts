@@ -76,11 +76,17 @@ export const operations = [
     write: true,
     summary: "Register a property",
     description: () =>
-      "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property.",
-    request: { body: CreatePropertyBody },
+      "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property. With an `Idempotency-Key`, a repeat within 24 h answers as the first request did: 201 with the property it registered (as it is now); the key with another reference is a 422.",
+    request: { body: CreatePropertyBody, headers: IdempotencyHeaders },
     responses: () => ({
       "200": ok("The reference was already registered: the existing property.", Property),
-      "201": { ...ok("Registered.", Property), headers: { Location: { $ref: "#/components/headers/Location" } } },
+      "201": {
+        ...ok(
+          "Registered (or, with its Idempotency-Key within 24 h, registered by that key's first request).",
+          Property,
+        ),
+        headers: { Location: { $ref: "#/components/headers/Location" } },
+      },
       "400": problemOnly(
         "`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters.",
       ),
@@ -91,8 +97,16 @@ export const operations = [
         normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
       sql: registeredIdSql,
     },
-    async handle({ deps, principal, startedAt, looked }) {
-      const { created, property } = await registerProperty(deps, principal, looked!.input, startedAt, looked!.found);
+    async handle({ deps, req, principal, startedAt, looked }) {
+      const key = idempotencyKey(req);
+      const { created, property } = await registerProperty(
+        deps,
+        principal,
+        looked!.input,
+        startedAt,
+        looked!.found,
+        key,
+      );
       return created
         ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` })
         : json(property, 200);

@@ -6,7 +6,16 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import { preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
-import { DomainError, SOURCES, type Mode, type Property, type PropertyStatus, type Scope } from "@/lib/domain";
+import {
+  DomainError,
+  IDEMPOTENCY_HOURS,
+  idempotencyConflict,
+  SOURCES,
+  type Mode,
+  type Property,
+  type PropertyStatus,
+  type Scope,
+} from "@/lib/domain";
 import {
   newDraft,
   runUntil,
@@ -91,12 +100,19 @@ export function childRowsOf(draft: Draft, propertyId: string) {
  * The rows a new property's draft is written as. Everything is known here, the id and the times
  * too, so the answer is built from them and nothing needs reading back.
  */
-export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertyStatus | null, now = new Date()) {
+export function rowsOfNewProperty(
+  draft: Draft,
+  scope: Scope,
+  status: PropertyStatus | null,
+  idempotencyKey: string | null = null,
+  now = new Date(),
+) {
   const property: PropertyRow = {
     id: randomUUID(),
     partnerId: scope.partnerId,
     mode: scope.mode,
     cadastralReference: draft.reference,
+    idempotencyKey,
     ...columnsOf(draft.data),
     facts: draft.facts,
     status: status ?? "enriching",
@@ -108,18 +124,22 @@ export function rowsOfNewProperty(draft: Draft, scope: Scope, status: PropertySt
   return { property, ...childRowsOf(draft, property.id) };
 }
 
-/** Enriches a new property until the deadline and writes it; null when a concurrent create won. */
+/**
+ * Enriches a new property until the deadline and writes it (with the create's Idempotency-Key);
+ * null when a concurrent create won, of the reference or of the key.
+ */
 async function createEnriched(
   deps: PropertiesDeps,
   scope: Scope,
   reference: string,
   startedAt: number,
+  idempotencyKey: string | null,
 ): Promise<Property | null> {
   const draft = newDraft(reference, scope.mode);
   await runUntil(draft, runOptions(deps, draft, "inline"), inlineDeadline(deps.config, startedAt));
   deps.onAttempts?.(draft.attempts, scope.mode);
   const status = finalStatus(draft);
-  const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status);
+  const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status, idempotencyKey);
   // Finished inline: final at the response, nothing to announce. Otherwise the durable job
   // (committed with the row) retries what is left and announces the end.
   const created = status
@@ -141,7 +161,8 @@ async function createEnriched(
 /**
  * Registers a normalised, valid reference. `startedAt` is when the request arrived, so the deadline
  * bounds the whole response; `registeredId` is what the caller's repeat check found (null: nothing;
- * omitted: not checked yet).
+ * omitted: not checked yet). With an Idempotency-Key that made a property within its life, that
+ * property answers as created again, or, for another reference, the request is refused.
  */
 export async function registerProperty(
   deps: PropertiesDeps,
@@ -149,17 +170,55 @@ export async function registerProperty(
   reference: string,
   startedAt = Date.now(),
   registeredId?: string | null,
+  idempotencyKey: string | null = null,
 ): Promise<Registration> {
+  if (idempotencyKey) {
+    const replay = await createdWithKey(deps.db, scope, idempotencyKey, reference);
+    if (replay) return { created: true, property: replay };
+  }
   // A repeat asks no register at all.
   const known =
     registeredId === undefined
       ? await existing(deps.db, scope, reference)
       : registeredId && (await getProperty(deps.db, scope, registeredId));
   if (known) return { created: false, property: known };
-  const created = await createEnriched(deps, scope, reference, startedAt);
+  const created = await createEnriched(deps, scope, reference, startedAt, idempotencyKey);
   if (created) return { created: true, property: created };
-  // Registered by a concurrent request while this one was enriching.
-  return { created: false, property: (await existing(deps.db, scope, reference))! };
+  // A concurrent create won while this one was enriching: one with this key (its answer, or a
+  // refusal for another reference), or one of the reference.
+  const replay = idempotencyKey && (await createdWithKey(deps.db, scope, idempotencyKey, reference));
+  if (replay) return { created: true, property: replay };
+  const registered = await existing(deps.db, scope, reference);
+  if (!registered) throw new Error(`property ${reference}: its insert conflicted, yet nothing holds it`);
+  return { created: false, property: registered };
+}
+
+/**
+ * The property an Idempotency-Key created within its life (null: none); the key with another
+ * reference is refused. A key past its life is freed for reuse.
+ */
+async function createdWithKey(db: Db, scope: Scope, key: string, reference: string): Promise<Property | null> {
+  const [prior] = await db
+    .select({
+      id: properties.id,
+      reference: properties.cadastralReference,
+      fresh: sql<boolean>`${properties.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
+    })
+    .from(properties)
+    .where(
+      and(
+        eq(properties.partnerId, scope.partnerId),
+        eq(properties.mode, scope.mode),
+        eq(properties.idempotencyKey, key),
+      ),
+    );
+  if (!prior) return null;
+  if (!prior.fresh) {
+    await db.update(properties).set({ idempotencyKey: null }).where(eq(properties.id, prior.id));
+    return null;
+  }
+  if (prior.reference !== reference) throw idempotencyConflict("property");
+  return getProperty(db, scope, prior.id);
 }
 
 /** A reference as a partner typed it, normalised; `invalid_cadastral_reference` when it cannot be one. */

@@ -39,6 +39,11 @@ describe("the SDK", () => {
     expect((await finca.properties.get(created.property_id)).property_id).toBe(created.property_id);
     expect((await finca.properties.byReference(unit(1).toLowerCase()))?.property_id).toBe(created.property_id);
     expect(await finca.properties.byReference(unit(999))).toBeNull();
+    // With a key, a retry is the first answer; the key with another reference is refused.
+    const keyed = await finca.properties.create(unit(2), "sdk-unit-2");
+    expect((await finca.properties.create(unit(2), "sdk-unit-2")).property_id).toBe(keyed.property_id);
+    const refused = await finca.properties.create(unit(3), "sdk-unit-2").catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, code: "validation_error" });
   });
 
   it("turns problem+json answers into FincaApiError with the code, detail and request id", async () => {

@@ -109,9 +109,17 @@ export function createFinca(options: FincaOptions) {
   const path = (id: string) => ({ params: { path: { id } } });
 
   const properties = {
-    /** Registers a reference (201), or answers the property it already is (200). */
-    create: (cadastralReference: string) =>
-      unwrap(client.POST("/properties", { body: { cadastral_reference: cadastralReference } })),
+    /**
+     * Registers a reference (201), or answers the property it already is (200). With an
+     * `idempotencyKey`, a retry answers as the first call did (201 included).
+     */
+    create: (cadastralReference: string, idempotencyKey?: string) =>
+      unwrap(
+        client.POST("/properties", {
+          body: { cadastral_reference: cadastralReference },
+          headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {},
+        }),
+      ),
     get: (id: string) => unwrap(client.GET("/properties/{id}", path(id))),
     list: (query: ListPropertiesQuery = {}) => unwrap(client.GET("/properties", { params: { query } })),
     /** Every property (of a status), newest first. */

@@ -15,7 +15,7 @@ export type paths = {
         put?: never;
         /**
          * Register a property
-         * @description Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property.
+         * @description Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property. With an `Idempotency-Key`, a repeat within 24 h answers as the first request did: 201 with the property it registered (as it is now); the key with another reference is a 422.
          */
         post: operations["createProperty"];
         delete?: never;
@@ -1067,7 +1067,10 @@ export interface operations {
     createProperty: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1089,7 +1092,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyOutput"];
                 };
             };
-            /** @description Registered. */
+            /** @description Registered (or, with its Idempotency-Key within 24 h, registered by that key's first request). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

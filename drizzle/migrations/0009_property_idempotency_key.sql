@@ -1,0 +1,2 @@
+ALTER TABLE "properties" ADD COLUMN "idempotency_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "properties_idempotency" ON "properties" USING btree ("partner_id","mode","idempotency_key") WHERE idempotency_key is not null;
