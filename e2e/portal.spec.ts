@@ -227,6 +227,14 @@ test("the overview shows status split, per-source success and deliveries", async
   await expect(page.getByText("No live properties yet")).toBeVisible();
   await page.getByRole("button", { name: "test" }).click();
   await expect(page.getByRole("heading", { name: "Properties by status" })).toBeVisible();
+  // A delivery names its property by the reference the partner knows, linked to its page.
+  await page.goto("/webhooks/deliveries");
+  const enriched = page.getByTestId("delivery").filter({ hasText: "property.enriched" }).first();
+  const property = enriched.getByTestId("delivery-property").getByRole("link");
+  await expect(property).toHaveText(new RegExp(`^(${refs.join("|")})$`));
+  const reference = (await property.textContent())!;
+  await property.click();
+  await expect(page.getByRole("heading", { name: reference })).toBeVisible();
 });
 
 test("an admin replays a failed delivery", async ({ page }) => {

@@ -1,5 +1,5 @@
 // Debugging webhooks as a partner does: find a delivery by the webhook-id the receiver logged and
-// see the exact body; rotate the signing secret, see what happened, and expire the old one; move the
+// see its body (indented; copied exact) and the headers it was sent with; rotate the signing secret, see what happened, and expire the old one; move the
 // endpoint to another URL and describe it, in place.
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
@@ -41,10 +41,25 @@ test("a delivery is found by its webhook-id, with the exact body that was signed
   await expect(delivery.getByTestId("webhook-id")).toHaveText(webhookId);
   await expect(delivery).toContainText("webhook.test");
   await delivery.getByText("Payload and attempts").click();
-  // Byte for byte what the receiver got, so it verifies against the signature sent.
+  // Indented for reading; Copy body gives byte for byte what the receiver got.
   const shown = (await delivery.getByTestId("payload").textContent())!;
-  expect(shown).toBe(body);
-  new Webhook(secret).verify(shown, headers as Record<string, string>);
+  expect(shown).toBe(JSON.stringify(JSON.parse(body), null, 2));
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await delivery.getByRole("button", { name: "Copy body" }).click();
+  await expect(delivery.getByRole("button", { name: "Copied" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(body);
+  // The attempt's headers as shown are the ones sent: with the copied body they verify.
+  const sentWith = delivery.getByTestId("attempt-headers").first();
+  const names = await sentWith.locator("dt").allTextContents();
+  const values = await sentWith.locator("dd").allTextContents();
+  const shownHeaders = Object.fromEntries(names.map((name, i) => [name, values[i]!]));
+  expect(shownHeaders).toEqual({
+    "webhook-id": webhookId,
+    "webhook-timestamp": headers["webhook-timestamp"],
+    "webhook-signature": headers["webhook-signature"],
+  });
+  new Webhook(secret).verify(copied, shownHeaders);
   await shoot(page, "webhook-deliveries");
 
   await page.getByLabel("Status").selectOption("failed");

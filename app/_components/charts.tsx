@@ -1,6 +1,7 @@
 // Charts drawn on the server with inline SVG and CSS: no chart library, no CDN. Each one carries a
 // text alternative (aria-label or a visible legend with the numbers) for screen readers.
 import type { ReactNode } from "react";
+import { axisTicks } from "@/lib/portal/durations";
 
 export type Segment = { label: string; value: number; color: string };
 
@@ -187,7 +188,7 @@ export type Lane = { label: string; marks: { startMs: number; durationMs: number
 /** Per-source lanes on one time axis from registration: each attempt a mark at its start, as long as it took. */
 export function LaneChart({ lanes, spanMs, label }: { lanes: Lane[]; spanMs: number; label: string }) {
   const span = Math.max(spanMs, 1);
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * span);
+  const axis = axisTicks(span);
   return (
     <figure aria-label={label}>
       <div className="space-y-2">
@@ -219,9 +220,16 @@ export function LaneChart({ lanes, spanMs, label }: { lanes: Lane[]; spanMs: num
       </div>
       <div className="mt-1 grid grid-cols-[6.5rem_1fr] sm:grid-cols-[9.5rem_1fr] gap-3" aria-hidden="true">
         <span />
-        <div className="flex justify-between text-[10px] text-slate-500">
-          {ticks.map((t) => (
-            <span key={t}>{formatDuration(t)}</span>
+        <div className="relative h-3 text-[10px] text-slate-500">
+          {axis.ticks.map((t) => (
+            <span
+              key={t}
+              className="absolute whitespace-nowrap"
+              // The first label starts at the axis, the rest are centred on their tick.
+              style={{ left: `${(t / span) * 100}%`, transform: t ? "translateX(-50%)" : undefined }}
+            >
+              {axis.label(t)}
+            </span>
           ))}
         </div>
       </div>
@@ -244,7 +252,23 @@ const CANARIES = { west: -18.3, east: -13.3, south: 27.5, north: 29.5 };
  * A static location view: the parcel's point in Spain's frame, drawn locally (no map tiles from
  * the internet), with the coordinates as text for everyone.
  */
-export function LocationView({ latitude, longitude }: { latitude: number; longitude: number }) {
+/** The cadastre's own map viewer at a reference's parcel (its first 14 characters). */
+export const cadastreViewerUrl = (reference: string) =>
+  `https://www1.sedecatastro.gob.es/Cartografia/mapa.aspx?refcat=${encodeURIComponent(reference.slice(0, 14))}`;
+
+/** OpenStreetMap at a point, for the partner's browser to load (the server fetches no tiles). */
+export const openStreetMapUrl = (latitude: number, longitude: number) =>
+  `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=18/${latitude}/${longitude}`;
+
+export function LocationView({
+  latitude,
+  longitude,
+  reference,
+}: {
+  latitude: number;
+  longitude: number;
+  reference: string;
+}) {
   const canaries = latitude < 30;
   const box = canaries ? CANARIES : MAINLAND;
   const width = 240;
@@ -272,7 +296,16 @@ export function LocationView({ latitude, longitude }: { latitude: number; longit
         <circle cx={x} cy={y} r="9" className="text-brand-700" fill="currentColor" opacity="0.15" />
         <circle cx={x} cy={y} r="3.5" className="text-brand-700" fill="currentColor" />
       </svg>
-      <figcaption className="mt-1 font-mono text-xs text-slate-600">{label} (WGS 84)</figcaption>
+      <figcaption className="mt-1 text-xs text-slate-600">
+        <span className="font-mono">{label}</span> (WGS 84) ·{" "}
+        <a className="link" href={cadastreViewerUrl(reference)} target="_blank" rel="noopener noreferrer">
+          Cadastre viewer
+        </a>{" "}
+        ·{" "}
+        <a className="link" href={openStreetMapUrl(latitude, longitude)} target="_blank" rel="noopener noreferrer">
+          OpenStreetMap
+        </a>
+      </figcaption>
     </figure>
   );
 }

@@ -6,6 +6,15 @@ import { Badge, Time } from "./ui";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
+/** A JSON body indented for reading (anything else as it is). */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
 // Deliveries due within this window keep a page refreshing; later retries do not.
 const SOON_MS = 60_000;
 
@@ -78,13 +87,13 @@ export function DeliveryList({
               {d.propertyId && (
                 <>
                   <dt className="font-medium text-slate-600">property</dt>
-                  <dd className="break-all font-mono">
+                  <dd className="break-all font-mono" data-testid="delivery-property">
                     {propertyHref ? (
                       <Link className="link" href={propertyHref(d.propertyId)}>
-                        {d.propertyId}
+                        {d.propertyReference ?? d.propertyId}
                       </Link>
                     ) : (
-                      d.propertyId
+                      (d.propertyReference ?? d.propertyId)
                     )}
                   </dd>
                 </>
@@ -106,13 +115,13 @@ export function DeliveryList({
                     data-testid="payload"
                     className="max-h-64 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
                   >
-                    {d.payload}
+                    {pretty(d.payload)}
                   </pre>
                   <CopyButton value={d.payload} label="Copy body" />
                 </div>
                 <p className="text-xs text-slate-600">
-                  The exact body signed and sent (byte for byte), with headers webhook-id, webhook-timestamp and
-                  webhook-signature.
+                  Shown indented; Copy body copies the exact bytes that were signed and sent (one line). Each attempt
+                  lists the headers it was sent with.
                 </p>
                 {d.attempts.length > 0 && (
                   <ol className="space-y-2">
@@ -132,6 +141,21 @@ export function DeliveryList({
                           </span>
                           <span className="tabular-nums">{a.durationMs} ms</span>
                         </div>
+                        <dl
+                          className="mt-1 grid gap-x-3 font-mono text-[11px] sm:grid-cols-[auto_1fr]"
+                          data-testid="attempt-headers"
+                        >
+                          <dt className="text-slate-600">webhook-id</dt>
+                          <dd className="break-all">{d.delivery.messageId}</dd>
+                          <dt className="text-slate-600">webhook-timestamp</dt>
+                          <dd>{Math.floor(a.startedAt.getTime() / 1000)}</dd>
+                          {a.signature && (
+                            <>
+                              <dt className="text-slate-600">webhook-signature</dt>
+                              <dd className="break-all">{a.signature}</dd>
+                            </>
+                          )}
+                        </dl>
                         {a.error && <p className="mt-1 break-words text-red-700">{a.error}</p>}
                         {a.responseBody && (
                           <pre className="mt-1 max-h-32 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-1.5 font-mono text-[11px] text-slate-700 ring-1 ring-slate-200">

@@ -290,6 +290,9 @@ export const webhookAttempts = pgTable(
     responseBody: text("response_body"),
     errorClass: text("error_class"),
     error: text("error"),
+    // The webhook-signature header sent (its timestamp is started_at's second): what the partner
+    // verified against, kept because a later rotation changes the secrets. Null in older rows.
+    signature: text("signature"),
   },
   (t) => [index("webhook_attempts_delivery").on(t.deliveryId, t.id)],
 );

@@ -28,3 +28,24 @@ export function aboutTotal(seconds: readonly number[]): string {
   if (total >= 120) return `about ${Math.round(total / 60)} minutes`;
   return `about ${Math.round(total)} seconds`;
 }
+
+/**
+ * A time axis over `spanMs`: ticks every 1, 2 or 5 times a power of ten of one unit (the largest of
+ * ms, s, min and h the span reaches), about four steps across, each labelled in that unit.
+ */
+export function axisTicks(spanMs: number): { ticks: number[]; label: (ms: number) => string } {
+  const span = Math.max(spanMs, 1);
+  const units: [number, string][] = [
+    [3_600_000, "h"],
+    [60_000, "min"],
+    [1000, "s"],
+    [1, "ms"],
+  ];
+  const [size, name] = units.find(([u]) => span >= u) ?? units.at(-1)!;
+  const raw = span / size / 4;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = ([1, 2, 5, 10].find((m) => m * power >= raw - 1e-9) ?? 10) * power * size;
+  const ticks = Array.from({ length: Math.floor(span / step + 1e-9) + 1 }, (_, i) => i * step);
+  const digits = Math.max(0, -Math.floor(Math.log10(step / size) + 1e-9));
+  return { ticks, label: (ms) => `${Number((ms / size).toFixed(digits))} ${name}` };
+}

@@ -190,12 +190,19 @@ export async function deliveries(db: Db, filter: DeliverySearch) {
       ...r,
       eventType: r.event.type,
       propertyId: r.event.propertyId,
+      // A partner knows its properties by reference, not by our id.
+      propertyReference: referenceOf(r.event.payload),
       payload: wirePayload(r.event),
       attempts: attempts.filter((a) => a.deliveryId === r.delivery.id),
     })),
     next: rows.length > limit ? page.at(-1)!.delivery.id : null,
   };
 }
+
+const referenceOf = (payload: unknown): string | null => {
+  const reference = (payload as { cadastral_reference?: unknown } | null)?.cadastral_reference;
+  return typeof reference === "string" ? reference : null;
+};
 
 /** Delivery counts per endpoint and state (succeeded, failed, retrying, pending) over the last `days` days. */
 export async function endpointStats(db: Db, endpointIds: string[], days = 7) {

@@ -35,6 +35,8 @@ export interface DeliveryDeps {
 /** One attempt as logs and metrics see it: ids and results, never the URL, the secret or the bodies. */
 export interface DeliveryAttemptRecord {
   deliveryId: string;
+  /** The `webhook-id` the receiver saw (msg_…): what a partner quotes. */
+  messageId: string;
   endpointId: string;
   partnerId: string;
   mode: Mode;
@@ -102,6 +104,8 @@ interface Success {
   trigger: DeliverJob["trigger"];
   startedAt: Date;
   at: Date;
+  /** The webhook-signature header sent. */
+  signature: string;
   result: SendResult;
   report(outcome: DeliveryOutcome): DeliveryOutcome;
 }
@@ -181,6 +185,7 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     if (outcome !== "skipped" && outcome !== "deferred") {
       deps.onAttempt?.({
         deliveryId: delivery.id,
+        messageId: delivery.messageId,
         endpointId: endpoint.id,
         partnerId: endpoint.partnerId,
         mode: endpoint.mode,
@@ -205,6 +210,7 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
       trigger: job.trigger,
       startedAt,
       at: now(),
+      signature: headers["webhook-signature"]!,
       result,
       report,
     };
@@ -263,9 +269,16 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
       responseBody: result.responseBody,
       errorClass: result.errorClass,
       error: result.error?.slice(0, 500) ?? null,
+      signature: headers["webhook-signature"]!,
     });
     if (delay !== null) {
-      const next: DeliverJob = { deliveryId: delivery.id, attempt, step: step + 1, trigger: "scheduled" };
+      const next: DeliverJob = {
+        deliveryId: delivery.id,
+        messageId: delivery.messageId,
+        attempt,
+        step: step + 1,
+        trigger: "scheduled",
+      };
       await enqueue(deps.queue, tx, QUEUES.deliverWebhook, next, { delaySeconds: delay });
     }
     return outcome;
@@ -292,13 +305,14 @@ async function writeSuccesses(db: Db, successes: Success[]): Promise<Set<string>
       at: s.at.toISOString(),
       duration_ms: s.result.durationMs,
       response_body: s.result.responseBody,
+      signature: s.signature,
     })),
   );
   const rows = rowsOf<{ id: string }>(
     await db.execute(sql`
       with r as (
         select * from jsonb_to_recordset(${input}::jsonb) as r(id uuid, expected int, attempt int, trigger text, status_code int,
-          started_at timestamptz, at timestamptz, duration_ms int, response_body text)
+          started_at timestamptz, at timestamptz, duration_ms int, response_body text, signature text)
       ), claimed as (
         update ${d}
         set ${bare(d.status)} = 'succeeded', ${bare(d.attempts)} = r.attempt, ${bare(d.lastStatusCode)} = r.status_code,
@@ -307,8 +321,9 @@ async function writeSuccesses(db: Db, successes: Success[]): Promise<Set<string>
         where ${d.id} = r.id and ${d.attempts} = r.expected and ${d.status} = 'pending'
         returning ${d.id}, ${d.endpointId}
       ), logged as (
-        insert into ${a} (${bare(a.deliveryId)}, ${bare(a.trigger)}, ${bare(a.startedAt)}, ${bare(a.durationMs)}, ${bare(a.statusCode)}, ${bare(a.responseBody)})
-        select r.id, r.trigger, r.started_at, r.duration_ms, r.status_code, r.response_body from r join claimed on claimed.${bare(d.id)} = r.id
+        insert into ${a} (${bare(a.deliveryId)}, ${bare(a.trigger)}, ${bare(a.startedAt)}, ${bare(a.durationMs)}, ${bare(a.statusCode)}, ${bare(a.responseBody)}, ${bare(a.signature)})
+        select r.id, r.trigger, r.started_at, r.duration_ms, r.status_code, r.response_body, r.signature
+        from r join claimed on claimed.${bare(d.id)} = r.id
       ), healthy as (
         update ${e} set ${bare(e.failingSince)} = null
         where ${e.id} in (select ${bare(d.endpointId)} from claimed) and ${e.failingSince} is not null

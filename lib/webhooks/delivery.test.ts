@@ -122,7 +122,7 @@ describe("recording an event", () => {
     expect(deliveries.map((d) => d.endpointId)).toEqual([endpoint.id]);
     expect(deliveries[0]!.messageId).toBe(`msg_${event.id.replaceAll("-", "")}`);
     expect((await jobsOf(deliveries[0]!.id)).map((j) => j.data)).toEqual([
-      { deliveryId: deliveries[0]!.id, attempt: 0, step: 0, trigger: "scheduled" },
+      { deliveryId: deliveries[0]!.id, messageId: deliveries[0]!.messageId, attempt: 0, step: 0, trigger: "scheduled" },
     ]);
 
     const rolledBack = database.db.transaction(async (tx) => {
@@ -219,6 +219,13 @@ describe("delivery against a real receiver", () => {
     expect(log[0]!.responseBody).toBe("x".repeat(1024));
     expect(log[1]!.durationMs).toBeGreaterThanOrEqual(290);
     expect(new Set(receiver.received.map((r) => r.headers["webhook-id"])).size).toBe(1);
+    // Each attempt keeps the signature it was sent with (the timeout's never reached the receiver).
+    expect(log.map((a) => a.signature)).toEqual([
+      receiver.received[0]!.headers["webhook-signature"],
+      expect.stringMatching(/^v1,/),
+      receiver.received[2]!.headers["webhook-signature"],
+      receiver.received[3]!.headers["webhook-signature"],
+    ]);
     // Each retry is its own delayed job, queued with the schedule's delay.
     const jobs = await jobsOf(id);
     expect(jobs.map((j) => [j.data.attempt, j.data.step])).toEqual([
@@ -421,7 +428,13 @@ describe("replays and test events", () => {
     expect(await replayDelivery(deps, id, "00000000-0000-4000-8000-000000000000")).toBe(false); // another partner
     expect(await replayDelivery(deps, "not-a-uuid", scope.partnerId)).toBe(false);
     expect(await replayDelivery(deps, id, scope.partnerId)).toBe(true);
-    expect((await jobsOf(id)).at(-1)!.data).toEqual({ deliveryId: id, attempt: 4, step: 0, trigger: "manual_replay" });
+    expect((await jobsOf(id)).at(-1)!.data).toEqual({
+      deliveryId: id,
+      messageId: (await deliveryOf(id)).messageId,
+      attempt: 4,
+      step: 0,
+      trigger: "manual_replay",
+    });
     // The replay fails too, and is retried on the schedule from its start (3 more tries here).
     expect(await runNext(id)).toBe("retry");
     expect(await runNext(id)).toBe("succeeded");

@@ -11,6 +11,8 @@ export type EventRow = typeof events.$inferSelect;
 
 export interface DeliverJob {
   deliveryId: string;
+  /** The delivery's `webhook-id` (msg_…), so each log line of its runs names it; absent in older jobs. */
+  messageId?: string;
   /** The delivery's attempt count when the job was queued: a job that finds another count is stale. */
   attempt: number;
   /**
@@ -58,7 +60,7 @@ export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly Ev
       payload: r.payload,
     })),
   );
-  const [row] = rowsOf<{ created: { id: string; created_at: string }[]; delivery_ids: string[] }>(
+  const [row] = rowsOf<{ created: { id: string; created_at: string }[]; deliveries: NewDelivery[] }>(
     await tx.execute(sql`
       with input as (
         select * from jsonb_to_recordset(${input}::jsonb) as r(id uuid, partner_id uuid, mode text, type text, property_id uuid, payload jsonb)
@@ -72,12 +74,13 @@ export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly Ev
           on ${webhookEndpoints.partnerId} = event.partner_id and ${webhookEndpoints.mode} = event.mode
           and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
           and (${webhookEndpoints.eventTypes} is null or event.type = any(${webhookEndpoints.eventTypes}))
-        returning ${bare(webhookDeliveries.id)}
+        returning ${bare(webhookDeliveries.id)}, ${bare(webhookDeliveries.messageId)}
       )
       select (select jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at)) from event) as created,
-             array(select ${bare(webhookDeliveries.id)}::text from deliveries) as delivery_ids`),
+             (select coalesce(jsonb_agg(jsonb_build_object('id', ${bare(webhookDeliveries.id)}, 'messageId', ${bare(webhookDeliveries.messageId)})), '[]')
+              from deliveries) as deliveries`),
   );
-  await enqueueFirstAttempts(tx, queue, row!.delivery_ids, "scheduled");
+  await enqueueFirstAttempts(tx, queue, row!.deliveries, "scheduled");
   const createdAt = new Map(row!.created.map((c) => [c.id, new Date(c.created_at)]));
   return rows.map((r) => ({ ...r, createdAt: createdAt.get(r.id)! }));
 }
@@ -101,16 +104,17 @@ export async function scheduleDeliveries(
         nextAttemptAt: new Date(),
       })),
     )
-    .returning({ id: webhookDeliveries.id });
-  const ids = deliveries.map((d) => d.id);
-  await enqueueFirstAttempts(tx, queue, ids, trigger);
-  return ids;
+    .returning({ id: webhookDeliveries.id, messageId: webhookDeliveries.messageId });
+  await enqueueFirstAttempts(tx, queue, deliveries, trigger);
+  return deliveries.map((d) => d.id);
 }
 
+type NewDelivery = { id: string; messageId: string };
+
 /** The immediate job of each new delivery, in the transaction that created it (one statement). */
-async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveryIds: string[], trigger: DeliveryTrigger) {
-  const jobs = deliveryIds.map((deliveryId) => ({
-    data: { deliveryId, attempt: 0, step: 0, trigger } satisfies DeliverJob,
+async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveries: NewDelivery[], trigger: DeliveryTrigger) {
+  const jobs = deliveries.map(({ id, messageId }) => ({
+    data: { deliveryId: id, messageId, attempt: 0, step: 0, trigger } satisfies DeliverJob,
   }));
   await enqueueMany(queue, tx, QUEUES.deliverWebhook, jobs);
 }

@@ -60,7 +60,7 @@ async function replayInTx(
 ): Promise<number> {
   if (!isUuid("deliveryId" in filter ? filter.deliveryId : filter.endpointId)) return 0;
   const rows = await tx
-    .select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
+    .select({ id: webhookDeliveries.id, messageId: webhookDeliveries.messageId, attempts: webhookDeliveries.attempts })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(
@@ -93,6 +93,7 @@ async function replayInTx(
   for (const row of rows) {
     await enqueue(queue, tx, QUEUES.deliverWebhook, {
       deliveryId: row.id,
+      messageId: row.messageId,
       attempt: row.attempts,
       step: 0,
       trigger: "manual_replay",

@@ -160,6 +160,13 @@ it("counts creates, a retried enrichment and a retried delivery; logs each reque
     [2, "succeeded", 200],
   ]);
   expect(deliveries[1]).toMatchObject({ partnerId: partner.id, eventType: "property.enriched", mode: "test" });
+  // Every line about the delivery names the webhook-id its receiver saw (what a partner quotes).
+  const webhookId = receiver.received.at(-1)!.headers["webhook-id"];
+  expect(webhookId).toMatch(/^msg_/);
+  expect(deliveries.map((l) => l.messageId)).toEqual([webhookId, webhookId]);
+  const runs = jobs.filter((l) => l.queue === "deliver-webhook");
+  expect(runs.length).toBeGreaterThanOrEqual(2);
+  for (const run of runs) expect(run.messageId).toBe(webhookId);
   const all = raw.join("");
   expect(all).not.toContain(key);
   expect(all).not.toContain(secret);

@@ -6,7 +6,7 @@ import { getProperty } from "@/lib/properties";
 import { deliveries, timeline } from "@/lib/portal/queries";
 import { SOURCES } from "@/lib/domain";
 import { AutoRefresh } from "../../../_components/auto-refresh";
-import { formatDuration, LaneChart, LocationView, RatingBars } from "../../../_components/charts";
+import { cadastreViewerUrl, formatDuration, LaneChart, LocationView, RatingBars } from "../../../_components/charts";
 import { DeliveryList } from "../../../_components/delivery-list";
 import { CopyButton } from "../../../_components/copy-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
@@ -77,7 +77,12 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
               .join(", "),
         ],
         ["Climate zone", property.climate_zone],
-        ["Location", property.location && <LocationView key="location" {...property.location} />],
+        [
+          "Location",
+          property.location && (
+            <LocationView key="location" reference={property.cadastral_reference} {...property.location} />
+          ),
+        ],
       ],
     ],
     [
@@ -193,25 +198,44 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
       />
       <div className="grid gap-4 lg:grid-cols-5">
         <Card title="Enriched data" className="lg:col-span-3">
-          {sections.map(([title, rows]) => (
-            <section key={title} className="mb-5 last:mb-0">
-              <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
-              <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm sm:grid-cols-[11rem_1fr]">
-                {rows.map(([k, v]) => (
-                  <div key={k} className="contents">
-                    <dt className="text-slate-600">{k}</dt>
-                    <dd className="min-w-0 break-words text-slate-900">
-                      {v === null || v === undefined || v === false || v === "" ? (
-                        <Missing>{enriching ? "not yet known" : "not available"}</Missing>
-                      ) : (
-                        v
-                      )}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-          ))}
+          {property.status === "not_found" ? (
+            <div className="text-sm text-slate-700" data-testid="not-found">
+              <p className="font-medium text-slate-900">The cadastre has no property with this reference.</p>
+              <p className="mt-1">
+                Nothing else was looked up: certificates and inspections are found through the cadastre&apos;s answer.
+                Check the reference against the deed or the{" "}
+                <a
+                  className="link"
+                  href={cadastreViewerUrl(property.cadastral_reference)}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                >
+                  cadastre&apos;s own viewer
+                </a>
+                ; a corrected reference is a new property.
+              </p>
+            </div>
+          ) : (
+            sections.map(([title, rows]) => (
+              <section key={title} className="mb-5 last:mb-0">
+                <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+                <dl className="grid grid-cols-[8.5rem_1fr] gap-x-4 gap-y-2 text-sm sm:grid-cols-[11rem_1fr]">
+                  {rows.map(([k, v]) => (
+                    <div key={k} className="contents">
+                      <dt className="text-slate-600">{k}</dt>
+                      <dd className="min-w-0 break-words text-slate-900">
+                        {v === null || v === undefined || v === false || v === "" ? (
+                          <Missing>{enriching ? "not yet known" : "not available"}</Missing>
+                        ) : (
+                          v
+                        )}
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ))
+          )}
         </Card>
         <Card title="Sources" className="lg:col-span-2">
           <ul className="divide-y divide-slate-100 text-sm">
@@ -221,7 +245,13 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
                 <li key={source} className="py-2 first:pt-0 last:pb-0">
                   <div className="flex items-center justify-between gap-2">
                     <span className="font-medium text-slate-800">{SOURCE_LABEL[source]}</span>
-                    <Badge value={e.status} label={e.status === "pending" ? "retrying" : e.status} />
+                    {e.status === "completed" && !e.attempts ? (
+                      <Badge value="skipped" />
+                    ) : source === "cadastre" && property.status === "not_found" ? (
+                      <Badge value="not_found" />
+                    ) : (
+                      <Badge value={e.status} label={e.status === "pending" ? "retrying" : e.status} />
+                    )}
                   </div>
                   <p className="mt-0.5 text-xs text-slate-600">
                     {e.attempts ? (
@@ -230,6 +260,8 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
                       </>
                     ) : e.status === "pending" ? (
                       "waiting for the cadastre"
+                    ) : property.status === "not_found" ? (
+                      "not asked: the cadastre does not know the reference"
                     ) : (
                       "not needed"
                     )}
