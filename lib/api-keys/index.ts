@@ -60,6 +60,15 @@ export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visib
 /** Not revoked, and not past the expiry a roll gave it (database clock, like every other timestamp check). */
 const isActive = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
 
+/** Whether the key may still be used (a long-lived stream asks again as it runs). */
+export async function apiKeyIsActive(db: Db, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, id), isActive()));
+  return Boolean(row);
+}
+
 /** The authenticated key's row inside its statement: its scope's columns, for what a caller folds in. */
 export interface KeyRow {
   /** The WITH item holding the key's one row (none when the key does not authenticate). */

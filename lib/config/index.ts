@@ -118,6 +118,10 @@ const EnvSchema = z.object({
   LISTEN_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** How often a listen session looks for new events. */
   LISTEN_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  /** How often a listen session checks that its key is still active (revoked or expired: it ends). */
+  LISTEN_KEY_CHECK_MS: z.coerce.number().int().min(50).max(60_000).default(5000),
+  /** A listen session's longest life; the CLI then reconnects, authenticating its key again. */
+  LISTEN_MAX_SESSION_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** Rows of a CSV batch at most (a JSON body holds at most 10,000 items, per the contract). */
   BATCH_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   /** Bytes of a batch request body at most (CSV or JSON). */

@@ -13,6 +13,7 @@ import {
   resultsStream,
   submitBatch,
 } from "@/lib/batches";
+import { apiKeyIsActive } from "@/lib/api-keys";
 import { coverage } from "@/lib/registers";
 import { getProperty, listProperties, normalisedReference, registeredIdSql, registerProperty } from "@/lib/properties";
 import {
@@ -413,7 +414,7 @@ export const operations = [
     write: false,
     summary: "Stream test-mode events for local forwarding (finca listen)",
     description: (config) =>
-      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`npm run finca -- listen --key <test key> --forward-to <url>\` POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once.`,
+      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`npm run finca -- listen --key <test key> --forward-to <url>\` POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once. The stream ends with an \`error\` event once the key is revoked or past a roll's expiry (checked every ${config.LISTEN_KEY_CHECK_MS} ms), and with \`end\` (\`{"reason":"session_limit"}\`) after ${config.LISTEN_MAX_SESSION_SECONDS} s: reconnect.`,
     responses: (config) => ({
       "200": {
         description: "The event stream (text/event-stream); it ends when the client or the server goes.",
@@ -450,6 +451,9 @@ export const operations = [
         heartbeatMs: 15_000,
         signal: req.signal,
         stopping: () => deps.shuttingDown?.() ?? false,
+        keyActive: () => apiKeyIsActive(deps.db, principal.apiKeyId),
+        keyCheckMs: deps.config.LISTEN_KEY_CHECK_MS,
+        maxSessionMs: deps.config.LISTEN_MAX_SESSION_SECONDS * 1000,
         onClose: free,
       });
       return new Response(stream, { headers });

@@ -27,6 +27,11 @@ export interface ListenOptions {
   signal: AbortSignal;
   /** The server is stopping: the stream ends so the shutdown need not wait for it. */
   stopping(): boolean;
+  /** Whether the session's key may still be used; asked every `keyCheckMs` (the database's clock). */
+  keyActive(): Promise<boolean>;
+  keyCheckMs: number;
+  /** A session ends after this long (the CLI reconnects, authenticating again). */
+  maxSessionMs: number;
   /** Called once, however the stream ends (client gone, server stopping, database error). */
   onClose(): void;
 }
@@ -55,11 +60,25 @@ export function listenStream(db: Db, scope: Scope, secret: string, options: List
         await db.execute(sql`select now()::text as now, '00000000-0000-0000-0000-000000000000' as id`),
       )[0]!;
       send(sse("session", { secret, mode: scope.mode }));
-      let lastWrite = Date.now();
+      const startedAt = Date.now();
+      let lastWrite = startedAt;
+      let keyCheckedAt = startedAt;
       const tick = async () => {
         if (closed) return;
         if (options.stopping()) return close();
+        if (Date.now() - startedAt >= options.maxSessionMs) {
+          send(sse("end", { reason: "session_limit" }));
+          return close();
+        }
         try {
+          // A revoked or expired key stops receiving within a check, not when the client goes.
+          if (Date.now() - keyCheckedAt >= options.keyCheckMs) {
+            if (!(await options.keyActive())) {
+              send(sse("error", { message: "The API key was revoked or has expired: this session ends." }));
+              return close();
+            }
+            keyCheckedAt = Date.now();
+          }
           const fresh = await db
             .select({ event: events, at: sql<string>`${events.createdAt}::text` })
             .from(events)
