@@ -1,7 +1,7 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
 import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import { bare, containsPattern, preparedSql, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import type { Mode } from "@/lib/domain";
+import { isUuid, type Mode } from "@/lib/domain";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
 
 export { generateApiKey, parseApiKey, hashApiKey, visibleStart };
@@ -161,6 +161,8 @@ export async function listApiKeys(db: DbOrTx, filter: { partnerId?: string; mode
 
 /** Revokes a key; scoped to a partner unless called by an operator (partnerId omitted). */
 export async function revokeApiKey(db: DbOrTx, id: string, partnerId?: string): Promise<ApiKeySummary | null> {
+  // A form's id is anyone's to craft: only a UUID can name a key (PostgreSQL would refuse the rest).
+  if (!isUuid(id)) return null;
   const [row] = await db
     .update(apiKeys)
     .set({ revokedAt: new Date() })
@@ -182,6 +184,7 @@ export async function rollApiKey(
   db: DbOrTx,
   input: { id: string; partnerId: string; expiresInSeconds: number },
 ): Promise<{ key: string; apiKey: ApiKeySummary; rolled: ApiKeySummary } | null> {
+  if (!isUuid(input.id)) return null;
   return db.transaction(async (tx) => {
     const expiresAt = sql`least(coalesce(${apiKeys.expiresAt}, 'infinity'::timestamptz), now() + make_interval(secs => ${input.expiresInSeconds}))`;
     const [rolled] = await tx

@@ -8,7 +8,16 @@ describe("portal query parameters", () => {
   });
   it("accepts only days that exist", () => {
     expect(isoDay("2024-02-29")).toBe("2024-02-29");
-    for (const bad of ["2024-13-45", "9999-99-99", "2023-02-29", "2024-1-01", "", "2024-01-01T00:00"])
+    for (const bad of [
+      "2024-13-45",
+      "9999-99-99",
+      "2023-02-29",
+      "2024-1-01",
+      "",
+      "2024-01-01T00:00",
+      "0000-01-01",
+      "9999-12-31",
+    ])
       expect(isoDay(bad), bad).toBeUndefined();
   });
   it("drops control characters from search text and bounds it", () => {

@@ -15,10 +15,16 @@ export function searchText(value: RawParam, max: number): string | undefined {
   return text || undefined;
 }
 
-/** A calendar day YYYY-MM-DD that exists (no 2024-13-45, no 2023-02-29), else undefined. */
+/**
+ * A calendar day YYYY-MM-DD that exists (no 2024-13-45, no 2023-02-29), else undefined; years
+ * 1000 to 9998 only, so the day after it (a range's end) is a date PostgreSQL and JavaScript both
+ * write as YYYY-MM-DD (year 0000 is none, and 9999-12-31's next day is +010000).
+ */
 export function isoDay(value: RawParam): string | undefined {
   const day = oneParam(value);
   if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const year = Number(day.slice(0, 4));
+  if (year < 1000 || year > 9998) return undefined;
   const time = Date.parse(`${day}T00:00:00Z`);
   return Number.isFinite(time) && new Date(time).toISOString().startsWith(day) ? day : undefined;
 }

@@ -67,6 +67,16 @@ describe("rolling a key", () => {
     expect(await status(made.key)).toBe(401);
   });
 
+  it("answers nothing (not a database error) for an id that is not a UUID, as a crafted form sends", async () => {
+    const made = await newPartnerKey(t.app);
+    for (const id of ["x", "1; drop table api_keys", `${made.apiKey.id}0`]) {
+      expect(await rollApiKey(t.app.db, { id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 })).toBeNull();
+      expect(await revokeApiKey(t.app.db, id)).toBeNull();
+      expect(await revokeApiKey(t.app.db, id, made.apiKey.partnerId)).toBeNull();
+    }
+    expect(await status(made.key)).toBe(200);
+  });
+
   it("lists the expired key as inactive", async () => {
     const made = await newPartnerKey(t.app);
     await rollApiKey(t.app.db, { id: made.apiKey.id, partnerId: made.apiKey.partnerId, expiresInSeconds: 0 });
