@@ -69,12 +69,13 @@ Commands:
                                                   exits 1 when a file lacks a needed column
   registers check                                 Ask each live register for a known reference:
                                                   reachable, parsed, latency (needs internet access)
-  listen --key <test key> --forward-to <url> [--base-url <url>]
+  listen [--key <test key>] --forward-to <url> [--base-url <url>]
                                                   Forward your test-mode events to a local receiver,
                                                   signed as real deliveries (like \`stripe listen\`);
                                                   talks to the server over HTTP (default base URL
                                                   FINCA_URL, else http://localhost:3000), not to the
-                                                  database. Ctrl-C stops it
+                                                  database. The key from --key or FINCA_API_KEY
+                                                  (which keeps it out of ps). Ctrl-C stops it
 ${BATCH_HELP}
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
@@ -373,7 +374,9 @@ async function listen(argv: string[]): Promise<void> {
     args: argv,
     options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } },
   });
-  const key = option(values, "key");
+  // From the environment, a key stays out of `ps` and shell history.
+  const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
+  if (!key) usage("--key (or FINCA_API_KEY) is required");
   const target = option(values, "forward-to");
   const base =
     (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";

@@ -109,6 +109,19 @@ it(
     );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/422.*test keys only/);
+    // The key from the environment (out of ps) goes the same way; none at all is a usage error.
+    const fromEnv = await runNode("scripts/finca.ts", ["listen", "--forward-to", target, "--base-url", base], {
+      env: { FINCA_API_KEY: key },
+      timeoutMs: NEVER_MS,
+    });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toMatch(/422.*test keys only/);
+    const none = await runNode("scripts/finca.ts", ["listen", "--forward-to", target, "--base-url", base], {
+      env: { FINCA_API_KEY: "" },
+      timeoutMs: NEVER_MS,
+    });
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/--key \(or FINCA_API_KEY\) is required/);
   },
   NEVER_MS,
 );
