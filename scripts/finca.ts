@@ -375,8 +375,10 @@ async function listen(argv: string[]): Promise<void> {
     options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } },
   });
   // From the environment, a key stays out of `ps` and shell history.
-  const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
-  if (!key) usage("--key (or FINCA_API_KEY) is required");
+  const key =
+    (typeof values.key === "string" && values.key.trim()) ||
+    process.env.FINCA_API_KEY?.trim() ||
+    usage("--key (or FINCA_API_KEY) is required");
   const target = option(values, "forward-to");
   const base =
     (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
