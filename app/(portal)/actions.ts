@@ -8,7 +8,8 @@ import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
-import { countAccountWrite, registerFromPortal } from "@/lib/portal/register";
+import { accountChange, countAccountWrite, registerFromPortal } from "@/lib/portal/register";
+import type { ButtonResult } from "../_components/action-button";
 import { DomainError, EVENT_TYPES, hasControl, whereOf } from "@/lib/domain";
 import {
   createEndpoint,
@@ -25,7 +26,8 @@ import {
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
-import type { Mode } from "@/lib/domain";
+import type { Mode, Scope } from "@/lib/domain";
+import type { App } from "@/server/app";
 import { parseBody } from "@/lib/partner-api/validation";
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
@@ -107,10 +109,17 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
   return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
 
-export async function revokeKeyAction(form: FormData) {
-  const { app, partnerId } = await requirePartner();
-  await revokeApiKey(app.db, field(form, "id"), partnerId);
+/** A button's change, counted against the account's budget: refused with its reason when spent. */
+async function counted(app: App, scope: Scope, change: () => Promise<unknown>): Promise<ButtonResult> {
+  const made = await accountChange(app, scope, change);
+  return "refused" in made ? { error: made.refused } : undefined;
+}
+
+export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
+  const { app, partnerId, scope } = await requirePartner();
+  const result = await counted(app, scope, () => revokeApiKey(app.db, field(form, "id"), partnerId));
   revalidatePath("/keys");
+  return result;
 }
 
 /** The API's create path from the portal: same rate limit, same checks, same messages. */
@@ -211,10 +220,14 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   const overlap = field(form, "overlap");
   if (!Object.hasOwn(ROTATION_OVERLAPS, overlap)) return { error: "Choose how long the current secret keeps signing." };
-  const rotation = await rotateSecret(app.db, scope, endpoint.id, {
-    overlap: overlap as RotationOverlap,
-    endOpenOverlap: field(form, "end_overlap") === "yes",
-  });
+  const made = await accountChange(app, scope, () =>
+    rotateSecret(app.db, scope, endpoint.id, {
+      overlap: overlap as RotationOverlap,
+      endOpenOverlap: field(form, "end_overlap") === "yes",
+    }),
+  );
+  if ("refused" in made) return { error: made.refused };
+  const rotation = made.done;
   revalidatePath("/webhooks", "layout");
   if (rotation.rotated) return { expiresAt: rotation.previousSecretExpiresAt?.toISOString() ?? "now" };
   if (rotation.reason === "not_found") return { error: "This endpoint was deleted meanwhile." };
@@ -226,40 +239,48 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
 /** Ends the rotation overlap now: the old secret stops signing from the next attempt. */
 export async function expireOldSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const expired = await expirePreviousSecret(app.db, scope, endpoint.id);
+  const made = await accountChange(app, scope, () => expirePreviousSecret(app.db, scope, endpoint.id));
   revalidatePath("/webhooks", "layout");
-  return expired ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
+  if ("refused" in made) return { error: made.refused };
+  return made.done ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
 }
 
-export async function toggleEndpointAction(form: FormData) {
+export async function toggleEndpointAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  await setEnabled(app.db, endpoint.id, !endpoint.enabled, endpoint.enabled ? "disabled_by_partner" : null, scope);
+  const result = await counted(app, scope, () =>
+    setEnabled(app.db, endpoint.id, !endpoint.enabled, endpoint.enabled ? "disabled_by_partner" : null, scope),
+  );
   revalidatePath("/webhooks", "layout");
+  return result;
 }
 
-export async function deleteEndpointAction(form: FormData) {
+export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  await deleteEndpoint(app.db, scope, endpoint.id);
+  const result = await counted(app, scope, () => deleteEndpoint(app.db, scope, endpoint.id));
   revalidatePath("/webhooks", "layout");
+  return result;
 }
 
-export async function sendTestEventAction(form: FormData) {
-  const { app, endpoint } = await ownEndpoint(field(form, "id"));
-  await sendTestEvent(app, endpoint);
+export async function sendTestEventAction(form: FormData): Promise<ButtonResult> {
+  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const result = await counted(app, scope, () => sendTestEvent(app, endpoint));
   revalidatePath("/webhooks", "layout");
+  return result;
 }
 
-export async function replayDeliveryAction(form: FormData) {
-  const { app, partnerId } = await requirePartner();
-  await replayDelivery(app, field(form, "id"), partnerId);
+export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
+  const { app, partnerId, scope } = await requirePartner();
+  const result = await counted(app, scope, () => replayDelivery(app, field(form, "id"), partnerId));
   revalidatePath("/webhooks", "layout");
   revalidatePath("/properties", "layout");
+  return result;
 }
 
-export async function replayFailedAction(form: FormData) {
-  const { app, partnerId, endpoint } = await ownEndpoint(field(form, "id"));
-  await replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId);
+export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
+  const { app, partnerId, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const result = await counted(app, scope, () => replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId));
   revalidatePath("/webhooks", "layout");
+  return result;
 }
 
 export async function removeMemberAction(form: FormData) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { deliveries } from "@/lib/portal/queries";
-import { ActionButton } from "./action-button";
+import { ActionButton, type ButtonAction } from "./action-button";
 import { CopyButton } from "./copy-button";
 import { Badge, Time } from "./ui";
 
@@ -41,7 +41,7 @@ export function DeliveryList({
 }: {
   items: DeliveryItem[];
   label: string;
-  replay: (form: FormData) => Promise<void>;
+  replay: ButtonAction;
   /** Where a property links to (the portal's property page); none in the admin console. */
   propertyHref?: (id: string) => string;
   showEndpoint?: boolean;

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
-import { countAccountWrite, countPortalWrite, registerFromPortal } from "./register";
+import { accountChange, countAccountWrite, countPortalWrite, registerFromPortal } from "./register";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -63,5 +63,24 @@ describe("registerFromPortal", () => {
     await expect(countPortalWrite(t.app, scope)).rejects.toMatchObject({ code: "rate_limited" });
     for (let i = 0; i < 3; i++) await countAccountWrite(t.app, scope);
     await expect(countAccountWrite(t.app, scope)).rejects.toMatchObject({ code: "rate_limited" });
+  });
+
+  it("every button change (revoke, rotate, test event, replay...) is counted first: past the budget it is refused, and not made", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    let made = 0;
+    const change = async () => ++made;
+    for (let i = 1; i <= 3; i++) expect(await accountChange(t.app, scope, change)).toEqual({ done: i });
+    const refused = await accountChange(t.app, scope, change);
+    expect(refused).toEqual({
+      refused: expect.stringMatching(/^At most 3 write requests per 60 s; retry after \d+ s\.$/),
+    });
+    expect(made).toBe(3);
+    // Another error is the change's own, not a refusal.
+    const other = await newPartnerKey(t.app);
+    const failing = accountChange(t.app, { partnerId: other.partner.id, mode: "test" }, async () => {
+      throw new Error("the change failed");
+    });
+    await expect(failing).rejects.toThrow("the change failed");
   });
 });

@@ -21,6 +21,25 @@ export async function countAccountWrite(deps: { rateLimiter: RateLimiter }, scop
   if (!decision.allowed) throw rateLimited(decision);
 }
 
+/**
+ * A key or webhook endpoint change made in the portal (a button: revoke, rotate, test event,
+ * replay...), counted against the account's budget first: what the change answered, or the
+ * refusal's detail (nothing changed) when the budget is spent.
+ */
+export async function accountChange<T>(
+  deps: { rateLimiter: RateLimiter },
+  scope: Scope,
+  change: () => Promise<T>,
+): Promise<{ done: T } | { refused: string }> {
+  try {
+    await countAccountWrite(deps, scope);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "rate_limited") return { refused: error.detail };
+    throw error;
+  }
+  return { done: await change() };
+}
+
 export async function registerFromPortal(
   deps: PropertiesDeps & { rateLimiter: RateLimiter },
   scope: Scope,

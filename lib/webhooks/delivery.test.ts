@@ -468,7 +468,11 @@ describe("replays and test events", () => {
     expect(
       await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), "00000000-0000-4000-8000-000000000000"),
     ).toBe(0);
-    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId)).toBe(2);
+    // A replay-all takes the newest failures first, at most its cap; the next click takes the rest.
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId, 1)).toBe(1);
+    expect((await deliveryOf(ids[1]!)).status).toBe("pending");
+    expect((await deliveryOf(ids[0]!)).status).toBe("failed");
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId)).toBe(1);
     for (const id of ids) {
       expect(await runNext(id)).toBe("succeeded");
       expect((await attemptsOf(id)).at(-1)!.trigger).toBe("manual_replay");

@@ -1,8 +1,8 @@
 // Operator and partner actions on deliveries: a test event, replaying one delivery, replaying the
 // failed ones since a time. Replays keep the `webhook-id`, so receivers can deduplicate.
-import { and, eq, gte, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull } from "drizzle-orm";
 import { schema, type Db, type DbOrTx } from "@/lib/db";
-import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
 import { scheduleDeliveries, type DeliverJob, type EventRow } from "./events";
 import { isUuid } from "@/lib/domain";
 import type { EndpointRow } from "./endpoints";
@@ -43,20 +43,29 @@ export async function replayDelivery(deps: Deps, deliveryId: string, partnerId?:
   return deps.db.transaction(async (tx) => (await replayInTx(tx, deps.queue, { deliveryId, partnerId })) > 0);
 }
 
-/** Replays every failed delivery to the endpoint created at or after `since`; returns how many. */
+/** Failed deliveries one "replay all" queues at most: a click cannot re-queue an endpoint's whole history. */
+export const REPLAY_ALL_MAX = 1000;
+
+/**
+ * Replays the failed deliveries to the endpoint created at or after `since`, the newest `max` of
+ * them (another click takes the next ones); returns how many.
+ */
 export async function replayFailedSince(
   deps: Deps,
   endpointId: string,
   since: Date,
   partnerId?: string,
+  max = REPLAY_ALL_MAX,
 ): Promise<number> {
-  return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, partnerId }));
+  return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, partnerId, max }));
 }
 
 async function replayInTx(
   tx: DbOrTx,
   queue: Queue,
-  filter: { deliveryId: string; partnerId?: string } | { endpointId: string; since: Date; partnerId?: string },
+  filter:
+    | { deliveryId: string; partnerId?: string }
+    | { endpointId: string; since: Date; partnerId?: string; max: number },
 ): Promise<number> {
   if (!isUuid("deliveryId" in filter ? filter.deliveryId : filter.endpointId)) return 0;
   const rows = await tx
@@ -76,6 +85,8 @@ async function replayInTx(
             ),
       ),
     )
+    .orderBy(desc(webhookDeliveries.createdAt))
+    .limit("max" in filter ? filter.max : 1)
     .for("update", { of: webhookDeliveries });
   if (!rows.length) return 0;
   const now = new Date();
@@ -90,14 +101,19 @@ async function replayInTx(
     );
   // The job carries the current attempt count: a retry already queued carries the same one, so
   // whichever runs first sends and the other finds the count moved on and does nothing.
-  for (const row of rows) {
-    await enqueue(queue, tx, QUEUES.deliverWebhook, {
-      deliveryId: row.id,
-      messageId: row.messageId,
-      attempt: row.attempts,
-      step: 0,
-      trigger: "manual_replay",
-    } satisfies DeliverJob);
-  }
+  await enqueueMany(
+    queue,
+    tx,
+    QUEUES.deliverWebhook,
+    rows.map((row) => ({
+      data: {
+        deliveryId: row.id,
+        messageId: row.messageId,
+        attempt: row.attempts,
+        step: 0,
+        trigger: "manual_replay",
+      } satisfies DeliverJob,
+    })),
+  );
   return rows.length;
 }
