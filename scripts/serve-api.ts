@@ -4,10 +4,10 @@
 import { createPartnerApi } from "@/lib/partner-api";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { getApp } from "@/server/app";
-import { closeOnSignals, stopHttpServer } from "@/server/lifecycle";
+import { appOrExit, closeOnSignals, stopHttpServer } from "@/server/lifecycle";
 import { opsHandlers } from "@/server/ops";
 
-const app = await getApp();
+const app = await appOrExit(getApp);
 const server = createPartnerApiServer(createPartnerApi(app), opsHandlers(app));
 server.keepAliveTimeout = 65_000;
 server.listen(Number(process.env.PORT ?? 4000), () =>

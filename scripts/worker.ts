@@ -3,14 +3,14 @@
 // With WORKER_OPS_PORT it serves /api/health, /api/ready and /metrics there (its own job figures).
 import { createOpsServer } from "@/lib/ops/server";
 import { createApp } from "@/server/app";
-import { closeOnSignals, stopHttpServer } from "@/server/lifecycle";
+import { appOrExit, closeOnSignals, stopHttpServer } from "@/server/lifecycle";
 import { opsHandlers } from "@/server/ops";
 
 if (!process.env.DATABASE_URL) {
   console.error("scripts/worker.ts needs DATABASE_URL: with embedded PGlite the server runs the workers itself.");
   process.exit(2);
 }
-const app = await createApp({ workers: true });
+const app = await appOrExit(() => createApp({ workers: true }));
 const port = app.config.WORKER_OPS_PORT;
 const server = port ? createOpsServer(opsHandlers(app)).listen(port) : null;
 app.logger.info({ database: app.database.kind, opsPort: port ?? null }, "worker started");

@@ -5,6 +5,20 @@ import type { Server } from "node:http";
 import { errorFields } from "@/lib/observability/logger";
 import type { App } from "./app";
 
+/**
+ * The App a process serves, or the process ends with the reason it cannot start (exit 1): a start
+ * refused by the configuration or the database must not leave a process up and not listening
+ * (Next.js's instrumentation hook, which also starts the App, only logs the failure).
+ */
+export async function appOrExit(start: () => Promise<App>): Promise<App> {
+  try {
+    return await start();
+  } catch (error) {
+    process.stderr.write(`Finca cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
 export function closeOnSignals(app: App, stopServing: () => Promise<void> | void = () => {}): void {
   const shutdown = async (signal: string) => {
     app.logger.info({ signal }, "stopping");

@@ -9,12 +9,13 @@ import { createPartnerApi } from "@/lib/partner-api";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { getApp } from "./app";
 import { frontDoor } from "./http";
-import { closeOnSignals, stopHttpServer } from "./lifecycle";
+import { appOrExit, closeOnSignals, stopHttpServer } from "./lifecycle";
 
 const port = Number(process.env.PORT ?? 3000);
+// The App first: a start it refuses ends the process before Next.js is up.
+const app = await appOrExit(getApp);
 const nextApp = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
 await nextApp.prepare();
-const app = await getApp();
 const handle = nextApp.getRequestHandler();
 const server = http.createServer(
   frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))),
