@@ -38,7 +38,7 @@ interface Client {
   base: string;
 }
 
-function clientOf(values: Record<string, unknown>): Client {
+export function clientOf(values: Record<string, unknown>): Client {
   const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
   if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY) is required");
   const base =

@@ -34,6 +34,7 @@ import { checkRegisters } from "@/lib/enrichment/sources/check";
 import { EventSourceParserStream } from "eventsource-parser/stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BATCH_HELP, BatchUsageError, batchCommand } from "./finca-batch";
+import { TRIGGER_HELP, triggerCommand } from "./finca-trigger";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -77,6 +78,7 @@ Commands:
                                                   database. The key from --key or FINCA_API_KEY
                                                   (which keeps it out of ps). Ctrl-C stops it
 ${BATCH_HELP}
+${TRIGGER_HELP}
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -472,6 +474,7 @@ async function main() {
     // A partner's tools: they talk to the server, never to the database.
     if (argv[0] === "listen") return await listen(argv.slice(1));
     if (argv[0] === "batch") return await batchCommand(argv.slice(1));
+    if (argv[0] === "trigger") return await triggerCommand(argv.slice(1));
     database = await openDatabase(defaultDatabaseOptions());
     await run(database, argv);
   } catch (error) {
