@@ -467,6 +467,11 @@ test("docs render locally", async ({ page }) => {
   await page.goto("/docs");
   await expect(page.getByRole("heading", { name: "Integration guide" })).toBeVisible();
   await expect(page.getByText('import { Webhook } from "standardwebhooks"')).toBeVisible();
+  // Testing webhooks locally: listen and trigger, with the settings the server runs on.
+  const listen = page.locator("#listen");
+  await expect(listen.getByRole("heading", { name: "10. Test webhooks on your machine" })).toBeVisible();
+  await expect(listen).toContainText("npm run finca -- trigger property.enriched");
+  await expect(listen).toContainText("after 1 h");
   await shoot(page, "docs");
   await page.goto("/docs/api");
   await expect(page.getByRole("heading", { name: "API reference" })).toBeVisible();

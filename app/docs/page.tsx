@@ -24,6 +24,7 @@ const SECTIONS = [
   ["coverage", "7. Coverage by region"],
   ["sdk", "8. TypeScript SDK"],
   ["terms", "9. Terms and data licences"],
+  ["listen", "10. Test webhooks on your machine"],
 ] as const;
 
 const SCENARIOS = [
@@ -334,6 +335,29 @@ const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!)
               cadastre&apos;s under the Dirección General del Catastro&apos;s conditions of use, each regional
               register&apos;s under the licence its open-data portal states; the reference data (IGN/CNIG) is CC BY 4.0.
               Estimated ratings are Finca&apos;s own model and say so in {c("source")}.
+            </p>
+          </Section>
+
+          <Section id="listen" title="10. Test webhooks on your machine">
+            <p>
+              No public URL needed: as {c("stripe listen")} does, the {c("finca")} CLI holds one connection to this
+              server and posts each of your test-mode events to a receiver on your machine, signed exactly as a delivery
+              is. The key comes from {c("FINCA_API_KEY")} (it stays out of {c("ps")} and your shell history); test keys
+              only. The CLI prints the signing secret first, the same on every connection: configure your receiver with
+              it once.
+            </p>
+            <CodeBlock label="Forward test events to a local receiver, then make one happen">{`export FINCA_API_KEY="finca_test_…"   # your whole test key
+export FINCA_URL="${origin}"
+npm run finca -- listen --forward-to http://localhost:4000/webhooks/finca
+
+# in another terminal: a new sandbox property whose enrichment finishes a few seconds later
+npm run finca -- trigger property.enriched
+# or a two-item portfolio
+npm run finca -- trigger batch.completed`}</CodeBlock>
+            <p>
+              A session ends when its key is revoked or expires (checked every{" "}
+              {duration(config.LISTEN_KEY_CHECK_MS / 1000)}) and after {duration(config.LISTEN_MAX_SESSION_SECONDS)},
+              when the CLI reconnects by itself; at most {config.LISTEN_MAX_SESSIONS} sessions per partner at once.
             </p>
           </Section>
         </div>
