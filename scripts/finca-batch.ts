@@ -10,6 +10,7 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { firstSheetRows } from "@/lib/spreadsheets";
+import { apiKeyOf } from "./finca-credentials";
 import { createFinca, FincaApiError, type Batch, type Finca } from "@/packages/sdk/src";
 
 /** The fields a 422 names, after its detail. */
@@ -27,7 +28,7 @@ export const BATCH_HELP = `  batch submit --file <refs.csv|refs.xlsx> [--name <n
   batch status <batch id>                         A batch's status and counts
   batch results <batch id> [--out <file>] [--format csv|ndjson]
                                                   Download a batch's results (so far, while it runs)
-                                  batch commands take --key (or FINCA_API_KEY) and --base-url (or
+                                  batch commands take --key (or FINCA_API_KEY, or finca login) and --base-url (or
                                   FINCA_URL, else http://localhost:3000)`;
 
 /** A refusal of the command itself (exit status 2). */
@@ -38,14 +39,14 @@ interface Client {
   base: string;
 }
 
-export function clientOf(values: Record<string, unknown>): Client {
-  const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
-  if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY) is required");
+export async function clientOf(values: Record<string, unknown>): Promise<Client & { key: string }> {
+  const key = await apiKeyOf(values);
+  if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY, or finca login) is required");
   const base =
     (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
   if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol))
     throw new BatchUsageError("--base-url must be an http(s) URL");
-  return { finca: createFinca({ apiKey: key, baseUrl: base }), base };
+  return { finca: createFinca({ apiKey: key, baseUrl: base }), base, key };
 }
 
 /** The file's bytes as the API takes them: a CSV as it is; a workbook's first sheet as CSV. */
@@ -154,7 +155,7 @@ export async function batchCommand(argv: string[]): Promise<void> {
     },
   });
   const [command, id] = positionals;
-  const client = clientOf(values);
+  const client = await clientOf(values);
   try {
     if (command === "submit") return await submit(client, values);
     if (!id || !["status", "results"].includes(command ?? ""))

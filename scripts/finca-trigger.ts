@@ -9,7 +9,7 @@ import { BatchUsageError, clientOf } from "./finca-batch";
 export const TRIGGER_HELP = `  trigger property.enriched|batch.completed      Make test-mode data that sends that event (a new
                                                   sandbox property that finishes on its durable
                                                   retry; a two-item portfolio), e.g. for \`listen\`;
-                                                  test keys only (--key or FINCA_API_KEY, --base-url)`;
+                                                  test keys only (--key, FINCA_API_KEY or finca login; --base-url)`;
 
 // A sandbox reference whose cadastre answers only on the durable retry: the property is
 // registered as enriching, and property.enriched follows a few seconds later. A new parcel each
@@ -22,8 +22,7 @@ export async function triggerCommand(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: { key: { type: "string" }, "base-url": { type: "string" } },
   });
-  const { finca } = clientOf(values);
-  const key = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY!.trim();
+  const { finca, key } = await clientOf(values);
   // Live data would reach the real registers: never for a test of one's receiver.
   if (!key.startsWith("finca_test_")) throw new BatchUsageError("trigger works with test keys only");
   const [type] = positionals;

@@ -35,6 +35,7 @@ import { EventSourceParserStream } from "eventsource-parser/stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BATCH_HELP, BatchUsageError, batchCommand } from "./finca-batch";
 import { TRIGGER_HELP, triggerCommand } from "./finca-trigger";
+import { apiKeyOf, loginCommand, logoutCommand } from "./finca-credentials";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -75,10 +76,14 @@ Commands:
                                                   signed as real deliveries (like \`stripe listen\`);
                                                   talks to the server over HTTP (default base URL
                                                   FINCA_URL, else http://localhost:3000), not to the
-                                                  database. The key from --key or FINCA_API_KEY
-                                                  (which keeps it out of ps). Ctrl-C stops it
+                                                  database. The key from --key, FINCA_API_KEY
+                                                  or finca login (out of ps). Ctrl-C stops it
 ${BATCH_HELP}
 ${TRIGGER_HELP}
+  login [--key <key>]                             Keep your API key (else FINCA_API_KEY, else the first
+                                                  line of standard input) for listen, trigger and
+                                                  batch, in a file only you can read
+  logout                                          Forget it
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -377,10 +382,7 @@ async function listen(argv: string[]): Promise<void> {
     options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } },
   });
   // From the environment, a key stays out of `ps` and shell history.
-  const key =
-    (typeof values.key === "string" && values.key.trim()) ||
-    process.env.FINCA_API_KEY?.trim() ||
-    usage("--key (or FINCA_API_KEY) is required");
+  const key = (await apiKeyOf(values)) ?? usage("--key (or FINCA_API_KEY, or finca login) is required");
   const target = option(values, "forward-to");
   const base =
     (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
@@ -475,6 +477,11 @@ async function main() {
     if (argv[0] === "listen") return await listen(argv.slice(1));
     if (argv[0] === "batch") return await batchCommand(argv.slice(1));
     if (argv[0] === "trigger") return await triggerCommand(argv.slice(1));
+    if (argv[0] === "login")
+      return console.log(
+        `Key kept in ${await loginCommand(parseArgs({ args: argv.slice(1), options: { key: { type: "string" } } }).values)}`,
+      );
+    if (argv[0] === "logout") return console.log(`Removed ${await logoutCommand()}`);
     database = await openDatabase(defaultDatabaseOptions());
     await run(database, argv);
   } catch (error) {

@@ -104,8 +104,9 @@ describe.sequential("finca batch", () => {
     await writeFile(empty, "refcat\n");
     const refused = await finca(["submit", "--file", empty]);
     expect(refused.stderr).toMatch(/the server answered 422: The file holds no data rows/);
-    const noKey = await finca(["status", id], { FINCA_API_KEY: undefined });
+    // No key anywhere (and no finca login: a config folder that does not exist).
+    const noKey = await finca(["status", id], { FINCA_API_KEY: undefined, XDG_CONFIG_HOME: path.join(dir, "none") });
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain("--key (or FINCA_API_KEY) is required");
+    expect(noKey.stderr).toContain("--key (or FINCA_API_KEY, or finca login) is required");
   });
 });

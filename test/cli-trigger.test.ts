@@ -1,7 +1,10 @@
 // `finca trigger`: the CLI makes test-mode data whose processing records the event asked for (what
 // a `finca listen` session and the test endpoints then receive); a live key and an unknown event
 // type are refused before anything is sent.
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -27,11 +30,9 @@ afterAll(async () => {
   await t.close();
 });
 
-const trigger = (key: string, type: string) =>
-  runNode("scripts/finca.ts", ["trigger", type], {
-    env: { FINCA_API_KEY: key, FINCA_URL: base },
-    timeoutMs: NEVER_MS,
-  });
+const finca = (args: string[], env: Record<string, string>) =>
+  runNode("scripts/finca.ts", args, { env: { FINCA_URL: base, ...env }, timeoutMs: NEVER_MS });
+const trigger = (key: string, type: string) => finca(["trigger", type], { FINCA_API_KEY: key });
 
 const eventsOf = (partnerId: string, type: string) =>
   t.app.db
@@ -69,6 +70,37 @@ it(
     expect(
       await t.app.db.select().from(schema.properties).where(eq(schema.properties.partnerId, partner.id)),
     ).toHaveLength(0);
+  },
+  NEVER_MS,
+);
+
+it(
+  "finca login keeps the key in a file only the user can read; trigger then needs no key; logout forgets it",
+  async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const config = await mkdtemp(path.join(tmpdir(), "finca-login-"));
+    try {
+      const env = { XDG_CONFIG_HOME: config, FINCA_API_KEY: "" };
+      const login = await finca(["login", "--key", key], env);
+      expect(login.code, login.stderr).toBe(0);
+      const file = path.join(config, "finca", "credentials.json");
+      expect(login.stdout).toContain(file);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect((await stat(path.dirname(file))).mode & 0o077).toBe(0);
+      expect((await finca(["trigger", "property.enriched"], env)).code).toBe(0);
+      await eventually("the stored key's property", async () =>
+        (await t.app.db.select().from(schema.properties).where(eq(schema.properties.partnerId, partner.id))).length
+          ? true
+          : null,
+      );
+      expect((await finca(["logout"], env)).code).toBe(0);
+      const after = await finca(["trigger", "property.enriched"], env);
+      expect(after.code).toBe(2);
+      expect(after.stderr).toContain("--key (or FINCA_API_KEY, or finca login) is required");
+      expect((await finca(["login", "--key", "not-a-key"], env)).code).toBe(1);
+    } finally {
+      await rm(config, { recursive: true, force: true });
+    }
   },
   NEVER_MS,
 );

@@ -342,9 +342,9 @@ const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!)
             <p>
               No public URL needed: as {c("stripe listen")} does, the {c("finca")} CLI holds one connection to this
               server and posts each of your test-mode events to a receiver on your machine, signed exactly as a delivery
-              is. The key comes from {c("FINCA_API_KEY")} (it stays out of {c("ps")} and your shell history); test keys
-              only. The CLI prints the signing secret first, the same on every connection: configure your receiver with
-              it once.
+              is. The key comes from {c("FINCA_API_KEY")} or from {c("finca login")}, which keeps it in a file only you
+              can read (either way it stays out of {c("ps")} and your shell history); test keys only. The CLI prints the
+              signing secret first, the same on every connection: configure your receiver with it once.
             </p>
             <CodeBlock label="Forward test events to a local receiver, then make one happen">{`export FINCA_API_KEY="finca_test_…"   # your whole test key
 export FINCA_URL="${origin}"

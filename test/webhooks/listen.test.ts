@@ -117,11 +117,12 @@ it(
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toMatch(/422.*test keys only/);
     const none = await runNode("scripts/finca.ts", ["listen", "--forward-to", target, "--base-url", base], {
-      env: { FINCA_API_KEY: "" },
+      // No finca login either: a config folder that does not exist.
+      env: { FINCA_API_KEY: "", XDG_CONFIG_HOME: `/nonexistent/finca-${process.pid}` },
       timeoutMs: NEVER_MS,
     });
     expect(none.code).not.toBe(0);
-    expect(none.stderr).toMatch(/--key \(or FINCA_API_KEY\) is required/);
+    expect(none.stderr).toContain("--key (or FINCA_API_KEY, or finca login) is required");
   },
   NEVER_MS,
 );
