@@ -349,6 +349,13 @@ test("an admin refreshes a register dataset and sees it in the coverage", async 
         .getByText(/5 rows as of/),
     ).toBeVisible();
     await shoot(page, "docs-coverage");
+    // On a phone: one card per community, its three sources in sight (a table would scroll them away).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId("coverage-table")).toBeHidden();
+    await expect(page.getByTestId("coverage-card")).toHaveCount(19);
+    const basque = page.getByTestId("coverage-card").filter({ hasText: "País Vasco" });
+    await expect(basque.getByText("ITE", { exact: true })).toBeVisible();
+    await expect(basque.getByText(/Foral cadastre/)).toBeVisible();
   } finally {
     await new Promise<void>((r) => registerFile.close(() => r()));
   }

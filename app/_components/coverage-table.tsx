@@ -2,9 +2,10 @@
 import type { CommunityCoverage, CoverageSource } from "@/lib/domain";
 import { Badge, TableWrap } from "./ui";
 
-function Cell({ source }: { source: CoverageSource }) {
+/** A source's best kind and the providers asked, in order. */
+function SourceView({ source }: { source: CoverageSource }) {
   return (
-    <td>
+    <>
       <Badge value={source.kind} />
       <ul className="mt-1 space-y-0.5 text-xs text-slate-700">
         {source.providers.map((p) => (
@@ -25,36 +26,79 @@ function Cell({ source }: { source: CoverageSource }) {
           </li>
         ))}
       </ul>
-    </td>
+    </>
   );
 }
 
+const SOURCES = [
+  ["cadastre", "Cadastre"],
+  ["energy_certificate", "Energy certificate"],
+  ["ite", "ITE"],
+] as const;
+
+const Note = ({ note }: { note: string | null | undefined }) =>
+  note ? <p className="mt-1 max-w-xs text-xs font-normal normal-case tracking-normal text-slate-600">{note}</p> : null;
+
+/**
+ * A table from the small breakpoint up; on a phone, where four columns would scroll out of sight,
+ * one card per community with its three sources one under the other.
+ */
 export function CoverageTable({ rows }: { rows: CommunityCoverage[] }) {
   return (
-    <TableWrap label="Coverage per autonomous community">
-      <table className="table" data-testid="coverage-table">
-        <thead>
-          <tr>
-            <th scope="col">Community</th>
-            <th scope="col">Cadastre</th>
-            <th scope="col">Energy certificate</th>
-            <th scope="col">ITE</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.ccaa} data-testid="coverage-row">
-              <th scope="row" className="text-left font-medium">
-                {row.ccaa}
-                {row.note && <p className="mt-1 max-w-xs text-xs font-normal text-slate-600">{row.note}</p>}
-              </th>
-              <Cell source={row.cadastre} />
-              <Cell source={row.energy_certificate} />
-              <Cell source={row.ite} />
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <>
+      <div className="hidden sm:block">
+        <TableWrap label="Coverage per autonomous community">
+          <table className="table" data-testid="coverage-table">
+            <thead>
+              <tr>
+                <th scope="col">Community</th>
+                {SOURCES.map(([, label]) => (
+                  <th key={label} scope="col">
+                    {label}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.ccaa} data-testid="coverage-row">
+                  <th scope="row" className="text-left font-medium">
+                    {row.ccaa}
+                    <Note note={row.note} />
+                  </th>
+                  {SOURCES.map(([source]) => (
+                    <td key={source}>
+                      <SourceView source={row[source]} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableWrap>
+      </div>
+      <ul className="space-y-3 sm:hidden" aria-label="Coverage per autonomous community">
+        {rows.map((row) => (
+          <li
+            key={row.ccaa}
+            className="rounded-xl border border-slate-200 bg-white p-3 shadow-sm"
+            data-testid="coverage-card"
+          >
+            <p className="text-sm font-medium text-slate-900">{row.ccaa}</p>
+            <Note note={row.note} />
+            <dl className="mt-2 grid grid-cols-[6.5rem_1fr] gap-x-3 gap-y-2 text-sm">
+              {SOURCES.map(([source, label]) => (
+                <div key={source} className="contents">
+                  <dt className="text-slate-600">{label}</dt>
+                  <dd className="min-w-0 break-words">
+                    <SourceView source={row[source]} />
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
