@@ -48,18 +48,21 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
   const app = await getApp();
   try {
     const address = clientAddress((await headers()).get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
-    const decision = await app.signUps.hit(`sign-up:${address ?? "any"}`);
-    if (!decision.allowed)
-      return {
-        error: `Too many new accounts from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`,
-        values: typed(form),
-      };
-    await signUp(app, {
-      organisation: field(form, "organisation"),
-      name: field(form, "name"),
-      email: field(form, "email"),
-      password: field(form, "password"),
-    });
+    await signUp(
+      app,
+      {
+        organisation: field(form, "organisation"),
+        name: field(form, "name"),
+        email: field(form, "email"),
+        password: field(form, "password"),
+      },
+      async () => {
+        const decision = await app.signUps.hit(`sign-up:${address ?? "any"}`);
+        return decision.allowed
+          ? null
+          : `Too many new accounts from here. Try again in ${Math.ceil(decision.resetSeconds / 60)} minutes.`;
+      },
+    );
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
     throw error;

@@ -29,6 +29,8 @@ export interface AccountDeps {
 export async function signUp(
   { db, passwords }: AccountDeps,
   input: { organisation: string; name?: string; email: string; password: string },
+  /** Asked once the sign-up is valid, before anything is made: a refusal's message, or null (a cap on new accounts). */
+  admit: () => Promise<string | null> = async () => null,
 ): Promise<User> {
   const organisation = checkName(input.organisation, "organisation's name", 2);
   const name = checkName(input.name ?? "", "name", 0);
@@ -37,6 +39,9 @@ export async function signUp(
   if (isReservedName(organisation)) throw refuse("This organisation name is reserved. Choose another.");
   if (await findUserByEmail(db, input.email))
     throw refuse("An account with this email already exists. Sign in instead.");
+  // Only a sign-up that would be made counts against the cap: refused attempts spend nothing.
+  const refused = await admit();
+  if (refused) throw refuse(refused);
   const passwordHash = await passwords.hash(input.password);
   return db.transaction(async (tx) => {
     const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();

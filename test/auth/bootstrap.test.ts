@@ -79,3 +79,25 @@ it("never promotes a partner's user to admin: start-up fails and the account sta
   const after = (await findUserByEmail(t.app.db, "future-ops@finca.test"))!;
   expect(after).toMatchObject({ role: "owner", partnerId: owner.partnerId, passwordHash: owner.passwordHash });
 });
+
+it("a sign-up is admitted (counted against the cap on new accounts) only once it is valid; a refusal makes nothing", async () => {
+  let asked = 0;
+  const admit = async () => (++asked > 1 ? "Too many new accounts from here." : null);
+  const email = () => `cap-${Math.random()}@example.test`;
+  // Refused attempts are not asked about, so they spend nothing.
+  await expect(signUp(t.app, { organisation: "Cap Bank", email: email(), password: "short" }, admit)).rejects.toThrow();
+  await expect(
+    signUp(t.app, { organisation: "C", email: email(), password: "long-enough-pw" }, admit),
+  ).rejects.toThrow();
+  expect(asked).toBe(0);
+  const first = await signUp(t.app, { organisation: "Cap Bank", email: email(), password: "long-enough-pw" }, admit);
+  expect(first.partnerId).toBeTruthy();
+  const second = email();
+  await expect(
+    signUp(t.app, { organisation: "Cap Bank Two", email: second, password: "long-enough-pw" }, admit),
+  ).rejects.toThrow("Too many new accounts from here.");
+  expect(asked).toBe(2);
+  expect(await findUserByEmail(t.app.db, second)).toBeNull();
+  const partners = await t.app.db.select().from(schema.partners).where(eq(schema.partners.name, "Cap Bank Two"));
+  expect(partners).toHaveLength(0);
+});
