@@ -1,4 +1,5 @@
 // Sign-up, credential checks and invitations.
+import { remove as removeConfusables } from "confusables";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
@@ -12,9 +13,10 @@ export { MIN_PASSWORD } from "./input";
 
 /** Names an outsider must not take: the operator's own partners and words that suggest Finca staff. */
 const RESERVED_NAMES = ["seed partner", "finca", "admin", "administrator", "operator", "support", "system"];
+// Compared by a confusable skeleton (Unicode TR39's confusables, as the confusables package maps
+// them to Latin letters): "Sеed Partner" with a Cyrillic е is the seed partner's name.
 const comparable = (name: string) =>
-  name
-    .normalize("NFKC")
+  removeConfusables(name.normalize("NFKC"))
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .trim();

@@ -30,7 +30,17 @@ it("FINCA_SEED_API_KEY idempotently gives the seed partner exactly that key, re-
 });
 
 it("sign-up refuses the seed partner's name and other reserved names, however written", async () => {
-  for (const organisation of [SEED_PARTNER, "  seed   PARTNER ", "Seed-Partner", "Finca", "ADMIN"]) {
+  // …including through look-alike letters: a Cyrillic е, a Cyrillic і, a Greek Α.
+  for (const organisation of [
+    SEED_PARTNER,
+    "  seed   PARTNER ",
+    "Seed-Partner",
+    "Finca",
+    "ADMIN",
+    "Sеed Partner",
+    "Fіnca",
+    "ΑDMIN",
+  ]) {
     await expect(
       signUp(t.app, { organisation, email: `x${Math.random()}@example.test`, password: "long-enough-pw" }),
     ).rejects.toThrow(/reserved/);
