@@ -118,7 +118,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
-    listenSlots: partnerSlots(config.LISTEN_MAX_SESSIONS),
+    listenSlots: partnerSlots(config.LISTEN_MAX_SESSIONS, 0, config.LISTEN_MAX_TOTAL_SESSIONS),
     queueRunning: queueRun.running,
     beginShutdown: () => void (shuttingDown = true),
     shuttingDown: () => shuttingDown,

@@ -116,6 +116,8 @@ const EnvSchema = z.object({
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** `finca listen` sessions one partner may hold open at once (per server process). */
   LISTEN_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(5),
+  /** `finca listen` sessions of all partners together per server process (each holds a connection and polls). */
+  LISTEN_MAX_TOTAL_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(100),
   /** How often a listen session looks for new events. */
   LISTEN_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   /** How often a listen session checks that its key is still active (revoked or expired: it ends). */

@@ -422,7 +422,7 @@ export const operations = [
       },
       "422": problemOnly("`validation_error`: a live key (live events go to your registered endpoints)."),
       "429": problemOnly(
-        `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already.`,
+        `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners on this server.`,
       ),
     }),
     async handle({ deps, req, principal }) {
@@ -435,7 +435,9 @@ export const operations = [
       if (!free)
         throw new DomainError(
           "rate_limited",
-          `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`,
+          deps.listenSlots.full()
+            ? `This server holds its ${deps.config.LISTEN_MAX_TOTAL_SESSIONS} listen sessions at once: retry in a minute.`
+            : `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`,
         );
       const headers = {
         "Content-Type": "text/event-stream; charset=utf-8",

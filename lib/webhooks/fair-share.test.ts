@@ -32,4 +32,15 @@ describe("partner slots", () => {
     release();
     expect(slots.take("a")).toBeTypeOf("function"); // nobody waiting took it
   });
+
+  it("with a total, refuses every partner once the process holds that many, and frees one with a release", () => {
+    const slots = partnerSlots(2, 0, 3);
+    const releases = [slots.take("a"), slots.take("a"), slots.take("b")];
+    expect(slots.full()).toBe(true);
+    expect(slots.take("c")).toBeNull();
+    releases[0]!();
+    expect(slots.full()).toBe(false);
+    expect(slots.take("c")).toBeTypeOf("function");
+    expect(slots.take("a")).toBeNull(); // the process is full again
+  });
 });

@@ -6,8 +6,10 @@
 // the cap (a slow receiver) is put back on the queue for a moment without an attempt
 // (deliverMany) rather than holding up its batch, and with it other partners' deliveries, for long.
 export interface PartnerSlots {
-  /** A release function, or null when the partner already has all its slots in use. */
+  /** A release function, or null when the partner (or, with a total, the process) has all its slots in use. */
   take(partnerId: string): (() => void) | null;
+  /** Whether the process's total is in use (every partner would be refused). */
+  full(): boolean;
   /** A release function once a slot is free, or null when none came free within the wait. */
   wait(partnerId: string): Promise<(() => void) | null>;
 }
@@ -15,13 +17,20 @@ export interface PartnerSlots {
 /** How long a delivery waits for its partner's slot before it is put back on the queue. */
 export const SLOT_WAIT_MS = 1000;
 
-export function partnerSlots(perPartner: number, waitMs = SLOT_WAIT_MS): PartnerSlots {
+/** `total`: slots of every partner together at most (listen sessions: each holds a connection and a poll). */
+export function partnerSlots(
+  perPartner: number,
+  waitMs = SLOT_WAIT_MS,
+  total = Number.POSITIVE_INFINITY,
+): PartnerSlots {
   const inFlight = new Map<string, number>();
   const waiting = new Map<string, ((release: () => void) => void)[]>();
+  let inUse = 0;
   const take = (partnerId: string) => {
     const n = inFlight.get(partnerId) ?? 0;
-    if (n >= perPartner) return null;
+    if (n >= perPartner || inUse >= total) return null;
     inFlight.set(partnerId, n + 1);
+    inUse++;
     return releaser(partnerId);
   };
   function releaser(partnerId: string) {
@@ -34,6 +43,7 @@ export function partnerSlots(perPartner: number, waitMs = SLOT_WAIT_MS): Partner
       const next = queue?.shift();
       if (queue && !queue.length) waiting.delete(partnerId);
       if (next) return next(releaser(partnerId));
+      inUse--;
       const left = (inFlight.get(partnerId) ?? 1) - 1;
       if (left) inFlight.set(partnerId, left);
       else inFlight.delete(partnerId);
@@ -41,6 +51,7 @@ export function partnerSlots(perPartner: number, waitMs = SLOT_WAIT_MS): Partner
   }
   return {
     take,
+    full: () => inUse >= total,
     wait(partnerId) {
       const free = take(partnerId);
       if (free || waitMs <= 0) return Promise.resolve(free);

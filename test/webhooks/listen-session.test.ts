@@ -8,7 +8,14 @@ import { get, newPartnerKey, useTestApp, type TestApp } from "../support/app";
 
 let t: TestApp;
 useTestApp(
-  { env: { LISTEN_POLL_MS: "50", LISTEN_KEY_CHECK_MS: "50", LISTEN_MAX_SESSION_SECONDS: "3" } },
+  {
+    env: {
+      LISTEN_POLL_MS: "50",
+      LISTEN_KEY_CHECK_MS: "50",
+      LISTEN_MAX_SESSION_SECONDS: "3",
+      LISTEN_MAX_TOTAL_SESSIONS: "2",
+    },
+  },
   (ctx) => ({ t } = ctx),
 );
 

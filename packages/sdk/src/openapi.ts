@@ -1845,7 +1845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
-            /** @description `rate_limited`: 5 listen sessions of this partner are open already. */
+            /** @description `rate_limited`: 5 listen sessions of this partner are open already, or 100 of all partners on this server. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
