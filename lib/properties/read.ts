@@ -77,19 +77,25 @@ export async function sourcesOf(db: DbOrTx, propertyIds: string[]): Promise<Sour
   return db.select().from(enrichmentSources).where(inArray(enrichmentSources.propertyId, propertyIds));
 }
 
-/** The properties of these ids within the scope, as the API shows them (two statements for any number). */
+/**
+ * The properties of these ids within the scope, as the API shows them: two statements for any
+ * number, side by side (a source row of an id outside the scope is read and dropped).
+ */
 export async function propertiesById(db: DbOrTx, scope: Scope, ids: string[]): Promise<Map<string, Property>> {
   if (!ids.length) return new Map();
-  const rows = await db
-    .select()
-    .from(properties)
-    .where(and(inArray(properties.id, ids), inScope(scope)));
+  const [rows, sourceRows] = await Promise.all([
+    db
+      .select()
+      .from(properties)
+      .where(and(inArray(properties.id, ids), inScope(scope))),
+    sourcesOf(db, ids),
+  ]);
   const sources = new Map<string, SourceRow[]>();
-  for (const s of await sourcesOf(
-    db,
-    rows.map((p) => p.id),
-  ))
-    sources.set(s.propertyId, [...(sources.get(s.propertyId) ?? []), s]);
+  for (const s of sourceRows) {
+    const list = sources.get(s.propertyId);
+    if (list) list.push(s);
+    else sources.set(s.propertyId, [s]);
+  }
   return new Map(rows.map((p) => [p.id, toProperty(p, sources.get(p.id) ?? [])]));
 }
 
