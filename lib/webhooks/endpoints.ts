@@ -98,7 +98,7 @@ export interface IdempotentRequest {
 
 /**
  * A new endpoint and its secret; with an Idempotency-Key used within 24 h for the same request, the
- * endpoint that request created (`created: false`) and nothing new.
+ * endpoint that request created (its secret too) and nothing new: the caller answers both alike.
  */
 export async function createEndpoint(
   db: DbOrTx,
@@ -106,7 +106,7 @@ export async function createEndpoint(
   input: EndpointInput,
   rules: EndpointRules,
   idempotent: IdempotentRequest | null = null,
-): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
+): Promise<{ endpoint: EndpointRow; secret: string }> {
   const url = checkedUrl(input.url, scope, rules);
   const secret = generateSecret();
   return db.transaction(async (tx) => {
@@ -130,7 +130,7 @@ export async function createEndpoint(
         );
       if (prior?.fresh) {
         if (prior.row.requestHash !== idempotent.requestHash) throw idempotencyConflict("endpoint");
-        return { endpoint: prior.row, secret: prior.row.secret, created: false };
+        return { endpoint: prior.row, secret: prior.row.secret };
       }
       // Older than the key's life: the key is free again.
       if (prior)
@@ -157,7 +157,7 @@ export async function createEndpoint(
         requestHash: idempotent?.requestHash ?? null,
       })
       .returning();
-    return { endpoint: endpoint!, secret, created: true };
+    return { endpoint: endpoint!, secret };
   });
 }
 
