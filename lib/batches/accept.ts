@@ -29,8 +29,11 @@ export interface Submission {
   requestHash: string;
 }
 
-/** Items per insert statement: bounds the statement's size, not the transaction's. */
-const INSERT_CHUNK = 5_000;
+/**
+ * Items per insert statement: bounds the statement's size, not the transaction's. Small enough that
+ * each statement's JSON (about 60 bytes an item) stays in V8's young generation and dies there.
+ */
+const INSERT_CHUNK = 1_000;
 
 /** A new batch, or (a repeated Idempotency-Key) the one that key created: `created` says which. */
 export async function submitBatch(
@@ -77,11 +80,13 @@ export async function submitBatch(
       .returning();
     const b = batchItems;
     for (let start = 0; start < items.length; start += INSERT_CHUNK) {
-      const chunk = items.slice(start, start + INSERT_CHUNK).map((i) => ({ ...i, external_id: i.externalId }));
+      const rows = items
+        .slice(start, start + INSERT_CHUNK)
+        .map((i) => [i.line, i.reference, i.externalId, i.status, i.error]);
       await tx.execute(sql`
         insert into ${b} (${bare(b.batchId)}, ${bare(b.line)}, ${bare(b.cadastralReference)}, ${bare(b.externalId)}, ${bare(b.status)}, ${bare(b.errorDetail)})
-        select ${row!.id}::uuid, r.line, r.reference, r.external_id, r.status, r.error
-        from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as r(line int, reference text, external_id text, status text, error text)`);
+        select ${row!.id}::uuid, (r->>0)::int, r->>1, r->>2, r->>3, r->>4
+        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) as r`);
     }
     await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row!.id, step: 1 } satisfies BatchJob);
     return { created: true, batch: toBatch(row!) };

@@ -86,27 +86,30 @@ export const noReferenceColumn = (header: readonly string[]) =>
   ]);
 
 /**
- * The items of a table's data rows (after its header): each row's reference and external id. A
- * request over the limit or with an unusable external id is refused whole; `lineOffset` is how many
- * lines come before the first data row, so errors name the line a partner sees in the file.
+ * The items of a table's data rows (after its header, in pages): each row's reference and external
+ * id. A request over the limit or with an unusable external id is refused whole.
  */
 export async function itemsOfRows(
-  rows: AsyncIterable<readonly string[]>,
+  pages: AsyncIterable<readonly (readonly string[])[]>,
   columns: Columns,
   maxItems: number,
 ): Promise<ItemInput[]> {
   const items: ItemInput[] = [];
-  for await (const row of rows) {
-    const line = items.length + 1;
-    if (line > maxItems)
-      throw invalidRequest(`At most ${maxItems} rows per batch.`, [
-        { line, detail: `more than ${maxItems} data rows` },
-      ]);
-    const externalId = columns.externalId === null ? "" : (row[columns.externalId] ?? "").trim();
-    const problem = textProblem(externalId);
-    if (problem)
-      throw invalidRequest(`external_id on data row ${line} ${problem}.`, [{ line, detail: `external_id ${problem}` }]);
-    items.push({ reference: row[columns.reference] ?? "", externalId: externalId || null });
+  for await (const page of pages) {
+    for (const row of page) {
+      const line = items.length + 1;
+      if (line > maxItems)
+        throw invalidRequest(`At most ${maxItems} rows per batch.`, [
+          { line, detail: `more than ${maxItems} data rows` },
+        ]);
+      const externalId = columns.externalId === null ? "" : (row[columns.externalId] ?? "").trim();
+      const problem = textProblem(externalId);
+      if (problem)
+        throw invalidRequest(`external_id on data row ${line} ${problem}.`, [
+          { line, detail: `external_id ${problem}` },
+        ]);
+      items.push({ reference: row[columns.reference] ?? "", externalId: externalId || null });
+    }
   }
   if (!items.length)
     throw invalidRequest("The file holds no data rows.", [{ line: 2, detail: "no data rows after the header" }]);

@@ -4,8 +4,8 @@
 // column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
 // another request); nothing past the byte cap is read.
 import { createHash } from "node:crypto";
-import { once } from "node:events";
 import { Readable } from "node:stream";
+import { finished } from "node:stream/promises";
 import { parse } from "csv-parse";
 import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
 import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type ItemInput } from "./items";
@@ -53,8 +53,11 @@ function delimiterOf(headerLine: string): "," | ";" {
   return count(";") > count(",") ? ";" : ",";
 }
 
-/** The CSV's records (arrays of fields), the header row first. */
-async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]> {
+/** Rows of a file, a page at a time: a page is what one piece of the body held (no await per row). */
+type Pages = AsyncGenerator<string[][]>;
+
+/** The CSV's records (arrays of fields) in pages, the header row first. */
+async function* csvRecords(text: AsyncIterable<string>): Pages {
   const chunks = text[Symbol.asyncIterator]();
   // The header line decides the delimiter: read until it is whole.
   let head = "";
@@ -68,19 +71,25 @@ async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]
     relax_quotes: true,
     skip_empty_lines: true,
   });
-  const feeding = (async () => {
-    try {
-      if (!parser.write(head)) await once(parser, "drain");
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-        if (!parser.write(next.value)) await once(parser, "drain");
-      }
-      parser.end();
-    } catch (error) {
-      parser.destroy(error as Error);
-    }
-  })();
+  // Records are collected as the parser emits them and handed on once per piece written: an
+  // async iteration per record cost more than the parsing itself (2 KB of garbage a row).
+  const page: string[][] = [];
+  let failure: Error | undefined;
+  parser.on("data", (record: string[]) => page.push(record));
+  parser.on("error", (error) => (failure ??= error));
+  const write = (piece: string) => new Promise<void>((resolve) => parser.write(piece, () => resolve()));
   try {
-    for await (const record of parser) yield record as string[];
+    for (let piece: string | undefined = head; piece !== undefined; ) {
+      await write(piece);
+      if (failure) throw failure;
+      if (page.length) yield page.splice(0);
+      const next = await chunks.next();
+      piece = next.done ? undefined : next.value;
+    }
+    parser.end();
+    await finished(parser);
+    if (failure) throw failure;
+    if (page.length) yield page.splice(0);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code?.startsWith("CSV_")) {
@@ -92,19 +101,29 @@ async function* csvRecords(text: AsyncIterable<string>): AsyncGenerator<string[]
     throw error;
   } finally {
     parser.destroy();
-    await feeding;
     await chunks.return?.();
   }
 }
 
-/** The header row (the first one naming a reference column, among the first `searchRows`) and its columns. */
-async function headerOf(records: AsyncGenerator<readonly string[]>, searchRows: number) {
-  for (let seen = 1, next = await records.next(); !next.done; seen++, next = await records.next()) {
-    const columns = columnsOf(next.value);
-    if (columns) return { header: next.value, columns };
-    if (seen >= searchRows) throw noReferenceColumn(next.value);
+/**
+ * The header row (the first one naming a reference column, among the first `searchRows`), its
+ * columns, and the data rows after it.
+ */
+async function headerOf(pages: Pages, searchRows: number) {
+  let seen = 0;
+  for (let next = await pages.next(); !next.done; next = await pages.next()) {
+    for (const [i, row] of next.value.entries()) {
+      const columns = columnsOf(row);
+      if (columns) return { header: row, columns, rows: startingWith(next.value.slice(i + 1), pages) };
+      if (++seen >= searchRows) throw noReferenceColumn(row);
+    }
   }
   throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
+}
+
+async function* startingWith(first: string[][], rest: Pages): Pages {
+  yield first;
+  yield* rest;
 }
 
 export interface ReadFile {
@@ -146,12 +165,12 @@ function recordsOf(
   body: AsyncIterable<Uint8Array>,
   maxBytes: number,
   hash: ReturnType<typeof createHash>,
-) {
+): Pages {
   const bytes = capped(body, maxBytes, hash);
   if (format === "csv") return csvRecords(utf8(bytes));
   return (async function* () {
     try {
-      for await (const row of firstSheetRows(Readable.from(bytes))) yield row.values;
+      for await (const row of firstSheetRows(Readable.from(bytes))) yield [row.values];
     } catch (error) {
       if (error instanceof NotAWorkbook)
         throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
@@ -167,9 +186,8 @@ export async function readFile(
   limits: FileLimits,
 ): Promise<ReadFile> {
   const hash = createHash("sha256");
-  const records = recordsOf(format, body, limits.maxBytes, hash);
-  const { columns } = await headerOf(records, HEADER_ROWS[format]);
-  const items = await itemsOfRows(records, columns, limits.maxItems);
+  const { columns, rows } = await headerOf(recordsOf(format, body, limits.maxBytes, hash), HEADER_ROWS[format]);
+  const items = await itemsOfRows(rows, columns, limits.maxItems);
   return { items, digest: hash.digest("hex") };
 }
 
@@ -180,15 +198,17 @@ export async function previewFile(
   limits: FileLimits,
 ): Promise<Preview> {
   const records = recordsOf(format, body, limits.maxBytes, createHash("sha256"));
-  const { header, columns } = await headerOf(records, HEADER_ROWS[format]);
+  const { header, columns, rows: pages } = await headerOf(records, HEADER_ROWS[format]);
   const rows: string[][] = [];
   let total = 0;
-  for await (const row of records) {
-    if (++total > limits.maxItems)
-      throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
-        { line: total, detail: `more than ${limits.maxItems} data rows` },
-      ]);
-    if (rows.length < PREVIEW_ROWS) rows.push([...row]);
+  for await (const page of pages) {
+    for (const row of page) {
+      if (++total > limits.maxItems)
+        throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
+          { line: total, detail: `more than ${limits.maxItems} data rows` },
+        ]);
+      if (rows.length < PREVIEW_ROWS) rows.push([...row]);
+    }
   }
   return {
     format,
