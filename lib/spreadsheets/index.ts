@@ -2,7 +2,10 @@
 // the CSV of the same sheet would show it. Formulas are never evaluated: a formula cell reads as the
 // result the workbook stored with it, or empty.
 import type { Readable } from "node:stream";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
+
+/** exceljs, loaded when a workbook is first read or written: it holds 25 MiB a server never needing one would keep. */
+export const excel = async (): Promise<typeof ExcelJS> => (await import("exceljs")).default;
 
 /** A cell as text; dates as YYYY-MM-DD. */
 function cellText(value: ExcelJS.CellValue | undefined): string {
@@ -37,7 +40,7 @@ export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow
     worksheets: "emit",
     entries: "ignore",
   } as const;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(stream, options);
+  const workbook = new (await excel()).stream.xlsx.WorkbookReader(stream, options);
   let sheets = 0;
   try {
     for await (const sheet of workbook) {
