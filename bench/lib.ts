@@ -24,6 +24,7 @@ import { NEVER_MS } from "@/test/support/bounds";
 import { createPostgresDatabase } from "@/test/support/database";
 import { freePort } from "@/test/support/ports";
 import { startNode, stopGroup } from "@/test/support/processes";
+import { runnable } from "../scripts/build.mjs";
 import { listen, type LocalServer } from "@/test/support/receiver";
 
 export { freePort };
@@ -49,7 +50,8 @@ export async function startServer(
   options: { args?: string[]; nodeArgs?: string[] } = {},
 ): Promise<ChildProcess> {
   const nodeArgs = [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), ...(options.nodeArgs ?? [])];
-  const child = startNode(script, options.args, { env, nodeArgs });
+  // The server entry points run compiled, as npm start runs them.
+  const child = startNode(await runnable(script), options.args, { env, nodeArgs });
   let log = "";
   child.stdout!.on("data", (d) => (log += d));
   child.stderr!.on("data", (d) => (log += d));

@@ -1,6 +1,6 @@
 // The partner API alone on a lean node:http server (no Next.js): the same handlers, for an
 // API-only deployment and to measure what the framework costs (bench/create).
-//   DATABASE_URL=… PORT=4000 npx tsx scripts/serve-api.ts
+//   DATABASE_URL=… PORT=4000 npm run api
 import { createPartnerApi } from "@/lib/partner-api";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { getApp } from "@/server/app";

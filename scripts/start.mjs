@@ -1,10 +1,12 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves portal + API
 // + workers with server/main.ts (embedded PGlite in FINCA_DATA_DIR unless DATABASE_URL is set).
+// `npm run api` serves the partner API alone (scripts/serve-api.ts) and `npm run worker` runs a
+// worker alone (scripts/worker.ts), both for deployments on PostgreSQL. Each runs compiled (build.mjs).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { buildWhenStale } from "./build.mjs";
+import { buildWhenStale, compiledPath, compileServers, SERVER_ENTRIES } from "./build.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -22,12 +24,18 @@ if (!env.AUTH_SECRET) {
   env.AUTH_SECRET = readFileSync(file, "utf8").trim();
 }
 
-await buildWhenStale(env).catch((error) => {
+const role = process.argv[2] ?? "main";
+if (!Object.hasOwn(SERVER_ENTRIES, role)) {
+  console.error(`[finca] no such process "${role}": ${Object.keys(SERVER_ENTRIES).join(", ")}`);
+  process.exit(2);
+}
+// Only npm start's own server serves Next.js's build.
+await Promise.all([role === "main" ? buildWhenStale(env) : undefined, compileServers()]).catch((error) => {
   console.error(`[finca] ${error.message}`);
   process.exit(1);
 });
 
-// Our server (server/main.ts: Next.js behind a front door for what Next cannot route), under this very node.
-const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { stdio: "inherit", env });
+// The process (server/main.ts: Next.js behind a front door for what Next cannot route), under this very node.
+const server = spawn(process.execPath, [compiledPath(SERVER_ENTRIES[role])], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code) => process.exit(code ?? 0));

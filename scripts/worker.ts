@@ -1,5 +1,5 @@
 // A worker-only process (PostgreSQL deployments): runs the enrichment and webhook jobs, no API.
-// Start as many as needed beside `FINCA_WORKERS=0` app instances:  DATABASE_URL=… npx tsx scripts/worker.ts
+// Start as many as needed beside `FINCA_WORKERS=0` app instances:  DATABASE_URL=… npm run worker
 // With WORKER_OPS_PORT it serves /api/health, /api/ready and /metrics there (its own job figures).
 import { createOpsServer } from "@/lib/ops/server";
 import { createApp } from "@/server/app";

@@ -3,7 +3,6 @@
 // and graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close
 // the database.
 import http from "node:http";
-import path from "node:path";
 import next from "next";
 import { createPartnerApi } from "@/lib/partner-api";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
@@ -14,7 +13,8 @@ import { appOrExit, closeOnSignals, stopHttpServer } from "./lifecycle";
 const port = Number(process.env.PORT ?? 3000);
 // The App first: a start it refuses ends the process before Next.js is up.
 const app = await appOrExit(getApp);
-const nextApp = next({ dev: false, dir: path.resolve(import.meta.dirname, ".."), port });
+// The checkout's root: npm start runs it from there (compiled, it no longer sits in server/).
+const nextApp = next({ dev: false, dir: process.cwd(), port });
 await nextApp.prepare();
 const handle = nextApp.getRequestHandler();
 const server = http.createServer(
