@@ -2,6 +2,7 @@
 // SIGTERM or SIGINT, fail readiness, stop taking requests (those in flight finish), then stop the
 // workers, then close the database, then exit.
 import type { Server } from "node:http";
+import v8 from "node:v8";
 import { errorFields } from "@/lib/observability/logger";
 import type { App } from "./app";
 
@@ -12,7 +13,11 @@ import type { App } from "./app";
  */
 export async function appOrExit(start: () => Promise<App>): Promise<App> {
   try {
-    return await start();
+    const app = await start();
+    // A process-wide setting, so made here for the process, not per App (tests make many in one).
+    const growing = app.config.HEAP_GROWING_PERCENT;
+    if (growing) v8.setFlagsFromString(`--heap-growing-percent=${growing}`);
+    return app;
   } catch (error) {
     process.stderr.write(`Finca cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
