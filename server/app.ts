@@ -95,6 +95,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const requestLog = requestLogWriter(database.db, {
     intervalMs: config.REQUEST_LOG_FLUSH_MS,
     batchSize: 500,
+    // Rows of at most about 1 KB (paths cut at 512 characters, request ids at 128): 20 MB at most.
     maxQueued: 20_000,
     onWritten: (rows) => observability.metrics.requestLogRows.inc({ outcome: "written" }, rows),
     onDropped: (rows) => observability.metrics.requestLogRows.inc({ outcome: "dropped" }, rows),
@@ -107,7 +108,10 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     ...observability,
     onRequest(record: RequestRecord) {
       observability.onRequest(record);
-      if (config.REQUEST_LOGS) requestLog.record(requestLogEntry(record));
+      if (!config.REQUEST_LOGS) return;
+      // A row per request no key authenticated would let anyone fill the table (kept for days): counted only.
+      if (record.partnerId === null) observability.metrics.requestLogRows.inc({ outcome: "unauthenticated" });
+      else requestLog.record(requestLogEntry(record));
     },
     config,
     database,

@@ -5,18 +5,42 @@ import { DomainError, isUuid, type FieldError } from "@/lib/domain";
 import { IdempotencyHeaders } from "./schemas";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+/** How an API key or a signing secret begins. */
+const SECRET_PREFIX = /finca_(?:live|test)_|whsec_/i;
 
+/** The client's X-Request-Id when it is sane and not a key or secret (it is stored and shown), else a new one. */
 export function requestIdOf(req: Request): string {
   const incoming = req.headers.get("x-request-id");
-  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID().replaceAll("-", "")}`;
+  return incoming && SANE_REQUEST_ID.test(incoming) && !SECRET_PREFIX.test(incoming)
+    ? incoming
+    : `req_${randomUUID().replaceAll("-", "")}`;
 }
 
-// A key or signing secret pasted into a path (GET /properties/finca_live_…): logged redacted.
-const SECRET_SHAPED = /(finca(?:_|%5f)(?:live|test)(?:_|%5f)|whsec(?:_|%5f))[^/]*/gi;
+/** Longest path a log keeps (a 15 KB path is no one's request, but would be stored 30 days). */
+export const MAX_LOGGED_PATH = 512;
 
-/** A request's path for logs and request logs: no query string (a client may put anything there), secrets redacted. */
+/** `text` with its ASCII percent-escapes decoded, again and again (%2566 is %66 is f); never throws. */
+function asciiDecoded(text: string): string {
+  for (let i = 0; i < 4 && text.includes("%"); i++) {
+    const next = text.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    if (next === text) break;
+    text = next;
+  }
+  return text;
+}
+
+/**
+ * A request's path for logs and request logs: no query string (a client may put anything there),
+ * at most MAX_LOGGED_PATH characters, and a key or secret pasted into it (GET /properties/finca_live_…)
+ * redacted. Secrets are looked for in the decoded path (%66inca_live_… is the same key) and all that
+ * follows one goes, since a whsec_ secret's base64 may hold a `/`.
+ */
 export function loggablePath(url: string): string {
-  return new URL(url).pathname.replace(SECRET_SHAPED, "$1[redacted]");
+  const path = new URL(url).pathname;
+  const plain = asciiDecoded(path);
+  const secret = SECRET_PREFIX.exec(plain);
+  const kept = secret ? `${plain.slice(0, secret.index + secret[0].length)}[redacted]` : path;
+  return kept.length > MAX_LOGGED_PATH ? `${kept.slice(0, MAX_LOGGED_PATH - 1)}…` : kept;
 }
 
 export const MAX_BODY_BYTES = 16 * 1024;

@@ -1,4 +1,4 @@
-// Request logs: every partner API request through the real handlers ends as one row (batched, off
+// Request logs: every partner API request a key authenticated ends as one row (batched, off
 // the request path), with what a partner needs to find it and nothing secret; old rows are pruned.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
@@ -56,33 +56,53 @@ describe("through the real handlers", () => {
     expect(everything).not.toContain("token=abc");
   });
 
-  it("redacts a key or secret pasted into the path", async () => {
+  it("redacts a key or secret pasted into the path, however it is encoded, and cuts long paths", async () => {
     const { key } = await newPartnerKey(t.app);
     const id = `pasted-${Date.now()}`;
-    await t.api.dispatch(get(`/properties/${key}`, { "X-API-Key": key, "X-Request-Id": id }));
-    await t.api.dispatch(get(`/properties/whsec_c2VjcmV0`, { "X-API-Key": key, "X-Request-Id": `${id}-secret` }));
-    await t.api.dispatch(
-      get(`/properties/finca%5Ftest%5F${key.slice(11)}`, { "X-API-Key": key, "X-Request-Id": `${id}-encoded` }),
-    );
-    expect((await logged(id)).path).toBe("/api/v1/partner-api/properties/finca_test_[redacted]");
-    expect((await logged(`${id}-secret`)).path).toBe("/api/v1/partner-api/properties/whsec_[redacted]");
-    expect((await logged(`${id}-encoded`)).path).toBe("/api/v1/partner-api/properties/finca%5Ftest%5F[redacted]");
+    const paths: [string, string, string][] = [
+      ["plain", `/properties/${key}`, "/properties/finca_test_[redacted]"],
+      ["secret", "/properties/whsec_c2VjcmV0", "/properties/whsec_[redacted]"],
+      ["underscores", `/properties/finca%5Ftest%5F${key.slice(11)}`, "/properties/finca_test_[redacted]"],
+      ["letter", `/properties/%66inca_test_${key.slice(11)}`, "/properties/finca_test_[redacted]"],
+      ["twice", `/properties/%2566inca_test_${key.slice(11)}`, "/properties/finca_test_[redacted]"],
+    ];
+    for (const [name, path] of paths)
+      await t.api.dispatch(get(path, { "X-API-Key": key, "X-Request-Id": `${id}-${name}` }));
+    for (const [name, , expected] of paths)
+      expect((await logged(`${id}-${name}`)).path, name).toBe(`/api/v1/partner-api${expected}`);
+    await t.api.dispatch(get(`/properties/${"a".repeat(15_000)}`, { "X-API-Key": key, "X-Request-Id": `${id}-long` }));
+    const long = (await logged(`${id}-long`)).path;
+    expect(long).toHaveLength(512);
+    expect(long.endsWith("…")).toBe(true);
+    const everything = JSON.stringify(await t.app.db.select().from(requestLogs));
+    expect(everything).not.toContain(key.slice(11));
+  });
+
+  it("never adopts a key or secret sent as X-Request-Id: the request gets an id of its own", async () => {
+    const { key } = await newPartnerKey(t.app);
+    for (const pasted of [key, "whsec_c2VjcmV0", key.toUpperCase()]) {
+      const res = await t.api.dispatch(get("/properties", { "X-API-Key": key, "X-Request-Id": pasted }));
+      const id = res.headers.get("x-request-id")!;
+      expect(id).toMatch(/^req_[0-9a-f]{32}$/);
+      expect((await logged(id)).status).toBe(200);
+    }
     expect(JSON.stringify(await t.app.db.select().from(requestLogs))).not.toContain(key.slice(11));
   });
 
-  it("logs requests no key authenticated, for admins only", async () => {
+  it("keeps no row of a request no key authenticated, and counts it", async () => {
+    const unauthenticated = async () =>
+      (await t.app.metrics.requestLogRows.get()).values.find((v) => v.labels.outcome === "unauthenticated")?.value ?? 0;
+    const before = await unauthenticated();
     const id = `anon-${Date.now()}`;
     await t.api.dispatch(get("/properties", { "X-API-Key": "finca_test_nope", "X-Request-Id": id }));
     await t.api.dispatch(new Request(`${BASE}/nothing`, { headers: { "X-Request-Id": `${id}-404` } }));
-    expect(await logged(id)).toMatchObject({
-      partnerId: null,
-      mode: null,
-      keyVisibleStart: null,
-      status: 401,
-      errorCode: "missing_api_key",
-      partner: null,
-    });
-    expect(await logged(`${id}-404`)).toMatchObject({ status: 404, errorCode: "not_found" });
+    // A later authenticated request's row is written: the two before it would have been by then.
+    const { key } = await newPartnerKey(t.app);
+    await t.api.dispatch(get("/properties", { "X-API-Key": key, "X-Request-Id": `${id}-after` }));
+    await logged(`${id}-after`);
+    expect(await findRequest(t.app.db, id)).toEqual([]);
+    expect(await findRequest(t.app.db, `${id}-404`)).toEqual([]);
+    expect(await unauthenticated()).toBe(before + 2);
   });
 
   it("writes many concurrent requests as rows, each once", async () => {
