@@ -1,5 +1,5 @@
 // Portfolio steps (pg-boss). Thin: lib/batches registers the next items and settles the batch.
-import { runBatchStep, type BatchesDeps, type BatchJob } from "@/lib/batches";
+import { runBatchStep, type BatchesDeps } from "@/lib/batches";
 import { QUEUES, workInParallel, type JobRun, type Queue } from "@/lib/queue";
 
 // Steps of different batches run side by side; one step is one short transaction.
@@ -13,10 +13,7 @@ export async function registerBatchWorker(
   onRun?: (run: JobRun) => void,
 ) {
   // A retried step that already ran carries a stale step number and does nothing.
-  await workInParallel<BatchJob>(
-    queue,
-    QUEUES.batch,
-    { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },
-    (job) => runBatchStep(deps, job),
+  await workInParallel(queue, QUEUES.batch, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (job) =>
+    runBatchStep(deps, job),
   );
 }

@@ -1,7 +1,6 @@
 // Durable webhook deliveries (pg-boss), one job per attempt. Thin: lib/webhooks/deliver does the work.
 import { QUEUES, workInBatches, type JobRun, type Queue } from "@/lib/queue";
 import { deliverMany, type DeliveryDeps } from "@/lib/webhooks/deliver";
-import type { DeliverJob } from "@/lib/webhooks/events";
 
 // Deliveries wait on receivers (up to 15 s), not on us: many in flight per process.
 const WORKERS = 4;
@@ -15,7 +14,7 @@ export async function registerDeliverWebhookWorker(
 ) {
   // A batch is read and its successes written as one; a retried batch re-runs jobs whose attempt
   // was already logged: deliverMany skips those.
-  await workInBatches<DeliverJob>(
+  await workInBatches(
     queue,
     QUEUES.deliverWebhook,
     { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },

@@ -1,6 +1,6 @@
 // Durable enrichment runs (pg-boss). Thin: lib/properties runs the engine and writes the result.
 import { QUEUES, workInBatches, type JobRun, type Queue } from "@/lib/queue";
-import { runEnrichmentJobs, type EnrichJob, type PropertiesDeps } from "@/lib/properties";
+import { runEnrichmentJobs, type PropertiesDeps } from "@/lib/properties";
 
 // Runs mostly wait on registers (each source has its own timeout and concurrency cap).
 const WORKERS = 2;
@@ -16,10 +16,7 @@ export async function registerEnrichWorker(
 ) {
   // Each batch is read and written as one; a retried batch re-runs finished runs too: their run
   // number is stale and they do nothing.
-  await workInBatches<EnrichJob>(
-    queue,
-    QUEUES.enrich,
-    { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun },
-    (jobs) => runEnrichmentJobs(deps, jobs),
+  await workInBatches(queue, QUEUES.enrich, { workers: WORKERS, batchSize: BATCH, pollSeconds, onRun }, (jobs) =>
+    runEnrichmentJobs(deps, jobs),
   );
 }

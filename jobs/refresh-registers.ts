@@ -3,8 +3,8 @@
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { Logger } from "@/lib/observability/logger";
-import { QUEUES, type Queue } from "@/lib/queue";
-import { refreshDatasets, refreshPlan, type RefreshJob } from "@/lib/registers";
+import { QUEUES, workInParallel, type Queue } from "@/lib/queue";
+import { refreshDatasets, refreshPlan } from "@/lib/registers";
 
 const settingsOf = (config: Config) => ({
   urls: config.REGISTER_URLS,
@@ -27,11 +27,12 @@ export async function registerRefreshRegistersWorker(
   });
   if (plan.size) await queue.schedule(QUEUES.refreshRegisters, deps.config.REGISTER_REFRESH_CRON, {}, { tz: "UTC" });
   else await queue.unschedule(QUEUES.refreshRegisters);
-  await queue.work<RefreshJob>(
+  await workInParallel(
+    queue,
     QUEUES.refreshRegisters,
-    { pollingIntervalSeconds: deps.config.JOB_POLL_SECONDS },
-    async ([job]) => {
-      for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job!.data.dataset)) {
+    { workers: 1, batchSize: 1, pollSeconds: deps.config.JOB_POLL_SECONDS },
+    async (job) => {
+      for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job.dataset)) {
         if (outcome.ok)
           deps.logger.info(
             { dataset: outcome.dataset, rows: outcome.result.rows, asOf: outcome.result.asOf },

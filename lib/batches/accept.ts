@@ -3,7 +3,7 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
 import { DomainError, emptyCounts, IDEMPOTENCY_HOURS, idempotencyConflict, type Batch, type Scope } from "@/lib/domain";
-import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
 import type { Config } from "@/lib/config";
 import { acceptItems, type ItemInput } from "./items";
@@ -18,7 +18,7 @@ export interface BatchesDeps {
 }
 
 /** The job that works a batch through, one step at a time (./step.ts). */
-export type BatchJob = { batchId: string; step: number };
+export type BatchJob = JobData<typeof QUEUES.batch>;
 
 export interface Submission {
   name: string | null;

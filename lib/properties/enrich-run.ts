@@ -10,7 +10,7 @@ import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import type { SourceName } from "@/lib/domain";
 import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type SourceState } from "@/lib/enrichment/engine";
 import { isLastRun, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
-import { enqueueMany, QUEUES } from "@/lib/queue";
+import { enqueueMany, QUEUES, type JobData } from "@/lib/queue";
 import { recordEvents } from "@/lib/webhooks/events";
 import { jsonRecords, writable } from "./insert";
 import { columnsOf, dataOf, toProperty, type PropertyRow, type SourceRow } from "./read";
@@ -18,8 +18,7 @@ import { childRowsOf, runOptions, type PropertiesDeps } from "./register";
 
 const { properties, enrichmentSources, enrichmentAttempts } = schema;
 
-/** `priority`: the queue priority of the property's runs (a portfolio's run below single creates'). */
-export type EnrichJob = { propertyId: string; run: number; priority?: number };
+export type EnrichJob = JobData<typeof QUEUES.enrich>;
 
 interface Finished {
   job: EnrichJob;

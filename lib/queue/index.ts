@@ -1,24 +1,14 @@
 // Durable jobs on pg-boss, in the same database as the data (PGlite or PostgreSQL).
 import PgBoss from "pg-boss";
+import { z } from "zod";
 import plans from "pg-boss/src/plans.js";
 import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import type { QueueStat } from "@/lib/observability/metrics";
 import { errorFields, type LogSink } from "@/lib/observability/logger";
+import { JOB_DATA, QUEUES, type JobData, type QueueName } from "./registry";
 
-export const QUEUES = {
-  /** Retries the unfinished enrichment sources of one property. */
-  enrich: "enrich",
-  /** Sends one webhook delivery (event × endpoint). */
-  deliverWebhook: "deliver-webhook",
-  /** Downloads and imports register index datasets (scheduled, or asked for by an admin). */
-  refreshRegisters: "refresh-registers",
-  /** Works a portfolio through one step at a time (lib/batches). */
-  batch: "batch",
-  /** Deletes request log rows past their retention (daily). */
-  pruneRequestLogs: "prune-request-logs",
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+export { JOB_DATA, QUEUES, type JobData, type QueueName } from "./registry";
 
 export type Queue = PgBoss;
 
@@ -104,7 +94,13 @@ const startAfter = (options: EnqueueOptions) =>
   options.delaySeconds ? { startAfter: Math.max(1, Math.ceil(options.delaySeconds)) } : {};
 
 /** Enqueues inside `tx`, so the job exists if and only if the transaction commits. */
-export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: object, options: EnqueueOptions = {}) {
+export async function enqueue<Q extends QueueName>(
+  queue: Queue,
+  tx: DbOrTx,
+  name: Q,
+  data: JobData<Q>,
+  options: EnqueueOptions = {},
+) {
   return queue.send(name, data, {
     db: executorFor(tx) as PgBoss.Db,
     ...startAfter(options),
@@ -113,11 +109,11 @@ export async function enqueue(queue: Queue, tx: DbOrTx, name: QueueName, data: o
 }
 
 /** Many jobs of one queue inside `tx`, in one statement (pg-boss's insert). */
-export async function enqueueMany(
+export async function enqueueMany<Q extends QueueName>(
   queue: Queue,
   tx: DbOrTx,
-  name: QueueName,
-  jobs: readonly { data: object; options?: EnqueueOptions }[],
+  name: Q,
+  jobs: readonly { data: JobData<Q>; options?: EnqueueOptions }[],
 ) {
   if (!jobs.length) return;
   await queue.insert(
@@ -154,38 +150,52 @@ interface WorkOptions {
  * pg-boss worker waits a polling interval after every batch, which would cap throughput at workers
  * × batchSize per interval: after a full batch (a backlog) it fetches again at once instead. A batch
  * that throws is failed whole (pg-boss retries each of its jobs): handlers must make a retried job
- * that already finished do nothing.
+ * that already finished do nothing. A job whose data is not its queue's shape is failed on its own
+ * (reported as a run with the reason), so it never takes a batch of good jobs down with it.
  */
-async function work<T extends object>(
+async function work<Q extends QueueName>(
   queue: Queue,
-  name: QueueName,
+  name: Q,
   options: WorkOptions,
-  handle: (jobs: PgBoss.Job<T>[]) => Promise<void>,
+  handle: (jobs: Job<Q>[]) => Promise<void>,
 ) {
+  const schema = JOB_DATA[name] as unknown as { safeParse(data: unknown): z.ZodSafeParseResult<JobData<Q>> };
   for (let i = 0; i < options.workers; i++) {
     let id: string | undefined;
-    id = await queue.work<T>(
+    id = await queue.work<object>(
       name,
       { batchSize: options.batchSize, pollingIntervalSeconds: options.pollSeconds },
-      async (jobs) => {
-        if (jobs.length >= options.batchSize && id) queue.notifyWorker(id);
-        await handle(jobs);
+      async (fetched) => {
+        if (fetched.length >= options.batchSize && id) queue.notifyWorker(id);
+        const jobs: Job<Q>[] = [];
+        for (const job of fetched) {
+          const parsed = schema.safeParse(job.data);
+          if (parsed.success) jobs.push({ id: job.id, data: parsed.data });
+          else {
+            const error = new Error(`job data is not a ${name} job: ${z.prettifyError(parsed.error)}`);
+            options.onRun?.({ queue: name, jobId: job.id, data: job.data, durationMs: 0, error });
+            await queue.fail(name, job.id, { message: error.message });
+          }
+        }
+        if (jobs.length) await handle(jobs);
       },
     );
   }
 }
 
+type Job<Q extends QueueName> = { id: string; data: JobData<Q> };
+
 /**
  * Each job of a batch handled on its own, side by side. Every job runs to its end before a failure
  * is reported, so pg-boss never hands out again a job that is still running.
  */
-export async function workInParallel<T extends object>(
+export async function workInParallel<Q extends QueueName>(
   queue: Queue,
-  name: QueueName,
+  name: Q,
   options: WorkOptions,
-  handle: (data: T) => Promise<unknown>,
+  handle: (data: JobData<Q>) => Promise<unknown>,
 ): Promise<void> {
-  const run = async (job: PgBoss.Job<T>) => {
+  const run = async (job: Job<Q>) => {
     const startedAt = Date.now();
     try {
       await handle(job.data);
@@ -195,7 +205,7 @@ export async function workInParallel<T extends object>(
       throw error;
     }
   };
-  await work<T>(queue, name, options, async (jobs) => {
+  await work(queue, name, options, async (jobs) => {
     const results = await Promise.allSettled(jobs.map(run));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failure) throw failure.reason;
@@ -203,13 +213,13 @@ export async function workInParallel<T extends object>(
 }
 
 /** Each fetched batch of jobs handled as one (one read, one write for all); each job reported with the batch's time. */
-export async function workInBatches<T extends object>(
+export async function workInBatches<Q extends QueueName>(
   queue: Queue,
-  name: QueueName,
+  name: Q,
   options: WorkOptions,
-  handle: (data: T[]) => Promise<unknown>,
+  handle: (data: JobData<Q>[]) => Promise<unknown>,
 ): Promise<void> {
-  await work<T>(queue, name, options, async (jobs) => {
+  await work(queue, name, options, async (jobs) => {
     const startedAt = Date.now();
     let error: unknown = null;
     try {

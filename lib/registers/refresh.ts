@@ -1,7 +1,7 @@
 // Refreshing datasets from their configured URLs: on the schedule (jobs/refresh-registers), from
 // the admin console, or `registers import --url`. Downloads stream straight into the importer.
 import type { Db } from "@/lib/db";
-import { QUEUES, type Queue } from "@/lib/queue";
+import { QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
 import type { Dataset } from "./datasets";
 import { remoteFile } from "./files";
@@ -73,10 +73,7 @@ export async function refreshDatasets(db: Db, settings: RefreshSettings, only?: 
   return outcomes;
 }
 
-export interface RefreshJob {
-  /** One dataset; every configured one when absent (the schedule). */
-  dataset?: string;
-}
+export type RefreshJob = JobData<typeof QUEUES.refreshRegisters>;
 
 /** An admin's "refresh now": the download and import run in a worker (jobs/refresh-registers), not in the request. */
 export async function requestRefresh(queue: Queue, urls: RefreshSettings["urls"], dataset: string): Promise<void> {

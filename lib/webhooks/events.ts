@@ -4,24 +4,12 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { Batch, inSchemaOrder, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
-import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
+import { enqueueMany, QUEUES, type JobData, type Queue } from "@/lib/queue";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
 export type EventRow = typeof events.$inferSelect;
 
-export interface DeliverJob {
-  deliveryId: string;
-  /** The delivery's `webhook-id` (msg_…), so each log line of its runs names it; absent in older jobs. */
-  messageId?: string;
-  /** The delivery's attempt count when the job was queued: a job that finds another count is stale. */
-  attempt: number;
-  /**
-   * Position in the retry schedule of this job's attempt: 0 for a first attempt or a replay.
-   * Absent in jobs queued before replays reset the schedule; their position is `attempt`.
-   */
-  step?: number;
-  trigger: DeliveryTrigger;
-}
+export type DeliverJob = JobData<typeof QUEUES.deliverWebhook>;
 
 /** `webhook-id`: one per event, the same for every attempt, replay and endpoint. */
 export const messageIdOf = (eventId: string) => `msg_${eventId.replaceAll("-", "")}`;
