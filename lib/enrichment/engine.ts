@@ -224,37 +224,48 @@ function giveUp(draft: Draft, source: SourceName, now: Date) {
   if (source === "energy_certificate") applyEstimate(draft);
 }
 
-/** Applies a definite answer; returns the provider to record (an estimate's, where one replaced a missing certificate). */
-function effects(
-  draft: Draft,
-  source: SourceName,
-  outcome: Exclude<SourceOutcome<unknown>, { kind: "error" }>,
-  now: Date,
-): string {
-  if (source === "cadastre") {
-    if (outcome.kind === "found") applyCadastre(draft, outcome.data as CadastreFacts);
+/** What each source's lookup finds. */
+interface Findings {
+  cadastre: CadastreFacts;
+  energy_certificate: RegistryCertificate;
+  ite: IteFinding;
+}
+
+/** A definite answer (found or not found) of source `S`. */
+type Answer<S extends SourceName> = Exclude<SourceOutcome<Findings[S]>, { kind: "error" }>;
+
+/**
+ * Each source's effects of a definite answer; each returns the provider to record (an estimate's,
+ * where one replaced a missing certificate). A table by source, so each answer keeps its own type.
+ */
+const EFFECTS: { [S in SourceName]: (draft: Draft, outcome: Answer<S>, now: Date) => string } = {
+  cadastre(draft, outcome, now) {
+    if (outcome.kind === "found") applyCadastre(draft, outcome.data);
     else settleWithoutCadastre(draft, "completed", "reference_not_found", "not_found", now);
-  } else if (source === "energy_certificate") {
-    if (outcome.kind === "found")
-      draft.data.energy_certificate = certificateOf(outcome.data as RegistryCertificate, now);
+    return outcome.provider;
+  },
+  energy_certificate(draft, outcome, now) {
+    if (outcome.kind === "found") draft.data.energy_certificate = certificateOf(outcome.data, now);
     else {
       applyEstimate(draft);
       // Test mode names the sandbox whatever answered; live, the estimate answered in the registry's stead.
       if (draft.data.energy_certificate && outcome.provider !== PROVIDERS.sandbox) return PROVIDERS.estimate;
     }
-  } else {
-    const finding = outcome.kind === "found" ? (outcome.data as IteFinding) : null;
+    return outcome.provider;
+  },
+  ite(draft, outcome, now) {
+    const finding = outcome.kind === "found" ? outcome.data : null;
     draft.data.ite_fetch_status = finding?.status ?? "not_found";
     draft.data.ite = iteOf(draft.data.ite_fetch_status, finding, draft.data, now);
-  }
-  return outcome.provider;
-}
+    return outcome.provider;
+  },
+};
 
 /** Records one attempt's outcome in the draft (status, attempt log, effects). */
-function record(
+function record<S extends SourceName>(
   draft: Draft,
-  source: SourceName,
-  outcome: SourceOutcome<unknown>,
+  source: S,
+  outcome: SourceOutcome<Findings[S]>,
   startedAt: Date,
   trigger: Trigger,
   maxAttempts: number,
@@ -268,7 +279,7 @@ function record(
   // A failure the register will never get past (a malformed request) is not retried.
   const failedForGood = outcome.kind === "error" && (outcome.permanent === true || number >= maxAttempts);
   const provider =
-    outcome.kind === "error" ? (outcome.provider ?? prev.provider) : effects(draft, source, outcome, now);
+    outcome.kind === "error" ? (outcome.provider ?? prev.provider) : EFFECTS[source](draft, outcome, now);
   draft.sources[source] = {
     status: outcome.kind === "error" ? (failedForGood ? "failed" : "pending") : "completed",
     attempts: number,
@@ -334,16 +345,16 @@ type Lookup<T> = (input: {
   trigger: Trigger;
 }) => Promise<SourceOutcome<T>>;
 
-async function attempt<T>(
+async function attempt<S extends SourceName>(
   draft: Draft,
-  source: SourceName,
+  source: S,
   options: RunOptions & { signal: AbortSignal },
-  lookup: Lookup<T>,
+  lookup: Lookup<Findings[S]>,
 ) {
   if (options.signal.aborted || draft.sources[source].status !== "pending") return;
   const startedAt = new Date();
   draft.inFlight.set(source, startedAt);
-  let outcome: SourceOutcome<T>;
+  let outcome: SourceOutcome<Findings[S]>;
   try {
     // A register that ignores the abort must not hold the run: at the deadline the attempt is a timeout.
     outcome = await Promise.race([
@@ -354,7 +365,7 @@ async function attempt<T>(
         signal: options.signal,
         trigger: options.trigger,
       }),
-      new Promise<SourceOutcome<T>>((resolve) =>
+      new Promise<SourceOutcome<Findings[S]>>((resolve) =>
         options.signal.addEventListener("abort", () => resolve(TIMEOUT), { once: true }),
       ),
     ]);

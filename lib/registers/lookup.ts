@@ -3,15 +3,21 @@
 // inspection is found by parcel, else by the street address a city files it under.
 import { and, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
-import type { IndexHit, IteFinding, RegisterIndex, RegistryCertificate } from "@/lib/enrichment/sources/types";
+import type { z } from "zod";
+import { IteFinding, RegistryCertificate, type IndexHit, type RegisterIndex } from "@/lib/enrichment/sources/types";
 import type { RegisterRecordKind } from "@/lib/domain";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
-/** The newest record matching `where`; `before` ranks a kind of match ahead of the rest (false first). */
+/**
+ * The newest record matching `where`; `before` ranks a kind of match ahead of the rest (false
+ * first). Its jsonb is checked against what the kind holds: a record no import could have written
+ * fails the lookup, saying which, rather than reaching the engine as something it is not.
+ */
 async function newest<T>(
   db: Db,
   kind: RegisterRecordKind,
+  holds: z.ZodType<T>,
   where: SQL | undefined,
   before?: SQL,
 ): Promise<IndexHit<T> | null> {
@@ -27,23 +33,29 @@ async function newest<T>(
       desc(records.id),
     )
     .limit(1);
-  return hit ? { data: hit.data as T, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf } : null;
+  if (!hit) return null;
+  const data = holds.safeParse(hit.data);
+  if (!data.success)
+    throw new Error(`register record ${hit.dataset} row ${hit.sourceRow} is not a ${kind}: ${data.error.message}`);
+  return { data: data.data, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf };
 }
 
 export function registerIndex(db: Db): RegisterIndex {
   return {
     certificate: ({ parcel, unit }) =>
-      newest<RegistryCertificate>(
+      newest(
         db,
         "certificate",
+        RegistryCertificate,
         and(eq(records.parcel, parcel), unit ? or(eq(records.unit, unit), isNull(records.unit)) : isNull(records.unit)),
       ),
     inspection({ parcel, addressKey }) {
       // One round trip: the parcel's own record ahead of one filed under the building's address.
       const byParcel = and(eq(records.parcel, parcel), isNull(records.unit));
-      return newest<IteFinding>(
+      return newest(
         db,
         "inspection",
+        IteFinding,
         addressKey ? or(byParcel, eq(records.addressKey, addressKey)) : byParcel,
         sql`${records.parcel} is distinct from ${parcel}`,
       );

@@ -1,5 +1,14 @@
 // The one interface every register implements, live (real registers) or sandbox (test mode).
-import type { CertificateScope, IteResult, IteStatus, Location, Mode, Rating, Unit } from "@/lib/domain";
+import { z } from "zod";
+import {
+  CERTIFICATE_SCOPES,
+  ITE_RESULTS,
+  ITE_STATUSES,
+  RATINGS,
+  type Location,
+  type Mode,
+  type Unit,
+} from "@/lib/domain";
 
 /** What the cadastre tells us about a unit or parcel; later steps derive everything else from it. */
 export interface CadastreFacts {
@@ -74,17 +83,18 @@ export interface CadastreSource {
 }
 
 /** An official certificate as a registry gives it; the engine completes validity and expiry. */
-export interface RegistryCertificate {
-  rating: Rating;
-  emissionsRating: Rating | null;
-  primaryEnergyKwhM2Year: number | null;
-  emissionsKgCo2M2Year: number | null;
-  issuedOn: string | null;
-  validUntil: string | null;
-  scope: CertificateScope;
-  registry: string;
-  certificateId: string | null;
-}
+export const RegistryCertificate = z.object({
+  rating: z.enum(RATINGS),
+  emissionsRating: z.enum(RATINGS).nullable(),
+  primaryEnergyKwhM2Year: z.number().nullable(),
+  emissionsKgCo2M2Year: z.number().nullable(),
+  issuedOn: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  scope: z.enum(CERTIFICATE_SCOPES),
+  registry: z.string(),
+  certificateId: z.string().nullable(),
+});
+export type RegistryCertificate = z.infer<typeof RegistryCertificate>;
 
 /** `not_found` makes the engine estimate a rating. */
 export interface EnergyCertificateSource {
@@ -92,15 +102,16 @@ export interface EnergyCertificateSource {
 }
 
 /** An inspection-registry answer; the engine works out the next due date. */
-export interface IteFinding {
-  status: Exclude<IteStatus, "pending" | "failed" | "not_found">;
-  inspectedOn?: string | null;
-  result?: IteResult | null;
+export const IteFinding = z.object({
+  status: z.enum(ITE_STATUSES).exclude(["pending", "failed", "not_found"]),
+  inspectedOn: z.string().nullish(),
+  result: z.enum(ITE_RESULTS).nullish(),
   /** When the registry itself says when the next inspection is due. */
-  nextDueOn?: string | null;
-  registry?: string | null;
-  reference?: string | null;
-}
+  nextDueOn: z.string().nullish(),
+  registry: z.string().nullish(),
+  reference: z.string().nullish(),
+});
+export type IteFinding = z.infer<typeof IteFinding>;
 
 /** `not_found`: the registry was asked and holds no inspection of the building. */
 export interface IteSource {
