@@ -21,24 +21,36 @@ export interface Result {
   property: Property | null;
 }
 
-/** Every item of the batch from the start, in pages, each with its property (null when it has none). */
+/**
+ * Every item of the batch from the start, in pages, each with its property (null when it has none).
+ * The next page's items are read while this page's properties are: the database works while the
+ * rows are turned into results.
+ */
 export async function* results(db: DbOrTx, scope: Scope, batchId: string): AsyncGenerator<Result[]> {
-  for (let after = 0; ; ) {
-    const rows = await db
+  const itemsAfter = (after: number) =>
+    db
       .select()
       .from(batchItems)
       .where(and(eq(batchItems.batchId, batchId), gt(batchItems.line, after)))
       .orderBy(asc(batchItems.line))
       .limit(PAGE);
-    if (!rows.length) return;
-    const properties = await propertiesById(db, scope, [
-      ...new Set(rows.flatMap((r) => (r.propertyId ? [r.propertyId] : []))),
-    ]);
-    yield rows.map((r) => ({
-      item: toItem(r),
-      property: r.propertyId ? (properties.get(r.propertyId) ?? null) : null,
-    }));
-    after = rows.at(-1)!.line;
+  let next = itemsAfter(0);
+  try {
+    for (;;) {
+      const rows = await next;
+      if (!rows.length) return;
+      next = itemsAfter(rows.at(-1)!.line);
+      const properties = await propertiesById(db, scope, [
+        ...new Set(rows.flatMap((r) => (r.propertyId ? [r.propertyId] : []))),
+      ]);
+      yield rows.map((r) => ({
+        item: toItem(r),
+        property: r.propertyId ? (properties.get(r.propertyId) ?? null) : null,
+      }));
+    }
+  } finally {
+    // A reader gone mid-stream leaves a read under way: its outcome is no one's.
+    next.catch(() => {});
   }
 }
 
