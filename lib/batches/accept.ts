@@ -1,8 +1,8 @@
 // Accepting and cancelling a batch. A batch is accepted in one transaction: its row, its items (a
 // set-based insert per few thousand) and its first step job, so it exists whole or not at all.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { bare, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import { DomainError, emptyCounts, IDEMPOTENCY_HOURS, idempotencyConflict, type Batch, type Scope } from "@/lib/domain";
+import { bare, madeWithKey, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
+import { DomainError, emptyCounts, idempotencyConflict, type Batch, type Scope } from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
 import type { Config } from "@/lib/config";
@@ -49,14 +49,11 @@ export async function submitBatch(
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`batches:${scope.partnerId}:${scope.mode}`}, 0))`,
     );
-    if (submission.idempotencyKey) {
-      const prior = await priorSubmission(tx, scope, submission.idempotencyKey);
-      if (prior?.fresh) {
-        if (prior.row.requestHash !== submission.requestHash) throw idempotencyConflict("batch");
-        return { created: false, batch: toBatch(prior.row) };
-      }
-      // Older than the key's life: the key is free again.
-      if (prior) await tx.update(batches).set({ idempotencyKey: null }).where(eq(batches.id, prior.row.id));
+    const priorId = submission.idempotencyKey && (await madeWithKey(tx, batches, scope, submission.idempotencyKey));
+    if (priorId) {
+      const [prior] = await tx.select().from(batches).where(eq(batches.id, priorId));
+      if (prior!.requestHash !== submission.requestHash) throw idempotencyConflict("batch");
+      return { created: false, batch: toBatch(prior!) };
     }
     const [{ active }] = rowsOf<{ active: number }>(
       await tx.execute(sql`select count(*)::int as active from ${batches} where ${batches.partnerId} = ${scope.partnerId}
@@ -91,21 +88,6 @@ export async function submitBatch(
     await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row!.id, step: 1 } satisfies BatchJob);
     return { created: true, batch: toBatch(row!) };
   });
-}
-
-async function priorSubmission(
-  tx: DbOrTx,
-  scope: Scope,
-  key: string,
-): Promise<{ row: BatchRow; fresh: boolean } | null> {
-  const [prior] = await tx
-    .select({
-      row: batches,
-      fresh: sql<boolean>`${batches.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
-    })
-    .from(batches)
-    .where(and(eq(batches.partnerId, scope.partnerId), eq(batches.mode, scope.mode), eq(batches.idempotencyKey, key)));
-  return prior ?? null;
 }
 
 /**

@@ -316,3 +316,4 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+export { madeWithKey, type KeyedTable } from "./idempotency";

@@ -3,12 +3,11 @@
 // attempt log in one statement, and its durable job in the same transaction when work is left.
 import { randomUUID } from "node:crypto";
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { preparedStatement, schema, type Db } from "@/lib/db";
+import { madeWithKey, preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import {
   DomainError,
-  IDEMPOTENCY_HOURS,
   idempotencyConflict,
   SOURCES,
   type Mode,
@@ -198,27 +197,11 @@ export async function registerProperty(
  * reference is refused. A key past its life is freed for reuse.
  */
 async function createdWithKey(db: Db, scope: Scope, key: string, reference: string): Promise<Property | null> {
-  const [prior] = await db
-    .select({
-      id: properties.id,
-      reference: properties.cadastralReference,
-      fresh: sql<boolean>`${properties.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
-    })
-    .from(properties)
-    .where(
-      and(
-        eq(properties.partnerId, scope.partnerId),
-        eq(properties.mode, scope.mode),
-        eq(properties.idempotencyKey, key),
-      ),
-    );
+  const id = await madeWithKey(db, properties, scope, key);
+  const prior = id && (await getProperty(db, scope, id));
   if (!prior) return null;
-  if (!prior.fresh) {
-    await db.update(properties).set({ idempotencyKey: null }).where(eq(properties.id, prior.id));
-    return null;
-  }
-  if (prior.reference !== reference) throw idempotencyConflict("property");
-  return getProperty(db, scope, prior.id);
+  if (prior.cadastral_reference !== reference) throw idempotencyConflict("property");
+  return prior;
 }
 
 /** A reference as a partner typed it, normalised; `invalid_cadastral_reference` when it cannot be one. */

@@ -2,11 +2,10 @@
 // partner can never reach another's endpoints.
 import { and, desc, eq, isNotNull, isNull, not, sql } from "drizzle-orm";
 import { z } from "zod";
-import { schema, type DbOrTx } from "@/lib/db";
+import { madeWithKey, schema, type DbOrTx } from "@/lib/db";
 import {
   DomainError,
   EVENT_TYPES,
-  IDEMPOTENCY_HOURS,
   idempotencyConflict,
   isUuid,
   Timestamp,
@@ -114,27 +113,11 @@ export async function createEndpoint(
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`webhook-endpoints:${scope.partnerId}:${scope.mode}`}, 0))`,
     );
-    if (idempotent) {
-      const [prior] = await tx
-        .select({
-          row: webhookEndpoints,
-          fresh: sql<boolean>`${webhookEndpoints.createdAt} > now() - make_interval(hours => ${IDEMPOTENCY_HOURS})`,
-        })
-        .from(webhookEndpoints)
-        .where(
-          and(
-            eq(webhookEndpoints.partnerId, scope.partnerId),
-            eq(webhookEndpoints.mode, scope.mode),
-            eq(webhookEndpoints.idempotencyKey, idempotent.key),
-          ),
-        );
-      if (prior?.fresh) {
-        if (prior.row.requestHash !== idempotent.requestHash) throw idempotencyConflict("endpoint");
-        return { endpoint: prior.row, secret: prior.row.secret };
-      }
-      // Older than the key's life: the key is free again.
-      if (prior)
-        await tx.update(webhookEndpoints).set({ idempotencyKey: null }).where(eq(webhookEndpoints.id, prior.row.id));
+    const priorId = idempotent && (await madeWithKey(tx, webhookEndpoints, scope, idempotent.key));
+    if (priorId) {
+      const [prior] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, priorId));
+      if (prior!.requestHash !== idempotent!.requestHash) throw idempotencyConflict("endpoint");
+      return { endpoint: prior!, secret: prior!.secret };
     }
     const [{ n }] = (await tx
       .select({ n: sql<number>`count(*)::int` })
