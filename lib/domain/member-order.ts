@@ -57,7 +57,9 @@ function orderFor(schema: z.ZodType): Orderer {
     }
     case "object": {
       if (!def.shape) return same;
-      const members = Object.entries(def.shape).map(([member, memberSchema]) => [member, orderer(memberSchema)] as const);
+      const members = Object.entries(def.shape).map(
+        ([member, memberSchema]) => [member, orderer(memberSchema)] as const,
+      );
       return (value) => {
         if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
         const source = value as Record<string, unknown>;
