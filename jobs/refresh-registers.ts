@@ -4,14 +4,7 @@ import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { Logger } from "@/lib/observability/logger";
 import { QUEUES, workInParallel, type Queue } from "@/lib/queue";
-import { refreshDatasets, refreshPlan } from "@/lib/registers";
-
-const settingsOf = (config: Config) => ({
-  urls: config.REGISTER_URLS,
-  timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS,
-  socrataAppToken: config.SOCRATA_APP_TOKEN,
-  columnsDir: config.REGISTER_COLUMNS_DIR,
-});
+import { refreshDatasets, refreshPlan, refreshSettings } from "@/lib/registers";
 
 export async function registerRefreshRegistersWorker(
   queue: Queue,
@@ -32,7 +25,7 @@ export async function registerRefreshRegistersWorker(
     QUEUES.refreshRegisters,
     { workers: 1, batchSize: 1, pollSeconds: deps.config.JOB_POLL_SECONDS },
     async (job) => {
-      for (const outcome of await refreshDatasets(deps.db, settingsOf(deps.config), job.dataset)) {
+      for (const outcome of await refreshDatasets(deps.db, refreshSettings(deps.config), job.dataset)) {
         if (outcome.ok)
           deps.logger.info(
             { dataset: outcome.dataset, rows: outcome.result.rows, asOf: outcome.result.asOf },

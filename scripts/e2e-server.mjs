@@ -20,6 +20,8 @@ const env = {
   JOB_POLL_SECONDS: "0.5",
   // La Rioja's register dataset, served by the admin test on the next port.
   REGISTER_URLS: `rio-larioja=http://127.0.0.1:${Number(process.env.PORT) + 1}/rio-larioja.csv`,
+  // That replay server is plain http on loopback: what production refuses.
+  FINCA_REGISTERS_ALLOW_PRIVATE: "1",
   // Live mode's cadastre refuses connections (there is no internet here anyway): the admin console's
   // Registers page shows its breaker open.
   CATASTRO_BASE_URL: "http://127.0.0.1:3",

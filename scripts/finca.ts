@@ -20,6 +20,7 @@ import {
   liveRoutes,
   localFile,
   readOverrides,
+  refreshSettings,
   remoteFile,
   type ColumnOverrides,
   type Dataset,
@@ -258,7 +259,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
         .then(([lasting, given]) => ({ ...lasting, ...given }))
         .catch((error: unknown) => (error instanceof DomainError ? usage(error.message) : Promise.reject(error)));
       if (values["dry-run"]) {
-        const download = (url: string) => remoteFile(url, { timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS });
+        const download = (url: string) => remoteFile(url, refreshSettings(config));
         const sources = files.length ? files.map(localFile) : urls.map(download);
         if (!(await dryRun(dataset, sources, columns))) process.exitCode = 1;
         return;
@@ -302,12 +303,7 @@ async function importRegister(
   const onProgress = progressLine();
   try {
     if (urls.length) {
-      const config = loadConfig();
-      const settings = {
-        timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS,
-        socrataAppToken: config.SOCRATA_APP_TOKEN,
-        columnsDir: config.REGISTER_COLUMNS_DIR,
-      };
+      const settings = refreshSettings(loadConfig());
       const now = asOf ? new Date(asOf) : undefined;
       return await importFromUrls(database.db, dataset, urls, settings, { now, onProgress, columns });
     }

@@ -30,7 +30,7 @@ import type { Mode, Scope } from "@/lib/domain";
 import type { App } from "@/server/app";
 import { parseBody } from "@/lib/partner-api/validation";
 import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from "@/lib/partner-api/schemas";
-import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
+import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
 export type ActionState =

@@ -98,6 +98,14 @@ const EnvSchema = z.object({
     .default("30 3 * * 0"),
   /** Bound on one dataset file's download and import (bulk files are large). */
   REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  /** Bytes of one downloaded dataset file at most; a larger one fails its import (the previous copy stays). */
+  REGISTER_MAX_DOWNLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(4 * 1024 ** 3),
+  /** Register downloads over plain http and to private addresses (development and tests only). */
+  FINCA_REGISTERS_ALLOW_PRIVATE: flag.default(false),
   /** Lasting column overrides, `<dataset>.json` each, applied to every import (README, "Column overrides"). */
   REGISTER_COLUMNS_DIR: z.string().min(1).default("register-columns"),
   /** pino's levels; `silent` logs nothing. */

@@ -6,7 +6,7 @@ import "zod-openapi";
 import { Batch, BATCH_ITEM_STATUSES, BatchItem, EVENT_TYPES, PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
-import { MAX_URL_LENGTH } from "@/lib/webhooks/ssrf";
+import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 
 export const CreatePropertyBody = z
   .strictObject({

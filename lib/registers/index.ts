@@ -12,6 +12,7 @@ export {
   importFromUrls,
   refreshDatasets,
   refreshPlan,
+  refreshSettings,
   requestRefresh,
   type RefreshJob,
   type RefreshOutcome,

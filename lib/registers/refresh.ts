@@ -4,20 +4,30 @@ import type { Db } from "@/lib/db";
 import { QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
 import type { Dataset } from "./datasets";
-import { remoteFile } from "./files";
+import type { Config } from "@/lib/config";
+import { remoteFile, type DownloadRules } from "./files";
 import { importDataset, type ImportProgress, type ImportResult } from "./import";
 import type { ColumnOverrides } from "./columns";
 import { lastingOverrides } from "./overrides";
 import { datasetById } from "./regions";
 
-export interface RefreshSettings {
+export interface RefreshSettings extends Omit<DownloadRules, "headers" | "resolver"> {
   /** REGISTER_URLS */
   urls: readonly { dataset: string; url: string }[];
-  timeoutMs: number;
   socrataAppToken?: string;
   /** REGISTER_COLUMNS_DIR: the lasting column overrides. */
   columnsDir: string;
 }
+
+/** The refresh's settings, from the configuration. */
+export const refreshSettings = (config: Config): RefreshSettings => ({
+  urls: config.REGISTER_URLS,
+  timeoutMs: config.REGISTER_DOWNLOAD_TIMEOUT_MS,
+  maxBytes: config.REGISTER_MAX_DOWNLOAD_BYTES,
+  allowPrivate: config.FINCA_REGISTERS_ALLOW_PRIVATE,
+  socrataAppToken: config.SOCRATA_APP_TOKEN,
+  columnsDir: config.REGISTER_COLUMNS_DIR,
+});
 
 /** The configured URLs per dataset; an unknown dataset is a configuration error. */
 export function refreshPlan(urls: RefreshSettings["urls"]): Map<Dataset, string[]> {
@@ -44,7 +54,7 @@ export async function importFromUrls(
   options: { now?: Date; onProgress?: (p: ImportProgress) => void; columns?: ColumnOverrides } = {},
 ): Promise<ImportResult> {
   const files = urls.map((url) =>
-    remoteFile(url, { timeoutMs: settings.timeoutMs, headers: socrataHeaders(url, settings.socrataAppToken) }),
+    remoteFile(url, { ...settings, headers: socrataHeaders(url, settings.socrataAppToken) }),
   );
   const columns = options.columns ?? (await lastingOverrides(settings.columnsDir, dataset));
   return importDataset(db, dataset, files, {

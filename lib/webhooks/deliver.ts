@@ -10,7 +10,7 @@ import { signingSecrets } from "./endpoints";
 import { wirePayload, type DeliverJob } from "./events";
 import { webhookHeaders } from "./sign";
 import { sendWebhook, type SendResult } from "./send";
-import type { Resolver } from "./ssrf";
+import type { Resolver } from "@/lib/http/ssrf";
 import { deferSeconds, type PartnerSlots } from "./fair-share";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;

@@ -27,7 +27,7 @@ import {
   type DeliveryDeps,
 } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
-import type { Resolver } from "./ssrf";
+import type { Resolver } from "@/lib/http/ssrf";
 import { partnerSlots } from "./fair-share";
 
 const { partners, webhookDeliveries, webhookAttempts, webhookEndpoints, events } = schema;

@@ -13,7 +13,7 @@ import {
   type Scope,
 } from "@/lib/domain";
 import { generateSecret } from "./secrets";
-import { urlProblem } from "./ssrf";
+import { urlProblem } from "@/lib/http/ssrf";
 
 const { webhookEndpoints } = schema;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;

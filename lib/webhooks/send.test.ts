@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import net from "node:net";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
 import { sendWebhook, type SendOptions } from "./send";
-import { urlProblem, type Resolver } from "./ssrf";
+import { urlProblem, type Resolver } from "@/lib/http/ssrf";
 
 // Only loopback traffic: names are mapped to 127.0.0.1 by an injected resolver.
 let receiver: Receiver;

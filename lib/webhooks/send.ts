@@ -2,7 +2,7 @@
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { guardedLookup, isBlockedAddress, SsrfBlockedError, type Resolver } from "./ssrf";
+import { guardedLookup, isBlockedAddress, SsrfBlockedError, type Resolver } from "@/lib/http/ssrf";
 
 export type ErrorClass = "timeout" | "dns" | "refused" | "tls" | "ssrf_blocked" | "network" | "http_status";
 

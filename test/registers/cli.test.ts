@@ -27,7 +27,13 @@ afterAll(async () => {
 
 const finca = (...args: string[]) =>
   runNode("scripts/finca.ts", ["registers", ...args], {
-    env: { FINCA_DATA_DIR: dir, DATABASE_URL: undefined, REGISTER_COLUMNS_DIR: path.join(dir, "columns") },
+    env: {
+      FINCA_DATA_DIR: dir,
+      DATABASE_URL: undefined,
+      REGISTER_COLUMNS_DIR: path.join(dir, "columns"),
+      // The replay server is plain http on loopback: what production refuses.
+      FINCA_REGISTERS_ALLOW_PRIVATE: "1",
+    },
     timeoutMs: NEVER_MS,
   });
 

@@ -24,6 +24,8 @@ beforeAll(async () => {
     env: {
       REGISTER_URLS: `ara-gaodcore=${server.url}/aragon.csv cyl-jcyl=${server.url}/broken.csv`,
       REGISTER_REFRESH_CRON: "15 4 * * 1",
+      // The replay server is plain http on loopback: what production refuses.
+      FINCA_REGISTERS_ALLOW_PRIVATE: "1",
     },
   });
 });

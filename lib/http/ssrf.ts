@@ -1,6 +1,7 @@
-// SSRF guard for webhook URLs: refuses private, loopback, link-local, CGNAT, multicast and reserved
-// addresses (IPv4, IPv6 and IPv4 embedded in IPv6). Checked on the address actually dialled, via
-// the socket's `lookup`, so a hostname that re-resolves to a private address (DNS rebinding) fails.
+// SSRF guard for what we fetch (webhooks, register downloads): refuses private, loopback,
+// link-local, CGNAT, multicast and reserved addresses (IPv4, IPv6 and IPv4 embedded in IPv6).
+// Checked on the address actually dialled, via the socket's `lookup`, so a hostname that
+// re-resolves to a private address (DNS rebinding) fails.
 import dns from "node:dns";
 import net from "node:net";
 
