@@ -14,18 +14,17 @@ beforeAll(async () => {
   other = await listen((_req, _body, res) => res.end("elsewhere\n"));
   server = await listen((req, _body, res) => {
     const url = req.url ?? "/";
-    if (url === "/data.csv") return res.writeHead(200, { "Content-Type": "text/csv" }).end("a,b\n1,2\n");
-    if (url === "/moved") return res.writeHead(302, { Location: "/data.csv" }).end();
-    if (url === "/away") return res.writeHead(302, { Location: at("/data.csv", other) }).end();
-    if (url === "/loop") return res.writeHead(302, { Location: "/loop" }).end();
-    if (url === "/big") return res.writeHead(200, { "Content-Length": "5000" }).end("x".repeat(5000));
-    // No length announced: the cap must hold while the bytes flow.
-    if (url === "/endless") {
+    if (url === "/data.csv") res.writeHead(200, { "Content-Type": "text/csv" }).end("a,b\n1,2\n");
+    else if (url === "/moved") res.writeHead(302, { Location: "/data.csv" }).end();
+    else if (url === "/away") res.writeHead(302, { Location: at("/data.csv", other) }).end();
+    else if (url === "/loop") res.writeHead(302, { Location: "/loop" }).end();
+    else if (url === "/big") res.writeHead(200, { "Content-Length": "5000" }).end("x".repeat(5000));
+    else if (url === "/endless") {
+      // No length announced: the cap must hold while the bytes flow.
       res.writeHead(200, { "Content-Type": "text/csv" });
       for (let i = 0; i < 10; i++) res.write("y".repeat(1000));
-      return res.end();
-    }
-    res.writeHead(404).end();
+      res.end();
+    } else res.writeHead(404).end();
   });
 });
 afterAll(async () => {
