@@ -88,6 +88,15 @@ export function isBlockedAddress(ip: string): boolean {
   }
 }
 
+/**
+ * The URL's host when it is an IP literal of a blocked address, else null. Literals never reach a
+ * `lookup`, so whoever dials a URL checks them here first.
+ */
+export function blockedLiteral(url: URL): string | null {
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return net.isIP(host) && isBlockedAddress(host) ? host : null;
+}
+
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 export const systemResolver: Resolver = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
@@ -144,7 +153,7 @@ export function urlProblem(raw: string, mode: "test" | "live", allowPrivate: boo
   const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
   if (!host) return "must have a host";
   if (!allowPrivate) {
-    if (net.isIP(host) && isBlockedAddress(host)) return "points to a private, loopback or reserved address";
+    if (blockedLiteral(url)) return "points to a private, loopback or reserved address";
     if (LOCAL_NAME.test(host)) return "points to a local host name";
     // `postgres`, `redis`, `kubernetes`: single-label names resolve only through the operator's search domains.
     if (!net.isIP(host) && !host.includes(".")) return "must use a fully qualified public host name";

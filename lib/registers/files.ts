@@ -3,9 +3,8 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
 import { pipeline, Transform } from "node:stream";
-import { guardedLookup, isBlockedAddress, systemResolver, type Resolver } from "@/lib/http/ssrf";
+import { blockedLiteral, guardedLookup, systemResolver, type Resolver } from "@/lib/http/ssrf";
 import type { ImportFile } from "./import";
 
 export function localFile(path: string): ImportFile {
@@ -36,9 +35,7 @@ function downloadProblem(url: URL, allowPrivate: boolean): string | null {
   if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:"))
     return "register downloads use https only";
   if (url.username || url.password) return "the URL must not contain credentials";
-  // IP literals never reach `lookup`: checked here.
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && net.isIP(host) && isBlockedAddress(host)) return "a private, loopback or reserved address";
+  if (!allowPrivate && blockedLiteral(url)) return "a private, loopback or reserved address";
   return null;
 }
 

@@ -1,8 +1,8 @@
 // One webhook POST: guarded DNS, no redirects, a hard time limit, at most 1 KiB of the answer kept.
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
-import { guardedLookup, isBlockedAddress, SsrfBlockedError, type Resolver } from "@/lib/http/ssrf";
+import type net from "node:net";
+import { blockedLiteral, guardedLookup, SsrfBlockedError, type Resolver } from "@/lib/http/ssrf";
 
 export type ErrorClass = "timeout" | "dns" | "refused" | "tls" | "ssrf_blocked" | "network" | "http_status";
 
@@ -72,10 +72,8 @@ export function sendWebhook(
     );
   const target = new URL(url);
   if (options.requireHttps && target.protocol !== "https:") return blocked("live endpoints must use https");
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  // IP literals never reach `lookup`: check them here.
-  if (net.isIP(host) && isBlockedAddress(host) && !options.allowPrivate)
-    return blocked(`${host} is a private or reserved address`);
+  const literal = options.allowPrivate ? null : blockedLiteral(target);
+  if (literal) return blocked(`${literal} is a private or reserved address`);
 
   return new Promise((resolve) => {
     let settled = false;
