@@ -10,8 +10,8 @@
 //     done, over `--memory-seconds` of streaming its results again and again and as long of
 //     accepting the same CSV again and again (each batch cancelled at once; its references are the
 //     partner's already, so nothing new is registered): start, peak, the slope over the second half
-//     (least squares; the first half lets the heap settle) and the live heap's floor, so a leak per
-//     request shows as growth.
+//     (least squares; the first half lets the heap settle), each whole minute's mean and the live
+//     heap's floor, so a leak per request shows as growth.
 //   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60]
 //     [--baseline-items 20000] [--memory-seconds 60]
 import { parseArgs } from "node:util";
@@ -75,6 +75,11 @@ async function memoryWhile<T>(pid: number, during: Promise<T>) {
     peakMiB: round(Math.max(...points.map(([, y]) => y))),
     slopeMiBPerMinute: round(slope(points.slice(Math.floor(points.length / 2))), 2),
     heapFloorMiB: { firstQuarter: floor(0, 0.25), lastQuarter: floor(0.75, 1) },
+    // A sawtooth of 50 MiB a cycle makes a short window's slope noisy: the mean of each whole minute.
+    minuteMeansMiB: Array.from({ length: Math.floor(elapsed / 60_000) }, (_, m) => {
+      const inside = points.filter(([t]) => t >= m && t < m + 1).map(([, mib]) => mib);
+      return round(inside.reduce((a, b) => a + b, 0) / inside.length);
+    }),
     samples: points.length,
   };
 }
@@ -213,8 +218,8 @@ try {
       `baseline: ${base.perSecond}/s (${base.parallel} loops, ${base.received} items) → ratio ${round(itemsPerSecond / base.perSecond, 2)}`,
       `creates at ${createRate}/s meanwhile: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, p99.9 ${createLoad.p999} ms (deadline ${deadlineMs} + 50 ms) ${JSON.stringify(createLoad.statuses)}`,
       `API RSS accepting once: ${accept.startMiB} → peak ${accept.peakMiB} MiB in ${accept.seconds} s`,
-      `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s; heap floor ${accepting.heapFloorMiB.firstQuarter} → ${accepting.heapFloorMiB.lastQuarter} MiB`,
-      `API RSS streaming ${round(bytes / 1024 / 1024)} MiB of results ${streaming.result} times: ${streaming.startMiB} → peak ${streaming.peakMiB} MiB, slope ${streaming.slopeMiBPerMinute} MiB/min over the second half of ${streaming.seconds} s; heap floor ${streaming.heapFloorMiB.firstQuarter} → ${streaming.heapFloorMiB.lastQuarter} MiB`,
+      `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s; heap floor ${accepting.heapFloorMiB.firstQuarter} → ${accepting.heapFloorMiB.lastQuarter} MiB; minute means ${accepting.minuteMeansMiB.join(", ")}`,
+      `API RSS streaming ${round(bytes / 1024 / 1024)} MiB of results ${streaming.result} times: ${streaming.startMiB} → peak ${streaming.peakMiB} MiB, slope ${streaming.slopeMiBPerMinute} MiB/min over the second half of ${streaming.seconds} s; heap floor ${streaming.heapFloorMiB.firstQuarter} → ${streaming.heapFloorMiB.lastQuarter} MiB; minute means ${streaming.minuteMeansMiB.join(", ")}`,
       `webhooks: ${audit.received.distinct} of ${events + 1} received (property.enriched and batch.completed), ${audit.missing} missing, ${audit.received.duplicates} duplicates, ${audit.received.badSignatures} bad signatures`,
     ].join("\n"),
   );
