@@ -112,6 +112,13 @@ test("partner pages, with a key, a property, a portfolio, an endpoint and a deli
     await page.goto(p);
     await shoot(page, name(p.replace(/[0-9a-f-]{36}/, "id")));
   }
+  // A request's detail, once its row is written (within seconds).
+  await expect(async () => {
+    await page.goto("/logs");
+    await page.getByTestId("request-id").getByRole("link").last().click({ timeout: 1000 });
+    await page.waitForURL(/\/logs\/\d+$/, { timeout: 2000 });
+  }).toPass({ timeout: 60_000 });
+  await shoot(page, "a11y-logs-id");
 });
 
 test("admin pages", async ({ page }) => {

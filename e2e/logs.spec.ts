@@ -43,6 +43,33 @@ test("a partner finds a request by its id in Logs", async ({ page, request }) =>
   await expect(page.getByText("No requests match")).toBeVisible();
 });
 
+test("a log row opens its detail: the 422's pointer, the body, the headers, never the key", async ({
+  page,
+  request,
+}) => {
+  await signIn(page, owner.email, owner.password);
+  await page.goto("/keys");
+  const key = await createKey(page, "Logs detail", "test");
+  const res = await request.post("/api/v1/partner-api/properties", {
+    headers: { "X-API-Key": key, "X-Note": `pasted ${key}` },
+    data: { cadastral_reference: 42 },
+  });
+  expect(res.status()).toBe(422);
+  const id = res.headers()["x-request-id"]!;
+  await expect(async () => {
+    await page.goto(`/logs?q=${id}`);
+    await page.getByTestId("request-id").getByRole("link", { name: id }).click({ timeout: 1000 });
+    await page.waitForURL(/\/logs\/\d+$/, { timeout: 2000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("POST /api/v1/partner-api/properties");
+  await expect(page.getByTestId("field-error")).toContainText("body /cadastral_reference");
+  await expect(page.getByTestId("request-body")).toContainText('"cadastral_reference": 42');
+  await expect(page.getByText(`${key.slice(0, 17)}…`).first()).toBeVisible();
+  await expect(page.getByText("pasted [redacted key]")).toBeVisible();
+  expect(await page.content()).not.toContain(key.slice(17));
+  await shoot(page, "logs-detail");
+});
+
 test("an admin looks up any request id", async ({ page }) => {
   await signIn(page, admin.email, admin.password);
   await page.goto("/admin/requests");

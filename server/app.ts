@@ -95,8 +95,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const requestLog = requestLogWriter(database.db, {
     intervalMs: config.REQUEST_LOG_FLUSH_MS,
     batchSize: 500,
-    // Rows of at most about 1 KB (paths cut at 512 characters, request ids at 128): 20 MB at most.
+    // Rows hold bodies of up to 4 KiB: the queue is bounded by its rows' size too.
     maxQueued: 20_000,
+    maxQueuedBytes: 32 * 1024 * 1024,
     onWritten: (rows) => observability.metrics.requestLogRows.inc({ outcome: "written" }, rows),
     onDropped: (rows) => observability.metrics.requestLogRows.inc({ outcome: "dropped" }, rows),
     onError(error, rows) {
@@ -143,6 +144,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
 
 /** What a request log row keeps of an answered request. */
 function requestLogEntry(r: RequestRecord) {
+  const detail = r.detail();
   return {
     requestId: r.requestId,
     partnerId: r.partnerId,
@@ -155,6 +157,11 @@ function requestLogEntry(r: RequestRecord) {
     errorCode: r.errorCode,
     durationMs: r.durationMs,
     at: r.at,
+    query: detail.query,
+    requestHeaders: detail.headers,
+    requestBody: detail.body,
+    problem: detail.problem,
+    propertyId: detail.propertyId,
   };
 }
 

@@ -75,7 +75,7 @@ export function createObservability(
     breakers,
     onRequest(record) {
       const route = record.operationId ?? "unmatched";
-      const { at: _at, operationId: _id, keyId: _key, ...fields } = record;
+      const { at: _at, operationId: _id, keyId: _key, detail: _detail, ...fields } = record;
       logger[record.status >= 500 ? "error" : "info"]({ ...fields, route }, "request");
       const labels = { route, method: record.method, status: String(record.status) };
       metrics.httpRequests.inc(labels);

@@ -2,19 +2,11 @@ import Link from "next/link";
 import type { deliveries } from "@/lib/portal/queries";
 import { ActionButton, type ButtonAction } from "./action-button";
 import { CopyButton } from "./copy-button";
-import { Badge, Time } from "./ui";
+import { Badge, prettyJson, Time } from "./ui";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
 /** A JSON body indented for reading (anything else as it is). */
-function pretty(body: string): string {
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
-}
-
 // Deliveries due within this window keep a page refreshing; later retries do not.
 const SOON_MS = 60_000;
 
@@ -115,7 +107,7 @@ export function DeliveryList({
                     data-testid="payload"
                     className="max-h-64 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
                   >
-                    {pretty(d.payload)}
+                    {prettyJson(d.payload)}
                   </pre>
                   <CopyButton value={d.payload} label="Copy body" />
                 </div>

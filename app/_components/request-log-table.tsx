@@ -1,15 +1,21 @@
+import Link from "next/link";
 import type { RequestLogRow } from "@/lib/request-logs";
 import { Badge, TableWrap, Time } from "./ui";
 
 const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
 
-/** Request log rows (portal Logs and the admin look-up); `partner` adds the owner's column. */
+/**
+ * Request log rows (portal Logs and the admin look-up); `partner` adds the owner's column, `detail`
+ * links each request id to its detail page.
+ */
 export function RequestLogTable({
   rows,
   partner,
+  detail,
 }: {
   rows: (RequestLogRow & { partner?: string | null })[];
   partner?: boolean;
+  detail?: (id: number) => string;
 }) {
   return (
     <TableWrap label="Requests">
@@ -58,7 +64,13 @@ export function RequestLogTable({
                 </td>
               )}
               <td className="font-mono text-xs break-all" data-testid="request-id">
-                {r.requestId}
+                {detail ? (
+                  <Link className="link" href={detail(r.id)}>
+                    {r.requestId}
+                  </Link>
+                ) : (
+                  r.requestId
+                )}
               </td>
             </tr>
           ))}

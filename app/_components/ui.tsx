@@ -207,3 +207,12 @@ export function CodeBlock({ children, label }: { children: string; label?: strin
     </pre>
   );
 }
+
+/** JSON text indented for reading; any other text as it is. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

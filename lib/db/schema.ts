@@ -356,8 +356,9 @@ export const registerRecords = pgTable(
 );
 
 // One row per partner API request (lib/request-logs), written in batches off the request path
-// and pruned after REQUEST_LOG_RETENTION_DAYS. Never bodies: only what a partner needs to find a
-// request again. partner_id is null for requests no key authenticated (admins can still find them).
+// and pruned after REQUEST_LOG_RETENTION_DAYS: what a partner needs to find a request again and
+// debug it (the body's first 4 KiB, headers, the problem answered), keys and secrets redacted.
+// partner_id is null for requests no key authenticated (none are written now; older rows may be).
 export const requestLogs = pgTable(
   "request_logs",
   {
@@ -373,6 +374,12 @@ export const requestLogs = pgTable(
     errorCode: text("error_code"),
     durationMs: integer("duration_ms").notNull(),
     at: ts("at").notNull(),
+    // What a partner debugs from (lib/partner-api's RequestDetail), secrets redacted before storage.
+    query: text("query"),
+    requestHeaders: jsonb("request_headers").$type<Record<string, string>>(),
+    requestBody: text("request_body"),
+    problem: jsonb("problem").$type<Record<string, unknown>>(),
+    propertyId: uuid("property_id"),
   },
   (t) => [
     index("request_logs_partner_at").on(t.partnerId, t.mode, t.at.desc(), t.id.desc()),

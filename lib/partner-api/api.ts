@@ -46,7 +46,7 @@ function paramsOf(path: Pick<Path, "pattern" | "names">, pathname: string): Reco
 function refuse(deps: ApiDeps, req: Request, error: DomainError, headers: Record<string, string> = {}): Response {
   const ctx = { requestId: requestIdOf(req), startedAt: Date.now() };
   const response = problemResponse(error, ctx.requestId, { ...headers, "X-Request-Id": ctx.requestId });
-  report(deps, req, ctx, { operationId: null, status: response.status, principal: null, errorCode: error.code });
+  report(deps, req, ctx, { operationId: null, status: response.status, principal: null, error });
   return response;
 }
 

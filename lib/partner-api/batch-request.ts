@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFile, type Submission } from "@/lib/batches";
 import type { Config } from "@/lib/config";
 import { chunksOf } from "@/lib/http/read-capped";
-import { idempotencyKey, isJson, parseJsonBytes, readBody, unsupportedType } from "./request";
+import { idempotencyKey, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, CreateBatchQuery } from "./schemas";
 import { parseBody, parseQuery } from "./validation";
 
@@ -36,7 +36,7 @@ export async function readBatchRequest(
   }
   if (!isCsv(req)) throw unsupportedType(req, "application/json or text/csv (UTF-8)");
   const query = parseQuery(CreateBatchQuery, url);
-  const { items, digest } = await readFile("csv", chunksOf(req.body), {
+  const { items, digest } = await readFile("csv", keepingBody(req, chunksOf(req.body)), {
     maxItems: config.BATCH_MAX_ITEMS,
     maxBytes: config.BATCH_MAX_BYTES,
   });

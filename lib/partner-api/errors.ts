@@ -20,19 +20,23 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
 /** Seconds a client should wait after a 503 before retrying. */
 const UNAVAILABLE_RETRY_AFTER = "2";
 
-export function problemResponse(error: DomainError, requestId: string, headers: Record<string, string> = {}): Response {
-  const status = STATUS_OF_CODE[error.code];
-  const body = {
+/** The problem+json body of an error. */
+export function problemBody(error: DomainError, requestId: string) {
+  return {
     type: `/docs/errors#${error.code}`,
     title: ERROR_TITLES[error.code],
-    status,
+    status: STATUS_OF_CODE[error.code],
     detail: error.detail,
     code: error.code,
     request_id: requestId,
     ...(error.errors ? { errors: error.errors } : {}),
   };
+}
+
+export function problemResponse(error: DomainError, requestId: string, headers: Record<string, string> = {}): Response {
+  const body = problemBody(error, requestId);
   return new Response(JSON.stringify(body), {
-    status,
+    status: body.status,
     headers: {
       "Content-Type": "application/problem+json",
       ...(error.code === "service_unavailable" ? { "Retry-After": UNAVAILABLE_RETRY_AFTER } : {}),

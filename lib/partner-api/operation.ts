@@ -10,10 +10,10 @@ import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
 import type { PartnerSlots } from "@/lib/webhooks/fair-share";
 
-/** One answered request (never its body or key), for logs, metrics and partners' request logs. */
 /** Where the partner API is served, on every host (the Next.js route, the lean server, the front door). */
 export const BASE_PATH = "/api/v1/partner-api";
 
+/** One answered request (never its key), for logs, metrics and partners' request logs. */
 export interface RequestRecord {
   at: Date;
   requestId: string;
@@ -30,6 +30,20 @@ export interface RequestRecord {
   keyId: string | null;
   keyStart: string | null;
   errorCode: ErrorCode | null;
+  /** What a partner debugs from, for the request log only (never a log line), secrets redacted; made on call. */
+  detail(): RequestDetail;
+}
+
+export interface RequestDetail {
+  /** The query string, decoded. */
+  query: string | null;
+  headers: Record<string, string>;
+  /** The body's first LOGGED_BODY_BYTES as text (… when there was more), null when none was read. */
+  body: string | null;
+  /** The problem+json answered, for errors. */
+  problem: Record<string, unknown> | null;
+  /** The property the request created or read. */
+  propertyId: string | null;
 }
 
 /** What the API's handlers need from the process (the composition root's App provides it). */
@@ -63,6 +77,8 @@ export interface Context {
   requestId: string;
   /** When the request arrived (ms), so deadlines bound the whole response. */
   startedAt: number;
+  /** What the request was about, told by its handler for the request log. */
+  about: { propertyId?: string };
 }
 
 /** A handler bound to its operation: path parameters come from the router. */

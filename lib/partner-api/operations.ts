@@ -98,7 +98,7 @@ export const operations = [
         normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
       sql: registeredIdSql,
     },
-    async handle({ deps, req, principal, startedAt, looked }) {
+    async handle({ deps, req, principal, startedAt, looked, about }) {
       const key = idempotencyKey(req);
       const { created, property } = await registerProperty(
         deps,
@@ -108,6 +108,7 @@ export const operations = [
         looked!.found,
         key,
       );
+      about.propertyId = property.property_id;
       return created
         ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` })
         : json(property, 200);
@@ -125,7 +126,7 @@ export const operations = [
       "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state; `cadastral_reference` finds the property of a reference.",
     request: { query: ListPropertiesQuery },
     responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
-    async handle({ deps, req, principal }) {
+    async handle({ deps, req, principal, about }) {
       const query = parseQuery(ListPropertiesQuery, new URL(req.url));
       const reference =
         query.cadastral_reference === undefined ? undefined : normalizeReference(query.cadastral_reference);
@@ -140,6 +141,8 @@ export const operations = [
           { parameter: "starting_after", detail: "does not name a property of this partner and mode" },
         ]);
       }
+      // A look-up by reference is about the property it found.
+      if (reference !== undefined && page.data.length === 1) about.propertyId = page.data[0]!.property_id;
       return json(page);
     },
   },
@@ -155,10 +158,11 @@ export const operations = [
       "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
     request: { path: IdParam },
     responses: () => ({ "200": ok("The property.", Property), "404": problemOnly("`not_found`") }),
-    async handle({ deps, params, principal }) {
+    async handle({ deps, params, principal, about }) {
       const id = idParam(params.id);
       const property = id ? await getProperty(deps.db, principal, id) : null;
       if (!property) throw notFound("property");
+      about.propertyId = property.property_id;
       return json(property);
     },
   },

@@ -1,5 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { loggablePath, MAX_LOGGED_PATH, requestIdOf } from "./request";
+import {
+  bodyRead,
+  keepingBody,
+  LOGGED_BODY_BYTES,
+  LOGGED_QUERY_CHARS,
+  loggableBody,
+  loggableHeaders,
+  loggablePath,
+  loggableQuery,
+  MAX_LOGGED_PATH,
+  readBody,
+  redactSecrets,
+  requestIdOf,
+} from "./request";
 
 const at = (path: string) => `http://finca.test${path}`;
 
@@ -43,5 +56,74 @@ describe("requestIdOf", () => {
     expect(idOf("client-123:abc")).toBe("client-123:abc");
     for (const bad of ["finca_live_abc123", "x-FINCA_TEST_abc", "whsec_abc", "has space", "a".repeat(129)])
       expect(idOf(bad), bad).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
+
+describe("what a request log keeps of a request", () => {
+  const key = "finca_live_AbCdEf0123456789AbCdEf0123456789zzzzzz";
+  const secret = "whsec_c2Vj/cmV0+IHRo==";
+
+  it("redacts keys and secrets in text, and all of it when one hides behind escapes", () => {
+    expect(redactSecrets(`{"note":"${key}","s":"${secret}"}`)).toBe(
+      '{"note":"[redacted key]","s":"[redacted secret]"}',
+    );
+    expect(redactSecrets(`a ${key.toUpperCase()} b`)).toBe("a [redacted key] b");
+    for (const hidden of [`{"n":"\\u0066inca_live_x"}`, "%66inca_test_x", "wh%73ec_abc", "%2566inca_live_x"])
+      expect(redactSecrets(hidden), hidden).toBe("[redacted: it held a key or secret]");
+    expect(redactSecrets('{"cadastral_reference":"9872023VH5797S0001WX"}')).toBe(
+      '{"cadastral_reference":"9872023VH5797S0001WX"}',
+    );
+  });
+
+  it("keeps the query decoded, credentials by name and secrets by shape redacted", () => {
+    expect(loggableQuery(at("/p"))).toBeNull();
+    expect(loggableQuery(at(`/p?limit=5&status=enriched&note=${key}&token=abc&x=%66inca_live_y`))).toBe(
+      "limit=5&status=enriched&note=[redacted key]&token=[redacted]&x=[redacted key]",
+    );
+    expect(loggableQuery(at(`/p?q=${"a".repeat(5000)}`))).toHaveLength(LOGGED_QUERY_CHARS);
+  });
+
+  it("keeps headers without credentials: the key by its visible start when it was valid", () => {
+    const req = new Request(at("/p"), {
+      headers: {
+        "X-API-Key": key,
+        Authorization: "Bearer abc",
+        Cookie: "session=abc",
+        "X-Auth-Token": "abc",
+        "X-Note": `pasted ${key}`,
+        [key]: "a key as a name",
+        "Idempotency-Key": "order-1",
+        "Content-Type": "application/json",
+      },
+    });
+    expect(loggableHeaders(req, key.slice(0, 17))).toEqual({
+      "x-api-key": `${key.slice(0, 17)}…`,
+      authorization: "[redacted]",
+      cookie: "[redacted]",
+      "x-auth-token": "[redacted]",
+      "x-note": "pasted [redacted key]",
+      "[redacted key]": "a key as a name",
+      "idempotency-key": "order-1",
+      "content-type": "application/json",
+    });
+    expect(loggableHeaders(req, null)["x-api-key"]).toBe("[redacted]");
+  });
+
+  it(`keeps the first ${LOGGED_BODY_BYTES} bytes of a body a handler read, marking a longer one`, async () => {
+    const small = new Request(at("/p"), { method: "POST", body: `{"k":"${key}"}` });
+    expect(loggableBody(bodyRead(small))).toBeNull();
+    await readBody(small, 1000);
+    expect(loggableBody(bodyRead(small))).toBe('{"k":"[redacted key]"}');
+
+    const long = "x".repeat(10_000);
+    const streamed = new Request(at("/p"), { method: "POST", body: long });
+    let read = 0;
+    const pieces = async function* () {
+      yield Buffer.from(long.slice(0, 3000));
+      yield Buffer.from(long.slice(3000));
+    };
+    for await (const chunk of keepingBody(streamed, pieces())) read += chunk.byteLength;
+    expect(read).toBe(10_000);
+    expect(loggableBody(bodyRead(streamed))).toBe(`${"x".repeat(LOGGED_BODY_BYTES)}…`);
   });
 });

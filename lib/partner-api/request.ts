@@ -7,6 +7,8 @@ import { IdempotencyHeaders } from "./schemas";
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 /** How an API key or a signing secret begins. */
 const SECRET_PREFIX = /finca_(?:live|test)_|whsec_/i;
+/** A key or secret and what follows it of their alphabets (base62; base64 for secrets). */
+const SECRET_RUN = /(finca_(?:live|test)_)[0-9A-Za-z]*|(whsec_)[0-9A-Za-z+/=]*/gi;
 
 /** The client's X-Request-Id when it is sane and not a key or secret (it is stored and shown), else a new one. */
 export function requestIdOf(req: Request): string {
@@ -19,10 +21,15 @@ export function requestIdOf(req: Request): string {
 /** Longest path a log keeps (a 15 KB path is no one's request, but would be stored 30 days). */
 export const MAX_LOGGED_PATH = 512;
 
-/** `text` with its ASCII percent-escapes decoded, again and again (%2566 is %66 is f); never throws. */
+/**
+ * `text` with its ASCII percent-escapes (and JSON's \u00XX escapes) decoded, again and again (%2566 is
+ * %66 is f); never throws.
+ */
 function asciiDecoded(text: string): string {
-  for (let i = 0; i < 4 && text.includes("%"); i++) {
-    const next = text.replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  for (let i = 0; i < 4 && /%|\\u/.test(text); i++) {
+    const next = text
+      .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+      .replace(/\\u00([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     if (next === text) break;
     text = next;
   }
@@ -41,6 +48,81 @@ export function loggablePath(url: string): string {
   const secret = SECRET_PREFIX.exec(plain);
   const kept = secret ? `${plain.slice(0, secret.index + secret[0].length)}[redacted]` : path;
   return kept.length > MAX_LOGGED_PATH ? `${kept.slice(0, MAX_LOGGED_PATH - 1)}…` : kept;
+}
+
+/**
+ * `text` for a request log: every key or secret in it redacted, or all of it when one is hidden
+ * behind escapes (%66inca_live_…, \u0066inca_live_…) that a reader's decoding would undo.
+ */
+export function redactSecrets(text: string): string {
+  const redacted = text.replace(SECRET_RUN, (_, key?: string) => (key ? "[redacted key]" : "[redacted secret]"));
+  return SECRET_PREFIX.test(asciiDecoded(redacted)) ? "[redacted: it held a key or secret]" : redacted;
+}
+
+/** Longest query string, header value and body a request log keeps. */
+export const LOGGED_QUERY_CHARS = 1024;
+const LOGGED_HEADER_CHARS = 256;
+const LOGGED_HEADERS = 40;
+export const LOGGED_BODY_BYTES = 4096;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Query parameters and headers whose value is a credential by its name, whatever it looks like. */
+const CREDENTIAL_NAME = /token|secret|passw|signature|auth|session|cookie|api[-_]?key|^key$/i;
+
+/** A value for a request log: a credential's by its name, secrets in any other redacted, cut at `max`. */
+const loggableValue = (name: string, value: string, max: number) =>
+  CREDENTIAL_NAME.test(name) ? "[redacted]" : cut(redactSecrets(value), max);
+
+/** A request's query string for a request log (decoded, secrets redacted, cut), null without one. */
+export function loggableQuery(url: string): string | null {
+  const { searchParams } = new URL(url);
+  if (!searchParams.size) return null;
+  const pairs = [...searchParams].map(
+    ([name, value]) => `${redactSecrets(name)}=${loggableValue(name, value, LOGGED_QUERY_CHARS)}`,
+  );
+  return cut(pairs.join("&"), LOGGED_QUERY_CHARS);
+}
+
+/**
+ * A request's headers for a request log: credentials replaced (the API key by its visible start when
+ * it was valid), secrets in any other value redacted, values and their number capped. Header names
+ * are redacted too (a key pasted as a name).
+ */
+export function loggableHeaders(req: Request, keyStart: string | null): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let n = 0;
+  for (const [name, value] of req.headers) {
+    if (n++ === LOGGED_HEADERS) break;
+    kept[redactSecrets(name)] =
+      name === "x-api-key" && keyStart ? `${keyStart}…` : loggableValue(name, value, LOGGED_HEADER_CHARS);
+  }
+  return kept;
+}
+
+/** The first LOGGED_BODY_BYTES of each request's body a handler read, and how many bytes it read. */
+const readBodies = new WeakMap<Request, { head: Uint8Array; bytes: number }>();
+
+/** What a handler read of the request's body (its head, and its size), for the request log. */
+export const bodyRead = (req: Request) => readBodies.get(req) ?? null;
+
+/** A body's chunks as `chunks` yields them, their head and size kept for the request log. */
+export async function* keepingBody(req: Request, chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const kept = { head: new Uint8Array(), bytes: 0 };
+  readBodies.set(req, kept);
+  for await (const chunk of chunks) {
+    if (kept.head.byteLength < LOGGED_BODY_BYTES)
+      kept.head = Buffer.concat([kept.head, chunk.subarray(0, LOGGED_BODY_BYTES - kept.head.byteLength)]);
+    kept.bytes += chunk.byteLength;
+    yield chunk;
+  }
+}
+
+/** A request body for a request log: UTF-8 text (lossy), secrets redacted, null when there was none. */
+export function loggableBody(read: { head: Uint8Array; bytes: number } | null): string | null {
+  if (!read?.bytes) return null;
+  const text = redactSecrets(new TextDecoder().decode(read.head));
+  return read.bytes > read.head.byteLength ? `${text}…` : text;
 }
 
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -68,6 +150,7 @@ export async function readBody(req: Request, maxBytes: number): Promise<Uint8Arr
     throw invalid("The body could not be read to its end.");
   }
   if (bytes === null) throw invalid(`The body must not exceed ${maxBytes} bytes.`);
+  readBodies.set(req, { head: bytes.slice(0, LOGGED_BODY_BYTES), bytes: bytes.byteLength });
   return bytes;
 }
 

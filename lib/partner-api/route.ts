@@ -8,15 +8,15 @@ import { sql } from "drizzle-orm";
 import { authenticationWith, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
 import { rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
-import { problemResponse, toDomainError } from "./errors";
+import { problemBody, problemResponse, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
-import { loggablePath, requestIdOf } from "./request";
-import type { ApiDeps, Handler, Operation, RequestRecord } from "./operation";
+import { bodyRead, loggableBody, loggableHeaders, loggablePath, loggableQuery, requestIdOf } from "./request";
+import type { ApiDeps, Context, Handler, Operation, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
   const admit = admission(deps, op);
   return async (req, params) => {
-    const ctx = { deps, req, params, requestId: requestIdOf(req), startedAt: Date.now() };
+    const ctx = { deps, req, params, requestId: requestIdOf(req), startedAt: Date.now(), about: {} };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
     let principal: Principal | null = null;
     let response: Response;
@@ -46,7 +46,7 @@ export function route(deps: ApiDeps, op: Operation): Handler {
       }
     }
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    report(deps, req, ctx, { operationId: op.id, status: response.status, principal, errorCode: error?.code ?? null });
+    report(deps, req, ctx, { operationId: op.id, status: response.status, principal, error });
     return response;
   };
 }
@@ -74,11 +74,11 @@ const settle = <T>(promise: Promise<T>) =>
 export function report(
   deps: ApiDeps,
   req: Request,
-  ctx: { requestId: string; startedAt: number },
-  answer: Pick<RequestRecord, "operationId" | "status" | "errorCode"> & { principal: Principal | null },
+  ctx: { requestId: string; startedAt: number; about?: Context["about"] },
+  answer: Pick<RequestRecord, "operationId" | "status"> & { principal: Principal | null; error: DomainError | null },
 ): void {
   if (!deps.onRequest) return;
-  const { principal, ...rest } = answer;
+  const { principal, error, ...rest } = answer;
   deps.onRequest({
     at: new Date(ctx.startedAt),
     requestId: ctx.requestId,
@@ -89,7 +89,15 @@ export function report(
     mode: principal?.mode ?? null,
     keyId: principal?.apiKeyId ?? null,
     keyStart: principal?.visibleStart ?? null,
+    errorCode: error?.code ?? null,
     ...rest,
+    detail: () => ({
+      query: loggableQuery(req.url),
+      headers: loggableHeaders(req, principal?.visibleStart ?? null),
+      body: loggableBody(bodyRead(req)),
+      problem: error && problemBody(error, ctx.requestId),
+      propertyId: ctx.about?.propertyId ?? null,
+    }),
   });
 }
 

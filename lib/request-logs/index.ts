@@ -1,8 +1,9 @@
 // Request logs: one row per partner API request, so a partner can find a request again by its id
-// and see what the API answered (Stripe's request logs). Never bodies or keys: the record holds
-// what lib/partner-api reports (method, path, status, error code, timing, the key's visible start).
-// Rows are written in batches off the request path; a full queue drops rows (counted) rather than
-// slowing or failing a request.
+// and see what the API answered (Stripe's request logs). Never keys or secrets: the record holds
+// what lib/partner-api reports (method, path, status, error code, timing, the key's visible start,
+// and the detail: query, headers and the body's first 4 KiB with secrets redacted, the problem
+// answered, the property). Rows are written in batches off the request path; a full queue drops
+// rows (counted) rather than slowing or failing a request.
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
@@ -26,23 +27,35 @@ export interface WriterOptions {
   intervalMs: number;
   /** Rows per insert statement; a full batch is written at once. */
   batchSize: number;
-  /** Rows the queue may hold; more are dropped. */
+  /** Rows the queue may hold, and their size (about, in bytes); more are dropped. */
   maxQueued: number;
+  maxQueuedBytes: number;
   onWritten?(rows: number): void;
   onDropped?(rows: number): void;
   onError?(error: unknown, rows: number): void;
 }
 
+/** About how many bytes a row holds (its text; a header or field name as 16). */
+function sizeOf(entry: RequestLogEntry): number {
+  let size = 128 + entry.path.length + entry.requestId.length + (entry.query?.length ?? 0);
+  size += entry.requestBody?.length ?? 0;
+  for (const value of Object.values(entry.requestHeaders ?? {})) size += 16 + value.length;
+  if (entry.problem) size += JSON.stringify(entry.problem).length;
+  return size;
+}
+
 export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLogWriter {
-  let queue: RequestLogEntry[] = [];
+  let queue: { entry: RequestLogEntry; size: number }[] = [];
+  let queuedBytes = 0;
   let writing: Promise<void> = Promise.resolve();
 
   const writeQueued = async () => {
     while (queue.length) {
       const batch = queue.slice(0, options.batchSize);
       queue = queue.slice(batch.length);
+      for (const { size } of batch) queuedBytes -= size;
       try {
-        await db.insert(requestLogs).values(batch);
+        await db.insert(requestLogs).values(batch.map(({ entry }) => entry));
         options.onWritten?.(batch.length);
       } catch (error) {
         // A log row is not worth a retry loop against a failing database: report and go on.
@@ -56,8 +69,11 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
 
   return {
     record(entry) {
-      if (queue.length >= options.maxQueued) return void options.onDropped?.(1);
-      queue.push(entry);
+      const size = sizeOf(entry);
+      if (queue.length >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
+        return void options.onDropped?.(1);
+      queue.push({ entry, size });
+      queuedBytes += size;
       if (queue.length >= options.batchSize) void flush();
     },
     flush,
@@ -115,6 +131,19 @@ export async function searchRequestLogs(
     .limit(filter.limit + 1);
   const more = rows.length > filter.limit;
   return { rows: rows.slice(0, filter.limit), next: more ? rows[filter.limit - 1]!.id : null };
+}
+
+/** One of a partner's requests in one mode by its row id (null: none of theirs). */
+export async function getRequestLog(
+  db: Db,
+  scope: { partnerId: string; mode: Mode },
+  id: number,
+): Promise<RequestLogRow | null> {
+  const [row] = await db
+    .select()
+    .from(requestLogs)
+    .where(and(eq(requestLogs.id, id), eq(requestLogs.partnerId, scope.partnerId), eq(requestLogs.mode, scope.mode)));
+  return row ?? null;
 }
 
 /** Every request with this id, any partner or none (operators answering "what happened to req_…?"). */

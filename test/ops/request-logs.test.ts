@@ -26,7 +26,7 @@ const logged = (requestId: string) =>
   eventually(`request ${requestId} logged`, async () => (await findRequest(t.app.db, requestId))[0]);
 
 describe("through the real handlers", () => {
-  it("logs each request with its fields and without body, key or secret", async () => {
+  it("logs each request with its fields, its detail, and no key or secret", async () => {
     const { key, partner, apiKey } = await newPartnerKey(t.app);
     const secretish = "whsec_c2VjcmV0IHRoYXQgbXVzdCBub3QgbGVhaw==";
     const res = await t.api.dispatch(
@@ -48,12 +48,81 @@ describe("through the real handlers", () => {
       status: 422,
       errorCode: "validation_error",
       partner: partner.name,
+      query: "token=[redacted]",
+      requestBody: '{"cadastral_reference":"bad","secret":"[redacted secret]"}',
+      propertyId: null,
+    });
+    // The answer as the partner got it: which field failed, and why.
+    expect(row.problem).toEqual(await res.json());
+    expect(row.problem).toMatchObject({ code: "validation_error", errors: [{ pointer: "/secret" }] });
+    expect(row.requestHeaders).toMatchObject({
+      "x-api-key": `${key.slice(0, 17)}…`,
+      "content-type": "application/json",
+      "x-request-id": `logs-${partner.id}`,
     });
     expect(row.durationMs).toBeGreaterThanOrEqual(0);
     const everything = JSON.stringify(await t.app.db.select().from(requestLogs));
     expect(everything).not.toContain(key);
     expect(everything).not.toContain(secretish);
     expect(everything).not.toContain("token=abc");
+  });
+
+  it("redacts a key pasted into a body, a header or a query before storage, however it is escaped", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `pasted-detail-${Date.now()}`;
+    const reference = "2749704YJ0624N0001DI";
+    // Strict bodies and queries: those with a note are refused (422), and logged all the same.
+    const requests: [string, Request, number][] = [
+      ["body", post("/properties", { cadastral_reference: reference, note: key }, { "X-API-Key": key }), 422],
+      [
+        "escaped",
+        post("/properties", `{"cadastral_reference":"${reference}","n":"\\u0066inca${key.slice(5)}"}`, {
+          "X-API-Key": key,
+        }),
+        422,
+      ],
+      ["header", get("/properties", { "X-API-Key": key, "X-Note": `pasted ${key}`, [key]: "a name" }), 200],
+      ["query", get(`/properties?note=${key}&other=%66inca${key.slice(5)}`, { "X-API-Key": key }), 422],
+    ];
+    for (const [name, req, status] of requests) {
+      req.headers.set("X-Request-Id", `${id}-${name}`);
+      expect((await t.api.dispatch(req)).status, name).toBe(status);
+    }
+    expect((await logged(`${id}-body`)).requestBody).toBe(
+      `{"cadastral_reference":"${reference}","note":"[redacted key]"}`,
+    );
+    expect((await logged(`${id}-escaped`)).requestBody).toBe("[redacted: it held a key or secret]");
+    expect((await logged(`${id}-header`)).requestHeaders).toMatchObject({
+      "x-note": "pasted [redacted key]",
+      "[redacted key]": "a name",
+    });
+    expect((await logged(`${id}-query`)).query).toBe("note=[redacted key]&other=[redacted key]");
+    const everything = JSON.stringify(await t.app.db.select().from(requestLogs));
+    expect(everything).not.toContain(key.slice(11));
+  });
+
+  it("links the property a request created, read or looked up, and caps a body at 4 KiB", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `linked-${Date.now()}`;
+    const created = await t.api.dispatch(
+      post(
+        "/properties",
+        { cadastral_reference: "2749704YJ0624N0001DI" },
+        { "X-API-Key": key, "X-Request-Id": `${id}-create` },
+      ),
+    );
+    const { property_id } = (await created.json()) as { property_id: string };
+    await t.api.dispatch(get(`/properties/${property_id}`, { "X-API-Key": key, "X-Request-Id": `${id}-read` }));
+    await t.api.dispatch(
+      get("/properties?cadastral_reference=2749704YJ0624N0001DI", { "X-API-Key": key, "X-Request-Id": `${id}-find` }),
+    );
+    for (const step of ["create", "read", "find"])
+      expect((await logged(`${id}-${step}`)).propertyId, step).toBe(property_id);
+
+    const padded = { cadastral_reference: "2749704YJ0624N0001DI", pad: "p".repeat(6000) };
+    await t.api.dispatch(post("/properties", padded, { "X-API-Key": key, "X-Request-Id": `${id}-long` }));
+    const body = (await logged(`${id}-long`)).requestBody!;
+    expect(body).toBe(`${JSON.stringify(padded).slice(0, 4096)}…`);
   });
 
   it("redacts a key or secret pasted into the path, however it is encoded, and cuts long paths", async () => {
@@ -171,6 +240,7 @@ describe("the writer", () => {
       intervalMs: 60_000,
       batchSize: 1000,
       maxQueued: 3,
+      maxQueuedBytes: 1_000_000,
       onDropped: (n) => dropped.push(n),
     });
     const tag = `bounded-${Date.now()}`;
@@ -181,6 +251,23 @@ describe("the writer", () => {
     expect(rows.map((r) => r.requestId).sort()).toEqual([0, 1, 2].map((i) => `${tag}-${i}`));
   });
 
+  it("drops rows past its size bound too, counting them", async () => {
+    const dropped: number[] = [];
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 1000,
+      maxQueued: 100,
+      maxQueuedBytes: 10_000,
+      onDropped: (n) => dropped.push(n),
+    });
+    const tag = `sized-${Date.now()}`;
+    for (let i = 0; i < 4; i++) writer.record({ ...entry(`${tag}-${i}`), requestBody: "b".repeat(4000) });
+    await writer.close();
+    expect(dropped).toEqual([1, 1]);
+    const rows = await t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+    expect(rows).toHaveLength(2);
+  });
+
   it("reports a failed insert and goes on", async () => {
     const errors: number[] = [];
     const written: number[] = [];
@@ -188,6 +275,7 @@ describe("the writer", () => {
       intervalMs: 60_000,
       batchSize: 1,
       maxQueued: 10,
+      maxQueuedBytes: 1_000_000,
       onError: (_, n) => errors.push(n),
       onWritten: (n) => written.push(n),
     });

@@ -51,7 +51,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
     <>
       <PageHeader
         title="Logs"
-        description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error. Bodies and keys are never recorded.`}
+        description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error; open one for its body, headers and answer. Keys and secrets are redacted before anything is stored.`}
         actions={<AutoRefresh active={false} watching={before === undefined} />}
       />
       <form
@@ -97,7 +97,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
       </form>
       {rows.length ? (
         <>
-          <RequestLogTable rows={rows} />
+          <RequestLogTable rows={rows} detail={(id) => `/logs/${id}`} />
           <nav aria-label="Pages" className="mt-4 flex gap-2">
             {before && (
               <Link className="btn-secondary" href={`/logs?${query}`}>

@@ -77,7 +77,9 @@ export default async function Errors() {
         <a className="link" href="/logs">
           Logs
         </a>{" "}
-        (kept {config.REQUEST_LOG_RETENTION_DAYS} days); Finca&apos;s support finds it too.
+        (kept {config.REQUEST_LOG_RETENTION_DAYS} days): open it to see the body you sent (its first 4 KiB, keys and
+        secrets redacted), your headers and the answer, with the field each error points at. Finca&apos;s support finds
+        it too.
       </p>
       <p className="mb-6 mt-3 text-sm text-slate-700">
         When several problems apply, the first of this order is reported: 401, then 429, then 422, then 400.
