@@ -48,8 +48,19 @@ module.exports = {
       name: "the-sdk-stands-alone",
       comment: "packages/sdk is a partner's library: nothing of the server's code, only the API it talks to.",
       severity: "error",
-      from: { path: "^packages/", pathNot: TESTS },
+      from: { path: "^packages/", pathNot: [TESTS, "^packages/sdk/src/cli/"] },
       to: { path: "^(lib|server|app|jobs|scripts|test)/" },
+    },
+    {
+      name: "the-sdk-cli-bundles-pure-code-only",
+      comment:
+        "The SDK's CLI is bundled (dist/cli.mjs) with what it uses of lib/: pure modules only (workbooks, sandbox references).",
+      severity: "error",
+      from: { path: "^packages/sdk/src/cli/" },
+      to: {
+        path: "^(lib|server|app|jobs|scripts|test)/",
+        pathNot: "^lib/(spreadsheets|cadastral-reference)/|^lib/enrichment/sources/(sandbox|types)\\.ts$",
+      },
     },
     {
       name: "jobs-are-thin",

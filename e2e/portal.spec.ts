@@ -477,7 +477,8 @@ test("docs render locally", async ({ page }) => {
   // Testing webhooks locally: listen and trigger, with the settings the server runs on.
   const listen = page.locator("#listen");
   await expect(listen.getByRole("heading", { name: "10. Test webhooks on your machine" })).toBeVisible();
-  await expect(listen).toContainText("npm run finca -- trigger property.enriched");
+  await expect(listen).toContainText("finca trigger property.enriched");
+  await expect(listen).toContainText("npm install -g @finca/sdk");
   await expect(listen).toContainText("after 1 h");
   await shoot(page, "docs");
   await page.goto("/docs/api");

@@ -32,11 +32,7 @@ import {
 import { stat } from "node:fs/promises";
 import { createSources } from "@/lib/enrichment/sources";
 import { checkRegisters } from "@/lib/enrichment/sources/check";
-import { EventSourceParserStream } from "eventsource-parser/stream";
-import { setTimeout as sleep } from "node:timers/promises";
-import { BATCH_HELP, BatchUsageError, batchCommand } from "./finca-batch";
-import { TRIGGER_HELP, triggerCommand } from "./finca-trigger";
-import { apiKeyOf, loginCommand, logoutCommand } from "./finca-credentials";
+import { PARTNER_HELP, partnerCommand, UsageError as PartnerUsageError } from "@/packages/sdk/src/cli";
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
@@ -72,19 +68,7 @@ Commands:
                                                   exits 1 when a file lacks a needed column
   registers check                                 Ask each live register for a known reference:
                                                   reachable, parsed, latency (needs internet access)
-  listen [--key <test key>] --forward-to <url> [--base-url <url>]
-                                                  Forward your test-mode events to a local receiver,
-                                                  signed as real deliveries (like \`stripe listen\`);
-                                                  talks to the server over HTTP (default base URL
-                                                  FINCA_URL, else http://localhost:3000), not to the
-                                                  database. The key from --key, FINCA_API_KEY
-                                                  or finca login (out of ps). Ctrl-C stops it
-${BATCH_HELP}
-${TRIGGER_HELP}
-  login [--key <key>]                             Keep your API key (else FINCA_API_KEY, else the first
-                                                  line of standard input) for listen, trigger and
-                                                  batch, in a file only you can read
-  logout                                          Forget it
+${PARTNER_HELP}
 
 The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
 not be in use by a running server.`;
@@ -366,101 +350,6 @@ async function dryRun(dataset: Dataset, files: ImportFile[], columns: ColumnOver
   return ok;
 }
 
-class ListenRefused extends Error {}
-
-/**
- * `listen`: one long-lived Server-Sent Events connection to the server's listen operation, each
- * event POSTed to the local URL with the headers the server signed; reconnects with backoff.
- */
-async function listen(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { key: { type: "string" }, "forward-to": { type: "string" }, "base-url": { type: "string" } },
-  });
-  // From the environment, a key stays out of `ps` and shell history.
-  const key = (await apiKeyOf(values)) ?? usage("--key (or FINCA_API_KEY, or finca login) is required");
-  const target = option(values, "forward-to");
-  const base =
-    (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
-  for (const [name, url] of [
-    ["--forward-to", target],
-    ["--base-url", base],
-  ]) {
-    if (!URL.canParse(url!) || !/^https?:$/.test(new URL(url!).protocol)) usage(`${name} must be an http(s) URL`);
-  }
-  const stop = new AbortController();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
-  let delayMs = 1000;
-  let announced = "";
-  while (!stop.signal.aborted) {
-    try {
-      const res = await fetch(new URL("/api/v1/partner-api/webhooks/listen", base), {
-        headers: { "X-API-Key": key, Accept: "text/event-stream" },
-        signal: stop.signal,
-      });
-      if (!res.ok) {
-        const problem = (await res.json().catch(() => ({}))) as { detail?: string };
-        const message = `the server answered ${res.status}: ${problem.detail ?? res.statusText}`;
-        // A key the server refuses will not be accepted on a retry either.
-        if (res.status === 401 || res.status === 422) throw new ListenRefused(message);
-        throw new Error(message);
-      }
-      delayMs = 1000;
-      const messages = res
-        .body!.pipeThrough(new TextDecoderStream())
-        .pipeThrough(new EventSourceParserStream())
-        .getReader();
-      for (let next = await messages.read(); !next.done; next = await messages.read()) {
-        const message = next.value;
-        if (message.event === "session") {
-          const { secret } = JSON.parse(message.data) as { secret: string };
-          if (secret !== announced)
-            console.log(`Ready: forwarding test-mode events to ${target}\nSigning secret: ${secret}`);
-          else console.log("Reconnected.");
-          announced = secret;
-        } else if (message.event === "webhook") {
-          await forward(
-            target,
-            JSON.parse(message.data) as { id: string; type: string; headers: Record<string, string>; body: string },
-          );
-        } else if (message.event === "error") {
-          console.error(`server: ${(JSON.parse(message.data) as { message: string }).message}`);
-        }
-      }
-      if (!stop.signal.aborted) console.error("The server closed the connection.");
-    } catch (error) {
-      if (stop.signal.aborted) break;
-      if (error instanceof ListenRefused) throw error;
-      console.error(`Connection lost (${(error as Error).message}).`);
-    }
-    if (stop.signal.aborted) break;
-    console.error(`Reconnecting in ${delayMs / 1000} s…`);
-    await sleep(delayMs, undefined, { signal: stop.signal }).catch(() => {});
-    delayMs = Math.min(delayMs * 2, 30_000);
-  }
-}
-
-/** POSTs one event as the server signed it and prints the local receiver's answer. */
-async function forward(
-  target: string,
-  webhook: { id: string; type: string; headers: Record<string, string>; body: string },
-): Promise<void> {
-  const started = Date.now();
-  const line = `${new Date().toISOString()}  --> ${webhook.type} [${webhook.id}]`;
-  try {
-    const res = await fetch(target, {
-      method: "POST",
-      headers: webhook.headers,
-      body: webhook.body,
-      signal: AbortSignal.timeout(15_000),
-    });
-    await res.arrayBuffer();
-    console.log(`${line}  <-- ${res.status} ${res.statusText} (${Date.now() - started} ms)`);
-  } catch (error) {
-    console.log(`${line}  <-- failed: ${(error as Error).message}`);
-  }
-}
-
 async function main() {
   const argv = process.argv.slice(2);
   if (!argv.length || argv.includes("--help") || argv.includes("-h")) {
@@ -469,19 +358,12 @@ async function main() {
   }
   let database: Database | undefined;
   try {
-    // A partner's tools: they talk to the server, never to the database.
-    if (argv[0] === "listen") return await listen(argv.slice(1));
-    if (argv[0] === "batch") return await batchCommand(argv.slice(1));
-    if (argv[0] === "trigger") return await triggerCommand(argv.slice(1));
-    if (argv[0] === "login")
-      return console.log(
-        `Key kept in ${await loginCommand(parseArgs({ args: argv.slice(1), options: { key: { type: "string" } } }).values)}`,
-      );
-    if (argv[0] === "logout") return console.log(`Removed ${await logoutCommand()}`);
+    // A partner's tools (@finca/sdk's own CLI): they talk to the server, never to the database.
+    if (await partnerCommand(argv)) return;
     database = await openDatabase(defaultDatabaseOptions());
     await run(database, argv);
   } catch (error) {
-    const usageError = error instanceof UsageError || error instanceof BatchUsageError;
+    const usageError = error instanceof UsageError || error instanceof PartnerUsageError;
     console.error(usageError ? `finca: ${(error as Error).message}\n\n${HELP}` : `finca: ${(error as Error).message}`);
     process.exitCode = usageError ? 2 : 1;
   } finally {

@@ -1,7 +1,8 @@
 // `finca batch`: the CLI as a partner runs it, against the lean server: a CSV and a workbook
 // submitted, followed to the end (plain progress lines off a terminal), results written; status
 // and results of a batch later; refusals said plainly.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +14,8 @@ import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { createTestApp, newPartnerKey, type TestApp } from "./support/app";
 import { NEVER_MS } from "./support/bounds";
 import { runNode, stopAll } from "./support/processes";
+// @ts-expect-error: a plain ES module of the SDK's build, without types
+import { buildCli } from "../packages/sdk/build-cli.mjs";
 
 let t: TestApp;
 let server: Server;
@@ -108,5 +111,47 @@ describe.sequential("finca batch", () => {
     const noKey = await finca(["status", id], { FINCA_API_KEY: undefined, XDG_CONFIG_HOME: path.join(dir, "none") });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("--key (or FINCA_API_KEY, or finca login) is required");
+  });
+});
+
+describe("finca as a partner installs it (@finca/sdk's bin)", () => {
+  it("runs from the package alone: the bundle names only the package's dependencies", async () => {
+    // The package as npm would unpack it, away from this repository; its dependencies resolvable.
+    const pkg = path.join(dir, "installed");
+    await mkdir(pkg, { recursive: true });
+    await copyFile("packages/sdk/package.json", path.join(pkg, "package.json"));
+    await symlink(path.resolve("node_modules"), path.join(pkg, "node_modules"), "dir");
+    const manifest = JSON.parse(await readFile(path.join(pkg, "package.json"), "utf8"));
+    expect(manifest.bin).toEqual({ finca: "dist/cli.mjs" });
+    expect(manifest.files).toContain("dist");
+    const bin = (await buildCli(path.join(pkg, manifest.bin.finca))) as string;
+
+    const code = await readFile(bin, "utf8");
+    const named = [...code.matchAll(/(?:from|import\()\s*"([^"]+)"/g)].map((m) => m[1]!);
+    const packages = new Set(named.filter((n) => !n.startsWith("node:") && !builtinModules.includes(n)));
+    const owners = [...packages].map((n) =>
+      (n.startsWith("@") ? n.split("/").slice(0, 2) : n.split("/").slice(0, 1)).join("/"),
+    );
+    expect(owners.filter((o) => !(o in manifest.dependencies))).toEqual([]);
+    expect(named.some((n) => n.startsWith("@/") || n.startsWith("."))).toBe(false);
+
+    const help = await runNode(bin, ["--help"], { timeoutMs: NEVER_MS });
+    expect(help.stdout).toMatch(/Usage: finca <command>/);
+    expect(help.stdout).toContain("batch submit");
+    expect(help.stdout).not.toContain("registers import");
+    // A workbook (read by the code bundled in) submitted and followed to the end.
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Book").addRows([["cadastral_reference"], [unit(9)]]);
+    const file = path.join(dir, "installed.xlsx");
+    await book.xlsx.writeFile(file);
+    const run = await runNode(bin, ["batch", "submit", "--file", file], {
+      env: { FINCA_API_KEY: key, FINCA_URL: base },
+      timeoutMs: NEVER_MS,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Completed: 1\/1 final \(1 enriched\)/);
+    const unknown = await runNode(bin, ["keys", "list"], { timeoutMs: NEVER_MS });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command: keys");
   });
 });

@@ -342,18 +342,21 @@ const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!)
             <p>
               No public URL needed: as {c("stripe listen")} does, the {c("finca")} CLI holds one connection to this
               server and posts each of your test-mode events to a receiver on your machine, signed exactly as a delivery
-              is. The key comes from {c("FINCA_API_KEY")} or from {c("finca login")}, which keeps it in a file only you
-              can read (either way it stays out of {c("ps")} and your shell history); test keys only. The CLI prints the
-              signing secret first, the same on every connection: configure your receiver with it once.
+              is. The CLI is the {c("finca")} command of the SDK&apos;s package ({c("npm install -g @finca/sdk")}, or
+              the package file your Finca contact gives you); in a checkout of Finca itself it is{" "}
+              {c("npm run finca --")}. The key comes from {c("FINCA_API_KEY")} or from {c("finca login")}, which keeps
+              it in a file only you can read (either way it stays out of {c("ps")} and your shell history); test keys
+              only. The CLI prints the signing secret first, the same on every connection: configure your receiver with
+              it once.
             </p>
             <CodeBlock label="Forward test events to a local receiver, then make one happen">{`export FINCA_API_KEY="finca_test_…"   # your whole test key
 export FINCA_URL="${origin}"
-npm run finca -- listen --forward-to http://localhost:4000/webhooks/finca
+finca listen --forward-to http://localhost:4000/webhooks/finca
 
 # in another terminal: a new sandbox property whose enrichment finishes a few seconds later
-npm run finca -- trigger property.enriched
+finca trigger property.enriched
 # or a two-item portfolio
-npm run finca -- trigger batch.completed`}</CodeBlock>
+finca trigger batch.completed`}</CodeBlock>
             <p>
               A session ends when its key is revoked or expires (checked every{" "}
               {duration(config.LISTEN_KEY_CHECK_MS / 1000)}) and after {duration(config.LISTEN_MAX_SESSION_SECONDS)},

@@ -114,9 +114,13 @@ curl ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY" -H "Accept
       </Section>
       <Section id="cli" title="4. From the command line">
         <CodeBlock label="finca batch">{`export FINCA_API_KEY=finca_test_… FINCA_URL=${base.replace(/\/api\/v1\/partner-api$/, "")}
-npm run --silent finca -- batch submit --file book.csv     # follows it, writes book.results.csv
-npm run --silent finca -- batch status $BATCH_ID
-npm run --silent finca -- batch results $BATCH_ID --format ndjson`}</CodeBlock>
+finca batch submit --file book.csv     # follows it, writes book.results.csv (XLSX too)
+finca batch status $BATCH_ID
+finca batch results $BATCH_ID --format ndjson`}</CodeBlock>
+        <p className="mt-2">
+          {c("finca")} is the command of the SDK&apos;s package, {c("@finca/sdk")} (see the API guide&apos;s TypeScript
+          SDK and webhook sections).
+        </p>
       </Section>
       <Section id="pace" title="5. How fast, and why">
         <p>

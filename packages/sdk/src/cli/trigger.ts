@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
-import { BatchUsageError, clientOf } from "./finca-batch";
+import { clientOf, UsageError } from "./batch.js";
 
 export const TRIGGER_HELP = `  trigger property.enriched|batch.completed      Make test-mode data that sends that event (a new
                                                   sandbox property that finishes on its durable
@@ -24,7 +24,7 @@ export async function triggerCommand(argv: string[]): Promise<void> {
   });
   const { finca, key } = await clientOf(values);
   // Live data would reach the real registers: never for a test of one's receiver.
-  if (!key.startsWith("finca_test_")) throw new BatchUsageError("trigger works with test keys only");
+  if (!key.startsWith("finca_test_")) throw new UsageError("trigger works with test keys only");
   const [type] = positionals;
   if (type === "property.enriched") {
     const property = await finca.properties.create(fresh());
@@ -39,5 +39,5 @@ export async function triggerCommand(argv: string[]): Promise<void> {
     console.log(
       `Submitted batch ${batch.batch_id} (2 items): batch.completed follows when both are final, in a few seconds.`,
     );
-  } else throw new BatchUsageError("trigger takes property.enriched or batch.completed");
+  } else throw new UsageError("trigger takes property.enriched or batch.completed");
 }

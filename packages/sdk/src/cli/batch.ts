@@ -10,8 +10,8 @@ import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import { firstSheetRows } from "@/lib/spreadsheets";
-import { apiKeyOf } from "./finca-credentials";
-import { createFinca, FincaApiError, type Batch, type Finca } from "@/packages/sdk/src";
+import { createFinca, FincaApiError, type Batch, type Finca } from "../index.js";
+import { apiKeyOf } from "./credentials.js";
 
 /** The fields a 422 names, after its detail. */
 const details = (error: FincaApiError) => {
@@ -32,7 +32,7 @@ export const BATCH_HELP = `  batch submit --file <refs.csv|refs.xlsx> [--name <n
                                   FINCA_URL, else http://localhost:3000)`;
 
 /** A refusal of the command itself (exit status 2). */
-export class BatchUsageError extends Error {}
+export class UsageError extends Error {}
 
 interface Client {
   finca: Finca;
@@ -41,11 +41,11 @@ interface Client {
 
 export async function clientOf(values: Record<string, unknown>): Promise<Client & { key: string }> {
   const key = await apiKeyOf(values);
-  if (!key) throw new BatchUsageError("--key (or FINCA_API_KEY, or finca login) is required");
+  if (!key) throw new UsageError("--key (or FINCA_API_KEY, or finca login) is required");
   const base =
     (typeof values["base-url"] === "string" && values["base-url"]) || process.env.FINCA_URL || "http://localhost:3000";
   if (!URL.canParse(base) || !/^https?:$/.test(new URL(base).protocol))
-    throw new BatchUsageError("--base-url must be an http(s) URL");
+    throw new UsageError("--base-url must be an http(s) URL");
   return { finca: createFinca({ apiKey: key, baseUrl: base }), base, key };
 }
 
@@ -98,13 +98,13 @@ async function download(client: Client, id: string, out: string, format: "csv" |
 
 function formatOf(values: Record<string, unknown>): "csv" | "ndjson" {
   const format = values.format ?? "csv";
-  if (format !== "csv" && format !== "ndjson") throw new BatchUsageError("--format must be csv or ndjson");
+  if (format !== "csv" && format !== "ndjson") throw new UsageError("--format must be csv or ndjson");
   return format;
 }
 
 async function submit(client: Client, values: Record<string, unknown>): Promise<void> {
   const file = typeof values.file === "string" ? values.file : "";
-  if (!file) throw new BatchUsageError("--file is required");
+  if (!file) throw new UsageError("--file is required");
   const format = formatOf(values);
   const out = (values.out as string | undefined) ?? `${file.replace(/\.[^./]+$/, "")}.results.${format}`;
   const name = (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]+$/, "");
@@ -159,7 +159,7 @@ export async function batchCommand(argv: string[]): Promise<void> {
   try {
     if (command === "submit") return await submit(client, values);
     if (!id || !["status", "results"].includes(command ?? ""))
-      throw new BatchUsageError("use batch submit, batch status <id> or batch results <id>");
+      throw new UsageError("use batch submit, batch status <id> or batch results <id>");
     if (command === "status") {
       const batch = await client.finca.batches.get(id);
       console.log(`${batch.batch_id}  ${batch.name ?? ""}\n${batch.status}: ${progressLine(batch)}`);
@@ -175,7 +175,7 @@ export async function batchCommand(argv: string[]): Promise<void> {
       throw new Error(
         `the server answered ${error.status}: ${error.problem?.detail ?? error.message}${details(error)}`,
       );
-    if (error instanceof BatchUsageError) throw error;
+    if (error instanceof UsageError) throw error;
     throw new Error(`could not reach ${client.base}: ${(error as Error).message}`);
   }
 }

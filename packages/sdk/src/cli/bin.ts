@@ -1,0 +1,19 @@
+// `finca`, as a partner installs it with @finca/sdk: the partner commands alone.
+import { PARTNER_HELP, partnerCommand, UsageError } from "./index.js";
+
+const HELP = `Usage: finca <command> [options]
+
+Commands:
+${PARTNER_HELP}`;
+
+const argv = process.argv.slice(2);
+if (!argv.length || argv.includes("--help") || argv.includes("-h")) console.log(HELP);
+else {
+  try {
+    if (!(await partnerCommand(argv))) throw new UsageError(`unknown command: ${argv[0]}`);
+  } catch (error) {
+    const usage = error instanceof UsageError;
+    console.error(`finca: ${(error as Error).message}${usage ? `\n\n${HELP}` : ""}`);
+    process.exitCode = usage ? 2 : 1;
+  }
+}
