@@ -2,11 +2,20 @@
 // user's id, role, partner and session version. Every page and action re-checks the session
 // against the database (./session.ts): a sign-out, a password or role change, a removal or a
 // disable ends every copy of the cookie at once.
+import { cookies } from "next/headers";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { DomainError, type Role } from "@/lib/domain";
 import { checkCredentials } from "@/lib/auth/accounts";
+import {
+  cookieValue,
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_SECONDS,
+  knownDevice,
+  newDeviceCookie,
+} from "@/lib/auth/device";
 import { clientAddress } from "@/lib/auth/throttle";
+import { normalizeEmail } from "@/lib/auth/users";
 import { errorFields } from "@/lib/observability/logger";
 import { getApp } from "./app";
 
@@ -51,12 +60,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(credentials, request) {
         const app = await getApp();
         const address = clientAddress(request.headers.get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
-        const result = await checkCredentials(
-          app,
-          String(credentials?.email ?? ""),
-          String(credentials?.password ?? ""),
+        const email = normalizeEmail(String(credentials?.email ?? ""));
+        // Auth.js signs with AUTH_SECRET, which scripts/start.mjs sets when the environment does not.
+        const secret = process.env.AUTH_SECRET ?? "";
+        const device = knownDevice(secret, cookieValue(request.headers.get("cookie"), DEVICE_COOKIE), email);
+        const result = await checkCredentials(app, email, String(credentials?.password ?? ""), {
           address,
-        ).catch((error: unknown) => {
+          device,
+        }).catch((error: unknown) => {
           if (error instanceof DomainError && error.code === "rate_limited") throw new Refused("busy");
           throw error;
         });
@@ -66,6 +77,14 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           return null;
         }
         const { user } = result;
+        // This browser is now a known device of the account: its sign-ins skip the slowdown others caused.
+        (await cookies()).set(DEVICE_COOKIE, newDeviceCookie(secret, user.email), {
+          httpOnly: true,
+          sameSite: "lax",
+          secure: new URL(request.url).protocol === "https:",
+          path: "/",
+          maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+        });
         return {
           id: user.id,
           email: user.email,

@@ -6,7 +6,7 @@ import { schema, type Db } from "@/lib/db";
 import { isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
 import type { Passwords } from "./password";
-import { beginAttempt, endAttempt } from "./throttle";
+import { beginAttempt, endAttempt, type SignInClient } from "./throttle";
 import { checkEmail, checkName, checkPassword, refuse } from "./input";
 
 export { MIN_PASSWORD } from "./input";
@@ -63,16 +63,16 @@ export type CredentialCheck =
   | { ok: false; reason: "throttled"; retryAfterMs: number }
   | { ok: false; reason: "invalid" | "disabled" };
 
-/** Email + password, throttled per email and per client address (see ./throttle). */
+/** Email + password, throttled per account (or known device) and per client address (see ./throttle). */
 export async function checkCredentials(
   { db, passwords }: AccountDeps,
   email: string,
   password: string,
-  address: string | null,
+  client: SignInClient,
   now = new Date(),
 ): Promise<CredentialCheck> {
   const normalized = normalizeEmail(email).slice(0, 320);
-  const attempt = await beginAttempt(db, normalized, address, now);
+  const attempt = await beginAttempt(db, normalized, client, now);
   if (!attempt.ok) return { ok: false, reason: "throttled", retryAfterMs: attempt.retryAfterMs };
   let valid = false;
   let user: User | null = null;
@@ -81,7 +81,7 @@ export async function checkCredentials(
     // Verify against a dummy hash when the user is unknown, so timing does not reveal which emails exist.
     valid = (await passwords.verify(user?.passwordHash ?? DUMMY_HASH, password)) && user !== null;
   } finally {
-    await endAttempt(db, normalized, attempt.ids, valid, now);
+    await endAttempt(db, normalized, client, attempt.ids, valid, now);
   }
   if (!valid || !user) return { ok: false, reason: "invalid" };
   if (user.disabledAt) return { ok: false, reason: "disabled" };

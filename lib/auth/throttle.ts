@@ -1,9 +1,10 @@
 // Brute-force throttling of sign-in. Atomic without locks: an attempt is written down *before* its
 // password is checked, and only then are the attempts on record counted, so of any number of
-// concurrent guesses each sees all that were written before it counted. Per email it slows down
-// rather than locks out (after a few failures each further attempt waits longer, up to a minute),
-// so an attacker cannot keep the owner out for long; a client address that keeps failing (known
-// only behind a trusted proxy) is refused for the window.
+// concurrent guesses each sees all that were written before it counted. Per account it slows down
+// rather than locks out (after a few failures each further attempt waits longer, up to a minute).
+// A browser that signed in to the account before (a device cookie, ./device.ts) is throttled on its
+// own failures only: an attacker's guesses slow the clients the account has never seen, not the
+// owner. A client address that keeps failing (known only behind a trusted proxy) is refused for the window.
 import { and, eq, gt, inArray, lt, notInArray, or } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
 
@@ -14,7 +15,19 @@ export const WINDOW_MS = 15 * 60_000;
 
 const { signInFailures } = schema;
 const emailKey = (email: string) => `email:${email}`;
-const keysFor = (email: string, address: string | null) => [emailKey(email), ...(address ? [`ip:${address}`] : [])];
+
+/** Who is signing in: the client's address (behind a trusted proxy) and its device, when the account knows it. */
+export interface SignInClient {
+  address: string | null;
+  /** The nonce of the account's device cookie this browser holds (./device.ts). */
+  device?: string | null;
+}
+
+/** The attempt's own key (the device's, else the account's shared one by the untrusted), and the address's. */
+const keysFor = (email: string, client: SignInClient) => [
+  client.device ? `device:${client.device}` : emailKey(email),
+  ...(client.address ? [`ip:${client.address}`] : []),
+];
 
 /** How long after the latest failure the next attempt for an email must wait. */
 export const delayAfter = (failures: number) =>
@@ -26,10 +39,11 @@ export type AttemptStart = { ok: true; ids: number[] } | { ok: false; retryAfter
 export async function beginAttempt(
   db: DbOrTx,
   email: string,
-  address: string | null,
+  client: SignInClient,
   now = new Date(),
 ): Promise<AttemptStart> {
-  const keys = keysFor(email, address);
+  const keys = keysFor(email, client);
+  const [own] = keys;
   const mine = (
     await db
       .insert(signInFailures)
@@ -46,10 +60,10 @@ export async function beginAttempt(
         notInArray(signInFailures.id, mine),
       ),
     );
-  const forEmail = earlier.filter((r) => r.key === emailKey(email)).map((r) => r.at.getTime());
-  const forAddress = earlier.filter((r) => r.key !== emailKey(email)).map((r) => r.at.getTime());
+  const forOwn = earlier.filter((r) => r.key === own).map((r) => r.at.getTime());
+  const forAddress = earlier.filter((r) => r.key !== own).map((r) => r.at.getTime());
   const waits = [
-    forEmail.length ? Math.max(...forEmail) + delayAfter(forEmail.length) - now.getTime() : 0,
+    forOwn.length ? Math.max(...forOwn) + delayAfter(forOwn.length) - now.getTime() : 0,
     forAddress.length >= MAX_FAILURES_PER_ADDRESS ? Math.min(...forAddress) + WINDOW_MS - now.getTime() : 0,
   ];
   const retryAfterMs = Math.max(...waits);
@@ -59,16 +73,23 @@ export async function beginAttempt(
   return { ok: false, retryAfterMs };
 }
 
-/** After the check: a success clears the email's failures (and this attempt); a failure stays on record. */
+/**
+ * After the check: a success clears its own key's failures (the device's, or the account's shared
+ * ones) and this attempt; a failure stays on record. A known device's success leaves the untrusted
+ * clients' count alone: an attacker's guesses stay slowed while the owner signs in.
+ */
 export async function endAttempt(
   db: DbOrTx,
   email: string,
+  client: SignInClient,
   ids: number[],
   succeeded: boolean,
   now = new Date(),
 ): Promise<void> {
-  if (succeeded)
-    await db.delete(signInFailures).where(or(eq(signInFailures.key, emailKey(email)), inArray(signInFailures.id, ids)));
+  if (succeeded) {
+    const [own] = keysFor(email, client);
+    await db.delete(signInFailures).where(or(eq(signInFailures.key, own!), inArray(signInFailures.id, ids)));
+  }
   // Old rows are of no use; keep the table small.
   await db.delete(signInFailures).where(lt(signInFailures.at, new Date(now.getTime() - 2 * WINDOW_MS)));
 }

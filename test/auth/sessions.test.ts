@@ -54,7 +54,7 @@ it("an owner removes a member: the member's session and sign-in end; owners and 
   await expect(removeMember(t.app.db, owner.partnerId!, owner.id, owner.id)).rejects.toThrow(/Only members/);
   await removeMember(t.app.db, owner.partnerId!, owner.id, member.id);
   expect(await stillSignedIn(member)).toBe(false);
-  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({
+  expect(await checkCredentials(t.app, member.email, "member-password", { address: null })).toEqual({
     ok: false,
     reason: "invalid",
   });
@@ -66,12 +66,12 @@ it("an admin disables a user: sessions end and sign-in is refused until enabled 
   await expect(setDisabled(t.app.db, owner.id, owner.id, true)).rejects.toThrow(/own account/);
   await setDisabled(t.app.db, "admin", member.id, true);
   expect(await stillSignedIn(member)).toBe(false);
-  expect(await checkCredentials(t.app, member.email, "member-password", null)).toEqual({
+  expect(await checkCredentials(t.app, member.email, "member-password", { address: null })).toEqual({
     ok: false,
     reason: "disabled",
   });
   await setDisabled(t.app.db, "admin", member.id, false);
-  expect(await checkCredentials(t.app, member.email, "member-password", null)).toMatchObject({ ok: true });
+  expect(await checkCredentials(t.app, member.email, "member-password", { address: null })).toMatchObject({ ok: true });
 });
 
 it("a password change (self) needs the current password and ends every session", async () => {
@@ -85,7 +85,9 @@ it("a password change (self) needs the current password and ends every session",
   expect(await stillSignedIn(member)).toBe(true);
   await changePassword(t.app.db, t.app.passwords, member.id, "member-password", "brand-new-password");
   expect(await stillSignedIn(member)).toBe(false);
-  expect(await checkCredentials(t.app, member.email, "brand-new-password", null)).toMatchObject({ ok: true });
+  expect(await checkCredentials(t.app, member.email, "brand-new-password", { address: null })).toMatchObject({
+    ok: true,
+  });
 });
 
 it("an admin's password reset gives a new password once and ends every session", async () => {
@@ -93,6 +95,9 @@ it("an admin's password reset gives a new password once and ends every session",
   const password = await resetPassword(t.app.db, t.app.passwords, owner.id);
   expect(password.length).toBeGreaterThanOrEqual(20);
   expect(await stillSignedIn(owner)).toBe(false);
-  expect(await checkCredentials(t.app, owner.email, "owner-password", null)).toEqual({ ok: false, reason: "invalid" });
-  expect(await checkCredentials(t.app, owner.email, password, null)).toMatchObject({ ok: true });
+  expect(await checkCredentials(t.app, owner.email, "owner-password", { address: null })).toEqual({
+    ok: false,
+    reason: "invalid",
+  });
+  expect(await checkCredentials(t.app, owner.email, password, { address: null })).toMatchObject({ ok: true });
 });
