@@ -7,6 +7,7 @@ import { startQueue } from "@/lib/queue";
 import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
+import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
 import { liveRoutes, refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
@@ -105,6 +106,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       observability.logger.warn({ ...errorFields(error), rows }, "request log rows not written");
     },
   });
+  const hub = listenHub(database.db, config.LISTEN_POLL_MS);
   const app: App = {
     ...observability,
     onRequest(record: RequestRecord) {
@@ -124,6 +126,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
     listenSlots: partnerSlots(config.LISTEN_MAX_SESSIONS, 0, config.LISTEN_MAX_TOTAL_SESSIONS),
+    listenHub: hub,
     queueRunning: queueRun.running,
     beginShutdown: () => void (shuttingDown = true),
     shuttingDown: () => shuttingDown,
@@ -131,6 +134,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       shuttingDown = true;
       queueRun.stopping();
       observability.breakers.shutdown();
+      hub.close();
       await requestLog.close();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
       await database.close();

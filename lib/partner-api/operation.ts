@@ -9,6 +9,7 @@ import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
 import type { PartnerSlots } from "@/lib/webhooks/fair-share";
+import type { ListenHub } from "@/lib/webhooks/listen";
 
 /** Where the partner API is served, on every host (the Next.js route, the lean server, the front door). */
 export const BASE_PATH = "/api/v1/partner-api";
@@ -62,6 +63,8 @@ export interface ApiDeps extends PropertiesDeps {
   shuttingDown?(): boolean;
   /** The process's listen sessions per partner (at most LISTEN_MAX_SESSIONS each). */
   listenSlots: PartnerSlots;
+  /** The process's one poller of events for its listen sessions. */
+  listenHub: ListenHub;
   /**
    * Check every JSON answer against the schema its operation declares for that status (the tests
    * do; a mismatch is a 500 and a logged error): the OpenAPI document cannot drift from the answers.

@@ -418,7 +418,7 @@ export const operations = [
     write: false,
     summary: "Stream test-mode events for local forwarding (finca listen)",
     description: (config) =>
-      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`npm run finca -- listen --key <test key> --forward-to <url>\` POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once. The stream ends with an \`error\` event once the key is revoked or past a roll's expiry (checked every ${config.LISTEN_KEY_CHECK_MS} ms), and with \`end\` (\`{"reason":"session_limit"}\`) after ${config.LISTEN_MAX_SESSION_SECONDS} s: reconnect.`,
+      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`finca listen --forward-to <url>\` (the SDK's CLI) POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once. The stream ends with an \`error\` event once the key is revoked or past a roll's expiry (checked every ${config.LISTEN_KEY_CHECK_MS} ms), and with \`end\` (\`{"reason":"session_limit"}\`) after ${config.LISTEN_MAX_SESSION_SECONDS} s: reconnect.`,
     responses: (config) => ({
       "200": {
         description: "The event stream (text/event-stream); it ends when the client or the server goes.",
@@ -452,7 +452,7 @@ export const operations = [
         free();
         return new Response(null, { headers });
       }
-      const stream = listenStream(deps.db, principal, listenSecret(req.headers.get("x-api-key")!.trim()), {
+      const stream = listenStream(deps.listenHub, principal, listenSecret(req.headers.get("x-api-key")!.trim()), {
         pollMs: deps.config.LISTEN_POLL_MS,
         heartbeatMs: 15_000,
         signal: req.signal,
