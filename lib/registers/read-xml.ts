@@ -11,6 +11,14 @@ import { RegisterFileError } from "./read-error";
 
 const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 
+/**
+ * Longest run of characters between two markup characters (an element's text, an attribute's
+ * value) and most leaf values in one record: a register's values are short, and saxes holds a text
+ * node whole until it ends (one of 400 MB took 1.3 GB). Past either, the file is refused.
+ */
+export const MAX_XML_TEXT_CHARS = 1024 * 1024;
+export const MAX_XML_RECORD_VALUES = 10_000;
+
 interface XmlRecord {
   line: number;
   values: Record<string, string>;
@@ -60,7 +68,16 @@ export async function* readXmlRows(
     // A leaf's text; a repeated path keeps its first value.
     const key = path.join("/");
     const value = chars.trim();
-    if (value && record.values[key] === undefined) record.values[key] = value;
+    if (value && record.values[key] === undefined) {
+      if (Object.keys(record.values).length >= MAX_XML_RECORD_VALUES)
+        failure ??= new RegisterFileError(
+          file,
+          parser.line,
+          null,
+          `a <${dataset.xmlRecord}> holds more than ${MAX_XML_RECORD_VALUES.toLocaleString("en")} values: not a register record`,
+        );
+      else record.values[key] = value;
+    }
     path.pop();
     chars = "";
   });
@@ -90,12 +107,23 @@ export async function* readXmlRows(
     }
   }
   let started = false;
+  // Characters since the last markup character, across chunks (a chunk's own runs are shorter than it).
+  let run = 0;
   for await (const chunk of text.chunks) {
     if (!started && chunk.trim()) {
       if (!chunk.trimStart().startsWith("<"))
         throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
       started = true;
     }
+    const markup = Math.max(chunk.lastIndexOf("<"), chunk.lastIndexOf(">"));
+    run = markup < 0 ? run + chunk.length : chunk.length - markup - 1;
+    if (run > MAX_XML_TEXT_CHARS)
+      throw new RegisterFileError(
+        file,
+        parser.line,
+        null,
+        `a text or attribute value longer than ${MAX_XML_TEXT_CHARS.toLocaleString("en")} characters: not a register file`,
+      );
     parser.write(chunk);
     if (failure) throw failure;
     yield* emit();

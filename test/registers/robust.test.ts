@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 import { importDataset, inspectFile, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
+import { MAX_XML_RECORD_VALUES, MAX_XML_TEXT_CHARS } from "@/lib/registers/read-xml";
 import { dataset, fileWith, fixture } from "./support";
 
 let testDb: TestDatabase;
@@ -168,6 +169,25 @@ describe("no value of a row in any error, message or position", () => {
     expect(error).toBeInstanceOf(RegisterFileError);
     expect((error as Error).message).toMatch(/secret\.xml: line 1, column \d+: unexpected close tag\.$/);
     expect((error as Error).message).not.toContain(SECRET);
+  });
+
+  it("when an XML file holds a text of a gigabyte's kind, or a record of endless values: refused early", async () => {
+    const refused = async (name: string, xml: string) =>
+      (await importDataset(db(), dataset("and-junta"), [localFile(await fileWith(name, xml))], {
+        asOf: "2026-11-01",
+      }).catch((e: unknown) => e)) as Error;
+    const text = "x".repeat(MAX_XML_TEXT_CHARS + 1);
+    const long = await refused("long.xml", `<?xml version="1.0"?><R><DatosEnergeticosDelEdificio><A>${text}</A>`);
+    expect(long).toBeInstanceOf(RegisterFileError);
+    expect(long.message).toMatch(/long\.xml: line 1: a text or attribute value longer than 1,048,576 characters/);
+    const attribute = await refused("attr.xml", `<?xml version="1.0"?><R a="${text}"/>`);
+    expect(attribute.message).toMatch(/a text or attribute value longer than/);
+    const values = Array.from({ length: MAX_XML_RECORD_VALUES + 1 }, (_, i) => `<V${i}>1</V${i}>`).join("");
+    const wide = await refused(
+      "wide.xml",
+      `<R><DatosEnergeticosDelEdificio>${values}</DatosEnergeticosDelEdificio></R>`,
+    );
+    expect(wide.message).toMatch(/wide\.xml: line 1: a <DatosEnergeticosDelEdificio> holds more than 10,000 values/);
   });
 });
 
