@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { deliveries } from "@/lib/portal/queries";
 import { ActionButton, type ButtonAction } from "./action-button";
-import { CopyButton } from "./copy-button";
-import { Badge, prettyJson, Time } from "./ui";
+import { BodyView } from "./body-view";
+import { Badge, Time } from "./ui";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
@@ -102,15 +102,7 @@ export function DeliveryList({
                 Payload{d.attempts.length > 0 ? " and attempts" : ""}
               </summary>
               <div className="mt-2 space-y-2">
-                <div className="flex items-start gap-2">
-                  <pre
-                    data-testid="payload"
-                    className="max-h-64 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
-                  >
-                    {prettyJson(d.payload)}
-                  </pre>
-                  <CopyButton value={d.payload} label="Copy body" />
-                </div>
+                <BodyView text={d.payload} testId="payload" />
                 <p className="text-xs text-slate-600">
                   Shown indented; Copy body copies the exact bytes that were signed and sent (one line). Each attempt
                   lists the headers it was sent with.

@@ -3,28 +3,17 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { bare, schema, type DbOrTx } from "@/lib/db";
+import { bare, schema } from "@/lib/db";
 import { emptyCounts } from "@/lib/domain";
 import { resultsStream } from "@/lib/batches";
 import { registerReferences } from "@/lib/properties";
 import { newPartnerKey, useTestApp, type TestApp } from "../support/app";
+import { countingSelects } from "../support/counting-db";
 
 let t: TestApp;
 useTestApp({}, (ctx) => ({ t } = ctx));
 
 const ITEMS = 100_000;
-
-/** The database, counting the reads made through it. */
-function counting(db: DbOrTx) {
-  const counter = { selects: 0 };
-  const proxy = new Proxy(db, {
-    get(target, name, receiver) {
-      if (name === "select") counter.selects++;
-      return Reflect.get(target, name, receiver);
-    },
-  });
-  return { db: proxy, counter };
-}
 
 describe("GET /batches/{id}/results of 100,000 items", () => {
   it("reads the database only as fast as the client reads, and streams every item", async () => {
@@ -46,7 +35,7 @@ describe("GET /batches/{id}/results of 100,000 items", () => {
       select ${batch!.id}::uuid, n, ${references[0]}, 'loan-' || n, 'pending', (${sql.param(ids)}::uuid[])[1 + n % ${ids.length}]
       from generate_series(1, ${ITEMS}) n`);
 
-    const { db, counter } = counting(t.app.db);
+    const { db, counter } = countingSelects(t.app.db);
     const reader = resultsStream(db, scope, batch!.id, "csv").getReader();
     const decoder = new TextDecoder();
     let text = decoder.decode((await reader.read()).value, { stream: true });

@@ -2,10 +2,10 @@
 // session every poll let 400 sessions starve the API), each session given its own partner's events
 // from its start on, once and in order.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Db } from "@/lib/db";
 import { recordEvent } from "@/lib/webhooks/events";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
+import { countingSelects } from "../support/counting-db";
 import { fakeSources } from "../support/fake-sources";
 import { eventually } from "../support/wait";
 
@@ -14,18 +14,6 @@ beforeAll(async () => {
   t = await createTestApp({ sources: fakeSources() });
 });
 afterAll(() => t.close());
-
-/** The App's database, its `select`s counted (the hub's polls are its only ones). */
-function counted(db: Db) {
-  const count = { selects: 0 };
-  const proxy = new Proxy(db, {
-    get(target, name, receiver) {
-      if (name === "select") count.selects++;
-      return Reflect.get(target, name, receiver);
-    },
-  });
-  return { db: proxy, count };
-}
 
 const event = (partnerId: string, n: number) => ({
   partnerId,
@@ -37,7 +25,8 @@ const event = (partnerId: string, n: number) => ({
 
 it("serves every session from one query a poll, each its own partner's events from its start", async () => {
   const pollMs = 50;
-  const { db, count } = counted(t.app.db);
+  // The hub's polls are its only selects.
+  const { db, counter: count } = countingSelects(t.app.db);
   const hub = listenHub(db, pollMs);
   const partners = await Promise.all([1, 2, 3, 4].map(() => newPartnerKey(t.app).then((k) => k.partner.id)));
   // An event before any session: no one's.

@@ -2,8 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
 import { getRequestLog } from "@/lib/request-logs";
-import { CopyButton } from "../../../_components/copy-button";
-import { Badge, Card, Missing, PageHeader, prettyJson, TableWrap, Time } from "../../../_components/ui";
+import { BodyView } from "../../../_components/body-view";
+import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
 
 export const metadata = { title: "Request" };
 
@@ -116,15 +116,7 @@ export default async function RequestLogPage({ params }: { params: Promise<{ id:
       </div>
       <Card title="Request body" className="mt-4">
         {row.requestBody ? (
-          <div className="flex items-start gap-2">
-            <pre
-              data-testid="request-body"
-              className="max-h-96 min-w-0 flex-1 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200"
-            >
-              {prettyJson(row.requestBody)}
-            </pre>
-            <CopyButton value={row.requestBody} label="Copy body" />
-          </div>
+          <BodyView text={row.requestBody} testId="request-body" tall />
         ) : (
           <p className="text-sm text-slate-600">No body was read.</p>
         )}
