@@ -19,6 +19,23 @@ const localName = (name: string) => name.slice(name.indexOf(":") + 1);
 export const MAX_XML_TEXT_CHARS = 1024 * 1024;
 export const MAX_XML_RECORD_VALUES = 10_000;
 
+/** The longest run of `chunk` without `<` or `>` (`carried` characters of one went before it), and its trailing run. */
+function markupRuns(chunk: string, carried: number): { longest: number; trailing: number } {
+  let longest = 0;
+  let from = 0;
+  let carry = carried;
+  for (let i = 0; i < chunk.length; i++) {
+    const code = chunk.charCodeAt(i);
+    if (code === 60 || code === 62) {
+      longest = Math.max(longest, carry + i - from);
+      carry = 0;
+      from = i + 1;
+    }
+  }
+  const trailing = carry + chunk.length - from;
+  return { longest: Math.max(longest, trailing), trailing };
+}
+
 interface XmlRecord {
   line: number;
   values: Record<string, string>;
@@ -107,7 +124,7 @@ export async function* readXmlRows(
     }
   }
   let started = false;
-  // Characters since the last markup character, across chunks (a chunk's own runs are shorter than it).
+  // Characters since the last markup character, across chunks.
   let run = 0;
   for await (const chunk of text.chunks) {
     if (!started && chunk.trim()) {
@@ -115,9 +132,9 @@ export async function* readXmlRows(
         throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
       started = true;
     }
-    const markup = Math.max(chunk.lastIndexOf("<"), chunk.lastIndexOf(">"));
-    run = markup < 0 ? run + chunk.length : chunk.length - markup - 1;
-    if (run > MAX_XML_TEXT_CHARS)
+    const runs = markupRuns(chunk, run);
+    run = runs.trailing;
+    if (runs.longest > MAX_XML_TEXT_CHARS)
       throw new RegisterFileError(
         file,
         parser.line,
