@@ -189,7 +189,7 @@ export type paths = {
         };
         /**
          * Stream test-mode events for local forwarding (finca listen)
-         * @description Test keys only. A Server-Sent Events stream: first a `session` event with the signing secret of this key's listen sessions (`{"secret":"whsec_…"}`, the same on every connection), then one `webhook` event per test-mode event recorded after the connection opened, within 500 ms: `{"id","type","headers","body"}`, where `headers` are the Standard Webhooks headers signed over `body` exactly as a delivery is. `npm run finca -- listen --key <test key> --forward-to <url>` POSTs each to a local receiver. Comment lines keep the stream alive; at most 5 sessions per partner at once. The stream ends with an `error` event once the key is revoked or past a roll's expiry (checked every 5000 ms), and with `end` (`{"reason":"session_limit"}`) after 3600 s: reconnect.
+         * @description Test keys only. A Server-Sent Events stream: first a `session` event with the signing secret of this key's listen sessions (`{"secret":"whsec_…"}`, the same on every connection), then one `webhook` event per test-mode event recorded after the connection opened, within 500 ms: `{"id","type","headers","body"}`, where `headers` are the Standard Webhooks headers signed over `body` exactly as a delivery is. `finca listen --forward-to <url>` (the SDK's CLI) POSTs each to a local receiver. Comment lines keep the stream alive; at most 5 sessions per partner at once. The stream ends with an `error` event once the key is revoked or past a roll's expiry (checked every 5000 ms), and with `end` (`{"reason":"session_limit"}`) after 3600 s: reconnect.
          */
         get: operations["listenWebhooks"];
         put?: never;
