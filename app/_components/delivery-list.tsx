@@ -6,7 +6,6 @@ import { Badge, Time } from "./ui";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
-/** A JSON body indented for reading (anything else as it is). */
 // Deliveries due within this window keep a page refreshing; later retries do not.
 const SOON_MS = 60_000;
 

@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { RequestLogRow } from "@/lib/request-logs";
 import { Badge, TableWrap, Time } from "./ui";
 
-const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
+/** A status's badge tone. */
+export const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
 
 /**
  * Request log rows (portal Logs and the admin look-up); `partner` adds the owner's column, `detail`

@@ -18,6 +18,9 @@ export function requestIdOf(req: Request): string {
     : `req_${randomUUID().replaceAll("-", "")}`;
 }
 
+/** `text`, or its first `max - 1` characters and `…`. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
 /** Longest path a log keeps (a 15 KB path is no one's request, but would be stored 30 days). */
 export const MAX_LOGGED_PATH = 512;
 
@@ -47,7 +50,7 @@ export function loggablePath(url: string): string {
   const plain = asciiDecoded(path);
   const secret = SECRET_PREFIX.exec(plain);
   const kept = secret ? `${plain.slice(0, secret.index + secret[0].length)}[redacted]` : path;
-  return kept.length > MAX_LOGGED_PATH ? `${kept.slice(0, MAX_LOGGED_PATH - 1)}…` : kept;
+  return cut(kept, MAX_LOGGED_PATH);
 }
 
 /**
@@ -64,8 +67,6 @@ export const LOGGED_QUERY_CHARS = 1024;
 const LOGGED_HEADER_CHARS = 256;
 const LOGGED_HEADERS = 40;
 export const LOGGED_BODY_BYTES = 4096;
-
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Query parameters and headers whose value is a credential by its name, whatever it looks like. */
 const CREDENTIAL_NAME = /token|secret|passw|signature|auth|session|cookie|api[-_]?key|^key$/i;

@@ -3,11 +3,10 @@ import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
 import { getRequestLog } from "@/lib/request-logs";
 import { BodyView } from "../../../_components/body-view";
+import { statusTone } from "../../../_components/request-log-table";
 import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
 
 export const metadata = { title: "Request" };
-
-const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
 
 interface FieldError {
   pointer?: string;
