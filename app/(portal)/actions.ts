@@ -8,28 +8,24 @@ import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
-import { accountChange, countAccountWrite, registerFromPortal } from "@/lib/portal/register";
 import type { ButtonResult } from "../_components/action-button";
-import { DomainError, EVENT_TYPES, hasControl, whereOf } from "@/lib/domain";
+import { DomainError, EVENT_TYPES, hasControl, whereOf, type WriteBudget } from "@/lib/domain";
 import {
-  createEndpoint,
   expirePreviousSecret,
   getEndpoint,
   ROTATION_OVERLAPS,
   rotateSecret,
   type RotationOverlap,
-  setEnabled,
-  deleteEndpoint,
   signingSecrets,
-  updateEndpoint,
 } from "@/lib/webhooks/endpoints";
+import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
+import { createProperty } from "@/lib/properties";
+import { accountBucket, budgetOn, rateLimitBucket } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
 import { endSessions, removeMember } from "@/lib/auth/users";
 import type { Mode, Scope } from "@/lib/domain";
 import type { App } from "@/server/app";
-import { parseBody } from "@/lib/partner-api/validation";
-import { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from "@/lib/partner-api/schemas";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 
 /** `values` gives back what was typed after an error: React resets a form after its action. */
@@ -44,6 +40,14 @@ export type ActionState =
     }
   | undefined;
 const field = (form: FormData, name: string) => String(form.get(name) ?? "").trim();
+/**
+ * Key and endpoint changes count on the account's own budget, the same size as the API's, so a bulk
+ * load that spent the API's cannot lock the partner out of its account.
+ */
+const accountBudget = (app: App, scope: Scope): WriteBudget => budgetOn(app.rateLimiter, accountBucket(scope));
+/** What a refused or invalid change tells the form: the detail, and where each field went wrong. */
+const problemText = (error: DomainError) =>
+  error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail;
 const modeOf = (form: FormData): Mode => (field(form, "mode") === "live" ? "live" : "test");
 
 export async function switchMode(form: FormData) {
@@ -76,15 +80,10 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       error: "The name can have at most 100 characters and no control characters.",
       values: { name: name.slice(0, 100) },
     };
-  try {
-    await countAccountWrite(app, scope);
-  } catch (error) {
-    if (error instanceof DomainError) return { error: error.detail, values: { name } };
-    throw error;
-  }
-  const { key } = await createApiKey(app.db, { partnerId, mode: modeOf(form), name });
+  const made = await counted(app, scope, () => createApiKey(app.db, { partnerId, mode: modeOf(form), name }));
+  if ("error" in made) return { ...made, values: { name } };
   revalidatePath("/keys");
-  return { key };
+  return { key: made.done.key };
 }
 
 /** Rolls a key: a new one now, the old one until the chosen expiry. */
@@ -92,32 +91,45 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
   const { app, partnerId, scope } = await requirePartner();
   const expiry = field(form, "expires_in");
   if (!Object.hasOwn(ROLL_EXPIRIES, expiry)) return { error: "Choose when the old key stops working." };
-  try {
-    await countAccountWrite(app, scope);
-  } catch (error) {
-    if (error instanceof DomainError) return { error: error.detail };
-    throw error;
-  }
-  const rolled = await rollApiKey(app.db, {
-    id: field(form, "id"),
-    partnerId,
-    expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
-  });
+  const made = await counted(app, scope, () =>
+    rollApiKey(app.db, {
+      id: field(form, "id"),
+      partnerId,
+      expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
+    }),
+  );
+  if ("error" in made) return made;
+  const rolled = made.done;
   if (!rolled)
     return { error: "This key is no longer active: it was revoked, expired or rolled to a shorter expiry meanwhile." };
   revalidatePath("/keys");
   return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
 
-/** A button's change, counted against the account's budget: refused with its reason when spent. */
-async function counted(app: App, scope: Scope, change: () => Promise<unknown>): Promise<ButtonResult> {
-  const made = await accountChange(app, scope, change);
-  return "refused" in made ? { error: made.refused } : undefined;
+/** A change's result, or the budget's refusal (nothing was changed then). */
+async function refusable<T>(change: () => Promise<T>): Promise<{ done: T } | { error: string }> {
+  try {
+    return { done: await change() };
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "rate_limited") return { error: error.detail };
+    throw error;
+  }
 }
+
+/** A change only the portal makes (revoke, rotate, test event, replay...): the account's budget spent first. */
+const counted = <T>(app: App, scope: Scope, change: () => Promise<T>) =>
+  refusable(async () => {
+    await accountBudget(app, scope)();
+    return change();
+  });
+
+/** What a button shows: nothing, or the refusal. */
+const button = (made: { done: unknown } | { error: string }): ButtonResult =>
+  "error" in made ? { error: made.error } : undefined;
 
 export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
   const { app, partnerId, scope } = await requirePartner();
-  const result = await counted(app, scope, () => revokeApiKey(app.db, field(form, "id"), partnerId));
+  const result = button(await counted(app, scope, () => revokeApiKey(app.db, field(form, "id"), partnerId)));
   revalidatePath("/keys");
   return result;
 }
@@ -125,11 +137,18 @@ export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
 /** The API's create path from the portal: same rate limit, same checks, same messages. */
 export async function registerPropertyAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope } = await requirePartner();
-  const result = await registerFromPortal(app, scope, String(form.get("cadastral_reference") ?? ""));
-  if (!result.ok)
-    return { error: result.detail, values: { cadastral_reference: String(form.get("cadastral_reference") ?? "") } };
+  const typed = String(form.get("cadastral_reference") ?? "");
+  let id: string;
+  try {
+    // Counted on the partner's write budget, as the API's create: the integration shares it.
+    const budget = budgetOn(app.rateLimiter, rateLimitBucket(scope));
+    id = (await createProperty(app, scope, budget, { cadastral_reference: typed })).property.property_id;
+  } catch (error) {
+    if (error instanceof DomainError) return { error: problemText(error), values: { cadastral_reference: typed } };
+    throw error;
+  }
   revalidatePath("/properties");
-  redirect(`/properties/${result.property.property_id}`);
+  redirect(`/properties/${id}`);
 }
 
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
@@ -144,25 +163,16 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
   };
   if (eventTypes && !eventTypes.length) return { error: "Choose at least one event for the endpoint.", values };
   try {
-    await countAccountWrite(app, scope);
-    // The API's own request schema: the portal accepts exactly what the API accepts.
-    const input = parseBody(CreateWebhookEndpointBody, {
+    // The API's own command: the portal accepts exactly what the API accepts.
+    const { secret } = await addEndpoint(app, scope, accountBudget(app, scope), {
       url: field(form, "url"),
       ...(field(form, "description") && { description: field(form, "description") }),
       ...(eventTypes && { event_types: eventTypes }),
     });
-    const { secret } = await createEndpoint(app.db, scope, input, {
-      allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
-      maxEndpoints: app.config.WEBHOOK_MAX_ENDPOINTS,
-    });
     revalidatePath("/webhooks", "layout");
     return { secret };
   } catch (error) {
-    if (error instanceof DomainError)
-      return {
-        error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail,
-        values,
-      };
+    if (error instanceof DomainError) return { error: problemText(error), values };
     throw error;
   }
 }
@@ -185,23 +195,15 @@ export async function updateEndpointAction(_: ActionState, form: FormData): Prom
     description: field(form, "description").slice(0, 501),
   };
   try {
-    await countAccountWrite(app, scope);
-    const input = parseBody(UpdateWebhookEndpointBody, {
+    const updated = await changeEndpoint(app, scope, accountBudget(app, scope), endpoint.id, {
       url: field(form, "url"),
       description: field(form, "description"),
-    });
-    const updated = await updateEndpoint(app.db, scope, endpoint.id, input, {
-      allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
     });
     if (!updated) return { error: "This endpoint was deleted meanwhile.", values };
     revalidatePath("/webhooks", "layout");
     return {};
   } catch (error) {
-    if (error instanceof DomainError)
-      return {
-        error: error.errors?.length ? error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ") : error.detail,
-        values,
-      };
+    if (error instanceof DomainError) return { error: problemText(error), values };
     throw error;
   }
 }
@@ -220,13 +222,13 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   const overlap = field(form, "overlap");
   if (!Object.hasOwn(ROTATION_OVERLAPS, overlap)) return { error: "Choose how long the current secret keeps signing." };
-  const made = await accountChange(app, scope, () =>
+  const made = await counted(app, scope, () =>
     rotateSecret(app.db, scope, endpoint.id, {
       overlap: overlap as RotationOverlap,
       endOpenOverlap: field(form, "end_overlap") === "yes",
     }),
   );
-  if ("refused" in made) return { error: made.refused };
+  if ("error" in made) return made;
   const rotation = made.done;
   revalidatePath("/webhooks", "layout");
   if (rotation.rotated) return { expiresAt: rotation.previousSecretExpiresAt?.toISOString() ?? "now" };
@@ -239,16 +241,19 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
 /** Ends the rotation overlap now: the old secret stops signing from the next attempt. */
 export async function expireOldSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const made = await accountChange(app, scope, () => expirePreviousSecret(app.db, scope, endpoint.id));
+  const made = await counted(app, scope, () => expirePreviousSecret(app.db, scope, endpoint.id));
   revalidatePath("/webhooks", "layout");
-  if ("refused" in made) return { error: made.refused };
+  if ("error" in made) return made;
   return made.done ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
 }
 
 export async function toggleEndpointAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = await counted(app, scope, () =>
-    setEnabled(app.db, endpoint.id, !endpoint.enabled, endpoint.enabled ? "disabled_by_partner" : null, scope),
+  // The API's update of `enabled`: disabling says it was the partner's choice; enabling forgets the failures.
+  const result = button(
+    await refusable(() =>
+      changeEndpoint(app, scope, accountBudget(app, scope), endpoint.id, { enabled: !endpoint.enabled }),
+    ),
   );
   revalidatePath("/webhooks", "layout");
   return result;
@@ -256,21 +261,21 @@ export async function toggleEndpointAction(form: FormData): Promise<ButtonResult
 
 export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = await counted(app, scope, () => deleteEndpoint(app.db, scope, endpoint.id));
+  const result = button(await refusable(() => removeEndpoint(app, scope, accountBudget(app, scope), endpoint.id)));
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function sendTestEventAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = await counted(app, scope, () => sendTestEvent(app, endpoint));
+  const result = button(await counted(app, scope, () => sendTestEvent(app, endpoint)));
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
   const { app, partnerId, scope } = await requirePartner();
-  const result = await counted(app, scope, () => replayDelivery(app, field(form, "id"), partnerId));
+  const result = button(await counted(app, scope, () => replayDelivery(app, field(form, "id"), partnerId)));
   revalidatePath("/webhooks", "layout");
   revalidatePath("/properties", "layout");
   return result;
@@ -278,7 +283,9 @@ export async function replayDeliveryAction(form: FormData): Promise<ButtonResult
 
 export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
   const { app, partnerId, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = await counted(app, scope, () => replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId));
+  const result = button(
+    await counted(app, scope, () => replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId)),
+  );
   revalidatePath("/webhooks", "layout");
   return result;
 }

@@ -2,7 +2,7 @@
 // set-based insert per few thousand) and its first step job, so it exists whole or not at all.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { bare, madeWithKey, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import { DomainError, emptyCounts, idempotencyConflict, type Batch, type Scope } from "@/lib/domain";
+import { DomainError, emptyCounts, idempotencyConflict, type Batch, type Scope, type WriteBudget } from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
 import type { Config } from "@/lib/config";
@@ -35,8 +35,22 @@ export interface Submission {
  */
 const INSERT_CHUNK = 1_000;
 
-/** A new batch, or (a repeated Idempotency-Key) the one that key created: `created` says which. */
+/**
+ * A portfolio submitted, from the API or the portal: the write counted, then the request or file
+ * read and checked (`read`: the API's JSON or CSV body, the portal's CSV or XLSX file), then a new
+ * batch, or (a repeated Idempotency-Key) the one that key created: `created` says which.
+ */
 export async function submitBatch(
+  deps: BatchesDeps,
+  scope: Scope,
+  budget: WriteBudget,
+  read: () => Promise<Submission>,
+): Promise<{ created: boolean; batch: Batch }> {
+  await budget();
+  return accept(deps, scope, await read());
+}
+
+async function accept(
   deps: BatchesDeps,
   scope: Scope,
   submission: Submission,
@@ -94,12 +108,15 @@ export async function submitBatch(
  * Ends a batch's work (its row locked, so no step runs meanwhile): items not yet started are
  * cancelled; those registered finish enriching, and `batch.completed` follows when they have.
  * A batch already completed or cancelled is answered as it is. Null when it is not the caller's.
+ * Counted as a write first, whatever it finds.
  */
 export async function cancelBatch(
   deps: Pick<BatchesDeps, "db" | "queue">,
   scope: Scope,
+  budget: WriteBudget,
   id: string,
 ): Promise<Batch | null> {
+  await budget();
   if (!(await batchRow(deps.db, scope, id))) return null;
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(batches).where(eq(batches.id, id)).for("update");

@@ -7,3 +7,5 @@ export * from "./coverage";
 export * from "./batch";
 export * from "./member-order";
 export * from "./idempotency";
+export * from "./validation";
+export * from "./writes";

@@ -6,7 +6,7 @@ import type { Config } from "@/lib/config";
 import { chunksOf } from "@/lib/http/read-capped";
 import { idempotencyKey, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, CreateBatchQuery } from "./schemas";
-import { parseBody, parseQuery } from "./validation";
+import { parseBody, parseQuery } from "@/lib/domain";
 
 const isCsv = (req: Request) =>
   /^text\/csv\s*(;\s*charset="?utf-8"?\s*)?$/i.test((req.headers.get("content-type") ?? "").trim());

@@ -4,7 +4,7 @@ import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import type { ErrorCode, Mode } from "@/lib/domain";
+import type { ErrorCode, Mode, WriteBudget } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
@@ -130,15 +130,16 @@ interface Described {
  * counts the write (one round trip); the input's errors still answer after the key's and the limit's.
  */
 export interface Lookup {
-  /** The input the read needs, from the request; throws the request's 422 or 400. */
-  input(req: Request): Promise<string>;
+  /** The input the read needs (`value`) and the body it came from, from the request; throws its 422 or 400. */
+  input(req: Request): Promise<{ value: string; body: unknown }>;
   /** The read: a scalar subquery over the key's scope, the input as `input` (a placeholder's SQL). */
   sql(scope: { partnerId: SQL; mode: SQL }, input: SQL): SQL;
 }
 
-/** What a lookup gave the handler: its input, and the id it found (null: none). */
+/** What a lookup gave the handler: its input, the body read for it, and the id it found (null: none). */
 export interface Looked {
   input: string;
+  body: unknown;
   found: string | null;
 }
 
@@ -147,7 +148,8 @@ export type Operation = Described &
     | {
         authenticated: true;
         write: boolean;
-        handle(ctx: Context & { principal: Principal; looked?: Looked }): Promise<Response>;
+        /** `budget`: a write's count, made with the key's check, for the write's command. */
+        handle(ctx: Context & { principal: Principal; looked?: Looked; budget: WriteBudget }): Promise<Response>;
       }
     | { authenticated: false; write: false; handle(ctx: Context): Promise<Response> }
   );

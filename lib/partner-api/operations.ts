@@ -1,6 +1,5 @@
 // The table of API operations. The Next.js route, the lean server's routing (with its 404 and 405)
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
@@ -15,34 +14,38 @@ import {
 } from "@/lib/batches";
 import { apiKeyIsActive } from "@/lib/api-keys";
 import { coverage } from "@/lib/registers";
-import { getProperty, listProperties, normalisedReference, registeredIdSql, registerProperty } from "@/lib/properties";
 import {
-  createEndpoint,
-  deleteEndpoint,
-  listEndpoints,
-  toEndpoint,
-  updateEndpoint,
-  WebhookEndpoint,
-} from "@/lib/webhooks/endpoints";
+  createProperty,
+  CreatePropertyBody,
+  getProperty,
+  listProperties,
+  referenceOf,
+  registeredIdSql,
+} from "@/lib/properties";
+import { listEndpoints, toEndpoint, WebhookEndpoint } from "@/lib/webhooks/endpoints";
+import {
+  addEndpoint,
+  changeEndpoint,
+  CreateWebhookEndpointBody,
+  removeEndpoint,
+  UpdateWebhookEndpointBody,
+} from "@/lib/webhooks/commands";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
 import { idempotencyKey, idParam, json, readJsonBody } from "./request";
-import { parseBody, parseQuery } from "./validation";
+import { parseQuery } from "@/lib/domain";
 import {
   BatchItemList,
   BatchList,
   CreateBatchBody,
   CreateBatchCsv,
   CreateBatchQuery,
-  CreatePropertyBody,
-  CreateWebhookEndpointBody,
   IdempotencyHeaders,
   IdParam,
   ListBatchesQuery,
   ListBatchItemsQuery,
   ListPropertiesQuery,
   PropertyList,
-  UpdateWebhookEndpointBody,
   WebhookEndpointList,
   WebhookEndpointWithSecret,
 } from "./schemas";
@@ -94,20 +97,18 @@ export const operations = [
     }),
     // The repeat check rides on the key's statement: a create is that and its insert.
     lookup: {
-      input: async (req) =>
-        normalisedReference(parseBody(CreatePropertyBody, await readJsonBody(req)).cadastral_reference),
+      input: async (req) => {
+        const body = await readJsonBody(req);
+        return { value: referenceOf(body), body };
+      },
       sql: registeredIdSql,
     },
-    async handle({ deps, req, principal, startedAt, looked, about }) {
-      const key = idempotencyKey(req);
-      const { created, property } = await registerProperty(
-        deps,
-        principal,
-        looked!.input,
+    async handle({ deps, req, principal, budget, startedAt, looked, about }) {
+      const { created, property } = await createProperty(deps, principal, budget, looked!.body, {
+        idempotencyKey: idempotencyKey(req),
         startedAt,
-        looked!.found,
-        key,
-      );
+        registeredId: looked!.found,
+      });
       about.propertyId = property.property_id;
       return created
         ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` })
@@ -190,9 +191,8 @@ export const operations = [
       },
       "409": problemOnly("`too_many_active_batches`: too many batches of this partner and mode are queued or running."),
     }),
-    async handle({ deps, req, principal }) {
-      const submission = await readBatchRequest(req, deps.config);
-      const { created, batch } = await submitBatch(deps, principal, submission);
+    async handle({ deps, req, principal, budget }) {
+      const { created, batch } = await submitBatch(deps, principal, budget, () => readBatchRequest(req, deps.config));
       return json(batch, created ? 202 : 200, batchLocation(batch.batch_id));
     },
   },
@@ -244,8 +244,8 @@ export const operations = [
       "Items not yet started end `cancelled`; items already registered finish enriching, and `batch.completed` follows once they have. A batch already completed or cancelled is answered as it is.",
     request: { path: IdParam },
     responses: () => ({ "200": ok("The batch, cancelled.", Batch), "404": problemOnly("`not_found`") }),
-    async handle({ deps, params, principal }) {
-      const batch = await cancelBatch(deps, principal, idParam(params.id) ?? "");
+    async handle({ deps, params, principal, budget }) {
+      const batch = await cancelBatch(deps, principal, budget, idParam(params.id) ?? "");
       if (!batch) throw notFound("batch");
       return json(batch);
     },
@@ -350,18 +350,10 @@ export const operations = [
         headers: { Location: { $ref: "#/components/headers/Location" } },
       },
     }),
-    async handle({ deps, req, principal }) {
+    async handle({ deps, req, principal, budget }) {
       const key = idempotencyKey(req);
-      const body = parseBody(CreateWebhookEndpointBody, await readJsonBody(req));
       // A repeat with the same Idempotency-Key answers as the first request did (the contract: same status).
-      const { endpoint, secret } = await createEndpoint(
-        deps.db,
-        principal,
-        body,
-        { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE, maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS },
-        // The validated body, in the schema's order: the same request hashes the same however it was spelt.
-        key ? { key, requestHash: createHash("sha256").update(JSON.stringify(body)).digest("hex") } : null,
-      );
+      const { endpoint, secret } = await addEndpoint(deps, principal, budget, await readJsonBody(req), key);
       return json({ ...toEndpoint(endpoint), secret }, 201, {
         Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
       });
@@ -382,12 +374,8 @@ export const operations = [
       "200": ok("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
       "404": problemOnly("`not_found`"),
     }),
-    async handle({ deps, req, params, principal }) {
-      const body = parseBody(UpdateWebhookEndpointBody, await readJsonBody(req));
-      const id = idParam(params.id);
-      const endpoint = id
-        ? await updateEndpoint(deps.db, principal, id, body, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE })
-        : null;
+    async handle({ deps, req, params, principal, budget }) {
+      const endpoint = await changeEndpoint(deps, principal, budget, idParam(params.id) ?? "", await readJsonBody(req));
       if (!endpoint) throw notFound("webhook endpoint");
       return json(toEndpoint(endpoint));
     },
@@ -403,9 +391,9 @@ export const operations = [
     description: () => "Stops deliveries to the endpoint at once; deliveries already made stay visible in the portal.",
     request: { path: IdParam },
     responses: () => ({ "204": { description: "Deleted." }, "404": problemOnly("`not_found`") }),
-    async handle({ deps, params, principal }) {
-      const id = idParam(params.id);
-      if (!id || !(await deleteEndpoint(deps.db, principal, id))) throw notFound("webhook endpoint");
+    async handle({ deps, params, principal, budget }) {
+      if (!(await removeEndpoint(deps, principal, budget, idParam(params.id) ?? "")))
+        throw notFound("webhook endpoint");
       return new Response(null, { status: 204 });
     },
   },

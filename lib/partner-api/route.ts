@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { authenticationWith, type Principal } from "@/lib/api-keys";
 import { DomainError } from "@/lib/domain";
-import { rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
+import { countedAs, rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemBody, problemResponse, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
 import { bodyRead, loggableBody, loggableHeaders, loggablePath, loggableQuery, requestIdOf } from "./request";
@@ -24,15 +24,18 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     try {
       if (op.authenticated) {
         const input = op.lookup ? await settle(op.lookup.input(req)) : null;
-        const admitted = await admit(req, input?.ok ? input.value : null);
+        const admitted = await admit(req, input?.ok ? input.value.value : null);
         principal = admitted.principal;
         if (admitted.decision) {
           Object.assign(headers, rateLimitHeaders(admitted.decision));
           if (!admitted.decision.allowed) throw rateLimited(admitted.decision);
         }
         if (input && !input.ok) throw input.error;
-        const looked = input?.ok ? { input: input.value, found: admitted.found } : undefined;
-        response = await op.handle({ ...ctx, principal, looked });
+        const looked = input?.ok
+          ? { input: input.value.value, body: input.value.body, found: admitted.found }
+          : undefined;
+        const budget = admitted.decision ? countedAs(admitted.decision) : notAWrite(op.id);
+        response = await op.handle({ ...ctx, principal, looked, budget });
       } else response = await op.handle(ctx);
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
@@ -63,6 +66,9 @@ async function undeclared(deps: ApiDeps, op: Operation, response: Response): Pro
     ? null
     : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
 }
+
+/** A read's budget: a command that writes is a bug in the table (a write must say `write: true`). */
+const notAWrite = (id: string) => () => Promise.reject(new Error(`${id} is not a write: it has no write budget`));
 
 const settle = <T>(promise: Promise<T>) =>
   promise.then(

@@ -1,21 +1,11 @@
 // zod schemas of requests and of the envelopes around domain objects: the single source for
-// request validation, response types and the OpenAPI document (with lib/domain's Property and
-// lib/webhooks' WebhookEndpoint).
+// request validation, response types and the OpenAPI document (with lib/domain's Property, and the
+// write commands' own request schemas in lib/properties and lib/webhooks).
 import { z } from "zod";
 import "zod-openapi";
-import { Batch, BATCH_ITEM_STATUSES, BatchItem, EVENT_TYPES, PROPERTY_STATUSES, Property } from "@/lib/domain";
+import { Batch, BATCH_ITEM_STATUSES, BatchItem, PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
-import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
-
-export const CreatePropertyBody = z
-  .strictObject({
-    cadastral_reference: z.string().meta({
-      description: "14-character parcel or 20-character unit reference; spaces and hyphens are ignored.",
-      example: "2749704YJ0624N0001DI",
-    }),
-  })
-  .meta({ id: "CreatePropertyRequest" });
 
 /** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
 function wholeNumber(min: number, max: number, error = `must be a whole number from ${min} to ${max}`) {
@@ -144,50 +134,6 @@ export const Problem = z
       .optional(),
   })
   .meta({ id: "Problem" });
-
-export const CreateWebhookEndpointBody = z
-  .strictObject({
-    url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
-    // PostgreSQL text cannot hold a NUL.
-    description: z
-      .string()
-      .max(500)
-      .refine((d) => !d.includes("\u0000"), "must not contain NUL characters")
-      .optional(),
-    event_types: z.array(z.enum(EVENT_TYPES)).min(1).optional().meta({
-      description:
-        "The events to send here; default every type, types added later included. `webhook.test` is always sent.",
-    }),
-  })
-  .meta({ id: "CreateWebhookEndpointRequest" });
-
-// Create's own member schemas: an update accepts exactly what a create would, member by member.
-const endpointMember = CreateWebhookEndpointBody.shape;
-
-/** At least one member: an empty update is a mistake rather than a no-op worth a write. */
-export const UpdateWebhookEndpointBody = z
-  .strictObject({
-    url: endpointMember.url.optional(),
-    description: endpointMember.description
-      .unwrap()
-      .nullable()
-      .optional()
-      .meta({ description: "Null or an empty string removes the description." }),
-    event_types: endpointMember.event_types.unwrap().nullable().optional().meta({
-      description:
-        "Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent.",
-    }),
-    enabled: z.boolean().optional().meta({
-      description:
-        "`false` disables the endpoint (nothing is sent to it; `disabled_reason` is `disabled_by_partner`); `true` enables it again and forgets its run of failures.",
-    }),
-  })
-  .refine((body) => Object.keys(body).length > 0, {
-    error: "must name at least one of url, description, event_types, enabled",
-    // Only a body otherwise valid: one with nothing but unknown members is told just that.
-    when: (payload) => payload.issues.length === 0,
-  })
-  .meta({ id: "UpdateWebhookEndpointRequest", minProperties: 1 });
 
 export const WebhookEndpointWithSecret = WebhookEndpoint.extend({
   secret: z.string().meta({ description: "Signing secret (whsec_...), shown only in this response." }),

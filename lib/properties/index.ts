@@ -1,10 +1,11 @@
 // Properties: all their persistence (create, durable runs, reads) around the enrichment engine.
 export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
 export {
-  normalisedReference,
+  createProperty,
+  CreatePropertyBody,
+  referenceOf,
   registeredIdSql,
-  registerProperty,
-  registerReference,
+  type CreateOptions,
   type PropertiesDeps,
   type Registration,
 } from "./register";

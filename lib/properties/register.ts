@@ -3,6 +3,7 @@
 // attempt log in one statement, and its durable job in the same transaction when work is left.
 import { randomUUID } from "node:crypto";
 import { and, eq, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
 import { madeWithKey, preparedStatement, schema, type Db } from "@/lib/db";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
@@ -13,7 +14,9 @@ import {
   type Mode,
   type Property,
   type PropertyStatus,
+  parseBody,
   type Scope,
+  type WriteBudget,
 } from "@/lib/domain";
 import {
   newDraft,
@@ -163,7 +166,7 @@ async function createEnriched(
  * omitted: not checked yet). With an Idempotency-Key that made a property within its life, that
  * property answers as created again, or, for another reference, the request is refused.
  */
-export async function registerProperty(
+async function registerProperty(
   deps: PropertiesDeps,
   scope: Scope,
   reference: string,
@@ -205,18 +208,47 @@ async function createdWithKey(db: Db, scope: Scope, key: string, reference: stri
 }
 
 /** A reference as a partner typed it, normalised; `invalid_cadastral_reference` when it cannot be one. */
-export function normalisedReference(input: string): string {
+function normalisedReference(input: string): string {
   const check = checkReference(input);
   if (!check.ok) throw new DomainError("invalid_cadastral_reference", referenceProblem(check));
   return check.reference;
 }
 
-/** Registers a reference as a partner typed it: normalised and checked first. */
-export async function registerReference(
+/** A create's body: the one schema of the API's request and the portal's form. */
+export const CreatePropertyBody = z
+  .strictObject({
+    cadastral_reference: z.string().meta({
+      description: "14-character parcel or 20-character unit reference; spaces and hyphens are ignored.",
+      example: "2749704YJ0624N0001DI",
+    }),
+  })
+  .meta({ id: "CreatePropertyRequest" });
+
+/** The reference a create's body names, normalised: a 422 off the schema, a 400 when it cannot be one. */
+export const referenceOf = (body: unknown): string =>
+  normalisedReference(parseBody(CreatePropertyBody, body).cadastral_reference);
+
+export interface CreateOptions {
+  idempotencyKey?: string | null;
+  /** When the request arrived (ms): the enrichment deadline counts from it. */
+  startedAt?: number;
+  /** The scope's property of the reference, when a statement made anyway looked for it (the API's key check). */
+  registeredId?: string | null;
+}
+
+/**
+ * A create, from the API or the portal: the write counted, the body checked, the reference
+ * registered (a repeat answers the existing property, `created` false).
+ */
+export async function createProperty(
   deps: PropertiesDeps,
   scope: Scope,
-  input: string,
-  startedAt = Date.now(),
+  budget: WriteBudget,
+  body: unknown,
+  options: CreateOptions = {},
 ): Promise<Registration> {
-  return registerProperty(deps, scope, normalisedReference(input), startedAt);
+  const startedAt = options.startedAt ?? Date.now();
+  await budget();
+  const reference = referenceOf(body);
+  return registerProperty(deps, scope, reference, startedAt, options.registeredId, options.idempotencyKey ?? null);
 }

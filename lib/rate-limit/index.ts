@@ -2,7 +2,7 @@
 // app instances because the check-and-count is one atomic statement in the shared store.
 import { sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
-import { DomainError, type Scope } from "@/lib/domain";
+import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
 
 const { rateLimitWindows: w } = schema;
 
@@ -220,3 +220,18 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   if (!d.allowed) headers["Retry-After"] = String(retryAfterSeconds(d));
   return headers;
 }
+
+/** The budget of a write counted on `bucket` now (the portal's: the partner's bucket, or the account's). */
+export const budgetOn =
+  (limiter: RateLimiter, bucket: string): WriteBudget =>
+  async () => {
+    const decision = await limiter.hit(bucket);
+    if (!decision.allowed) throw rateLimited(decision);
+  };
+
+/** The budget of a write already counted (the API's key statement counts it): refused as that count was. */
+export const countedAs =
+  (decision: RateLimitDecision): WriteBudget =>
+  async () => {
+    if (!decision.allowed) throw rateLimited(decision);
+  };

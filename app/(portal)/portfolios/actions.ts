@@ -1,7 +1,7 @@
 "use server";
 
 // The Portfolios page's actions: preview an uploaded file, submit it as a batch, cancel a batch.
-// Through the API's own domain functions and checks, counted against the partner's write limit.
+// Through the API's own commands and checks, counted against the partner's write limit.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { requirePartner } from "@/server/session";
@@ -14,9 +14,10 @@ import {
   type FileFormat,
   type Preview,
 } from "@/lib/batches";
-import { DomainError, whereOf } from "@/lib/domain";
+import { DomainError, whereOf, type Scope } from "@/lib/domain";
 import { chunksOf } from "@/lib/http/read-capped";
-import { countPortalWrite } from "@/lib/portal/register";
+import { budgetOn, rateLimitBucket } from "@/lib/rate-limit";
+import type { App } from "@/server/app";
 
 export type PreviewResult = { preview: Preview; fileName: string } | { error: string };
 export type SubmitResult = { error: string } | undefined;
@@ -25,6 +26,9 @@ const problem = (error: DomainError) =>
   error.errors?.length
     ? `${error.detail} (${error.errors.map((e) => `${whereOf(e)}: ${e.detail}`).join("; ")})`
     : error.detail;
+
+/** The partner's write budget, shared with its integration: a portfolio from either side counts once. */
+const writeBudget = (app: App, scope: Scope) => budgetOn(app.rateLimiter, rateLimitBucket(scope));
 
 function uploaded(form: FormData): { file: File; format: FileFormat } {
   const file = form.get("file");
@@ -52,17 +56,19 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
   const { app, scope } = await requirePartner();
   let id: string;
   try {
-    await countPortalWrite(app, scope);
-    const { file, format } = uploaded(form);
     const name =
       String(form.get("name") ?? "")
         .trim()
         .slice(0, 200) || null;
-    const { items, digest } = await readFile(format, chunksOf(file.stream()), {
-      maxItems: app.config.BATCH_MAX_ITEMS,
-      maxBytes: app.config.BATCH_MAX_BYTES,
-    });
-    id = (await submitBatch(app, scope, { name, items, idempotencyKey: null, requestHash: digest })).batch.batch_id;
+    const read = async () => {
+      const { file, format } = uploaded(form);
+      const { items, digest } = await readFile(format, chunksOf(file.stream()), {
+        maxItems: app.config.BATCH_MAX_ITEMS,
+        maxBytes: app.config.BATCH_MAX_BYTES,
+      });
+      return { name, items, idempotencyKey: null, requestHash: digest };
+    };
+    id = (await submitBatch(app, scope, writeBudget(app, scope), read)).batch.batch_id;
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };
     throw error;
@@ -74,7 +80,6 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
 export async function cancelPortfolioAction(form: FormData): Promise<void> {
   const { app, scope } = await requirePartner();
   const id = String(form.get("id") ?? "");
-  await countPortalWrite(app, scope);
-  await cancelBatch(app, scope, id);
+  await cancelBatch(app, scope, writeBudget(app, scope), id);
   revalidatePath(`/portfolios/${id}`);
 }

@@ -1,6 +1,6 @@
 // zod issues → the contract's 422 (JSON Pointers into the body, or query parameter names).
 import type { z } from "zod";
-import { DomainError, type FieldError } from "@/lib/domain";
+import { DomainError, type FieldError } from "./errors";
 
 const pointer = (path: PropertyKey[]) =>
   path.map((p) => "/" + String(p).replaceAll("~", "~0").replaceAll("/", "~1")).join("");

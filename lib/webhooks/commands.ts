@@ -1,0 +1,105 @@
+// The writes of webhook endpoints a partner makes, from the API or the portal: each counts the
+// write, checks the input with the API's request schema and applies the configured rules (the
+// SSRF check, https in live mode, the cap per mode), so both sides accept and refuse alike.
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
+import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
+import type { DbOrTx } from "@/lib/db";
+import { createEndpoint, deleteEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
+
+export const CreateWebhookEndpointBody = z
+  .strictObject({
+    url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
+    // PostgreSQL text cannot hold a NUL.
+    description: z
+      .string()
+      .max(500)
+      .refine((d) => !d.includes("\u0000"), "must not contain NUL characters")
+      .optional(),
+    event_types: z.array(z.enum(EVENT_TYPES)).min(1).optional().meta({
+      description:
+        "The events to send here; default every type, types added later included. `webhook.test` is always sent.",
+    }),
+  })
+  .meta({ id: "CreateWebhookEndpointRequest" });
+
+// Create's own member schemas: an update accepts exactly what a create would, member by member.
+const endpointMember = CreateWebhookEndpointBody.shape;
+
+/** At least one member: an empty update is a mistake rather than a no-op worth a write. */
+export const UpdateWebhookEndpointBody = z
+  .strictObject({
+    url: endpointMember.url.optional(),
+    description: endpointMember.description
+      .unwrap()
+      .nullable()
+      .optional()
+      .meta({ description: "Null or an empty string removes the description." }),
+    event_types: endpointMember.event_types.unwrap().nullable().optional().meta({
+      description:
+        "Replaces the events sent here; null: every type, types added later included. `webhook.test` is always sent.",
+    }),
+    enabled: z.boolean().optional().meta({
+      description:
+        "`false` disables the endpoint (nothing is sent to it; `disabled_reason` is `disabled_by_partner`); `true` enables it again and forgets its run of failures.",
+    }),
+  })
+  .refine((body) => Object.keys(body).length > 0, {
+    error: "must name at least one of url, description, event_types, enabled",
+    // Only a body otherwise valid: one with nothing but unknown members is told just that.
+    when: (payload) => payload.issues.length === 0,
+  })
+  .meta({ id: "UpdateWebhookEndpointRequest", minProperties: 1 });
+
+/** What the endpoint commands need: the database and the configured rules. */
+export interface EndpointDeps {
+  db: DbOrTx;
+  config: { FINCA_WEBHOOKS_ALLOW_PRIVATE: boolean; WEBHOOK_MAX_ENDPOINTS: number };
+}
+
+/**
+ * A new endpoint and its signing secret. With an Idempotency-Key, a repeat of the request within
+ * 24 h answers that endpoint (its secret too) and creates nothing; the key with another body is a 422.
+ */
+export async function addEndpoint(
+  deps: EndpointDeps,
+  scope: Scope,
+  budget: WriteBudget,
+  body: unknown,
+  idempotencyKey: string | null = null,
+): Promise<{ endpoint: EndpointRow; secret: string }> {
+  await budget();
+  const input = parseBody(CreateWebhookEndpointBody, body);
+  const rules = {
+    allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+    maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS,
+  };
+  // The validated body, in the schema's order: the same request hashes the same however it was spelt.
+  const requestHash = createHash("sha256").update(JSON.stringify(input)).digest("hex");
+  return createEndpoint(deps.db, scope, input, rules, idempotencyKey ? { key: idempotencyKey, requestHash } : null);
+}
+
+/** The members sent changed, the others kept; null when `id` names no active endpoint of the scope. */
+export async function changeEndpoint(
+  deps: EndpointDeps,
+  scope: Scope,
+  budget: WriteBudget,
+  id: string,
+  body: unknown,
+): Promise<EndpointRow | null> {
+  await budget();
+  const changes = parseBody(UpdateWebhookEndpointBody, body);
+  return updateEndpoint(deps.db, scope, id, changes, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE });
+}
+
+/** Deliveries to it stop at once; false when `id` names no active endpoint of the scope. */
+export async function removeEndpoint(
+  deps: Pick<EndpointDeps, "db">,
+  scope: Scope,
+  budget: WriteBudget,
+  id: string,
+): Promise<boolean> {
+  await budget();
+  return deleteEndpoint(deps.db, scope, id);
+}

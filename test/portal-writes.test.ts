@@ -1,0 +1,109 @@
+// One command per write: the portal calls the API's own commands, so it accepts and refuses what the
+// API does, with its messages, and counts on the budgets the contract names (the partner's write
+// budget for properties and portfolios, the account's own for keys and endpoints).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { schema } from "@/lib/db";
+import { createProperty } from "@/lib/properties";
+import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
+import { accountBucket, budgetOn, rateLimitBucket } from "@/lib/rate-limit";
+import type { Scope } from "@/lib/domain";
+import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
+import { fakeSources } from "@/test/support/fake-sources";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WRITES: "3" } });
+});
+afterAll(() => t.close());
+
+const writes = (scope: Scope) => budgetOn(t.app.rateLimiter, rateLimitBucket(scope));
+const account = (scope: Scope) => budgetOn(t.app.rateLimiter, accountBucket(scope));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+
+describe("createProperty from the portal", () => {
+  it("refuses an invalid reference with the API's code and detail", async () => {
+    for (const input of ["12345", "2749704YJ0624N0001XX", "2749704YJ0624N00$1DI"]) {
+      const { key, partner } = await newPartnerKey(t.app); // a fresh budget each time (the limit is 3 here)
+      const api = await problemOf(
+        await t.api.createProperty(post("/properties", { cadastral_reference: input }, { "X-API-Key": key })),
+      );
+      const scope = { partnerId: partner.id, mode: "test" as const };
+      const portal = await refusal(createProperty(t.app, scope, writes(scope), { cadastral_reference: input }));
+      expect(portal).toMatchObject({ code: api.code, detail: api.detail });
+    }
+  });
+
+  it("registers as the API does (idempotent on the reference) and shares the partner's write budget", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    const first = await createProperty(t.app, scope, writes(scope), { cadastral_reference: "2749704-YJ0624N 0001di" });
+    expect(first).toMatchObject({ created: true, property: { cadastral_reference: "2749704YJ0624N0001DI" } });
+    const again = await createProperty(t.app, scope, writes(scope), { cadastral_reference: "2749704YJ0624N0001DI" });
+    expect(again).toMatchObject({ created: false, property: { property_id: first.property.property_id } });
+    // Two portal writes + one API write spend the budget of 3: the next, from either side, is refused.
+    const body = { cadastral_reference: "2749704YJ0624N0001DI" };
+    expect((await t.api.createProperty(post("/properties", body, { "X-API-Key": key }))).status).toBe(200);
+    expect((await problemOf(await t.api.createProperty(post("/properties", body, { "X-API-Key": key })))).code).toBe(
+      "rate_limited",
+    );
+    const portal = await refusal(createProperty(t.app, scope, writes(scope), body));
+    expect(portal).toMatchObject({
+      code: "rate_limited",
+      detail: expect.stringMatching(/^At most 3 write requests per 60 s; retry after \d+ s\.$/),
+    });
+    // The live bucket of the same partner is separate, and a bad reference is counted there too.
+    const live = { partnerId: partner.id, mode: "live" as const };
+    expect(await refusal(createProperty(t.app, live, writes(live), { cadastral_reference: "bad" }))).toMatchObject({
+      code: "invalid_cadastral_reference",
+    });
+  });
+
+  it("counts the write first: past the budget even a bad body is told rate_limited, and nothing is written", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    for (let i = 0; i < 3; i++) await writes(scope)();
+    expect(await refusal(createProperty(t.app, scope, writes(scope), { nonsense: 1 }))).toMatchObject({
+      code: "rate_limited",
+    });
+    const rows = await t.app.db.select().from(schema.properties).where(eq(schema.properties.partnerId, partner.id));
+    expect(rows).toEqual([]);
+  });
+});
+
+describe("webhook endpoint commands from the portal", () => {
+  it("check the API's request schema and URL rules, with the API's field errors", async () => {
+    const { key, partner } = await newPartnerKey(t.app, "live");
+    const scope = { partnerId: partner.id, mode: "live" as const };
+    for (const body of [{ url: "http://example.com/hook" }, { url: "https://example.com/h", colour: "red" }, {}]) {
+      const api = await problemOf(
+        await t.api.createWebhookEndpoint(post("/webhook-endpoints", body, { "X-API-Key": key })),
+      );
+      const portal = await refusal(addEndpoint(t.app, scope, account(scope), body));
+      expect(portal).toMatchObject({ code: api.code, detail: api.detail, errors: api.errors });
+    }
+  });
+
+  it("add, change and remove on the account's budget: a spent one refuses and changes nothing", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    const { endpoint } = await addEndpoint(t.app, scope, account(scope), { url: "https://example.com/hook" });
+    const off = await changeEndpoint(t.app, scope, account(scope), endpoint.id, { enabled: false });
+    expect(off).toMatchObject({ enabled: false, disabledReason: "disabled_by_partner" });
+    // The partner's write budget is untouched by all this: a bulk load cannot lock the account, nor this it.
+    for (let i = 0; i < 3; i++) await writes(scope)();
+    expect(await removeEndpoint(t.app, scope, account(scope), endpoint.id)).toBe(true);
+    // Three account writes made: the fourth is refused before it looks at anything.
+    const another = refusal(addEndpoint(t.app, scope, account(scope), { url: "https://example.com/other" }));
+    expect(await another).toMatchObject({ code: "rate_limited" });
+    const rows = await t.app.db
+      .select()
+      .from(schema.webhookEndpoints)
+      .where(eq(schema.webhookEndpoints.partnerId, partner.id));
+    expect(rows.map((r) => r.url)).toEqual(["https://example.com/hook"]);
+  });
+});
