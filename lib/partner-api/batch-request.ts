@@ -5,22 +5,28 @@ import { readFile, type Submission } from "@/lib/batches";
 import type { Config } from "@/lib/config";
 import { chunksOf } from "@/lib/http/read-capped";
 import { idempotencyKey, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
-import { CreateBatchBody, CreateBatchQuery } from "./schemas";
-import { parseBody, parseQuery } from "@/lib/domain";
+import { CreateBatchBody, type CreateBatchQuery } from "./schemas";
+import type { z } from "zod";
+import { DomainError, parseBody } from "@/lib/domain";
 
 const isCsv = (req: Request) =>
   /^text\/csv\s*(;\s*charset="?utf-8"?\s*)?$/i.test((req.headers.get("content-type") ?? "").trim());
 
 const hashOf = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex");
 
+/** The request's submission; `query` is its query as the operation's wrapper parsed it (CreateBatchQuery). */
 export async function readBatchRequest(
   req: Request,
+  query: z.output<typeof CreateBatchQuery>,
   config: Pick<Config, "BATCH_MAX_ITEMS" | "BATCH_MAX_BYTES">,
 ): Promise<Submission> {
   const key = idempotencyKey(req);
-  const url = new URL(req.url);
   if (isJson(req)) {
-    parseQuery(CreateBatchQuery.pick({}), url);
+    // A JSON body names its batch itself.
+    if (query.name !== undefined)
+      throw new DomainError("validation_error", "The query parameters are invalid.", [
+        { parameter: "name", detail: "unknown parameter: a JSON body names its batch with `name`" },
+      ]);
     const bytes = await readBody(req, config.BATCH_MAX_BYTES);
     const body = parseBody(CreateBatchBody, parseJsonBytes(bytes));
     const items = body.items.map((i) => ({
@@ -35,7 +41,6 @@ export async function readBatchRequest(
     };
   }
   if (!isCsv(req)) throw unsupportedType(req, "application/json or text/csv (UTF-8)");
-  const query = parseQuery(CreateBatchQuery, url);
   const { items, digest } = await readFile("csv", keepingBody(req, chunksOf(req.body)), {
     maxItems: config.BATCH_MAX_ITEMS,
     maxBytes: config.BATCH_MAX_BYTES,

@@ -13,7 +13,7 @@ import { Batch, Property, Timestamp } from "@/lib/domain";
 import type { ErrorCode } from "@/lib/domain";
 import { STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
-import { BASE_PATH, TAGS, type Operation } from "./operation";
+import { BASE_PATH, TAGS, type Operation, type Responses } from "./operation";
 
 type HeaderRefs = Record<string, { $ref: string }>;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -103,10 +103,19 @@ const problem = (status: string, description: string, headers: HeaderRefs): ZodO
 function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiResponseObject> {
   const counted = op.write ? writeHeaders : requestIdHeaders;
   const own = Object.fromEntries(
-    Object.entries(op.responses(config)).map(([status, response]) => {
-      const headers = { ...counted, ...(response.headers as HeaderRefs | undefined) };
-      const isProblem = Number(status) >= 400 && !response.content;
-      return [status, isProblem ? problem(status, response.description, headers) : { ...response, headers }];
+    Object.entries(op.responses as Responses).map(([status, declared]) => {
+      const description =
+        typeof declared.description === "string" ? declared.description : declared.description(config);
+      if (declared.kind === "problem") return [status, problem(status, description, counted)];
+      const headers =
+        declared.kind === "json" && declared.location ? { ...counted, Location: ref("Location") } : counted;
+      const content =
+        declared.kind === "json"
+          ? { "application/json": { schema: declared.schema } }
+          : declared.kind === "stream"
+            ? Object.fromEntries(Object.entries(declared.content).map(([type, schema]) => [type, { schema }]))
+            : undefined;
+      return [status, { description, headers, ...(content && { content }) }];
     }),
   );
   const implied: Record<string, ZodOpenApiResponseObject> = {};
@@ -210,9 +219,9 @@ function webhook(
   };
 }
 
-const cache = new WeakMap<Config, object>();
+const cache = new WeakMap<Config, Record<string, unknown>>();
 
-export function buildOpenApiDocument(operations: readonly Operation[], config: Config): object {
+export function buildOpenApiDocument(operations: readonly Operation[], config: Config): Record<string, unknown> {
   const cached = cache.get(config);
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
@@ -289,6 +298,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], config: C
       },
     },
   });
-  cache.set(config, document);
-  return document;
+  // As a plain record: the API answers it as a JSON object (its declared schema).
+  const record: Record<string, unknown> = { ...document };
+  cache.set(config, record);
+  return record;
 }

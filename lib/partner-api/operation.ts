@@ -2,7 +2,6 @@
 // as a write, its documentation and its handler. The table of them is ./operations.ts.
 import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
-import type { ZodOpenApiResponseObject } from "zod-openapi";
 import type { Config } from "@/lib/config";
 import type { ErrorCode, Mode, WriteBudget } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
@@ -101,9 +100,69 @@ export const TAGS = {
 } as const;
 export type Tag = keyof typeof TAGS;
 
-interface Described {
+/** A description, or one made from the configuration where it names a setting. */
+export type Text = string | ((config: Config) => string);
+
+/**
+ * One declared answer of an operation, by status: a JSON body of a schema (with `Location` when it
+ * created something), a stream in one of several media types, nothing, or a problem (a handler
+ * throws a DomainError for those; the wrapper writes the problem+json).
+ */
+export type Declared =
+  | { kind: "json"; description: Text; schema: z.ZodType; location?: true }
+  | { kind: "stream"; description: Text; content: Record<string, z.ZodType> }
+  | { kind: "empty"; description: Text }
+  | { kind: "problem"; description: Text };
+
+export type Responses = Record<`${number}`, Declared>;
+
+export const answer = <S extends z.ZodType>(description: Text, schema: S) =>
+  ({ kind: "json", description, schema }) as const;
+/** A created item's answer: its `Location` header is part of the reply's type. */
+export const createdAnswer = <S extends z.ZodType>(description: Text, schema: S) =>
+  ({ kind: "json", description, schema, location: true }) as const;
+export const streamAnswer = <C extends Record<string, z.ZodType>>(description: Text, content: C) =>
+  ({ kind: "stream", description, content }) as const;
+export const emptyAnswer = (description: Text) => ({ kind: "empty", description }) as const;
+export const problemAnswer = (description: Text) => ({ kind: "problem", description }) as const;
+
+type StatusOf<K> = K extends `${infer N extends number}` ? N : never;
+
+/** What a handler may return: one of its operation's declared answers (a problem is thrown instead). */
+export type ReplyTo<R extends Responses> = {
+  [K in keyof R & string]: R[K] extends { kind: "json"; schema: infer S extends z.ZodType; location: true }
+    ? { status: StatusOf<K>; body: z.input<S>; headers: { Location: string } }
+    : R[K] extends { kind: "json"; schema: infer S extends z.ZodType }
+      ? { status: StatusOf<K>; body: z.input<S>; headers?: Record<string, string> }
+      : R[K] extends { kind: "stream" }
+        ? { status: StatusOf<K>; stream: ReadableStream<Uint8Array> | null; headers: Record<string, string> }
+        : R[K] extends { kind: "empty" }
+          ? { status: StatusOf<K>; headers?: Record<string, string> }
+          : never;
+}[keyof R & string];
+
+/** Any operation's reply, as the wrapper turns it into a Response. */
+export type Reply =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | { status: number; stream: ReadableStream<Uint8Array> | null; headers: Record<string, string> }
+  | { status: number; headers?: Record<string, string> };
+
+/** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the command reads them). */
+export interface RequestShape {
+  path?: z.ZodObject;
+  /** Parsed by the wrapper (a 422 naming the parameter) and handed to the handler as `query`. */
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  /** Parsed by the write's command with this same schema, so the portal's write is checked by it too. */
+  body?: z.ZodType;
+  alsoAccepts?: Record<string, z.ZodType>;
+}
+
+type QueryOf<Q> = Q extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+interface Described<Id extends string = string, R extends Responses = Responses, Q = RequestShape | undefined> {
   /** The OpenAPI operationId, and the key of the bound handler. */
-  id: string;
+  id: Id;
   method: Method;
   /** Under the base path, OpenAPI style: `/properties/{id}`. */
   path: string;
@@ -111,16 +170,9 @@ interface Described {
   tag: Tag;
   summary: string;
   description: (config: Config) => string;
-  /** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the handler reads them). */
-  request?: {
-    path?: z.ZodObject;
-    query?: z.ZodObject;
-    headers?: z.ZodObject;
-    body?: z.ZodType;
-    alsoAccepts?: Record<string, z.ZodType>;
-  };
-  /** Success and operation-specific error responses; 401, 422 and 429 follow from the flags. */
-  responses: (config: Config) => Record<string, ZodOpenApiResponseObject>;
+  request?: Q;
+  /** Success and operation-specific error answers; 401, 422 and 429 follow from the flags. */
+  responses: R;
   lookup?: Lookup;
 }
 
@@ -143,13 +195,41 @@ export interface Looked {
   found: string | null;
 }
 
-export type Operation = Described &
+/** An operation as its handler is typed: its input from its request, its reply from its answers. */
+type Spec<Id extends string, R extends Responses, Q extends RequestShape | undefined> = Described<Id, R, Q> &
   (
     | {
         authenticated: true;
         write: boolean;
         /** `budget`: a write's count, made with the key's check, for the write's command. */
-        handle(ctx: Context & { principal: Principal; looked?: Looked; budget: WriteBudget }): Promise<Response>;
+        handle(
+          ctx: Context & { query: QueryOf<Q>; principal: Principal; looked?: Looked; budget: WriteBudget },
+        ): Promise<ReplyTo<R>>;
       }
-    | { authenticated: false; write: false; handle(ctx: Context): Promise<Response> }
+    | { authenticated: false; write: false; handle(ctx: Context & { query: QueryOf<Q> }): Promise<ReplyTo<R>> }
   );
+
+/** An operation as the wrapper, the router and the document see it (its types checked where it was defined). */
+export type Operation<Id extends string = string> = Described<Id, Responses, RequestShape | undefined> &
+  (
+    | {
+        authenticated: true;
+        write: boolean;
+        handle(
+          ctx: Context & { query: unknown; principal: Principal; looked?: Looked; budget: WriteBudget },
+        ): Promise<Reply>;
+      }
+    | { authenticated: false; write: false; handle(ctx: Context & { query: unknown }): Promise<Reply> }
+  );
+
+/**
+ * One entry of the table, checked against itself: a handler returning a status or a body its
+ * answers do not declare is a compile error.
+ */
+export const defineOperation = <
+  const Id extends string,
+  const R extends Responses,
+  const Q extends RequestShape | undefined = undefined,
+>(
+  spec: Spec<Id, R, Q>,
+): Operation<Id> => spec as unknown as Operation<Id>;

@@ -1,7 +1,6 @@
 // The table of API operations. The Next.js route, the lean server's routing (with its 404 and 405)
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
 import { z } from "zod";
-import type { ZodOpenApiResponseObject } from "zod-openapi";
 import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
 import {
   cancelBatch,
@@ -32,8 +31,7 @@ import {
 } from "@/lib/webhooks/commands";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
-import { idempotencyKey, idParam, json, readJsonBody } from "./request";
-import { parseQuery } from "@/lib/domain";
+import { idempotencyKey, idParam, readJsonBody } from "./request";
 import {
   BatchItemList,
   BatchList,
@@ -52,13 +50,15 @@ import {
 import { readBatchRequest } from "./batch-request";
 import { buildOpenApiDocument } from "./openapi";
 import type { Config } from "@/lib/config";
-import { BASE_PATH, type Operation } from "./operation";
-
-export const ok = (description: string, schema: z.ZodType): ZodOpenApiResponseObject => ({
-  description,
-  content: { "application/json": { schema } },
-});
-export const problemOnly = (description: string): ZodOpenApiResponseObject => ({ description });
+import {
+  answer,
+  BASE_PATH,
+  createdAnswer,
+  defineOperation,
+  emptyAnswer,
+  problemAnswer,
+  streamAnswer,
+} from "./operation";
 
 const notFound = (what: string) =>
   new DomainError("not_found", `No ${what} with this id for this API key's partner and mode.`);
@@ -69,9 +69,10 @@ const unknownCursor = (what: string) =>
   ]);
 
 const batchLocation = (id: string) => ({ Location: `${BASE_PATH}/batches/${id}` });
+const notFoundAnswer = problemAnswer("`not_found`");
 
 export const operations = [
-  {
+  defineOperation({
     id: "createProperty",
     method: "POST",
     path: "/properties",
@@ -82,19 +83,16 @@ export const operations = [
     description: () =>
       "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property. With an `Idempotency-Key`, a repeat within 24 h answers as the first request did: 201 with the property it registered (as it is now); the key with another reference is a 422.",
     request: { body: CreatePropertyBody, headers: IdempotencyHeaders },
-    responses: () => ({
-      "200": ok("The reference was already registered: the existing property.", Property),
-      "201": {
-        ...ok(
-          "Registered (or, with its Idempotency-Key within 24 h, registered by that key's first request).",
-          Property,
-        ),
-        headers: { Location: { $ref: "#/components/headers/Location" } },
-      },
-      "400": problemOnly(
+    responses: {
+      "200": answer("The reference was already registered: the existing property.", Property),
+      "201": createdAnswer(
+        "Registered (or, with its Idempotency-Key within 24 h, registered by that key's first request).",
+        Property,
+      ),
+      "400": problemAnswer(
         "`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters.",
       ),
-    }),
+    },
     // The repeat check rides on the key's statement: a create is that and its insert.
     lookup: {
       input: async (req) => {
@@ -111,11 +109,11 @@ export const operations = [
       });
       about.propertyId = property.property_id;
       return created
-        ? json(property, 201, { Location: `${BASE_PATH}/properties/${property.property_id}` })
-        : json(property, 200);
+        ? { status: 201, body: property, headers: { Location: `${BASE_PATH}/properties/${property.property_id}` } }
+        : { status: 200, body: property };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "listProperties",
     method: "GET",
     path: "/properties",
@@ -126,9 +124,8 @@ export const operations = [
     description: () =>
       "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state; `cadastral_reference` finds the property of a reference.",
     request: { query: ListPropertiesQuery },
-    responses: () => ({ "200": ok("A page of properties.", PropertyList) }),
-    async handle({ deps, req, principal, about }) {
-      const query = parseQuery(ListPropertiesQuery, new URL(req.url));
+    responses: { "200": answer("A page of properties.", PropertyList) },
+    async handle({ deps, query, principal, about }) {
       const reference =
         query.cadastral_reference === undefined ? undefined : normalizeReference(query.cadastral_reference);
       const page = await listProperties(deps.db, principal, {
@@ -144,10 +141,10 @@ export const operations = [
       }
       // A look-up by reference is about the property it found.
       if (reference !== undefined && page.data.length === 1) about.propertyId = page.data[0]!.property_id;
-      return json(page);
+      return { status: 200, body: page };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "getProperty",
     method: "GET",
     path: "/properties/{id}",
@@ -158,16 +155,16 @@ export const operations = [
     description: () =>
       "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
     request: { path: IdParam },
-    responses: () => ({ "200": ok("The property.", Property), "404": problemOnly("`not_found`") }),
+    responses: { "200": answer("The property.", Property), "404": notFoundAnswer },
     async handle({ deps, params, principal, about }) {
       const id = idParam(params.id);
       const property = id ? await getProperty(deps.db, principal, id) : null;
       if (!property) throw notFound("property");
       about.propertyId = property.property_id;
-      return json(property);
+      return { status: 200, body: property };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "createBatch",
     method: "POST",
     path: "/batches",
@@ -183,20 +180,23 @@ export const operations = [
       body: CreateBatchBody,
       alsoAccepts: { "text/csv": CreateBatchCsv },
     },
-    responses: () => ({
-      "200": ok("This Idempotency-Key created a batch within 24 h: that batch (nothing new was created).", Batch),
-      "202": {
-        ...ok("Accepted: the batch, queued.", Batch),
-        headers: { Location: { $ref: "#/components/headers/Location" } },
-      },
-      "409": problemOnly("`too_many_active_batches`: too many batches of this partner and mode are queued or running."),
-    }),
-    async handle({ deps, req, principal, budget }) {
-      const { created, batch } = await submitBatch(deps, principal, budget, () => readBatchRequest(req, deps.config));
-      return json(batch, created ? 202 : 200, batchLocation(batch.batch_id));
+    responses: {
+      "200": createdAnswer(
+        "This Idempotency-Key created a batch within 24 h: that batch (nothing new was created).",
+        Batch,
+      ),
+      "202": createdAnswer("Accepted: the batch, queued.", Batch),
+      "409": problemAnswer(
+        "`too_many_active_batches`: too many batches of this partner and mode are queued or running.",
+      ),
     },
-  },
-  {
+    async handle({ deps, req, query, principal, budget }) {
+      const read = () => readBatchRequest(req, query, deps.config);
+      const { created, batch } = await submitBatch(deps, principal, budget, read);
+      return { status: created ? 202 : 200, body: batch, headers: batchLocation(batch.batch_id) };
+    },
+  }),
+  defineOperation({
     id: "listBatches",
     method: "GET",
     path: "/batches",
@@ -207,15 +207,14 @@ export const operations = [
     description: () =>
       "Batches of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page.",
     request: { query: ListBatchesQuery },
-    responses: () => ({ "200": ok("A page of batches.", BatchList) }),
-    async handle({ deps, req, principal }) {
-      const query = parseQuery(ListBatchesQuery, new URL(req.url));
+    responses: { "200": answer("A page of batches.", BatchList) },
+    async handle({ deps, query, principal }) {
       const page = await listBatches(deps.db, principal, { limit: query.limit, startingAfter: query.starting_after });
       if (!page) throw unknownCursor("a batch");
-      return json(page);
+      return { status: 200, body: page };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "getBatch",
     method: "GET",
     path: "/batches/{id}",
@@ -225,14 +224,14 @@ export const operations = [
     summary: "Get a batch",
     description: () => "The batch with its counts per item status (refreshed about every second while it runs).",
     request: { path: IdParam },
-    responses: () => ({ "200": ok("The batch.", Batch), "404": problemOnly("`not_found`") }),
+    responses: { "200": answer("The batch.", Batch), "404": notFoundAnswer },
     async handle({ deps, params, principal }) {
       const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
       if (!batch) throw notFound("batch");
-      return json(batch);
+      return { status: 200, body: batch };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "cancelBatch",
     method: "DELETE",
     path: "/batches/{id}",
@@ -243,14 +242,14 @@ export const operations = [
     description: () =>
       "Items not yet started end `cancelled`; items already registered finish enriching, and `batch.completed` follows once they have. A batch already completed or cancelled is answered as it is.",
     request: { path: IdParam },
-    responses: () => ({ "200": ok("The batch, cancelled.", Batch), "404": problemOnly("`not_found`") }),
+    responses: { "200": answer("The batch, cancelled.", Batch), "404": notFoundAnswer },
     async handle({ deps, params, principal, budget }) {
       const batch = await cancelBatch(deps, principal, budget, idParam(params.id) ?? "");
       if (!batch) throw notFound("batch");
-      return json(batch);
+      return { status: 200, body: batch };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "listBatchItems",
     method: "GET",
     path: "/batches/{id}/items",
@@ -261,19 +260,18 @@ export const operations = [
     description: () =>
       "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
     request: { path: IdParam, query: ListBatchItemsQuery },
-    responses: () => ({ "200": ok("A page of items.", BatchItemList), "404": problemOnly("`not_found`") }),
-    async handle({ deps, req, params, principal }) {
-      const query = parseQuery(ListBatchItemsQuery, new URL(req.url));
+    responses: { "200": answer("A page of items.", BatchItemList), "404": notFoundAnswer },
+    async handle({ deps, query, params, principal }) {
       const page = await listItems(deps.db, principal, idParam(params.id) ?? "", {
         limit: query.limit,
         startingAfter: query.starting_after,
         status: query.status,
       });
       if (!page) throw notFound("batch");
-      return json(page);
+      return { status: 200, body: page };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "getBatchResults",
     method: "GET",
     path: "/batches/{id}/results",
@@ -284,20 +282,15 @@ export const operations = [
     description: () =>
       "Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). Available while the batch runs: what is known so far.",
     request: { path: IdParam },
-    responses: () => ({
-      "200": {
-        description: "The results.",
-        content: {
-          "text/csv": { schema: z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }) },
-          "application/x-ndjson": {
-            schema: z.string().meta({
-              description: "One JSON object a line: `{item, property}` (property null when the item has none).",
-            }),
-          },
-        },
-      },
-      "404": problemOnly("`not_found`"),
-    }),
+    responses: {
+      "200": streamAnswer("The results.", {
+        "text/csv": z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }),
+        "application/x-ndjson": z.string().meta({
+          description: "One JSON object a line: `{item, property}` (property null when the item has none).",
+        }),
+      }),
+      "404": notFoundAnswer,
+    },
     async handle({ deps, req, params, principal }) {
       const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
       if (!batch) throw notFound("batch");
@@ -309,11 +302,12 @@ export const operations = [
             "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"`,
           };
       // HEAD is answered as GET without a body: nothing to read for it.
-      if (req.method === "HEAD") return new Response(null, { headers });
-      return new Response(resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv"), { headers });
+      if (req.method === "HEAD") return { status: 200, stream: null, headers };
+      const stream = resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv");
+      return { status: 200, stream, headers };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "listWebhookEndpoints",
     method: "GET",
     path: "/webhook-endpoints",
@@ -323,14 +317,12 @@ export const operations = [
     summary: "List webhook endpoints",
     description: () =>
       "The webhook endpoints of this key's partner and mode, without their signing secrets (the portal reveals and rotates them).",
-    responses: () => ({
-      "200": ok("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList),
-    }),
+    responses: { "200": answer("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList) },
     async handle({ deps, principal }) {
-      return json({ data: (await listEndpoints(deps.db, principal)).map(toEndpoint) });
+      return { status: 200, body: { data: (await listEndpoints(deps.db, principal)).map(toEndpoint) } };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "createWebhookEndpoint",
     method: "POST",
     path: "/webhook-endpoints",
@@ -341,25 +333,24 @@ export const operations = [
     description: () =>
       "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
     request: { body: CreateWebhookEndpointBody, headers: IdempotencyHeaders },
-    responses: () => ({
-      "201": {
-        ...ok(
-          "Created; `secret` is shown only now. A repeat of the request with its Idempotency-Key within 24 h answers the same again (that endpoint, its secret) and creates nothing.",
-          WebhookEndpointWithSecret,
-        ),
-        headers: { Location: { $ref: "#/components/headers/Location" } },
-      },
-    }),
+    responses: {
+      "201": createdAnswer(
+        "Created; `secret` is shown only now. A repeat of the request with its Idempotency-Key within 24 h answers the same again (that endpoint, its secret) and creates nothing.",
+        WebhookEndpointWithSecret,
+      ),
+    },
     async handle({ deps, req, principal, budget }) {
       const key = idempotencyKey(req);
       // A repeat with the same Idempotency-Key answers as the first request did (the contract: same status).
       const { endpoint, secret } = await addEndpoint(deps, principal, budget, await readJsonBody(req), key);
-      return json({ ...toEndpoint(endpoint), secret }, 201, {
-        Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}`,
-      });
+      return {
+        status: 201,
+        body: { ...toEndpoint(endpoint), secret },
+        headers: { Location: `${BASE_PATH}/webhook-endpoints/${endpoint.id}` },
+      };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "updateWebhookEndpoint",
     method: "PATCH",
     path: "/webhook-endpoints/{id}",
@@ -370,17 +361,17 @@ export const operations = [
     description: () =>
       "Changes the members sent (at least one of `url`, `description`, `event_types`, `enabled`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.",
     request: { path: IdParam, body: UpdateWebhookEndpointBody },
-    responses: () => ({
-      "200": ok("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
-      "404": problemOnly("`not_found`"),
-    }),
+    responses: {
+      "200": answer("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
+      "404": notFoundAnswer,
+    },
     async handle({ deps, req, params, principal, budget }) {
       const endpoint = await changeEndpoint(deps, principal, budget, idParam(params.id) ?? "", await readJsonBody(req));
       if (!endpoint) throw notFound("webhook endpoint");
-      return json(toEndpoint(endpoint));
+      return { status: 200, body: toEndpoint(endpoint) };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "deleteWebhookEndpoint",
     method: "DELETE",
     path: "/webhook-endpoints/{id}",
@@ -390,14 +381,14 @@ export const operations = [
     summary: "Delete a webhook endpoint",
     description: () => "Stops deliveries to the endpoint at once; deliveries already made stay visible in the portal.",
     request: { path: IdParam },
-    responses: () => ({ "204": { description: "Deleted." }, "404": problemOnly("`not_found`") }),
+    responses: { "204": emptyAnswer("Deleted."), "404": notFoundAnswer },
     async handle({ deps, params, principal, budget }) {
       if (!(await removeEndpoint(deps, principal, budget, idParam(params.id) ?? "")))
         throw notFound("webhook endpoint");
-      return new Response(null, { status: 204 });
+      return { status: 204 };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "listenWebhooks",
     method: "GET",
     path: "/webhooks/listen",
@@ -407,16 +398,16 @@ export const operations = [
     summary: "Stream test-mode events for local forwarding (finca listen)",
     description: (config) =>
       `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`finca listen --forward-to <url>\` (the SDK's CLI) POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once. The stream ends with an \`error\` event once the key is revoked or past a roll's expiry (checked every ${config.LISTEN_KEY_CHECK_MS} ms), and with \`end\` (\`{"reason":"session_limit"}\`) after ${config.LISTEN_MAX_SESSION_SECONDS} s: reconnect.`,
-    responses: (config) => ({
-      "200": {
-        description: "The event stream (text/event-stream); it ends when the client or the server goes.",
-        content: { "text/event-stream": { schema: z.string() } },
-      },
-      "422": problemOnly("`validation_error`: a live key (live events go to your registered endpoints)."),
-      "429": problemOnly(
-        `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners on this server.`,
+    responses: {
+      "200": streamAnswer("The event stream (text/event-stream); it ends when the client or the server goes.", {
+        "text/event-stream": z.string(),
+      }),
+      "422": problemAnswer("`validation_error`: a live key (live events go to your registered endpoints)."),
+      "429": problemAnswer(
+        (config) =>
+          `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners on this server.`,
       ),
-    }),
+    },
     async handle({ deps, req, principal }) {
       if (principal.mode !== "test")
         throw new DomainError(
@@ -438,7 +429,7 @@ export const operations = [
       };
       if (req.method === "HEAD") {
         free();
-        return new Response(null, { headers });
+        return { status: 200, stream: null, headers };
       }
       const stream = listenStream(deps.listenHub, principal, listenSecret(req.headers.get("x-api-key")!.trim()), {
         pollMs: deps.config.LISTEN_POLL_MS,
@@ -450,10 +441,10 @@ export const operations = [
         maxSessionMs: deps.config.LISTEN_MAX_SESSION_SECONDS * 1000,
         onClose: free,
       });
-      return new Response(stream, { headers });
+      return { status: 200, stream, headers };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "getCoverage",
     method: "GET",
     path: "/coverage",
@@ -463,12 +454,12 @@ export const operations = [
     summary: "What each register covers, per autonomous community",
     description: () =>
       "For each of the 19 autonomous communities and cities, and each source (cadastre, energy certificate, ITE), the providers asked in order and the best kind among them: `live` (a register queried by reference), `index` (a local copy of an open dataset, with its `as_of` date and row count), `rules` (ITE age rules only), `estimate` (energy only) or `unsupported`. País Vasco and Navarra keep foral cadastres the national cadastre does not cover.",
-    responses: () => ({ "200": ok("Coverage per community.", Coverage) }),
+    responses: { "200": answer("Coverage per community.", Coverage) },
     async handle({ deps }) {
-      return json({ data: await coverage(deps.db) });
+      return { status: 200, body: { data: await coverage(deps.db) } };
     },
-  },
-  {
+  }),
+  defineOperation({
     id: "getOpenApiDocument",
     method: "GET",
     path: "/openapi.json",
@@ -478,19 +469,14 @@ export const operations = [
     summary: "This OpenAPI document",
     description: () =>
       "The OpenAPI 3.1 document of this API, generated from the same schemas that validate requests. No key needed.",
-    responses: () => ({
-      "200": {
-        description: "The OpenAPI 3.1 document of this API.",
-        content: { "application/json": { schema: z.looseObject({}) } },
-      },
-    }),
-    async handle({ deps }): Promise<Response> {
-      return json(openApiDocument(deps.config));
+    responses: { "200": answer("The OpenAPI 3.1 document of this API.", z.looseObject({})) },
+    async handle({ deps }) {
+      return { status: 200, body: openApiDocument(deps.config) };
     },
-  },
-] as const satisfies readonly Operation[];
+  }),
+] as const;
 
 export type OperationId = (typeof operations)[number]["id"];
 
 /** The OpenAPI document of these operations. */
-export const openApiDocument = (config: Config): object => buildOpenApiDocument(operations, config);
+export const openApiDocument = (config: Config): Record<string, unknown> => buildOpenApiDocument(operations, config);

@@ -176,10 +176,6 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   }
 }
 
-export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
-}
-
 /** A path parameter that must be an id: its decoded value, or null when it cannot name one (then: 404). */
 export function idParam(raw: string | undefined): string | null {
   let id: string;

@@ -6,12 +6,12 @@
 // reported once to `onRequest`.
 import { sql } from "drizzle-orm";
 import { authenticationWith, type Principal } from "@/lib/api-keys";
-import { DomainError } from "@/lib/domain";
+import { DomainError, parseQuery } from "@/lib/domain";
 import { countedAs, rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemBody, problemResponse, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
 import { bodyRead, loggableBody, loggableHeaders, loggablePath, loggableQuery, requestIdOf } from "./request";
-import type { ApiDeps, Context, Handler, Operation, RequestRecord } from "./operation";
+import type { ApiDeps, Context, Handler, Operation, Reply, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
   const admit = admission(deps, op);
@@ -35,8 +35,8 @@ export function route(deps: ApiDeps, op: Operation): Handler {
           ? { input: input.value.value, body: input.value.body, found: admitted.found }
           : undefined;
         const budget = admitted.decision ? countedAs(admitted.decision) : notAWrite(op.id);
-        response = await op.handle({ ...ctx, principal, looked, budget });
-      } else response = await op.handle(ctx);
+        response = toResponse(await op.handle({ ...ctx, query: queryOf(op, req), principal, looked, budget }));
+      } else response = toResponse(await op.handle({ ...ctx, query: queryOf(op, req) }));
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
       response = problemResponse(error, ctx.requestId);
@@ -65,6 +65,20 @@ async function undeclared(deps: ApiDeps, op: Operation, response: Response): Pro
   return parsed.success
     ? null
     : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
+}
+
+/** The operation's declared query, parsed (a 422 naming each parameter); undefined when it declares none. */
+const queryOf = (op: Operation, req: Request) =>
+  op.request?.query ? parseQuery(op.request.query, new URL(req.url)) : undefined;
+
+/** A handler's reply as HTTP: a JSON body, a stream, or nothing. */
+function toResponse(reply: Reply): Response {
+  if ("body" in reply)
+    return new Response(JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { "Content-Type": "application/json", ...reply.headers },
+    });
+  return new Response("stream" in reply ? reply.stream : null, { status: reply.status, headers: reply.headers });
 }
 
 /** A read's budget: a command that writes is a bug in the table (a write must say `write: true`). */

@@ -1270,6 +1270,7 @@ export interface operations {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
