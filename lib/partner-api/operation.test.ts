@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { answer, createdAnswer, defineOperation, emptyAnswer, problemAnswer } from "./operation";
+import { IdParam } from "./schemas";
 
 const Thing = z.object({ id: z.string(), size: z.number() });
 const base = {
@@ -22,6 +23,16 @@ const responses = {
 };
 
 describe("defineOperation", () => {
+  it("parses a path id as the handlers use it: decoded and lower-cased, null when it cannot name one", () => {
+    expect(IdParam.parse({ id: "0B0C2D4E-8F00-4A4A-9B9B-0123456789AB" })).toEqual({
+      id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab",
+    });
+    expect(IdParam.parse({ id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789a%62" }).id).toBe(
+      "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab",
+    );
+    for (const id of ["42", "%E0%A4%A", ""]) expect(IdParam.parse({ id }).id).toBeNull();
+  });
+
   it("accepts each declared answer", async () => {
     const op = defineOperation({
       ...base,
@@ -97,7 +108,20 @@ describe("defineOperation", () => {
           return { status: 200, body: { id: limit, size: query.limit } };
         },
       }),
+      defineOperation({
+        ...base,
+        authenticated: false,
+        write: false,
+        id: "typedPath",
+        request: { path: IdParam },
+        responses,
+        async handle({ path }) {
+          // @ts-expect-error an id that cannot name an item is null (then: 404)
+          const id: string = path.id;
+          return { status: 200, body: { id, size: 1 } };
+        },
+      }),
     ];
-    expect(refused.map((op) => op.id)).toHaveLength(5);
+    expect(refused.map((op) => op.id)).toHaveLength(6);
   });
 });

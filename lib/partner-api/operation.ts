@@ -74,8 +74,6 @@ export interface ApiDeps extends PropertiesDeps {
 export interface Context {
   deps: ApiDeps;
   req: Request;
-  /** Path parameters by name, still percent-encoded, as the path template matched them. */
-  params: Record<string, string>;
   requestId: string;
   /** When the request arrived (ms), so deadlines bound the whole response. */
   startedAt: number;
@@ -149,9 +147,10 @@ export type Reply =
 
 /** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the command reads them). */
 export interface RequestShape {
-  path?: z.ZodObject;
   /** Parsed by the wrapper (a 422 naming the parameter) and handed to the handler as `query`. */
   query?: z.ZodObject;
+  /** Path parameters, parsed by the wrapper from the template's segments and handed over as `path`. */
+  path?: z.ZodObject;
   headers?: z.ZodObject;
   /** Parsed by the write's command with this same schema, so the portal's write is checked by it too. */
   body?: z.ZodType;
@@ -159,6 +158,9 @@ export interface RequestShape {
 }
 
 type QueryOf<Q> = Q extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
+type PathOf<Q> = Q extends { path: infer S extends z.ZodType } ? z.output<S> : undefined;
+/** The request as the wrapper parsed it by the operation's declared schemas. */
+type Parsed<Q> = { query: QueryOf<Q>; path: PathOf<Q> };
 
 interface Described<Id extends string = string, R extends Responses = Responses, Q = RequestShape | undefined> {
   /** The OpenAPI operationId, and the key of the bound handler. */
@@ -203,10 +205,10 @@ type Spec<Id extends string, R extends Responses, Q extends RequestShape | undef
         write: boolean;
         /** `budget`: a write's count, made with the key's check, for the write's command. */
         handle(
-          ctx: Context & { query: QueryOf<Q>; principal: Principal; looked?: Looked; budget: WriteBudget },
+          ctx: Context & Parsed<Q> & { principal: Principal; looked?: Looked; budget: WriteBudget },
         ): Promise<ReplyTo<R>>;
       }
-    | { authenticated: false; write: false; handle(ctx: Context & { query: QueryOf<Q> }): Promise<ReplyTo<R>> }
+    | { authenticated: false; write: false; handle(ctx: Context & Parsed<Q>): Promise<ReplyTo<R>> }
   );
 
 /** An operation as the wrapper, the router and the document see it (its types checked where it was defined). */
@@ -216,10 +218,14 @@ export type Operation<Id extends string = string> = Described<Id, Responses, Req
         authenticated: true;
         write: boolean;
         handle(
-          ctx: Context & { query: unknown; principal: Principal; looked?: Looked; budget: WriteBudget },
+          ctx: Context & { query: unknown; path: unknown } & {
+            principal: Principal;
+            looked?: Looked;
+            budget: WriteBudget;
+          },
         ): Promise<Reply>;
       }
-    | { authenticated: false; write: false; handle(ctx: Context & { query: unknown }): Promise<Reply> }
+    | { authenticated: false; write: false; handle(ctx: Context & { query: unknown; path: unknown }): Promise<Reply> }
   );
 
 /**

@@ -31,7 +31,7 @@ import {
 } from "@/lib/webhooks/commands";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
-import { idempotencyKey, idParam, readJsonBody } from "./request";
+import { idempotencyKey, readJsonBody } from "./request";
 import {
   BatchItemList,
   BatchList,
@@ -156,9 +156,8 @@ export const operations = [
       "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
     request: { path: IdParam },
     responses: { "200": answer("The property.", Property), "404": notFoundAnswer },
-    async handle({ deps, params, principal, about }) {
-      const id = idParam(params.id);
-      const property = id ? await getProperty(deps.db, principal, id) : null;
+    async handle({ deps, path, principal, about }) {
+      const property = path.id ? await getProperty(deps.db, principal, path.id) : null;
       if (!property) throw notFound("property");
       about.propertyId = property.property_id;
       return { status: 200, body: property };
@@ -225,8 +224,8 @@ export const operations = [
     description: () => "The batch with its counts per item status (refreshed about every second while it runs).",
     request: { path: IdParam },
     responses: { "200": answer("The batch.", Batch), "404": notFoundAnswer },
-    async handle({ deps, params, principal }) {
-      const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
+    async handle({ deps, path, principal }) {
+      const batch = await getBatch(deps.db, principal, path.id ?? "");
       if (!batch) throw notFound("batch");
       return { status: 200, body: batch };
     },
@@ -243,8 +242,8 @@ export const operations = [
       "Items not yet started end `cancelled`; items already registered finish enriching, and `batch.completed` follows once they have. A batch already completed or cancelled is answered as it is.",
     request: { path: IdParam },
     responses: { "200": answer("The batch, cancelled.", Batch), "404": notFoundAnswer },
-    async handle({ deps, params, principal, budget }) {
-      const batch = await cancelBatch(deps, principal, budget, idParam(params.id) ?? "");
+    async handle({ deps, path, principal, budget }) {
+      const batch = await cancelBatch(deps, principal, budget, path.id ?? "");
       if (!batch) throw notFound("batch");
       return { status: 200, body: batch };
     },
@@ -261,8 +260,8 @@ export const operations = [
       "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
     request: { path: IdParam, query: ListBatchItemsQuery },
     responses: { "200": answer("A page of items.", BatchItemList), "404": notFoundAnswer },
-    async handle({ deps, query, params, principal }) {
-      const page = await listItems(deps.db, principal, idParam(params.id) ?? "", {
+    async handle({ deps, query, path, principal }) {
+      const page = await listItems(deps.db, principal, path.id ?? "", {
         limit: query.limit,
         startingAfter: query.starting_after,
         status: query.status,
@@ -291,8 +290,8 @@ export const operations = [
       }),
       "404": notFoundAnswer,
     },
-    async handle({ deps, req, params, principal }) {
-      const batch = await getBatch(deps.db, principal, idParam(params.id) ?? "");
+    async handle({ deps, req, path, principal }) {
+      const batch = await getBatch(deps.db, principal, path.id ?? "");
       if (!batch) throw notFound("batch");
       const ndjson = /application\/x-ndjson/i.test(req.headers.get("accept") ?? "");
       const headers: Record<string, string> = ndjson
@@ -365,8 +364,8 @@ export const operations = [
       "200": answer("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
       "404": notFoundAnswer,
     },
-    async handle({ deps, req, params, principal, budget }) {
-      const endpoint = await changeEndpoint(deps, principal, budget, idParam(params.id) ?? "", await readJsonBody(req));
+    async handle({ deps, req, path, principal, budget }) {
+      const endpoint = await changeEndpoint(deps, principal, budget, path.id ?? "", await readJsonBody(req));
       if (!endpoint) throw notFound("webhook endpoint");
       return { status: 200, body: toEndpoint(endpoint) };
     },
@@ -382,9 +381,8 @@ export const operations = [
     description: () => "Stops deliveries to the endpoint at once; deliveries already made stay visible in the portal.",
     request: { path: IdParam },
     responses: { "204": emptyAnswer("Deleted."), "404": notFoundAnswer },
-    async handle({ deps, params, principal, budget }) {
-      if (!(await removeEndpoint(deps, principal, budget, idParam(params.id) ?? "")))
-        throw notFound("webhook endpoint");
+    async handle({ deps, path, principal, budget }) {
+      if (!(await removeEndpoint(deps, principal, budget, path.id ?? ""))) throw notFound("webhook endpoint");
       return { status: 204 };
     },
   }),

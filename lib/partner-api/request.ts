@@ -1,7 +1,7 @@
 // Request plumbing shared by every partner-API handler: request ids, bodies, JSON answers.
 import { randomUUID } from "node:crypto";
 import { readCapped } from "@/lib/http/read-capped";
-import { DomainError, isUuid, type FieldError } from "@/lib/domain";
+import { DomainError, type FieldError } from "@/lib/domain";
 import { IdempotencyHeaders } from "./schemas";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -174,17 +174,6 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   } catch {
     throw invalid("The body is not valid JSON.");
   }
-}
-
-/** A path parameter that must be an id: its decoded value, or null when it cannot name one (then: 404). */
-export function idParam(raw: string | undefined): string | null {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw ?? "");
-  } catch {
-    return null; // a malformed percent-encoding names nothing
-  }
-  return isUuid(id) ? id.toLowerCase() : null;
 }
 
 /** The Idempotency-Key header, checked: at most 200 visible characters. */

@@ -16,7 +16,7 @@ import type { ApiDeps, Context, Handler, Operation, Reply, RequestRecord } from 
 export function route(deps: ApiDeps, op: Operation): Handler {
   const admit = admission(deps, op);
   return async (req, params) => {
-    const ctx = { deps, req, params, requestId: requestIdOf(req), startedAt: Date.now(), about: {} };
+    const ctx = { deps, req, requestId: requestIdOf(req), startedAt: Date.now(), about: {} };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
     let principal: Principal | null = null;
     let response: Response;
@@ -35,8 +35,8 @@ export function route(deps: ApiDeps, op: Operation): Handler {
           ? { input: input.value.value, body: input.value.body, found: admitted.found }
           : undefined;
         const budget = admitted.decision ? countedAs(admitted.decision) : notAWrite(op.id);
-        response = toResponse(await op.handle({ ...ctx, query: queryOf(op, req), principal, looked, budget }));
-      } else response = toResponse(await op.handle({ ...ctx, query: queryOf(op, req) }));
+        response = toResponse(await op.handle({ ...ctx, ...parsed(op, req, params), principal, looked, budget }));
+      } else response = toResponse(await op.handle({ ...ctx, ...parsed(op, req, params) }));
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
       response = problemResponse(error, ctx.requestId);
@@ -67,9 +67,14 @@ async function undeclared(deps: ApiDeps, op: Operation, response: Response): Pro
     : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
 }
 
-/** The operation's declared query, parsed (a 422 naming each parameter); undefined when it declares none. */
-const queryOf = (op: Operation, req: Request) =>
-  op.request?.query ? parseQuery(op.request.query, new URL(req.url)) : undefined;
+/**
+ * The request by the operation's declared schemas: its query (a 422 naming each parameter) and its
+ * path parameters; undefined where it declares none.
+ */
+const parsed = (op: Operation, req: Request, params: Record<string, string>) => ({
+  query: op.request?.query ? parseQuery(op.request.query, new URL(req.url)) : undefined,
+  path: op.request?.path?.parse(params),
+});
 
 /** A handler's reply as HTTP: a JSON body, a stream, or nothing. */
 function toResponse(reply: Reply): Response {

@@ -3,7 +3,7 @@
 // write commands' own request schemas in lib/properties and lib/webhooks).
 import { z } from "zod";
 import "zod-openapi";
-import { Batch, BATCH_ITEM_STATUSES, BatchItem, PROPERTY_STATUSES, Property } from "@/lib/domain";
+import { Batch, BATCH_ITEM_STATUSES, BatchItem, isUuid, PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 
@@ -109,9 +109,26 @@ export const PropertyList = page(Property, z.uuid(), "PropertyList");
 export const BatchList = page(Batch, z.uuid(), "BatchList");
 export const BatchItemList = page(BatchItem, z.number().int(), "BatchItemList");
 
-/** As the handlers treat it: any segment; one that is not the id (a UUID) of this partner's item answers 404, never 422. */
+/** A path segment that must be an id: decoded and lower-cased, or null when it cannot name one. */
+function idOf(segment: string): string | null {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    return null; // a malformed percent-encoding names nothing
+  }
+  return isUuid(id) ? id.toLowerCase() : null;
+}
+
+/**
+ * As the handlers get it: any segment, the id or null; a null (not a UUID) answers 404 as an
+ * unknown id does, never 422.
+ */
 export const IdParam = z.object({
-  id: z.string().meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
+  id: z
+    .string()
+    .transform(idOf)
+    .meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
 });
 
 export const Problem = z
