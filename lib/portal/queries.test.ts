@@ -2,6 +2,7 @@
 // SQL (correlated subqueries, series, the rate-limit windows) must name real tables and columns
 // and count what was written.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aProperty } from "@/test/support/payloads";
 import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { listPartners } from "@/lib/partners";
@@ -101,9 +102,10 @@ describe("partner read models", () => {
       await t.app.db.transaction((tx) =>
         recordEvent(tx, t.app.queue, {
           ...otherScope,
-          type: i < 3 ? "webhook.test" : "property.enriched",
           propertyId,
-          payload: { n: i },
+          ...(i < 3
+            ? { type: "webhook.test", payload: { n: i } }
+            : { type: "property.enriched", payload: aProperty() }),
         }),
       );
     }

@@ -164,13 +164,14 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     return "skipped";
   }
 
+  // Made before a slot is taken: a payload off its schema fails the job without holding one.
+  const body = wirePayload(event);
   const release = deps.slots ? await deps.slots.wait(endpoint.partnerId) : () => {};
   if (!release) {
     // This partner kept its share in flight all the wait: the same job again in a moment, no attempt counted.
     await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, job, { delaySeconds: deferSeconds() });
     return "deferred";
   }
-  const body = wirePayload(event);
   const startedAt = now();
   const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);
   const result = await sendWebhook(endpoint.url, headers, body, {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { aBatch, aProperty } from "@/test/support/payloads";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
@@ -7,7 +8,7 @@ import { createLogger } from "@/lib/observability/logger";
 import { startQueue, type Queue } from "@/lib/queue";
 import type { Mode } from "@/lib/domain";
 import { startReceiver, type Receiver } from "@/test/support/receiver";
-import { DomainError, type Scope } from "@/lib/domain";
+import { DomainError, type Property, type Scope } from "@/lib/domain";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -75,7 +76,8 @@ async function newEndpoint(scope?: Scope, url = receiver.url) {
   };
 }
 
-async function emit(scope: Scope, payload: Record<string, unknown> = { property_id: "p1", status: "enriched" }) {
+const P1 = "0b0c2d4e-8f00-4a4a-9b9b-000000000001";
+async function emit(scope: Scope, payload: Property = aProperty({ property_id: P1 })) {
   const event = await database.db.transaction((tx) =>
     recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload }),
   );
@@ -126,7 +128,7 @@ describe("recording an event", () => {
     ]);
 
     const rolledBack = database.db.transaction(async (tx) => {
-      await recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 2 } });
+      await recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: aProperty() });
       throw new Error("caller fails after recording");
     });
     await expect(rolledBack).rejects.toThrow("caller fails");
@@ -155,7 +157,7 @@ describe("recording an event", () => {
     );
     expect((await emit(scope)).deliveries.map((d) => d.endpointId)).toEqual([all.endpoint.id]);
     const completed = await database.db.transaction((tx) =>
-      recordEvent(tx, queue, { ...scope, type: "batch.completed", propertyId: null, payload: {} }),
+      recordEvent(tx, queue, { ...scope, type: "batch.completed", propertyId: null, payload: aBatch() }),
     );
     const deliveries = await database.db
       .select()
@@ -174,16 +176,17 @@ describe("recording an event", () => {
 describe("delivery against a real receiver", () => {
   it("signs per Standard Webhooks: the reference verifier accepts the raw body", async () => {
     const { scope, secret } = await newEndpoint();
-    const { event, deliveries } = await emit(scope);
+    const property = aProperty({ property_id: P1 });
+    const { event, deliveries } = await emit(scope, property);
     expect(await runNext(deliveries[0]!.id)).toBe("succeeded");
     const hit = receiver.received[0]!;
     expect(new Webhook(secret).verify(hit.body, hit.headers as Record<string, string>)).toEqual({
       type: "property.enriched",
       timestamp: event.createdAt.toISOString(),
-      data: { property_id: "p1", status: "enriched" },
+      data: property,
     });
     expect(() =>
-      new Webhook(secret).verify(hit.body.replace("p1", "p2"), hit.headers as Record<string, string>),
+      new Webhook(secret).verify(hit.body.replace(P1, P1.replace(/1$/, "2")), hit.headers as Record<string, string>),
     ).toThrow();
     expect(hit.headers["webhook-id"]).toBe(deliveries[0]!.messageId);
     expect(Math.abs(Number(hit.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(5);

@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
-import { Batch, inSchemaOrder, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
+import { Batch, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
 import { enqueueMany, QUEUES, type JobData, type Queue } from "@/lib/queue";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
@@ -14,13 +14,12 @@ export type DeliverJob = JobData<typeof QUEUES.deliverWebhook>;
 /** `webhook-id`: one per event, the same for every attempt, replay and endpoint. */
 export const messageIdOf = (eventId: string) => `msg_${eventId.replaceAll("-", "")}`;
 
-export interface EventInput {
-  partnerId: string;
-  mode: Mode;
-  type: string;
-  propertyId: string | null;
-  payload: Record<string, unknown>;
-}
+/** An event to record: its type, and the payload that type's schema describes (test events: free-form). */
+export type EventInput = { partnerId: string; mode: Mode; propertyId: string | null } & (
+  | { type: "property.enriched"; payload: Property }
+  | { type: "batch.completed"; payload: Batch }
+  | { type: "webhook.test"; payload: Record<string, unknown> }
+);
 
 /**
  * Records the event and schedules it to every enabled endpoint of the partner and mode that takes
@@ -107,15 +106,29 @@ async function enqueueFirstAttempts(tx: DbOrTx, queue: Queue, deliveries: NewDel
   await enqueueMany(queue, tx, QUEUES.deliverWebhook, jobs);
 }
 
-/** Each event's payload schema: its members go out in that order, as the API answers them (jsonb reorders). */
+/**
+ * Each event's payload schema. Its parse checks the stored jsonb and puts the members back in the
+ * schema's order, as the API answers them (jsonb reorders them); zod does both faster than
+ * ordering alone did (1.5 against 3.1 µs a Property, measured).
+ */
 const PAYLOADS: Record<EventType, typeof Property | typeof Batch> = {
   "property.enriched": Property,
   "batch.completed": Batch,
 };
 
-/** The body on the wire: `{type, timestamp, data}`, the timestamp being the event's time. */
+/**
+ * The body on the wire: `{type, timestamp, data}`, the timestamp being the event's time. A stored
+ * payload off its type's schema (nothing of ours writes one) throws, naming the event: a receiver
+ * never gets data the contract does not describe.
+ */
 export function wirePayload(event: EventRow): string {
   const payloadSchema = Object.hasOwn(PAYLOADS, event.type) ? PAYLOADS[event.type as EventType] : undefined;
-  const data = payloadSchema ? inSchemaOrder(payloadSchema, event.payload) : event.payload;
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data });
+  const parsed = payloadSchema
+    ? payloadSchema.safeParse(event.payload)
+    : { success: true as const, data: event.payload };
+  if (!parsed.success)
+    throw new Error(
+      `event ${event.id} (${event.type}): its stored payload is not the contract's: ${parsed.error.message.slice(0, 300)}`,
+    );
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: parsed.data });
 }

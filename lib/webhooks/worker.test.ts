@@ -1,5 +1,6 @@
 // The pg-boss worker end to end: its own database, since a live worker takes every queued job.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aProperty } from "@/test/support/payloads";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDatabase, schema, type Database } from "@/lib/db";
@@ -58,7 +59,7 @@ describe.concurrent("deliver-webhook worker", () => {
     const port = await freePort();
     const { scope, secret } = await setup(`http://127.0.0.1:${port}/hooks`);
     const event = await database.db.transaction((tx) =>
-      recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 1 } }),
+      recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: aProperty() }),
     );
     const [delivery] = await database.db
       .select()
@@ -101,7 +102,7 @@ describe.concurrent("deliver-webhook worker", () => {
       // Queued together, so one batch: a job whose run throws (a malformed id fails the query) ...
       await enqueue(queue, tx, QUEUES.deliverWebhook, { deliveryId: "not-a-uuid", attempt: 0, trigger: "scheduled" });
       // ... and a delivery whose receiver takes a while to answer.
-      return recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: { n: 2 } });
+      return recordEvent(tx, queue, { ...scope, type: "property.enriched", propertyId: null, payload: aProperty() });
     });
     // pg-boss retries the failed batch after about a second, while the send is still open; once the
     // attempt is logged a retry would be skipped, so any second send has happened by then.

@@ -18,7 +18,7 @@ afterAll(() => t.close());
 const event = (partnerId: string, n: number) => ({
   partnerId,
   mode: "test" as const,
-  type: "webhook.test",
+  type: "webhook.test" as const,
   propertyId: null,
   payload: { n },
 });
