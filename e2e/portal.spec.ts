@@ -290,6 +290,31 @@ test("an admin replays a failed delivery", async ({ page }) => {
   await expect(page).toHaveURL(/\/admin$/);
 });
 
+test("an admin disables a user (their session ends at once) and enables them again", async ({ page, browser }) => {
+  const user: Account = {
+    organisation: `Disabled Org ${Date.now()}`,
+    email: `disabled-${Date.now()}@example.com`,
+    password: "correct horse battery",
+  };
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  try {
+    await signUp(them, user);
+    await signIn(page, admin.email, admin.password);
+    await page.goto("/admin/users");
+    const row = page.getByRole("row").filter({ hasText: user.email });
+    await row.getByRole("button", { name: "Disable" }).click();
+    await expect(row.getByRole("button", { name: "Enable" })).toBeVisible();
+    await them.goto("/dashboard");
+    await expect(them).toHaveURL(/\/sign-in/);
+    await row.getByRole("button", { name: "Enable" }).click();
+    await expect(row.getByRole("button", { name: "Disable" })).toBeVisible();
+    await signIn(them, user.email, user.password);
+  } finally {
+    await theirs.close();
+  }
+});
+
 test("an admin refreshes a register dataset and sees it in the coverage", async ({ page }) => {
   // scripts/e2e-server.mjs configures La Rioja's dataset at this address (E2E_PORT + 1).
   const registerFile = http.createServer((req, res) => {
@@ -407,6 +432,57 @@ test("signing out ends every copy of the session", async ({ page, browser }) => 
   await thief.goto("/keys");
   await expect(thief).toHaveURL(/\/sign-in/);
   await copy.close();
+});
+
+test("a user sees their sessions, ends another browser's, and a sign-out ends this one only", async ({
+  page,
+  browser,
+}) => {
+  const user: Account = {
+    organisation: `Sessions Org ${Date.now()}`,
+    email: `sessions-${Date.now()}@example.com`,
+    password: "correct horse battery",
+  };
+  await signUp(page, user);
+  const elsewhere = await browser.newContext({
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0",
+  });
+  const other = await elsewhere.newPage();
+  try {
+    await signIn(other, user.email, user.password);
+    await page.goto("/account");
+    const sessions = page.getByTestId("session");
+    await expect(sessions).toHaveCount(2);
+    await expect(sessions.filter({ hasText: "This browser" })).toHaveCount(1);
+    const firefox = sessions.filter({ hasText: "Firefox 132 on Linux" });
+    await expect(firefox).toContainText("127.0.0.1");
+    await firefox.getByRole("button", { name: "End" }).click();
+    await expect(sessions).toHaveCount(1);
+    await other.goto("/dashboard");
+    await expect(other).toHaveURL(/\/sign-in/);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // Signed in there again: signing out there leaves this browser signed in.
+    await signIn(other, user.email, user.password);
+    await other.getByRole("button", { name: "Sign out" }).click();
+    await expect(other).toHaveURL(/\/sign-in/);
+    await page.goto("/keys");
+    await expect(page).toHaveURL(/\/keys$/);
+
+    // And all others at once.
+    await signIn(other, user.email, user.password);
+    await page.goto("/account");
+    await expect(sessions).toHaveCount(2);
+    await page.getByRole("button", { name: "End all other sessions" }).click();
+    await expect(page.getByRole("alertdialog")).toContainText("End your 1 other session?");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await expect(sessions).toHaveCount(1);
+    await other.goto("/dashboard");
+    await expect(other).toHaveURL(/\/sign-in/);
+  } finally {
+    await elsewhere.close();
+  }
 });
 
 test("an owner invites a member, who joins", async ({ page, browser }) => {

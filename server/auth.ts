@@ -1,7 +1,7 @@
 // next-auth (Auth.js v5): email + password against our users table, JWT sessions carrying the
-// user's id, role, partner and session version. Every page and action re-checks the session
-// against the database (./session.ts): a sign-out, a password or role change, a removal or a
-// disable ends every copy of the cookie at once.
+// user's id, role, partner, session version and session row. Every page and action re-checks the
+// session against the database (./session.ts): a sign-out or an ended session ends that session's
+// every copy; a password or role change, a removal or a disable ends all the user's at once.
 import { cookies } from "next/headers";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
@@ -14,8 +14,9 @@ import {
   knownDevice,
   newDeviceCookie,
 } from "@/lib/auth/device";
-import { clientAddress } from "@/lib/auth/throttle";
+import { clientAddress, requestAddress } from "@/lib/auth/throttle";
 import { normalizeEmail } from "@/lib/auth/users";
+import { SESSION_MAX_AGE_SECONDS, startSession } from "@/lib/auth/sessions";
 import { errorFields } from "@/lib/observability/logger";
 import { getApp } from "./app";
 
@@ -31,6 +32,7 @@ declare module "next-auth" {
     role?: Role;
     partnerId?: string | null;
     sessionVersion?: number;
+    sessionId?: string;
   }
   interface Session {
     user: {
@@ -40,12 +42,14 @@ declare module "next-auth" {
       role: Role;
       partnerId: string | null;
       sessionVersion: number;
+      /** The session's row (lib/auth/sessions.ts). */
+      sessionId: string;
     };
   }
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth({
-  session: { strategy: "jwt", maxAge: 8 * 3600 },
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/sign-in" },
   logger: {
     // A wrong password is an expected outcome (recorded for throttling), not a server error.
@@ -85,6 +89,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           path: "/",
           maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
         });
+        const userAgent = request.headers.get("user-agent");
         return {
           id: user.id,
           email: user.email,
@@ -92,6 +97,10 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           role: user.role,
           partnerId: user.partnerId,
           sessionVersion: user.sessionVersion,
+          sessionId: await startSession(app.db, user.id, {
+            userAgent,
+            address: requestAddress(request.headers, app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN),
+          }),
         };
       },
     }),
@@ -104,6 +113,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           role: user.role,
           partnerId: user.partnerId ?? null,
           sv: user.sessionVersion,
+          sid: user.sessionId,
         });
       return token;
     },
@@ -113,6 +123,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         role: token.role,
         partnerId: token.partnerId ?? null,
         sessionVersion: token.sv,
+        sessionId: token.sid,
       });
       return session;
     },

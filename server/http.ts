@@ -7,6 +7,7 @@
 // that is not valid percent-encoding gets a plain 400 (`next start` answers it with a 500).
 import type http from "node:http";
 import { BASE_PATH } from "@/lib/partner-api";
+import { FRONT_DOOR } from "@/lib/auth/throttle";
 
 // The methods Next's route handlers and pages can answer.
 const ROUTED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -45,7 +46,14 @@ function pathOf(target: string): { path: string; search: string } | null {
   }
 }
 
-export function frontDoor(next: http.RequestListener, api: http.RequestListener): http.RequestListener {
+/** `::ffff:127.0.0.1` as people write it. */
+const readable = (address: string | undefined) => address?.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, "$1") ?? "";
+
+/**
+ * The listener: `token` (the process's own) vouches for the socket's address it hands Next.js
+ * (FRONT_DOOR), so a page can show where a sign-in came from without a proxy in front.
+ */
+export function frontDoor(next: http.RequestListener, api: http.RequestListener, token: string): http.RequestListener {
   return (req, res) => {
     const target = req.url ?? "/";
     const at = pathOf(target);
@@ -55,6 +63,8 @@ export function frontDoor(next: http.RequestListener, api: http.RequestListener)
     if (!decodable(at.path)) return plain(res, 400, "Bad request: the path is not valid percent-encoding.");
     // An absolute-form target for a page: served as its path, the host it names is not ours to follow.
     if (!target.startsWith("/")) req.url = at.path + at.search;
+    req.headers[FRONT_DOOR.address] = readable(req.socket.remoteAddress);
+    req.headers[FRONT_DOOR.token] = token;
     return next(req, res);
   };
 }

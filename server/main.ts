@@ -2,6 +2,7 @@
 // listener and everything else to Next.js; the App (database, queue, workers) in the same process,
 // and graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close
 // the database.
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
 import { createPartnerApi } from "@/lib/partner-api";
@@ -17,8 +18,14 @@ const app = await appOrExit(getApp);
 const nextApp = next({ dev: false, dir: process.cwd(), port });
 await nextApp.prepare();
 const handle = nextApp.getRequestHandler();
+// Next.js's own copy of server/auth.ts reads the token from the environment: the process is one.
+process.env.FINCA_FRONT_DOOR_TOKEN = randomBytes(16).toString("hex");
 const server = http.createServer(
-  frontDoor((req, res) => void handle(req, res), partnerApiListener(createPartnerApi(app))),
+  frontDoor(
+    (req, res) => void handle(req, res),
+    partnerApiListener(createPartnerApi(app)),
+    process.env.FINCA_FRONT_DOOR_TOKEN,
+  ),
 );
 // Longer than the usual load balancer's idle timeout, so it never reuses a connection we closed.
 server.keepAliveTimeout = 65_000;

@@ -1,10 +1,12 @@
 // Server-side guards for pages and actions: the session is re-checked against the database on every
-// request, so a removed or disabled user, a changed password or role, or a sign-out elsewhere ends
-// it at once (the session version it was issued under no longer matches).
+// request, so a removed or disabled user, a changed password or role (the session version it was
+// issued under no longer matches), or a session ended (signed out, or ended from another browser)
+// is signed out at once.
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
+import { sessionAlive } from "@/lib/auth/sessions";
 import type { Mode, Scope } from "@/lib/domain";
 import { getApp, type App } from "./app";
 import { auth } from "./auth";
@@ -14,6 +16,8 @@ export const MODE_COOKIE = "finca_mode";
 export interface PortalContext {
   app: App;
   user: typeof schema.users.$inferSelect;
+  /** This browser's session (lib/auth/sessions.ts). */
+  sessionId: string;
 }
 
 /** The signed-in user with a current session, or null (public pages that adapt to a visitor). */
@@ -22,7 +26,10 @@ export async function currentUser(): Promise<PortalContext | null> {
   if (!session?.user?.id) return null;
   const app = await getApp();
   const user = await getUser(app.db, session.user.id);
-  return user && sessionIsCurrent(user, session.user.sessionVersion) ? { app, user } : null;
+  const { sessionVersion, sessionId } = session.user;
+  return sessionIsCurrent(user, sessionVersion) && (await sessionAlive(app.db, user.id, sessionId))
+    ? { app, user, sessionId }
+    : null;
 }
 
 export async function requireUser(): Promise<PortalContext> {

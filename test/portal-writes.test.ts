@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { createProperty } from "@/lib/properties";
 import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
-import { accountBucket, budgetOn, rateLimitBucket } from "@/lib/rate-limit";
+import { accountBucket, budgetOn, operatorBucket, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import type { Scope } from "@/lib/domain";
 import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
@@ -105,5 +105,35 @@ describe("webhook endpoint commands from the portal", () => {
       .from(schema.webhookEndpoints)
       .where(eq(schema.webhookEndpoints.partnerId, partner.id));
     expect(rows.map((r) => r.url)).toEqual(["https://example.com/hook"]);
+  });
+});
+
+describe("changes only the portal makes (revoke, rotate, test event, replay, team, operators')", () => {
+  it("are counted first: past the budget each is refused with the reason, and not made", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    let made = 0;
+    const change = spent(account(scope), async () => ++made);
+    for (let i = 1; i <= 3; i++) expect(await unlessRefused(change)).toEqual({ done: i });
+    expect(await unlessRefused(change)).toEqual({
+      refused: expect.stringMatching(/^At most 3 write requests per 60 s; retry after \d+ s\.$/),
+    });
+    expect(made).toBe(3);
+    // Another error is the change's own, not a refusal.
+    const other = { partnerId: (await newPartnerKey(t.app)).partner.id, mode: "test" as const };
+    const failing = unlessRefused(
+      spent(account(other), async () => {
+        throw new Error("the change failed");
+      }),
+    );
+    await expect(failing).rejects.toThrow("the change failed");
+  });
+
+  it("an operator's budget is the operator's own", async () => {
+    const operator = budgetOn(t.app.rateLimiter, operatorBucket("0b0c2d4e-8f00-4a4a-9b9b-0000000000aa"));
+    const another = budgetOn(t.app.rateLimiter, operatorBucket("0b0c2d4e-8f00-4a4a-9b9b-0000000000bb"));
+    for (let i = 0; i < 3; i++) await operator();
+    expect(await unlessRefused(operator)).toMatchObject({ refused: expect.any(String) });
+    expect(await unlessRefused(another)).toEqual({ done: undefined });
   });
 });

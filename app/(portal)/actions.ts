@@ -20,10 +20,11 @@ import {
 } from "@/lib/webhooks/endpoints";
 import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
 import { createProperty } from "@/lib/properties";
-import { accountBucket, budgetOn, rateLimitBucket } from "@/lib/rate-limit";
+import { accountBucket, budgetOn, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
-import { endSessions, removeMember } from "@/lib/auth/users";
+import { removeMember } from "@/lib/auth/users";
+import { endOtherSessions, endSession } from "@/lib/auth/sessions";
 import type { Mode, Scope } from "@/lib/domain";
 import type { App } from "@/server/app";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
@@ -64,11 +65,31 @@ export async function switchMode(form: FormData) {
   revalidatePath("/", "layout");
 }
 
-/** Signs out everywhere: a copy of this session's cookie stops working too. */
+/** Ends this session only: a copy of its cookie stops working too; the user's other browsers stay. */
 export async function signOutAction() {
-  const { app, user } = await requireUser();
-  await endSessions(app.db, user.id);
+  const { app, user, sessionId } = await requireUser();
+  await endSession(app.db, user.id, sessionId);
   await signOut({ redirectTo: "/sign-in" });
+}
+
+/**
+ * Ends one of the user's other sessions (a browser left signed in elsewhere), or all of them. Not
+ * counted against a write budget: whoever spent it must not keep the user from ending a session.
+ */
+export async function endSessionAction(form: FormData): Promise<ButtonResult> {
+  const { app, user, sessionId } = await requireUser();
+  const id = field(form, "id");
+  if (id === sessionId) return { error: "This is the session you are using: sign out instead." };
+  const ended = await endSession(app.db, user.id, id);
+  revalidatePath("/", "layout");
+  return ended ? undefined : { error: "That session had already ended." };
+}
+
+export async function endOtherSessionsAction(): Promise<ButtonResult> {
+  const { app, user, sessionId } = await requireUser();
+  await endOtherSessions(app.db, user.id, sessionId);
+  revalidatePath("/", "layout");
+  return undefined;
 }
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
@@ -81,7 +102,7 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       values: { name: name.slice(0, 100) },
     };
   const made = await counted(app, scope, () => createApiKey(app.db, { partnerId, mode: modeOf(form), name }));
-  if ("error" in made) return { ...made, values: { name } };
+  if ("refused" in made) return { error: made.refused, values: { name } };
   revalidatePath("/keys");
   return { key: made.done.key };
 }
@@ -98,7 +119,7 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
       expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
     }),
   );
-  if ("error" in made) return made;
+  if ("refused" in made) return { error: made.refused };
   const rolled = made.done;
   if (!rolled)
     return { error: "This key is no longer active: it was revoked, expired or rolled to a shorter expiry meanwhile." };
@@ -106,26 +127,13 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
   return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
 
-/** A change's result, or the budget's refusal (nothing was changed then). */
-async function refusable<T>(change: () => Promise<T>): Promise<{ done: T } | { error: string }> {
-  try {
-    return { done: await change() };
-  } catch (error) {
-    if (error instanceof DomainError && error.code === "rate_limited") return { error: error.detail };
-    throw error;
-  }
-}
-
 /** A change only the portal makes (revoke, rotate, test event, replay...): the account's budget spent first. */
 const counted = <T>(app: App, scope: Scope, change: () => Promise<T>) =>
-  refusable(async () => {
-    await accountBudget(app, scope)();
-    return change();
-  });
+  unlessRefused(spent(accountBudget(app, scope), change));
 
 /** What a button shows: nothing, or the refusal. */
-const button = (made: { done: unknown } | { error: string }): ButtonResult =>
-  "error" in made ? { error: made.error } : undefined;
+const button = (made: { done: unknown } | { refused: string }): ButtonResult =>
+  "refused" in made ? { error: made.refused } : undefined;
 
 export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
   const { app, partnerId, scope } = await requirePartner();
@@ -228,7 +236,7 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
       endOpenOverlap: field(form, "end_overlap") === "yes",
     }),
   );
-  if ("error" in made) return made;
+  if ("refused" in made) return { error: made.refused };
   const rotation = made.done;
   revalidatePath("/webhooks", "layout");
   if (rotation.rotated) return { expiresAt: rotation.previousSecretExpiresAt?.toISOString() ?? "now" };
@@ -243,7 +251,7 @@ export async function expireOldSecretAction(_: ActionState, form: FormData): Pro
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   const made = await counted(app, scope, () => expirePreviousSecret(app.db, scope, endpoint.id));
   revalidatePath("/webhooks", "layout");
-  if ("error" in made) return made;
+  if ("refused" in made) return { error: made.refused };
   return made.done ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
 }
 
@@ -251,7 +259,7 @@ export async function toggleEndpointAction(form: FormData): Promise<ButtonResult
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
   // The API's update of `enabled`: disabling says it was the partner's choice; enabling forgets the failures.
   const result = button(
-    await refusable(() =>
+    await unlessRefused(() =>
       changeEndpoint(app, scope, accountBudget(app, scope), endpoint.id, { enabled: !endpoint.enabled }),
     ),
   );
@@ -261,7 +269,7 @@ export async function toggleEndpointAction(form: FormData): Promise<ButtonResult
 
 export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
   const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = button(await refusable(() => removeEndpoint(app, scope, accountBudget(app, scope), endpoint.id)));
+  const result = button(await unlessRefused(() => removeEndpoint(app, scope, accountBudget(app, scope), endpoint.id)));
   revalidatePath("/webhooks", "layout");
   return result;
 }
@@ -290,32 +298,40 @@ export async function replayFailedAction(form: FormData): Promise<ButtonResult> 
   return result;
 }
 
-export async function removeMemberAction(form: FormData) {
-  const { app, partnerId, user } = await requireOwner();
+export async function removeMemberAction(form: FormData): Promise<ButtonResult> {
+  const { app, partnerId, scope, user } = await requireOwner();
   // The button exists only for members; anything else (a crafted post) removes nothing.
-  await removeMember(app.db, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
-    if (!(error instanceof DomainError)) throw error;
-  });
+  const result = button(
+    await counted(app, scope, () =>
+      removeMember(app.db, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
+        if (!(error instanceof DomainError)) throw error;
+      }),
+    ),
+  );
   revalidatePath("/team");
+  return result;
 }
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, partnerId, user } = await requireOwner();
+  const { app, partnerId, scope, user } = await requireOwner();
   const email = field(form, "email");
-  let token: string;
+  let made: { done: string } | { refused: string };
   try {
-    token = await createInvitation(app.db, partnerId, user.id, email || undefined);
+    made = await counted(app, scope, () => createInvitation(app.db, partnerId, user.id, email || undefined));
   } catch (error) {
     if (error instanceof DomainError)
       return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
     throw error;
   }
+  if ("refused" in made) return { error: made.refused, values: { email: email.slice(0, 320) } };
+  const token = made.done;
   revalidatePath("/team");
   return { link: `/invite/${token}` };
 }
 
-export async function withdrawInvitationAction(form: FormData) {
-  const { app, partnerId } = await requireOwner();
-  await withdrawInvitation(app.db, partnerId, field(form, "id"));
+export async function withdrawInvitationAction(form: FormData): Promise<ButtonResult> {
+  const { app, partnerId, scope } = await requireOwner();
+  const result = button(await counted(app, scope, () => withdrawInvitation(app.db, partnerId, field(form, "id"))));
   revalidatePath("/team");
+  return result;
 }

@@ -94,6 +94,23 @@ export async function endAttempt(
   await db.delete(signInFailures).where(lt(signInFailures.at, new Date(now.getTime() - 2 * WINDOW_MS)));
 }
 
+/**
+ * Headers the product's front door (server/http.ts) sets on what it passes to Next.js: the socket's
+ * address, and the process's token vouching for it (a client's own copies are replaced).
+ */
+export const FRONT_DOOR = { address: "x-finca-socket-address", token: "x-finca-front-door" } as const;
+
+/**
+ * Where a request came from, for people to read (a session's address): the entry our proxies
+ * appended when `hops` are trusted, else the socket's as the front door saw it; null when neither
+ * is known (`next start` alone). Limits stay keyed on `clientAddress` only.
+ */
+export function requestAddress(headers: Headers, hops: number, frontDoorToken: string | undefined): string | null {
+  if (hops) return clientAddress(headers.get("x-forwarded-for"), hops);
+  const vouched = !!frontDoorToken && headers.get(FRONT_DOOR.token) === frontDoorToken;
+  return (vouched && headers.get(FRONT_DOOR.address)?.slice(0, 100)) || null;
+}
+
 /** The client's address from X-Forwarded-For, trusting only the entries our own `hops` proxies appended. */
 export function clientAddress(forwardedFor: string | null, hops: number): string | null {
   if (!hops || !forwardedFor) return null;

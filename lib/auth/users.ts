@@ -52,7 +52,7 @@ export const sessionIsCurrent = (user: User | null, version: unknown): user is U
 
 const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
 
-/** Ends every session of the user (a sign-out everywhere). */
+/** Ends every session of the user at once (an operator's "End sessions"; every copy of every cookie). */
 export async function endSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.update(users).set(bump).where(eq(users.id, userId));
 }

@@ -63,6 +63,28 @@ export const users = pgTable("users", {
   createdAt: createdAt(),
 });
 
+/**
+ * One signed-in browser of a user: the session cookie names its row, so a user can see their
+ * sessions and end one; a sign-out ends its own row only. The user's session version still ends
+ * them all at once (password reset, removal, disable).
+ */
+export const userSessions = pgTable(
+  "user_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // How the browser named itself and where it came from, for the user to tell sessions apart.
+    userAgent: text("user_agent"),
+    address: text("address"),
+    createdAt: createdAt(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    endedAt: ts("ended_at"),
+  },
+  (t) => [index("user_sessions_user").on(t.userId, t.createdAt)],
+);
+
 export const invitations = pgTable("invitations", {
   id: uuid("id").primaryKey().defaultRandom(),
   partnerId: uuid("partner_id")

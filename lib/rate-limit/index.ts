@@ -170,6 +170,11 @@ export function accountBucket(scope: Scope): string {
   return `account:${scope.partnerId}:${scope.mode}`;
 }
 
+/** An operator's changes in the admin console: a budget per operator, the same size. */
+export function operatorBucket(userId: string): string {
+  return `operator:${userId}`;
+}
+
 /** `rateLimitBucket` in SQL, over a scope's columns. */
 export const rateLimitBucketSql = (scope: { partnerId: SQL; mode: SQL }): SQL =>
   sql`concat('writes:', ${scope.partnerId}, ':', ${scope.mode})`;
@@ -227,6 +232,28 @@ export const budgetOn =
   async () => {
     const decision = await limiter.hit(bucket);
     if (!decision.allowed) throw rateLimited(decision);
+  };
+
+/**
+ * A change that spends a write budget (itself, as a command does, or through `spent`): what it
+ * answered, or the refusal's detail when the budget was spent (and nothing changed). Another error
+ * is the change's own and is thrown.
+ */
+export async function unlessRefused<T>(change: () => Promise<T>): Promise<{ done: T } | { refused: string }> {
+  try {
+    return { done: await change() };
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "rate_limited") return { refused: error.detail };
+    throw error;
+  }
+}
+
+/** `change`, made once `budget` allowed it: for changes that are not commands (a key's revocation...). */
+export const spent =
+  <T>(budget: WriteBudget, change: () => Promise<T>) =>
+  async (): Promise<T> => {
+    await budget();
+    return change();
   };
 
 /** The budget of a write already counted (the API's key statement counts it): refused as that count was. */

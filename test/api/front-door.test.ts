@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { frontDoor } from "@/server/http";
+import { FRONT_DOOR } from "@/lib/auth/throttle";
 import { useTestApp, type TestApp } from "../support/app";
 import { BASE_PATH } from "../support/contract";
 import { fakeSources } from "../support/fake-sources";
@@ -16,14 +17,20 @@ let t: TestApp;
 let key: string;
 useTestApp({ sources: fakeSources() }, (ctx) => ({ t, key } = ctx));
 
-/** Next.js's stand-in: answers 299 with the URL it was given. */
+const TOKEN = "front-door-token";
+/** Next.js's stand-in: answers 299 with the URL it was given, and the address the front door vouched for. */
 const NEXT_STATUS = 299;
 let server: http.Server;
 let port: number;
 beforeAll(async () => {
   const next: http.RequestListener = (req, res) =>
-    res.writeHead(NEXT_STATUS, { "Content-Type": "text/plain" }).end(req.url);
-  server = http.createServer(frontDoor(next, partnerApiListener(t.api)));
+    res
+      .writeHead(NEXT_STATUS, {
+        "Content-Type": "text/plain",
+        "X-Seen-Address": `${req.headers[FRONT_DOOR.address]} ${req.headers[FRONT_DOOR.token]}`,
+      })
+      .end(req.url);
+  server = http.createServer(frontDoor(next, partnerApiListener(t.api), TOKEN));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });
@@ -83,6 +90,13 @@ describe("everything else reaches Next.js", () => {
       expect(answer.body).toBe(target);
     },
   );
+
+  it("with the socket's address, vouched for by the process's token: a client's own copies are replaced", async () => {
+    const { answer } = await exchange(port, [
+      `GET /account HTTP/1.1\r\nHost: finca.test\r\nConnection: close\r\n${FRONT_DOOR.address}: 203.0.113.9\r\n${FRONT_DOOR.token}: guessed\r\n\r\n`,
+    ]);
+    expect(answer!.headers.get("x-seen-address")).toBe(`127.0.0.1 ${TOKEN}`);
+  });
 
   it("a page's absolute-form target as its path", async () => {
     const answer = await ask("GET", "http://elsewhere.example/docs?a=1");

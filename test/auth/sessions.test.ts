@@ -40,7 +40,7 @@ async function team() {
 const stillSignedIn = async (session: User) =>
   sessionIsCurrent(await getUser(t.app.db, session.id), session.sessionVersion);
 
-it("a sign-out ends every copy of the session", async () => {
+it("ending every session of a user (an operator's button) ends every copy of each", async () => {
   const { member } = await team();
   expect(await stillSignedIn(member)).toBe(true);
   await endSessions(t.app.db, member.id);

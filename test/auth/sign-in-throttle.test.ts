@@ -6,6 +6,8 @@ import { checkCredentials, signUp } from "@/lib/auth/accounts";
 import { directPasswords, gatedPasswords, type Passwords } from "@/lib/auth/password";
 import {
   clientAddress,
+  FRONT_DOOR,
+  requestAddress,
   delayAfter,
   FREE_FAILURES_PER_EMAIL,
   MAX_DELAY_MS,
@@ -161,6 +163,24 @@ it(`a client address that keeps failing is refused after ${MAX_FAILURES_PER_ADDR
     await checkCredentials(t.app, "spray-last@example.test", "wrong", { address: "198.51.100.8" }, now),
   ).toMatchObject({
     reason: "invalid",
+  });
+});
+
+describe("requestAddress", () => {
+  const headers = (entries: Record<string, string>) => new Headers(entries);
+  it("is the socket's address when the front door vouches for it with this process's token", () => {
+    const sent = { [FRONT_DOOR.address]: "203.0.113.9", [FRONT_DOOR.token]: "t0ken" };
+    expect(requestAddress(headers(sent), 0, "t0ken")).toBe("203.0.113.9");
+    expect(requestAddress(headers(sent), 0, "another")).toBeNull(); // a client's forgery, or another process's
+    expect(requestAddress(headers(sent), 0, undefined)).toBeNull(); // `next start` alone: no front door
+  });
+  it("is the proxies' entry when they are trusted", () => {
+    const sent = {
+      "x-forwarded-for": "1.2.3.4, 198.51.100.4",
+      [FRONT_DOOR.address]: "10.0.0.2",
+      [FRONT_DOOR.token]: "t",
+    };
+    expect(requestAddress(headers(sent), 1, "t")).toBe("198.51.100.4");
   });
 });
 

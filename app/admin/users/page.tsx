@@ -3,7 +3,8 @@ import { requireAdmin } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { allUsers } from "@/lib/portal/queries";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { adminToggleUser } from "../actions";
+import { adminDisableUser, adminEnableUser, adminEndSessions } from "../actions";
+import { ActionButton } from "../../_components/action-button";
 import { ResetPassword } from "./reset-password";
 
 export const metadata = { title: "Partners and users" };
@@ -96,13 +97,25 @@ export default async function AdminUsers() {
                   <td className="text-right">
                     {u.id !== me.id && (
                       <div className="flex flex-wrap justify-end gap-2">
-                        <form action={adminToggleUser}>
-                          <input type="hidden" name="id" value={u.id} />
-                          <input type="hidden" name="disable" value={u.disabledAt ? "0" : "1"} />
-                          <button type="submit" className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}>
-                            {u.disabledAt ? "Enable" : "Disable"}
-                          </button>
-                        </form>
+                        {!u.disabledAt && (
+                          <ActionButton
+                            action={adminEndSessions}
+                            id={u.id}
+                            className="btn-secondary btn-sm"
+                            pendingText="Ending…"
+                            confirm={`End every session of ${u.email}? They are signed out everywhere at once.`}
+                          >
+                            End sessions
+                          </ActionButton>
+                        )}
+                        <ActionButton
+                          action={u.disabledAt ? adminEnableUser : adminDisableUser}
+                          id={u.id}
+                          className={u.disabledAt ? "btn-secondary btn-sm" : "btn-danger btn-sm"}
+                          pendingText={u.disabledAt ? "Enabling…" : "Disabling…"}
+                        >
+                          {u.disabledAt ? "Enable" : "Disable"}
+                        </ActionButton>
                         <ResetPassword id={u.id} email={u.email} />
                       </div>
                     )}
