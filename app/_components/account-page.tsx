@@ -1,26 +1,22 @@
 import { MIN_PASSWORD } from "@/lib/auth/accounts";
-import { deviceOf, type SessionRow } from "@/lib/auth/sessions";
-import type { User } from "@/lib/auth/users";
+import { deviceOf, listSessions } from "@/lib/auth/sessions";
+import type { PortalContext } from "@/server/session";
 import { endOtherSessionsAction, endSessionAction } from "../(portal)/actions";
 import { ActionButton } from "./action-button";
 import { ChangePasswordForm } from "./change-password-form";
 import { Card, Missing, PageHeader, Time } from "./ui";
 
 /** The signed-in person's own account, for partners' users and operators alike. */
-export function AccountPage({
-  user,
+export async function AccountPage({
+  ctx: { app, user, sessionId },
   home,
   changed,
-  sessions,
-  sessionId,
 }: {
-  user: User;
+  ctx: PortalContext;
   home: "/admin" | "/dashboard";
   changed: boolean;
-  sessions: SessionRow[];
-  /** This browser's session. */
-  sessionId: string;
 }) {
+  const sessions = await listSessions(app.db, user.id);
   const others = sessions.filter((s) => s.id !== sessionId).length;
   return (
     <>

@@ -1,18 +1,8 @@
 import { requireAdmin } from "@/server/session";
-import { listSessions } from "@/lib/auth/sessions";
 import { AccountPage } from "../../_components/account-page";
 
 export const metadata = { title: "Your account" };
 
 export default async function AdminAccount({ searchParams }: { searchParams: Promise<{ changed?: string }> }) {
-  const { app, user, sessionId } = await requireAdmin();
-  return (
-    <AccountPage
-      user={user}
-      home="/admin"
-      changed={(await searchParams).changed === "1"}
-      sessions={await listSessions(app.db, user.id)}
-      sessionId={sessionId}
-    />
-  );
+  return <AccountPage ctx={await requireAdmin()} home="/admin" changed={(await searchParams).changed === "1"} />;
 }
