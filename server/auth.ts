@@ -14,7 +14,7 @@ import {
   knownDevice,
   newDeviceCookie,
 } from "@/lib/auth/device";
-import { clientAddress, requestAddress } from "@/lib/auth/throttle";
+import { requestAddress } from "@/lib/auth/throttle";
 import { normalizeEmail } from "@/lib/auth/users";
 import { SESSION_MAX_AGE_SECONDS, startSession } from "@/lib/auth/sessions";
 import { errorFields } from "@/lib/observability/logger";
@@ -63,7 +63,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
       async authorize(credentials, request) {
         const app = await getApp();
-        const address = clientAddress(request.headers.get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
+        // Trusted proxies' entry, else the socket's as the front door saw it: limits per address hold without a proxy.
+        const address = requestAddress(
+          request.headers,
+          app.config.TRUSTED_PROXY_HOPS,
+          process.env.FINCA_FRONT_DOOR_TOKEN,
+        );
         const email = normalizeEmail(String(credentials?.email ?? ""));
         // Auth.js signs with AUTH_SECRET, which scripts/start.mjs sets when the environment does not.
         const secret = process.env.AUTH_SECRET ?? "";
@@ -97,10 +102,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           role: user.role,
           partnerId: user.partnerId,
           sessionVersion: user.sessionVersion,
-          sessionId: await startSession(app.db, user.id, {
-            userAgent,
-            address: requestAddress(request.headers, app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN),
-          }),
+          sessionId: await startSession(app.db, user.id, { userAgent, address }),
         };
       },
     }),

@@ -8,7 +8,7 @@ import { requireUser } from "@/server/session";
 import { changePassword } from "@/lib/auth/users";
 import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/redirect";
-import { clientAddress } from "@/lib/auth/throttle";
+import { requestAddress } from "@/lib/auth/throttle";
 import { BUSY } from "@/lib/auth/password";
 import { DomainError } from "@/lib/domain";
 
@@ -47,7 +47,7 @@ export async function signInAction(_: FormState, form: FormData): Promise<FormSt
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
   const app = await getApp();
   try {
-    const address = clientAddress((await headers()).get("x-forwarded-for"), app.config.TRUSTED_PROXY_HOPS);
+    const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
     await signUp(
       app,
       {

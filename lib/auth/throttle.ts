@@ -101,9 +101,10 @@ export async function endAttempt(
 export const FRONT_DOOR = { address: "x-finca-socket-address", token: "x-finca-front-door" } as const;
 
 /**
- * Where a request came from, for people to read (a session's address): the entry our proxies
- * appended when `hops` are trusted, else the socket's as the front door saw it; null when neither
- * is known (`next start` alone). Limits stay keyed on `clientAddress` only.
+ * Where a request came from (the sign-in and sign-up limits per address, a session's address): the
+ * entry our proxies appended when `hops` are trusted, else the socket's as the front door saw it;
+ * null when neither is known (`next start` alone: then only the limits per email and the global
+ * sign-up cap hold).
  */
 export function requestAddress(headers: Headers, hops: number, frontDoorToken: string | undefined): string | null {
   if (hops) return clientAddress(headers.get("x-forwarded-for"), hops);

@@ -73,7 +73,10 @@ const EnvSchema = z.object({
     .min(1)
     .default(Math.max(1, availableParallelism() - 1)),
   PASSWORD_CHECKS_QUEUE: z.coerce.number().int().min(0).default(32),
-  /** New organisations per client address and hour (per instance of all clients when no trusted proxy says who). */
+  /**
+   * New organisations per client address and hour: the trusted proxies' entry, else the socket's as
+   * `npm start`'s front door saw it (all clients together under `next start` alone).
+   */
   SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
