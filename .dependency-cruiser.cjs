@@ -8,7 +8,7 @@ const FLOORS = [
   ["config"],
   ["observability"],
   ["db"],
-  ["queue", "cadastral-reference", "addresses", "reference-data", "http", "spreadsheets"],
+  ["queue", "cadastral-reference", "addresses", "reference-data", "http", "spreadsheets", "audit"],
   ["enrichment"],
   ["webhooks", "api-keys", "auth", "partners", "rate-limit", "request-logs"],
   ["properties", "registers"],

@@ -32,6 +32,7 @@ const PARTNER = [
   "/webhooks/deliveries",
   "/logs",
   "/team",
+  "/team/activity",
   "/account",
 ];
 const ADMIN = [
@@ -41,6 +42,7 @@ const ADMIN = [
   "/admin/webhooks",
   "/admin/requests?q=req_none",
   "/admin/registers",
+  "/admin/activity",
   "/admin/account",
 ];
 const name = (p: string) => `a11y${p.replaceAll(/[/?=]/g, "-")}`;

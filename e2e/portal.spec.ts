@@ -485,6 +485,29 @@ test("a user sees their sessions, ends another browser's, and a sign-out ends th
   }
 });
 
+test("the security history: an owner sees their organisation's, an operator everyone's", async ({ page }) => {
+  await signIn(page, owner.email, owner.password);
+  await page.goto("/team");
+  await page.getByRole("link", { name: "Activity" }).click();
+  await expect(page).toHaveURL(/\/team\/activity$/);
+  const rows = page.getByTestId("activity-row");
+  await expect(rows.filter({ hasText: "sign_in.succeeded" }).first()).toContainText(owner.email);
+  await expect(rows.filter({ hasText: "sign_in.succeeded" }).first()).toContainText("127.0.0.1");
+  await expect(rows.filter({ hasText: "api_key.created" }).first()).toBeVisible();
+  await page.getByLabel("What").selectOption("api_key");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/area=api_key/);
+  await expect(rows.first()).toBeVisible();
+  for (const text of await rows.allTextContents()) expect(text).toContain("api_key.");
+  // Never a key or a secret in it: keys by their visible start.
+  expect(await page.getByTestId("activity").textContent()).not.toMatch(/finca_(test|live)_[A-Za-z0-9]{20,}|whsec_/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await signIn(page, admin.email, admin.password);
+  await page.goto("/admin/activity");
+  await expect(page.getByTestId("activity-row").filter({ hasText: owner.organisation }).first()).toBeVisible();
+});
+
 test("an owner invites a member, who joins", async ({ page, browser }) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/team");
@@ -624,7 +647,7 @@ test("live creates while Catastro refuses connections open its breaker, seen in 
 
 // Last: everything above went through the server (sign-ups, sign-ins, key creation, creates, a
 // delivery, an admin). Its logs name requests by id and the key by its visible start only.
-test("the server's logs hold a line per request, job run and delivery attempt, and no key, secret or password", async () => {
+test("the server's logs hold a line per request, job run, delivery attempt and security change, and no key, secret or password", async () => {
   const text = readFileSync(SERVER_LOG, "utf8");
   const lines = text.split("\n").flatMap((line) => {
     try {
@@ -641,6 +664,10 @@ test("the server's logs hold a line per request, job run and delivery attempt, a
   ).toBe(true);
   expect(lines.some((l) => l.msg === "job run" && l.queue === "enrich" && l.outcome === "completed")).toBe(true);
   expect(lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded")).toBe(true);
+  // The security history's lines, one per committed row.
+  const audit = lines.filter((l) => l.msg === "audit").map((l) => l.audit as Record<string, unknown>);
+  expect(audit.some((a) => a.action === "api_key.created" && a.actor === owner.email)).toBe(true);
+  expect(audit.some((a) => a.action === "sign_in.failed")).toBe(true);
   for (const secretValue of [
     apiKey,
     liveKey,

@@ -15,8 +15,9 @@ import {
   newDeviceCookie,
 } from "@/lib/auth/device";
 import { requestAddress } from "@/lib/auth/throttle";
-import { normalizeEmail } from "@/lib/auth/users";
-import { SESSION_MAX_AGE_SECONDS, startSession } from "@/lib/auth/sessions";
+import { findUserByEmail, normalizeEmail } from "@/lib/auth/users";
+import { deviceOf, SESSION_MAX_AGE_SECONDS, startSession } from "@/lib/auth/sessions";
+import { audited, userActor } from "@/lib/audit";
 import { errorFields } from "@/lib/observability/logger";
 import { getApp } from "./app";
 
@@ -81,6 +82,20 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           throw error;
         });
         if (!result.ok) {
+          // A password checked and refused is recorded (a throttled attempt checked nothing: recording
+          // it would let anyone fill the history). The account's owners see it; an unknown email is nobody's.
+          if (result.reason !== "throttled") {
+            const account = await findUserByEmail(app.db, email);
+            await audited(app, { userId: null, label: email.slice(0, 320) || "(no email)", address }, async () => ({
+              result: null,
+              entry: {
+                partnerId: account?.partnerId ?? null,
+                action: "sign_in.failed",
+                target: email.slice(0, 320) || null,
+                detail: { reason: result.reason },
+              },
+            }));
+          }
           if (result.reason === "throttled") throw new Refused(`throttled:${Math.ceil(result.retryAfterMs / 1000)}`);
           if (result.reason === "disabled") throw new Refused("disabled");
           return null;
@@ -95,6 +110,16 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
         });
         const userAgent = request.headers.get("user-agent");
+        // The session and its record commit together.
+        const sessionId = await audited(app, userActor(user, address), async (tx) => ({
+          result: await startSession(tx, user.id, { userAgent, address }),
+          entry: {
+            partnerId: user.partnerId,
+            action: "sign_in.succeeded",
+            target: null,
+            detail: { device: deviceOf(userAgent) },
+          },
+        }));
         return {
           id: user.id,
           email: user.email,
@@ -102,7 +127,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
           role: user.role,
           partnerId: user.partnerId,
           sessionVersion: user.sessionVersion,
-          sessionId: await startSession(app.db, user.id, { userAgent, address }),
+          sessionId,
         };
       },
     }),

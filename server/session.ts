@@ -7,6 +7,8 @@ import { redirect } from "next/navigation";
 import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import { sessionAlive } from "@/lib/auth/sessions";
+import { requestAddress } from "@/lib/auth/throttle";
+import { userActor, type Actor } from "@/lib/audit";
 import type { Mode, Scope } from "@/lib/domain";
 import { getApp, type App } from "./app";
 import { auth } from "./auth";
@@ -30,6 +32,12 @@ export async function currentUser(): Promise<PortalContext | null> {
   return sessionIsCurrent(user, sessionVersion) && (await sessionAlive(app.db, user.id, sessionId))
     ? { app, user, sessionId }
     : null;
+}
+
+/** The signed-in user as the security history names them, with the address this request came from. */
+export async function actorOf({ app, user }: PortalContext): Promise<Actor> {
+  const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
+  return userActor(user, address);
 }
 
 export async function requireUser(): Promise<PortalContext> {

@@ -19,6 +19,11 @@ afterAll(() => t.close());
 
 const writes = (scope: Scope) => budgetOn(t.app.rateLimiter, rateLimitBucket(scope));
 const account = (scope: Scope) => budgetOn(t.app.rateLimiter, accountBucket(scope));
+/** A portal user's write: on the account's budget. */
+const by = (scope: Scope) => ({
+  actor: { userId: null, label: "owner@example.test", address: null },
+  budget: account(scope),
+});
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -83,7 +88,7 @@ describe("webhook endpoint commands from the portal", () => {
       const api = await problemOf(
         await t.api.createWebhookEndpoint(post("/webhook-endpoints", body, { "X-API-Key": key })),
       );
-      const portal = await refusal(addEndpoint(t.app, scope, account(scope), body));
+      const portal = await refusal(addEndpoint(t.app, scope, by(scope), body));
       expect(portal).toMatchObject({ code: api.code, detail: api.detail, errors: api.errors });
     }
   });
@@ -91,14 +96,14 @@ describe("webhook endpoint commands from the portal", () => {
   it("add, change and remove on the account's budget: a spent one refuses and changes nothing", async () => {
     const { partner } = await newPartnerKey(t.app);
     const scope = { partnerId: partner.id, mode: "test" as const };
-    const { endpoint } = await addEndpoint(t.app, scope, account(scope), { url: "https://example.com/hook" });
-    const off = await changeEndpoint(t.app, scope, account(scope), endpoint.id, { enabled: false });
+    const { endpoint } = await addEndpoint(t.app, scope, by(scope), { url: "https://example.com/hook" });
+    const off = await changeEndpoint(t.app, scope, by(scope), endpoint.id, { enabled: false });
     expect(off).toMatchObject({ enabled: false, disabledReason: "disabled_by_partner" });
     // The partner's write budget is untouched by all this: a bulk load cannot lock the account, nor this it.
     for (let i = 0; i < 3; i++) await writes(scope)();
-    expect(await removeEndpoint(t.app, scope, account(scope), endpoint.id)).toBe(true);
+    expect(await removeEndpoint(t.app, scope, by(scope), endpoint.id)).toBe(true);
     // Three account writes made: the fourth is refused before it looks at anything.
-    const another = refusal(addEndpoint(t.app, scope, account(scope), { url: "https://example.com/other" }));
+    const another = refusal(addEndpoint(t.app, scope, by(scope), { url: "https://example.com/other" }));
     expect(await another).toMatchObject({ code: "rate_limited" });
     const rows = await t.app.db
       .select()

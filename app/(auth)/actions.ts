@@ -4,7 +4,8 @@ import { headers } from "next/headers";
 import { AuthError } from "next-auth";
 import { signIn } from "@/server/auth";
 import { getApp } from "@/server/app";
-import { requireUser } from "@/server/session";
+import { actorOf, requireUser } from "@/server/session";
+import { audited } from "@/lib/audit";
 import { changePassword } from "@/lib/auth/users";
 import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/redirect";
@@ -72,10 +73,16 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
 
 export async function acceptInviteAction(_: FormState, form: FormData): Promise<FormState> {
   try {
-    await acceptInvitation(await getApp(), field(form, "token"), {
-      email: field(form, "email"),
-      password: field(form, "password"),
-      name: field(form, "name"),
+    const app = await getApp();
+    const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
+    // The new member acts: their account and its record commit together.
+    await audited(app, { userId: null, label: field(form, "email").slice(0, 320), address }, async (tx) => {
+      const user = await acceptInvitation({ ...app, db: tx }, field(form, "token"), {
+        email: field(form, "email"),
+        password: field(form, "password"),
+        name: field(form, "name"),
+      });
+      return { result: user, entry: { partnerId: user.partnerId, action: "invitation.accepted", target: user.email } };
     });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
@@ -86,9 +93,13 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
 
 /** Self-service password change: every session ends (copies elsewhere too), this one is renewed. */
 export async function changePasswordAction(_: FormState, form: FormData): Promise<FormState> {
-  const { app, user } = await requireUser();
+  const ctx = await requireUser();
+  const { app, user } = ctx;
   try {
-    await changePassword(app.db, app.passwords, user.id, field(form, "current"), field(form, "password"));
+    await audited(app, await actorOf(ctx), async (tx) => {
+      await changePassword(tx, app.passwords, user.id, field(form, "current"), field(form, "password"));
+      return { result: null, entry: { partnerId: user.partnerId, action: "password.changed", target: user.email } };
+    });
   } catch (error) {
     if (error instanceof DomainError) return { error: error.detail };
     throw error;

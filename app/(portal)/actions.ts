@@ -6,7 +6,9 @@ import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
-import { requireOwner, requirePartner, requireUser, MODE_COOKIE } from "@/server/session";
+import { actorOf, requireOwner, requirePartner, requireUser, MODE_COOKIE, type PortalContext } from "@/server/session";
+import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
+import type { DbOrTx } from "@/lib/db";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import type { ButtonResult } from "../_components/action-button";
 import { DomainError, EVENT_TYPES, hasControl, whereOf, type WriteBudget } from "@/lib/domain";
@@ -67,8 +69,13 @@ export async function switchMode(form: FormData) {
 
 /** Ends this session only: a copy of its cookie stops working too; the user's other browsers stay. */
 export async function signOutAction() {
-  const { app, user, sessionId } = await requireUser();
-  await endSession(app.db, user.id, sessionId);
+  const ctx = await requireUser();
+  const { user, sessionId } = ctx;
+  await recorded(
+    ctx,
+    (tx) => endSession(tx, user.id, sessionId),
+    () => ({ partnerId: user.partnerId, action: "sign_out", target: null }),
+  );
   await signOut({ redirectTo: "/sign-in" });
 }
 
@@ -77,23 +84,36 @@ export async function signOutAction() {
  * counted against a write budget: whoever spent it must not keep the user from ending a session.
  */
 export async function endSessionAction(form: FormData): Promise<ButtonResult> {
-  const { app, user, sessionId } = await requireUser();
+  const ctx = await requireUser();
+  const { user, sessionId } = ctx;
   const id = field(form, "id");
   if (id === sessionId) return { error: "This is the session you are using: sign out instead." };
-  const ended = await endSession(app.db, user.id, id);
+  const ended = await recorded(
+    ctx,
+    (tx) => endSession(tx, user.id, id),
+    (done) =>
+      done ? { partnerId: user.partnerId, action: "session.ended", target: null, detail: { session: id } } : null,
+  );
   revalidatePath("/", "layout");
   return ended ? undefined : { error: "That session had already ended." };
 }
 
 export async function endOtherSessionsAction(): Promise<ButtonResult> {
-  const { app, user, sessionId } = await requireUser();
-  await endOtherSessions(app.db, user.id, sessionId);
+  const ctx = await requireUser();
+  const { user, sessionId } = ctx;
+  await recorded(
+    ctx,
+    (tx) => endOtherSessions(tx, user.id, sessionId),
+    (ended) =>
+      ended ? { partnerId: user.partnerId, action: "session.ended_all_others", target: null, detail: { ended } } : null,
+  );
   revalidatePath("/", "layout");
   return undefined;
 }
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, partnerId, scope } = await requirePartner();
+  const ctx = await requirePartner();
+  const { partnerId } = ctx;
   const name = field(form, "name");
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
   if (hasControl(name) || name.length > 100)
@@ -101,7 +121,12 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       error: "The name can have at most 100 characters and no control characters.",
       values: { name: name.slice(0, 100) },
     };
-  const made = await counted(app, scope, () => createApiKey(app.db, { partnerId, mode: modeOf(form), name }));
+  const mode = modeOf(form);
+  const made = await counted(
+    ctx,
+    (tx) => createApiKey(tx, { partnerId, mode, name }),
+    ({ apiKey }) => about({ partnerId, mode }, "api_key.created", keyNamed(apiKey)),
+  );
   if ("refused" in made) return { error: made.refused, values: { name } };
   revalidatePath("/keys");
   return { key: made.done.key };
@@ -109,15 +134,24 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
 
 /** Rolls a key: a new one now, the old one until the chosen expiry. */
 export async function rollKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, partnerId, scope } = await requirePartner();
+  const ctx = await requirePartner();
+  const { partnerId } = ctx;
   const expiry = field(form, "expires_in");
   if (!Object.hasOwn(ROLL_EXPIRIES, expiry)) return { error: "Choose when the old key stops working." };
-  const made = await counted(app, scope, () =>
-    rollApiKey(app.db, {
-      id: field(form, "id"),
-      partnerId,
-      expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
-    }),
+  const made = await counted(
+    ctx,
+    (tx) =>
+      rollApiKey(tx, {
+        id: field(form, "id"),
+        partnerId,
+        expiresInSeconds: ROLL_EXPIRIES[expiry as keyof typeof ROLL_EXPIRIES],
+      }),
+    (rolled) =>
+      rolled &&
+      about(rolled.rolled, "api_key.rolled", keyNamed(rolled.rolled), {
+        new_key: `${rolled.apiKey.visibleStart}…`,
+        old_key_expires_at: rolled.rolled.expiresAt!.toISOString(),
+      }),
   );
   if ("refused" in made) return { error: made.refused };
   const rolled = made.done;
@@ -127,17 +161,57 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
   return { key: rolled.key, expiresAt: rolled.rolled.expiresAt!.toISOString() };
 }
 
-/** A change only the portal makes (revoke, rotate, test event, replay...): the account's budget spent first. */
-const counted = <T>(app: App, scope: Scope, change: () => Promise<T>) =>
-  unlessRefused(spent(accountBudget(app, scope), change));
+/**
+ * A change and its row in the security history, in one transaction (a row when `entry` says what
+ * the change did); the history's log line after the commit.
+ */
+const recorded = async <T>(
+  ctx: PortalContext,
+  change: (tx: DbOrTx) => Promise<T>,
+  entry: (result: T) => AuditEntry | null,
+): Promise<T> =>
+  audited(ctx.app, await actorOf(ctx), async (tx) => {
+    const result = await change(tx);
+    return { result, entry: entry(result) };
+  });
+
+/**
+ * A change only the portal makes (revoke, rotate, test event, replay...): the account's budget
+ * spent first (outside the transaction), then the change and its history row.
+ */
+const counted = <T>(
+  ctx: PortalContext & { scope: Scope },
+  change: (tx: DbOrTx) => Promise<T>,
+  entry: (result: T) => AuditEntry | null,
+) => unlessRefused(spent(accountBudget(ctx.app, ctx.scope), () => recorded(ctx, change, entry)));
+
+/** A history entry of the scope's partner, its mode in the detail. */
+const about = (scope: Scope, action: AuditAction, target: string | null, detail: Record<string, string> = {}) => ({
+  partnerId: scope.partnerId,
+  action,
+  target,
+  detail: { mode: scope.mode, ...detail },
+});
+const keyNamed = (key: { name: string; visibleStart: string }) => `${key.name} (${key.visibleStart}…)`;
+/** The portal's writer of endpoint commands: this user, on the account's budget. */
+const writer = async (ctx: PortalContext & { scope: Scope }) => ({
+  actor: await actorOf(ctx),
+  budget: accountBudget(ctx.app, ctx.scope),
+});
 
 /** What a button shows: nothing, or the refusal. */
 const button = (made: { done: unknown } | { refused: string }): ButtonResult =>
   "refused" in made ? { error: made.refused } : undefined;
 
 export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
-  const { app, partnerId, scope } = await requirePartner();
-  const result = button(await counted(app, scope, () => revokeApiKey(app.db, field(form, "id"), partnerId)));
+  const ctx = await requirePartner();
+  const result = button(
+    await counted(
+      ctx,
+      (tx) => revokeApiKey(tx, field(form, "id"), ctx.partnerId),
+      (key) => (key ? about(key, "api_key.revoked", keyNamed(key)) : null),
+    ),
+  );
   revalidatePath("/keys");
   return result;
 }
@@ -160,7 +234,8 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
 }
 
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, scope } = await requirePartner();
+  const ctx = await requirePartner();
+  const { app, scope } = ctx;
   const types = form.getAll("event_types").map(String);
   // Every box ticked: every type, types added later included (the API's default).
   const eventTypes = EVENT_TYPES.every((t) => types.includes(t)) ? undefined : types;
@@ -172,7 +247,7 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
   if (eventTypes && !eventTypes.length) return { error: "Choose at least one event for the endpoint.", values };
   try {
     // The API's own command: the portal accepts exactly what the API accepts.
-    const { secret } = await addEndpoint(app, scope, accountBudget(app, scope), {
+    const { secret } = await addEndpoint(app, scope, await writer(ctx), {
       url: field(form, "url"),
       ...(field(form, "description") && { description: field(form, "description") }),
       ...(eventTypes && { event_types: eventTypes }),
@@ -197,13 +272,14 @@ async function ownEndpoint(id: string) {
  * description removes it. Success is a state without an error (the form says "Saved").
  */
 export async function updateEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { app, scope, endpoint } = ctx;
   const values = {
     url: field(form, "url").slice(0, MAX_URL_LENGTH + 1),
     description: field(form, "description").slice(0, 501),
   };
   try {
-    const updated = await changeEndpoint(app, scope, accountBudget(app, scope), endpoint.id, {
+    const updated = await changeEndpoint(app, scope, await writer(ctx), endpoint.id, {
       url: field(form, "url"),
       description: field(form, "description"),
     });
@@ -227,14 +303,18 @@ export async function revealSecretAction(id: string): Promise<{ value: string; e
 
 /** Rotates and says what happened: the old secret's end of overlap, shown on the page. */
 export async function rotateSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { scope, endpoint } = ctx;
   const overlap = field(form, "overlap");
   if (!Object.hasOwn(ROTATION_OVERLAPS, overlap)) return { error: "Choose how long the current secret keeps signing." };
-  const made = await counted(app, scope, () =>
-    rotateSecret(app.db, scope, endpoint.id, {
-      overlap: overlap as RotationOverlap,
-      endOpenOverlap: field(form, "end_overlap") === "yes",
-    }),
+  const made = await counted(
+    ctx,
+    (tx) =>
+      rotateSecret(tx, scope, endpoint.id, {
+        overlap: overlap as RotationOverlap,
+        endOpenOverlap: field(form, "end_overlap") === "yes",
+      }),
+    (rotation) => (rotation.rotated ? about(scope, "webhook_secret.rotated", endpoint.url, { overlap }) : null),
   );
   if ("refused" in made) return { error: made.refused };
   const rotation = made.done;
@@ -248,64 +328,96 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
 
 /** Ends the rotation overlap now: the old secret stops signing from the next attempt. */
 export async function expireOldSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const made = await counted(app, scope, () => expirePreviousSecret(app.db, scope, endpoint.id));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { scope, endpoint } = ctx;
+  const made = await counted(
+    ctx,
+    (tx) => expirePreviousSecret(tx, scope, endpoint.id),
+    (expired) => (expired ? about(scope, "webhook_secret.expired", endpoint.url) : null),
+  );
   revalidatePath("/webhooks", "layout");
   if ("refused" in made) return { error: made.refused };
   return made.done ? { expiresAt: "now" } : { error: "There is no old secret left to expire." };
 }
 
 export async function toggleEndpointAction(form: FormData): Promise<ButtonResult> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { app, scope, endpoint } = ctx;
   // The API's update of `enabled`: disabling says it was the partner's choice; enabling forgets the failures.
+  const by = await writer(ctx);
   const result = button(
-    await unlessRefused(() =>
-      changeEndpoint(app, scope, accountBudget(app, scope), endpoint.id, { enabled: !endpoint.enabled }),
-    ),
+    await unlessRefused(() => changeEndpoint(app, scope, by, endpoint.id, { enabled: !endpoint.enabled })),
   );
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = button(await unlessRefused(() => removeEndpoint(app, scope, accountBudget(app, scope), endpoint.id)));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { app, scope, endpoint } = ctx;
+  const by = await writer(ctx);
+  const result = button(await unlessRefused(() => removeEndpoint(app, scope, by, endpoint.id)));
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function sendTestEventAction(form: FormData): Promise<ButtonResult> {
-  const { app, scope, endpoint } = await ownEndpoint(field(form, "id"));
-  const result = button(await counted(app, scope, () => sendTestEvent(app, endpoint)));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { app, scope, endpoint } = ctx;
+  const result = button(
+    await counted(
+      ctx,
+      (tx) => sendTestEvent({ ...app, db: tx }, endpoint),
+      () => about(scope, "webhook.test_sent", endpoint.url),
+    ),
+  );
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
-  const { app, partnerId, scope } = await requirePartner();
-  const result = button(await counted(app, scope, () => replayDelivery(app, field(form, "id"), partnerId)));
+  const ctx = await requirePartner();
+  const { app, partnerId, scope } = ctx;
+  const id = field(form, "id");
+  const result = button(
+    await counted(
+      ctx,
+      (tx) => replayDelivery({ ...app, db: tx }, id, partnerId),
+      (replayed) => (replayed ? about(scope, "webhook.replayed", null, { delivery: id }) : null),
+    ),
+  );
   revalidatePath("/webhooks", "layout");
   revalidatePath("/properties", "layout");
   return result;
 }
 
 export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
-  const { app, partnerId, scope, endpoint } = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint(field(form, "id"));
+  const { app, partnerId, scope, endpoint } = ctx;
   const result = button(
-    await counted(app, scope, () => replayFailedSince(app, endpoint.id, endpoint.createdAt, partnerId)),
+    await counted(
+      ctx,
+      (tx) => replayFailedSince({ ...app, db: tx }, endpoint.id, endpoint.createdAt, partnerId),
+      (count) => about(scope, "webhook.replayed_failed", endpoint.url, { deliveries: String(count) }),
+    ),
   );
   revalidatePath("/webhooks", "layout");
   return result;
 }
 
 export async function removeMemberAction(form: FormData): Promise<ButtonResult> {
-  const { app, partnerId, scope, user } = await requireOwner();
+  const ctx = await requireOwner();
+  const { partnerId, user } = ctx;
   // The button exists only for members; anything else (a crafted post) removes nothing.
   const result = button(
-    await counted(app, scope, () =>
-      removeMember(app.db, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
-        if (!(error instanceof DomainError)) throw error;
-      }),
+    await counted(
+      ctx,
+      (tx) =>
+        removeMember(tx, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
+          if (!(error instanceof DomainError)) throw error;
+          return null;
+        }),
+      (removed) => (removed ? { partnerId, action: "member.removed", target: removed.email } : null),
     ),
   );
   revalidatePath("/team");
@@ -313,11 +425,16 @@ export async function removeMemberAction(form: FormData): Promise<ButtonResult> 
 }
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, partnerId, scope, user } = await requireOwner();
+  const ctx = await requireOwner();
+  const { partnerId, user } = ctx;
   const email = field(form, "email");
   let made: { done: string } | { refused: string };
   try {
-    made = await counted(app, scope, () => createInvitation(app.db, partnerId, user.id, email || undefined));
+    made = await counted(
+      ctx,
+      (tx) => createInvitation(tx, partnerId, user.id, email || undefined),
+      () => ({ partnerId, action: "invitation.sent", target: email || "a link for anyone" }),
+    );
   } catch (error) {
     if (error instanceof DomainError)
       return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
@@ -330,8 +447,18 @@ export async function inviteAction(_: ActionState, form: FormData): Promise<Acti
 }
 
 export async function withdrawInvitationAction(form: FormData): Promise<ButtonResult> {
-  const { app, partnerId, scope } = await requireOwner();
-  const result = button(await counted(app, scope, () => withdrawInvitation(app.db, partnerId, field(form, "id"))));
+  const ctx = await requireOwner();
+  const { partnerId } = ctx;
+  const result = button(
+    await counted(
+      ctx,
+      (tx) => withdrawInvitation(tx, partnerId, field(form, "id")),
+      (withdrawn) =>
+        withdrawn
+          ? { partnerId, action: "invitation.withdrawn", target: withdrawn.email ?? "a link for anyone" }
+          : null,
+    ),
+  );
   revalidatePath("/team");
   return result;
 }

@@ -2,13 +2,15 @@
 
 // Operator actions: any partner's keys, endpoints and deliveries, after checking the admin role.
 import { revalidatePath } from "next/cache";
-import { requireAdmin, type PortalContext } from "@/server/session";
+import { actorOf, requireAdmin, type PortalContext } from "@/server/session";
+import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
+import type { DbOrTx } from "@/lib/db";
 import { budgetOn, operatorBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import type { ButtonResult } from "../_components/action-button";
 import { revokeApiKey } from "@/lib/api-keys";
 import { setEnabled } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";
-import { endSessions, resetPassword, setDisabled } from "@/lib/auth/users";
+import { endSessions, getUser, resetPassword, setDisabled, type User } from "@/lib/auth/users";
 import { DomainError } from "@/lib/domain";
 import { requestRefresh } from "@/lib/registers";
 
@@ -16,45 +18,106 @@ const id = (form: FormData) => String(form.get("id") ?? "");
 
 /**
  * An operator's change, counted first on that operator's own budget (the size of a partner's): a
- * console button pressed in a loop is refused with the reason, and changes nothing more.
+ * console button pressed in a loop is refused with the reason, and changes nothing more. The change
+ * and its row in the security history commit together.
  */
-async function counted(change: (ctx: PortalContext) => Promise<unknown>): Promise<ButtonResult> {
+async function counted<T>(
+  change: (tx: DbOrTx, ctx: PortalContext) => Promise<T>,
+  entry: (result: T) => AuditEntry | null,
+): Promise<ButtonResult> {
   const ctx = await requireAdmin();
+  const actor = await actorOf(ctx);
   const made = await unlessRefused(
-    spent(budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)), () => change(ctx)),
+    spent(budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)), () =>
+      audited(ctx.app, actor, async (tx) => {
+        const result = await change(tx, ctx);
+        return { result, entry: entry(result) };
+      }),
+    ),
   );
   revalidatePath("/admin", "layout");
   return "refused" in made ? { error: made.refused } : undefined;
 }
 
+/** The user an operator acts on, for the history (their partner's, and their email). */
+const userEntry = (action: AuditAction, user: User | null): AuditEntry | null =>
+  user ? { partnerId: user.partnerId, action, target: user.email } : null;
+
+/**
+ * `change` on the user `id` names, that user handed on for the history; null (nothing recorded)
+ * when it names none or the change refused (answered false).
+ */
+const onUser =
+  (id: string, change: (tx: DbOrTx, user: User, ctx: PortalContext) => Promise<unknown>) =>
+  async (tx: DbOrTx, ctx: PortalContext) => {
+    const user = await getUser(tx, id);
+    return user && (await change(tx, user, ctx)) !== false ? user : null;
+  };
+
 export async function adminRevokeKey(form: FormData) {
-  return counted(({ app }) => revokeApiKey(app.db, id(form)));
+  return counted(
+    (tx) => revokeApiKey(tx, id(form)),
+    (key) =>
+      key
+        ? {
+            partnerId: key.partnerId,
+            action: "api_key.revoked",
+            target: `${key.name} (${key.visibleStart}…)`,
+            detail: { mode: key.mode },
+          }
+        : null,
+  );
 }
 
 export async function adminReplayDelivery(form: FormData) {
-  return counted(({ app }) => replayDelivery(app, id(form)));
+  return counted(
+    (tx, { app }) => replayDelivery({ ...app, db: tx }, id(form)),
+    (replayed) =>
+      replayed ? { partnerId: null, action: "webhook.replayed", target: null, detail: { delivery: id(form) } } : null,
+  );
 }
 
 /** Every failed delivery of the endpoint, e.g. after the partner fixed their receiver. */
 export async function adminReplayFailed(form: FormData) {
-  return counted(({ app }) => replayFailedSince(app, id(form), new Date(0)));
+  return counted(
+    (tx, { app }) => replayFailedSince({ ...app, db: tx }, id(form), new Date(0)),
+    (count) => ({
+      partnerId: null,
+      action: "webhook.replayed_failed",
+      target: null,
+      detail: { endpoint: id(form), deliveries: count },
+    }),
+  );
 }
 
 export async function adminEnableEndpoint(form: FormData) {
-  return counted(({ app }) => setEnabled(app.db, id(form), true, null));
+  return counted(
+    (tx) => setEnabled(tx, id(form), true, null),
+    (enabled) =>
+      enabled
+        ? { partnerId: null, action: "webhook_endpoint.enabled", target: null, detail: { endpoint: id(form) } }
+        : null,
+  );
 }
 
 /** Disables or enables a user; either way every session of theirs ends. An operator's own row refuses. */
 const toggleUser = (form: FormData, disable: boolean) =>
-  counted(({ app, user }) =>
-    setDisabled(app.db, user.id, id(form), disable).catch((error: unknown) => {
-      if (!(error instanceof DomainError)) throw error;
-    }),
+  counted(
+    onUser(id(form), (tx, user, { user: operator }) =>
+      setDisabled(tx, operator.id, user.id, disable).catch((error: unknown) => {
+        if (!(error instanceof DomainError)) throw error;
+        return false;
+      }),
+    ),
+    (user) => userEntry(disable ? "user.disabled" : "user.enabled", user),
   );
 
 /** Ends every session of the user (a lost laptop, a shared password): they sign in again. */
 export async function adminEndSessions(form: FormData) {
-  return counted(({ app }) => endSessions(app.db, id(form)));
+  return counted(
+    onUser(id(form), (tx, user) => endSessions(tx, user.id)),
+    (user) => userEntry("user.sessions_ended", user),
+  );
 }
 
 export async function adminDisableUser(form: FormData) {
@@ -69,10 +132,18 @@ export type ResetState = { password?: string; error?: string } | undefined;
 
 /** A new password for the user, shown once to the operator; every session of theirs ends. */
 export async function adminResetPassword(_: ResetState, form: FormData): Promise<ResetState> {
-  const { app, user } = await requireAdmin();
+  const ctx = await requireAdmin();
+  const { app, user } = ctx;
+  const actor = await actorOf(ctx);
   try {
     const made = await unlessRefused(
-      spent(budgetOn(app.rateLimiter, operatorBucket(user.id)), () => resetPassword(app.db, app.passwords, id(form))),
+      spent(budgetOn(app.rateLimiter, operatorBucket(user.id)), () =>
+        audited(app, actor, async (tx) => {
+          const target = await getUser(tx, id(form));
+          const password = await resetPassword(tx, app.passwords, id(form));
+          return { result: password, entry: userEntry("password.reset", target) };
+        }),
+      ),
     );
     return "refused" in made ? { error: made.refused } : { password: made.done };
   } catch (error) {
@@ -83,5 +154,8 @@ export async function adminResetPassword(_: ResetState, form: FormData): Promise
 
 /** Downloads and imports a register dataset from its configured URLs, in a worker. */
 export async function adminRefreshRegister(form: FormData) {
-  return counted(({ app }) => requestRefresh(app.queue, app.config.REGISTER_URLS, id(form)));
+  return counted(
+    (tx, { app }) => requestRefresh(app.queue, tx, app.config.REGISTER_URLS, id(form)),
+    () => ({ partnerId: null, action: "register.refresh_requested", target: id(form) }),
+  );
 }

@@ -9,6 +9,7 @@ const NAV = [
   ["/admin/keys", "API keys"],
   ["/admin/webhooks", "Webhooks"],
   ["/admin/requests", "Requests"],
+  ["/admin/activity", "Activity"],
   ["/admin/registers", "Registers"],
 ] as const;
 

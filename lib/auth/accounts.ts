@@ -2,7 +2,7 @@
 import { remove as removeConfusables } from "confusables";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { schema, type Db } from "@/lib/db";
+import { schema, type Db, type DbOrTx } from "@/lib/db";
 import { isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
 import type { Passwords } from "./password";
@@ -23,7 +23,7 @@ const comparable = (name: string) =>
 export const isReservedName = (name: string) => RESERVED_NAMES.includes(comparable(name));
 
 export interface AccountDeps {
-  db: Db;
+  db: DbOrTx;
   passwords: Passwords;
 }
 
@@ -94,7 +94,12 @@ const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** A one-time invitation link token (only its hash is stored). */
-export async function createInvitation(db: Db, partnerId: string, createdBy: string, email?: string): Promise<string> {
+export async function createInvitation(
+  db: DbOrTx,
+  partnerId: string,
+  createdBy: string,
+  email?: string,
+): Promise<string> {
   if (email) checkEmail(email);
   const token = randomBytes(24).toString("base64url");
   await db.insert(schema.invitations).values({
@@ -180,9 +185,14 @@ export async function pendingInvitations(db: Db, partnerId: string) {
 }
 
 /** Withdraws an invitation of this partner: its link stops working at once. */
-export async function withdrawInvitation(db: Db, partnerId: string, id: string): Promise<void> {
-  if (!isUuid(id)) return;
-  await db
+/** The invitation withdrawn (its email, null for a link for anyone), or undefined when there was none. */
+export async function withdrawInvitation(
+  db: DbOrTx,
+  partnerId: string,
+  id: string,
+): Promise<{ email: string | null } | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db
     .delete(schema.invitations)
     .where(
       and(
@@ -190,5 +200,7 @@ export async function withdrawInvitation(db: Db, partnerId: string, id: string):
         eq(schema.invitations.partnerId, partnerId),
         isNull(schema.invitations.acceptedAt),
       ),
-    );
+    )
+    .returning({ email: schema.invitations.email });
+  return row;
 }

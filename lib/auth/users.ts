@@ -100,13 +100,20 @@ export async function setDisabled(db: DbOrTx, actorId: string, userId: string, d
 }
 
 /** An owner removes a member of their organisation: the account is deleted, its sessions with it. */
-export async function removeMember(db: DbOrTx, partnerId: string, ownerId: string, memberId: string): Promise<void> {
+/** Removes a member (their account deleted, their sessions over); their email, for the history. */
+export async function removeMember(
+  db: DbOrTx,
+  partnerId: string,
+  ownerId: string,
+  memberId: string,
+): Promise<{ email: string }> {
   if (!isUuid(memberId)) throw refuse("No such member.");
   const [row] = await db
     .delete(users)
     .where(and(eq(users.id, memberId), eq(users.partnerId, partnerId), eq(users.role, "member"), ne(users.id, ownerId)))
-    .returning({ id: users.id });
+    .returning({ email: users.email });
   if (!row) throw refuse("Only members of your organisation can be removed (not its owner).");
+  return row;
 }
 
 /**

@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   REQUEST_LOGS: flag.default(true),
   /** Request log rows older than this are pruned (daily job). */
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Security history (audit) rows older than this are pruned (the daily retention job). */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(400),
   /** How often queued request log rows are written (a full batch of 500 is written at once). */
   REQUEST_LOG_FLUSH_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** `finca listen` sessions one partner may hold open at once (per server process). */

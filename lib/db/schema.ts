@@ -85,6 +85,30 @@ export const userSessions = pgTable(
   (t) => [index("user_sessions_user").on(t.userId, t.createdAt)],
 );
 
+/**
+ * The security history: who did what to a partner's account, keys, endpoints and team, and what
+ * operators did. Append-only (the migration's trigger refuses updates); written in the transaction
+ * of the change it records; never a key or a secret in it. Rows go after AUDIT_RETENTION_DAYS.
+ */
+export const auditEvents = pgTable(
+  "audit_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    at: ts("at").notNull().defaultNow(),
+    // Null for what concerns no partner (an operator's own account, a register refresh).
+    partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
+    // No foreign key: a removed user's rows stay as they were (a cascade would update them).
+    actorUserId: uuid("actor_user_id"),
+    // Who and what as they read at the time (an email, "API key finca_test_ab12…"; a key's name).
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    target: text("target"),
+    address: text("address"),
+    detail: jsonb("detail").$type<Record<string, string | number | boolean | null>>(),
+  },
+  (t) => [index("audit_events_partner_at").on(t.partnerId, t.at), index("audit_events_at").on(t.at)],
+);
+
 export const invitations = pgTable("invitations", {
   id: uuid("id").primaryKey().defaultRandom(),
   partnerId: uuid("partner_id")

@@ -9,6 +9,7 @@ import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
 import type { PartnerSlots } from "@/lib/webhooks/fair-share";
 import type { ListenHub } from "@/lib/webhooks/listen";
+import type { AuditLog } from "@/lib/audit";
 
 /** Where the partner API is served, on every host (the Next.js route, the lean server, the front door). */
 export const BASE_PATH = "/api/v1/partner-api";
@@ -54,7 +55,8 @@ export interface ApiLogger {
 
 export interface ApiDeps extends PropertiesDeps {
   config: Config;
-  logger: ApiLogger;
+  /** Errors, and the security history's lines (lib/audit). */
+  logger: ApiLogger & AuditLog;
   rateLimiter: RateLimiter;
   /** Told of every answered request, after the answer is built; must not throw or block. */
   onRequest?: (record: RequestRecord) => void;

@@ -1,7 +1,7 @@
 // The table of API operations. The Next.js route, the lean server's routing (with its 404 and 405)
 // and the OpenAPI document are all derived from it: to add an endpoint, add an entry here.
 import { z } from "zod";
-import { Batch, Coverage, DomainError, Property } from "@/lib/domain";
+import { Batch, Coverage, DomainError, Property, type WriteBudget } from "@/lib/domain";
 import {
   cancelBatch,
   getBatch,
@@ -11,7 +11,8 @@ import {
   resultsStream,
   submitBatch,
 } from "@/lib/batches";
-import { apiKeyIsActive } from "@/lib/api-keys";
+import { apiKeyIsActive, type Principal } from "@/lib/api-keys";
+import { keyActor } from "@/lib/audit";
 import { coverage } from "@/lib/registers";
 import {
   createProperty,
@@ -70,6 +71,8 @@ const unknownCursor = (what: string) =>
 
 const batchLocation = (id: string) => ({ Location: `${BASE_PATH}/batches/${id}` });
 const notFoundAnswer = problemAnswer("`not_found`");
+/** A write through the API: the key acts (its visible start in the history), counted with its check. */
+const by = (principal: Principal, budget: WriteBudget) => ({ actor: keyActor(principal.visibleStart), budget });
 
 export const operations = [
   defineOperation({
@@ -341,7 +344,13 @@ export const operations = [
     async handle({ deps, req, principal, budget }) {
       const key = idempotencyKey(req);
       // A repeat with the same Idempotency-Key answers as the first request did (the contract: same status).
-      const { endpoint, secret } = await addEndpoint(deps, principal, budget, await readJsonBody(req), key);
+      const { endpoint, secret } = await addEndpoint(
+        deps,
+        principal,
+        by(principal, budget),
+        await readJsonBody(req),
+        key,
+      );
       return {
         status: 201,
         body: { ...toEndpoint(endpoint), secret },
@@ -365,7 +374,13 @@ export const operations = [
       "404": notFoundAnswer,
     },
     async handle({ deps, req, path, principal, budget }) {
-      const endpoint = await changeEndpoint(deps, principal, budget, path.id ?? "", await readJsonBody(req));
+      const endpoint = await changeEndpoint(
+        deps,
+        principal,
+        by(principal, budget),
+        path.id ?? "",
+        await readJsonBody(req),
+      );
       if (!endpoint) throw notFound("webhook endpoint");
       return { status: 200, body: toEndpoint(endpoint) };
     },
@@ -382,7 +397,8 @@ export const operations = [
     request: { path: IdParam },
     responses: { "204": emptyAnswer("Deleted."), "404": notFoundAnswer },
     async handle({ deps, path, principal, budget }) {
-      if (!(await removeEndpoint(deps, principal, budget, path.id ?? ""))) throw notFound("webhook endpoint");
+      if (!(await removeEndpoint(deps, principal, by(principal, budget), path.id ?? "")))
+        throw notFound("webhook endpoint");
       return { status: 204 };
     },
   }),

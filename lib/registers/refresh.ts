@@ -1,7 +1,7 @@
 // Refreshing datasets from their configured URLs: on the schedule (jobs/refresh-registers), from
 // the admin console, or `registers import --url`. Downloads stream straight into the importer.
-import type { Db } from "@/lib/db";
-import { QUEUES, type JobData, type Queue } from "@/lib/queue";
+import type { Db, DbOrTx } from "@/lib/db";
+import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
 import type { Dataset } from "./datasets";
 import type { Config } from "@/lib/config";
@@ -86,7 +86,13 @@ export async function refreshDatasets(db: Db, settings: RefreshSettings, only?: 
 export type RefreshJob = JobData<typeof QUEUES.refreshRegisters>;
 
 /** An admin's "refresh now": the download and import run in a worker (jobs/refresh-registers), not in the request. */
-export async function requestRefresh(queue: Queue, urls: RefreshSettings["urls"], dataset: string): Promise<void> {
+export async function requestRefresh(
+  queue: Queue,
+  tx: DbOrTx,
+  urls: RefreshSettings["urls"],
+  dataset: string,
+): Promise<void> {
   if (!urls.some((u) => u.dataset === dataset)) throw new Error(`no URL is configured for ${dataset} (REGISTER_URLS)`);
-  await queue.send(QUEUES.refreshRegisters, { dataset } satisfies RefreshJob);
+  // In the caller's transaction: the request and its record (the security history) commit together.
+  await enqueue(queue, tx, QUEUES.refreshRegisters, { dataset } satisfies RefreshJob);
 }

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
-import { createEndpoint, deleteEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
+import { audited, type Actor, type AuditAction, type AuditEntry, type AuditLog } from "@/lib/audit";
+import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
 
 export const CreateWebhookEndpointBody = z
   .strictObject({
@@ -52,11 +53,25 @@ export const UpdateWebhookEndpointBody = z
   })
   .meta({ id: "UpdateWebhookEndpointRequest", minProperties: 1 });
 
-/** What the endpoint commands need: the database and the configured rules. */
+/** What the endpoint commands need: the database, the configured rules, the history's log. */
 export interface EndpointDeps {
   db: DbOrTx;
   config: { FINCA_WEBHOOKS_ALLOW_PRIVATE: boolean; WEBHOOK_MAX_ENDPOINTS: number };
+  logger: AuditLog;
 }
+
+/** Who makes a write (for the security history) and the budget it is counted on (spent first). */
+export interface Writer {
+  actor: Actor;
+  budget: WriteBudget;
+}
+
+const entry = (scope: Scope, action: AuditAction, url: string, detail: Record<string, string> = {}): AuditEntry => ({
+  partnerId: scope.partnerId,
+  action,
+  target: url,
+  detail: { mode: scope.mode, ...detail },
+});
 
 /**
  * A new endpoint and its signing secret. With an Idempotency-Key, a repeat of the request within
@@ -65,11 +80,11 @@ export interface EndpointDeps {
 export async function addEndpoint(
   deps: EndpointDeps,
   scope: Scope,
-  budget: WriteBudget,
+  by: Writer,
   body: unknown,
   idempotencyKey: string | null = null,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
-  await budget();
+): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
+  await by.budget();
   const input = parseBody(CreateWebhookEndpointBody, body);
   const rules = {
     allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
@@ -77,29 +92,44 @@ export async function addEndpoint(
   };
   // The validated body, in the schema's order: the same request hashes the same however it was spelt.
   const requestHash = createHash("sha256").update(JSON.stringify(input)).digest("hex");
-  return createEndpoint(deps.db, scope, input, rules, idempotencyKey ? { key: idempotencyKey, requestHash } : null);
+  const idempotent = idempotencyKey ? { key: idempotencyKey, requestHash } : null;
+  return audited(deps, by.actor, async (tx) => {
+    const made = await createEndpoint(tx, scope, input, rules, idempotent);
+    return { result: made, entry: made.created ? entry(scope, "webhook_endpoint.created", made.endpoint.url) : null };
+  });
 }
 
 /** The members sent changed, the others kept; null when `id` names no active endpoint of the scope. */
 export async function changeEndpoint(
   deps: EndpointDeps,
   scope: Scope,
-  budget: WriteBudget,
+  by: Writer,
   id: string,
   body: unknown,
 ): Promise<EndpointRow | null> {
-  await budget();
+  await by.budget();
   const changes = parseBody(UpdateWebhookEndpointBody, body);
-  return updateEndpoint(deps.db, scope, id, changes, { allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE });
+  const action =
+    changes.enabled === false
+      ? "webhook_endpoint.disabled"
+      : changes.enabled === true
+        ? "webhook_endpoint.enabled"
+        : "webhook_endpoint.updated";
+  return audited(deps, by.actor, async (tx) => {
+    const row = await updateEndpoint(tx, scope, id, changes, {
+      allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
+    });
+    const members = Object.keys(changes).join(", ");
+    return { result: row, entry: row && entry(scope, action, row.url, { members }) };
+  });
 }
 
 /** Deliveries to it stop at once; false when `id` names no active endpoint of the scope. */
-export async function removeEndpoint(
-  deps: Pick<EndpointDeps, "db">,
-  scope: Scope,
-  budget: WriteBudget,
-  id: string,
-): Promise<boolean> {
-  await budget();
-  return deleteEndpoint(deps.db, scope, id);
+export async function removeEndpoint(deps: EndpointDeps, scope: Scope, by: Writer, id: string): Promise<boolean> {
+  await by.budget();
+  return audited(deps, by.actor, async (tx) => {
+    const endpoint = await getEndpoint(tx, scope, id);
+    const deleted = !!endpoint && (await deleteEndpoint(tx, scope, id));
+    return { result: deleted, entry: deleted ? entry(scope, "webhook_endpoint.deleted", endpoint.url) : null };
+  });
 }

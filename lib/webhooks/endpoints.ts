@@ -105,7 +105,7 @@ export async function createEndpoint(
   input: EndpointInput,
   rules: EndpointRules,
   idempotent: IdempotentRequest | null = null,
-): Promise<{ endpoint: EndpointRow; secret: string }> {
+): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
   const url = checkedUrl(input.url, scope, rules);
   const secret = generateSecret();
   return db.transaction(async (tx) => {
@@ -117,7 +117,7 @@ export async function createEndpoint(
     if (priorId) {
       const [prior] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, priorId));
       if (prior!.requestHash !== idempotent!.requestHash) throw idempotencyConflict("endpoint");
-      return { endpoint: prior!, secret: prior!.secret };
+      return { endpoint: prior!, secret: prior!.secret, created: false };
     }
     const [{ n }] = (await tx
       .select({ n: sql<number>`count(*)::int` })
@@ -140,7 +140,7 @@ export async function createEndpoint(
         requestHash: idempotent?.requestHash ?? null,
       })
       .returning();
-    return { endpoint: endpoint!, secret };
+    return { endpoint: endpoint!, secret, created: true };
   });
 }
 

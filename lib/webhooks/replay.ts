@@ -1,7 +1,7 @@
 // Operator and partner actions on deliveries: a test event, replaying one delivery, replaying the
 // failed ones since a time. Replays keep the `webhook-id`, so receivers can deduplicate.
 import { and, desc, eq, gte, inArray, isNull } from "drizzle-orm";
-import { schema, type Db, type DbOrTx } from "@/lib/db";
+import { schema, type DbOrTx } from "@/lib/db";
 import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
 import { scheduleDeliveries, type DeliverJob, type EventRow } from "./events";
 import { isUuid } from "@/lib/domain";
@@ -9,7 +9,7 @@ import type { EndpointRow } from "./endpoints";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
 
-type Deps = { db: Db; queue: Queue };
+type Deps = { db: DbOrTx; queue: Queue };
 
 /**
  * A `webhook.test` event to this one endpoint, sent now even if the endpoint is disabled (checking

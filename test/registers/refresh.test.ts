@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const requestRefresh = (queue: TestApp["app"]["queue"], dataset: string) =>
-  request(queue, t.app.config.REGISTER_URLS, dataset);
+  request(queue, t.app.db, t.app.config.REGISTER_URLS, dataset);
 const status = async (id: string) => (await listDatasets(t.app.db)).find((d) => d.id === id)!;
 
 describe("register refresh", () => {

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
@@ -19,7 +20,20 @@ export default async function Team() {
     <>
       <PageHeader
         title="Team"
-        description="Everyone here sees your organisation's keys, properties and webhooks in both modes."
+        description={
+          <>
+            Everyone here sees your organisation&apos;s keys, properties and webhooks in both modes.
+            {owner && (
+              <>
+                {" "}
+                <Link className="link" href="/team/activity">
+                  Activity
+                </Link>
+                : who signed in, and who changed keys, endpoints and the team, from where.
+              </>
+            )}
+          </>
+        }
       />
       {owner ? (
         <Card title="Invite a member" className="mb-6">

@@ -1,0 +1,173 @@
+// The security history (audit trail): one append-only row per security-relevant change, written in
+// the transaction of the change, so a change that fails leaves no row and one that commits always
+// has its row (and then its log line). A row is built from named fields only: a key or a secret has
+// no field to go in (actors and targets name a key by its visible start).
+import { and, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
+
+const { auditEvents, partners } = schema;
+export type AuditRow = typeof auditEvents.$inferSelect;
+/** A row as the Activity pages show it: with its partner's name (null for an operator's own). */
+export type AuditListed = AuditRow & { partnerName: string | null };
+
+/** What is recorded; the part before the dot is its area (the Activity pages filter by either). */
+export const AUDIT_ACTIONS = [
+  "sign_in.succeeded",
+  "sign_in.failed",
+  "sign_out",
+  "session.ended",
+  "session.ended_all_others",
+  "password.changed",
+  "password.reset",
+  "invitation.sent",
+  "invitation.accepted",
+  "invitation.withdrawn",
+  "member.removed",
+  "user.disabled",
+  "user.enabled",
+  "user.sessions_ended",
+  "api_key.created",
+  "api_key.rolled",
+  "api_key.revoked",
+  "webhook_endpoint.created",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.enabled",
+  "webhook_endpoint.disabled",
+  "webhook_endpoint.deleted",
+  "webhook_secret.rotated",
+  "webhook_secret.expired",
+  "webhook.test_sent",
+  "webhook.replayed",
+  "webhook.replayed_failed",
+  "register.refresh_requested",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_AREAS = [...new Set(AUDIT_ACTIONS.map((a) => a.split(".")[0]!))];
+
+/** Who acted: a user (their email as it read then, and address), an API key (its visible start). */
+export interface Actor {
+  userId: string | null;
+  label: string;
+  address: string | null;
+}
+
+export const userActor = (user: { id: string; email: string }, address: string | null): Actor => ({
+  userId: user.id,
+  label: user.email,
+  address,
+});
+export const keyActor = (visibleStart: string): Actor => ({
+  userId: null,
+  label: `API key ${visibleStart}…`,
+  address: null,
+});
+
+export interface AuditEntry {
+  partnerId: string | null;
+  action: AuditAction;
+  /** What was acted on, as people read it: a key's name and visible start, an endpoint's URL, an email. */
+  target?: string | null;
+  detail?: Record<string, string | number | boolean | null>;
+}
+
+/** Where each committed row is told (one log line each). */
+export interface AuditLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Records one change, in the change's own transaction. */
+export async function recordAudit(tx: DbOrTx, actor: Actor, entry: AuditEntry): Promise<AuditRow> {
+  const [row] = await tx
+    .insert(auditEvents)
+    .values({
+      partnerId: entry.partnerId,
+      actorUserId: actor.userId,
+      actor: actor.label.slice(0, 320),
+      action: entry.action,
+      target: entry.target?.slice(0, 500) ?? null,
+      address: actor.address?.slice(0, 100) ?? null,
+      detail: entry.detail ?? null,
+    })
+    .returning();
+  return row!;
+}
+
+/** A row's log line, after its transaction committed. */
+export function tell(log: AuditLog, row: AuditRow): void {
+  const { id, at, partnerId, actor, action, target, address, detail } = row;
+  log.info({ audit: { id, at, partnerId, actor, action, target, address, detail } }, "audit");
+}
+
+/**
+ * `change` and its row in one transaction: recorded when `change` says what it did (an entry),
+ * nothing when it did nothing (null); the log line after the commit. A write budget is spent
+ * before (on PGlite the transaction holds the one connection a count would need).
+ */
+export async function audited<T>(
+  deps: { db: DbOrTx; logger: AuditLog },
+  actor: Actor,
+  change: (tx: DbOrTx) => Promise<{ result: T; entry: AuditEntry | null }>,
+): Promise<T> {
+  const { result, row } = await deps.db.transaction(async (tx) => {
+    const made = await change(tx);
+    return { result: made.result, row: made.entry && (await recordAudit(tx, actor, made.entry)) };
+  });
+  if (row) tell(deps.logger, row);
+  return result;
+}
+
+export interface AuditFilter {
+  /** One partner's history; undefined: everyone's (the admin console). */
+  partnerId?: string;
+  /** An action, or an area (`api_key`: every action under it). */
+  action?: string;
+  /** The id of the last row of the page before. */
+  before?: string;
+  limit?: number;
+}
+
+/** Newest first, a page at a time (keyset on time and id). */
+export async function auditPage(
+  db: DbOrTx,
+  filter: AuditFilter,
+): Promise<{ data: AuditListed[]; next: string | null }> {
+  const limit = filter.limit ?? 50;
+  const action = filter.action;
+  const conditions: (SQL | undefined)[] = [
+    filter.partnerId ? eq(auditEvents.partnerId, filter.partnerId) : undefined,
+    action === undefined
+      ? undefined
+      : action.includes(".")
+        ? eq(auditEvents.action, action)
+        : sql`(${auditEvents.action} = ${action} or ${auditEvents.action} like ${`${action}.%`})`,
+  ];
+  // The cursor's own time, read in SQL: a JavaScript Date would cut its microseconds.
+  if (filter.before)
+    conditions.push(
+      sql`(${auditEvents.at}, ${auditEvents.id}) < (select ${auditEvents.at}, ${auditEvents.id} from ${auditEvents} where ${auditEvents.id} = ${filter.before})`,
+    );
+  const rows = await db
+    .select({ ...getTableColumns(auditEvents), partnerName: partners.name })
+    .from(auditEvents)
+    .leftJoin(partners, eq(partners.id, auditEvents.partnerId))
+    .where(and(...conditions))
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .limit(limit + 1);
+  const data = rows.slice(0, limit);
+  return { data, next: rows.length > limit ? data.at(-1)!.id : null };
+}
+
+/** Rows older than `days` go, 10,000 a statement (the daily retention job). */
+export async function pruneAudit(db: Db, days: number, batch = 10_000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await db.execute(sql`
+      delete from ${auditEvents} where ${auditEvents.id} in (
+        select ${auditEvents.id} from ${auditEvents}
+        where ${auditEvents.at} < now() - make_interval(days => ${days}) limit ${batch}
+      ) returning ${auditEvents.id}`);
+    const count = rowsOf(deleted).length;
+    total += count;
+    if (count < batch) return total;
+  }
+}
