@@ -3,7 +3,7 @@
 // has its row (and then its log line). A row is built from named fields only: a key or a secret has
 // no field to go in (actors and targets name a key by its visible start).
 import { and, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
+import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
 
 const { auditEvents, partners } = schema;
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -158,16 +158,5 @@ export async function auditPage(
 }
 
 /** Rows older than `days` go, 10,000 a statement (the daily retention job). */
-export async function pruneAudit(db: Db, days: number, batch = 10_000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await db.execute(sql`
-      delete from ${auditEvents} where ${auditEvents.id} in (
-        select ${auditEvents.id} from ${auditEvents}
-        where ${auditEvents.at} < now() - make_interval(days => ${days}) limit ${batch}
-      ) returning ${auditEvents.id}`);
-    const count = rowsOf(deleted).length;
-    total += count;
-    if (count < batch) return total;
-  }
-}
+export const pruneAudit = (db: Db, days: number): Promise<number> =>
+  pruneOlderThan(db, auditEvents, { id: auditEvents.id, at: auditEvents.at }, days);

@@ -347,3 +347,26 @@ export async function madeWithKey(db: DbOrTx, table: KeyedTable, scope: Scope, k
   await db.execute(sql`update ${table} set ${bare(table.idempotencyKey)} = null where ${table.id} = ${prior.id}`);
   return null;
 }
+
+/**
+ * Deletes the rows of `table` whose `at` is older than `days`, `batch` a statement so that no
+ * statement holds locks for long (the retention jobs); how many went.
+ */
+export async function pruneOlderThan(
+  db: Pick<Db, "execute">,
+  table: PgTable,
+  columns: { id: AnyPgColumn; at: AnyPgColumn },
+  days: number,
+  batch = 10_000,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await db.execute(sql`
+      delete from ${table} where ${columns.id} in (
+        select ${columns.id} from ${table} where ${columns.at} < now() - make_interval(days => ${days}) limit ${batch}
+      ) returning ${columns.id}`);
+    const count = rowsOf(deleted).length;
+    total += count;
+    if (count < batch) return total;
+  }
+}

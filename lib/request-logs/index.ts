@@ -5,7 +5,7 @@
 // answered, the property). Rows are written in batches off the request path; a full queue drops
 // rows (counted) rather than slowing or failing a request.
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
-import { rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
+import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 
 const { requestLogs, partners } = schema;
@@ -158,16 +158,6 @@ export async function findRequest(db: Db, requestId: string): Promise<(RequestLo
   return rows.map((r) => ({ ...r.log, partner: r.partner }));
 }
 
-/** Deletes rows older than `days`, `batch` rows a statement so no statement holds locks for long. */
-export async function pruneRequestLogs(db: Db, days: number, batch = 10_000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await db.execute(sql`
-      delete from ${requestLogs} where ${requestLogs.id} in (
-        select ${requestLogs.id} from ${requestLogs} where ${requestLogs.at} < now() - make_interval(days => ${days}) limit ${batch}
-      ) returning ${requestLogs.id}`);
-    const count = rowsOf(deleted).length;
-    total += count;
-    if (count < batch) return total;
-  }
-}
+/** Deletes rows older than `days`, `batch` rows a statement. */
+export const pruneRequestLogs = (db: Db, days: number, batch?: number): Promise<number> =>
+  pruneOlderThan(db, requestLogs, { id: requestLogs.id, at: requestLogs.at }, days, batch);
