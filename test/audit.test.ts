@@ -74,7 +74,7 @@ describe("endpoint writes through the API", () => {
   it("are recorded by the key that made them, with no key or secret anywhere in the row or its line", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const headers = { "X-API-Key": key, "Idempotency-Key": "audit-1" };
-    const body = { url: "https://hooks.example.com/audit" };
+    const body = { url: "https://hooks.example.com/audit/T0001/B0002/s3cr3t" };
     const created = await t.api.createWebhookEndpoint(post("/webhook-endpoints", body, headers));
     const { id, secret } = (await created.json()) as { id: string; secret: string };
     // A repeat with its Idempotency-Key creates nothing, and records nothing.
@@ -85,11 +85,13 @@ describe("endpoint writes through the API", () => {
     expect((await t.api.deleteWebhookEndpoint(gone)).status).toBe(204);
 
     const rows = await rowsOf(partner.id);
+    // Named by host and id: a hook's path or query may hold the receiver's own secret.
+    const named = `hooks.example.com (${id})`;
     expect(rows.map((r) => [r.action, r.target, r.detail])).toEqual([
-      ["webhook_endpoint.created", body.url, { mode: "test" }],
-      ["webhook_endpoint.disabled", body.url, { mode: "test", members: "enabled" }],
-      ["webhook_endpoint.updated", body.url, { mode: "test", members: "description" }],
-      ["webhook_endpoint.deleted", body.url, { mode: "test" }],
+      ["webhook_endpoint.created", named, { mode: "test" }],
+      ["webhook_endpoint.disabled", named, { mode: "test", members: "enabled" }],
+      ["webhook_endpoint.updated", named, { mode: "test", members: "description" }],
+      ["webhook_endpoint.deleted", named, { mode: "test" }],
     ]);
     // The key's visible start, as the portal shows it: never more of it.
     const [{ visibleStart }] = (await t.app.db
@@ -101,6 +103,7 @@ describe("endpoint writes through the API", () => {
     expect(written).not.toContain(key);
     expect(written).not.toContain(secret);
     expect(written).not.toContain("whsec_");
+    expect(written).not.toContain(body.url);
   });
 
   it("name a key by its visible start only", () => {

@@ -20,7 +20,7 @@ import {
   type RotationOverlap,
   signingSecrets,
 } from "@/lib/webhooks/endpoints";
-import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
+import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/lib/webhooks/commands";
 import { createProperty } from "@/lib/properties";
 import { accountBucket, budgetOn, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
@@ -314,7 +314,8 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
         overlap: overlap as RotationOverlap,
         endOpenOverlap: field(form, "end_overlap") === "yes",
       }),
-    (rotation) => (rotation.rotated ? about(scope, "webhook_secret.rotated", endpoint.url, { overlap }) : null),
+    (rotation) =>
+      rotation.rotated ? about(scope, "webhook_secret.rotated", endpointNamed(endpoint), { overlap }) : null,
   );
   if ("refused" in made) return { error: made.refused };
   const rotation = made.done;
@@ -333,7 +334,7 @@ export async function expireOldSecretAction(_: ActionState, form: FormData): Pro
   const made = await counted(
     ctx,
     (tx) => expirePreviousSecret(tx, scope, endpoint.id),
-    (expired) => (expired ? about(scope, "webhook_secret.expired", endpoint.url) : null),
+    (expired) => (expired ? about(scope, "webhook_secret.expired", endpointNamed(endpoint)) : null),
   );
   revalidatePath("/webhooks", "layout");
   if ("refused" in made) return { error: made.refused };
@@ -368,7 +369,7 @@ export async function sendTestEventAction(form: FormData): Promise<ButtonResult>
     await counted(
       ctx,
       (tx) => sendTestEvent({ ...app, db: tx }, endpoint),
-      () => about(scope, "webhook.test_sent", endpoint.url),
+      () => about(scope, "webhook.test_sent", endpointNamed(endpoint)),
     ),
   );
   revalidatePath("/webhooks", "layout");
@@ -398,7 +399,7 @@ export async function replayFailedAction(form: FormData): Promise<ButtonResult> 
     await counted(
       ctx,
       (tx) => replayFailedSince({ ...app, db: tx }, endpoint.id, endpoint.createdAt, partnerId),
-      (count) => about(scope, "webhook.replayed_failed", endpoint.url, { deliveries: String(count) }),
+      (count) => about(scope, "webhook.replayed_failed", endpointNamed(endpoint), { deliveries: String(count) }),
     ),
   );
   revalidatePath("/webhooks", "layout");

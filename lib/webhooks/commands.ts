@@ -66,10 +66,29 @@ export interface Writer {
   budget: WriteBudget;
 }
 
-const entry = (scope: Scope, action: AuditAction, url: string, detail: Record<string, string> = {}): AuditEntry => ({
+/**
+ * An endpoint as the security history names it: its host and id. Never its whole URL: a path or a
+ * query may hold the receiver's own secret (a Slack-style hook is one), and the history is logged.
+ */
+export const endpointNamed = (endpoint: Pick<EndpointRow, "id" | "url">): string => {
+  let host = "";
+  try {
+    host = new URL(endpoint.url).host;
+  } catch {
+    // Stored URLs were checked when written; a bad one is named by its id alone.
+  }
+  return host ? `${host} (${endpoint.id})` : endpoint.id;
+};
+
+const entry = (
+  scope: Scope,
+  action: AuditAction,
+  endpoint: EndpointRow,
+  detail: Record<string, string> = {},
+): AuditEntry => ({
   partnerId: scope.partnerId,
   action,
-  target: url,
+  target: endpointNamed(endpoint),
   detail: { mode: scope.mode, ...detail },
 });
 
@@ -95,7 +114,7 @@ export async function addEndpoint(
   const idempotent = idempotencyKey ? { key: idempotencyKey, requestHash } : null;
   return audited(deps, by.actor, async (tx) => {
     const made = await createEndpoint(tx, scope, input, rules, idempotent);
-    return { result: made, entry: made.created ? entry(scope, "webhook_endpoint.created", made.endpoint.url) : null };
+    return { result: made, entry: made.created ? entry(scope, "webhook_endpoint.created", made.endpoint) : null };
   });
 }
 
@@ -120,7 +139,7 @@ export async function changeEndpoint(
       allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
     });
     const members = Object.keys(changes).join(", ");
-    return { result: row, entry: row && entry(scope, action, row.url, { members }) };
+    return { result: row, entry: row && entry(scope, action, row, { members }) };
   });
 }
 
@@ -130,6 +149,6 @@ export async function removeEndpoint(deps: EndpointDeps, scope: Scope, by: Write
   return audited(deps, by.actor, async (tx) => {
     const endpoint = await getEndpoint(tx, scope, id);
     const deleted = !!endpoint && (await deleteEndpoint(tx, scope, id));
-    return { result: deleted, entry: deleted ? entry(scope, "webhook_endpoint.deleted", endpoint.url) : null };
+    return { result: deleted, entry: deleted ? entry(scope, "webhook_endpoint.deleted", endpoint) : null };
   });
 }
