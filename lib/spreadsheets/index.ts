@@ -1,23 +1,14 @@
 // Reading XLSX workbooks as rows of text (exceljs' streaming reader): the first sheet, each cell as
 // the CSV of the same sheet would show it. Formulas are never evaluated: a formula cell reads as the
 // result the workbook stored with it, or empty.
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
+import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
+import { WORKBOOK_READER } from "./workbook-reader";
 
 /** exceljs, loaded when a workbook is first read or written: it holds 25 MiB a server never needing one would keep. */
 export const excel = async (): Promise<typeof ExcelJS> => (await import("exceljs")).default;
-
-/** A cell as text; dates as YYYY-MM-DD. */
-function cellText(value: ExcelJS.CellValue | undefined): string {
-  if (value === null || value === undefined) return "";
-  if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value !== "object") return String(value);
-  if ("richText" in value) return value.richText.map((part) => part.text).join("");
-  if ("formula" in value || "sharedFormula" in value)
-    return cellText((value as ExcelJS.CellFormulaValue).result as ExcelJS.CellValue);
-  if ("text" in value) return String(value.text);
-  return "";
-}
 
 export interface SheetRow {
   /** The first sheet's name. */
@@ -31,41 +22,103 @@ export interface SheetRow {
 /** Thrown when the bytes are not a workbook exceljs can read (the message says why). */
 export class NotAWorkbook extends Error {}
 
-/** The first sheet's rows. A ZIP without a workbook, or a damaged one, ends in NotAWorkbook. */
-export async function* firstSheetRows(stream: Readable): AsyncGenerator<SheetRow> {
-  const options = {
-    sharedStrings: "cache",
-    styles: "cache",
-    hyperlinks: "ignore",
-    worksheets: "emit",
-    entries: "ignore",
-  } as const;
-  const workbook = new (await excel()).stream.xlsx.WorkbookReader(stream, options);
-  let sheets = 0;
+/** The heap a workbook may use while it is read (what a real register's workbook needs, several times over). */
+export const WORKBOOK_HEAP_MB = 512;
+/** Rows per message from the reading worker (each batch acknowledged: a slow consumer holds the worker). */
+const BATCH = 500;
+
+/**
+ * Where the worker finds exceljs: resolved from this module (the CLI's bundle sits elsewhere than
+ * the working directory), or by name from the working directory where a bundler turned the
+ * resolution into a module id of its own (Next.js answers a number).
+ */
+function exceljsPath(): string {
+  const resolved: unknown = createRequire(import.meta.url).resolve("exceljs");
+  return typeof resolved === "string" ? resolved : "exceljs";
+}
+
+type FromWorker =
+  | { type: "want" }
+  | { type: "rows"; rows: SheetRow[] }
+  | { type: "done"; sheets: number }
+  | { type: "error"; message: string };
+
+/**
+ * The first sheet's rows, read in a worker thread whose heap is capped at `heapMb`: a workbook that
+ * needs more (one that unpacks to far more than its size) is refused with NotAWorkbook, and the
+ * process keeps its memory. A ZIP without a workbook, or a damaged one, ends in NotAWorkbook; a
+ * failure of the bytes' own source (a size cap, a client gone) is thrown as it is.
+ */
+export async function* firstSheetRows(stream: Readable, heapMb = WORKBOOK_HEAP_MB): AsyncGenerator<SheetRow> {
+  const worker = new Worker(WORKBOOK_READER, {
+    eval: true,
+    workerData: { exceljs: exceljsPath(), batch: BATCH },
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb / 4) },
+  });
+  // The source's failure reaches us through its iterator (and is thrown as it is); an error event
+  // emitted while no read is pending, or after we stopped, must not be an uncaught exception.
+  stream.on("error", () => {});
+  const source = stream[Symbol.asyncIterator]();
+  const inbox: FromWorker[] = [];
+  let wake: () => void = () => {};
+  let ended: Error | null = null;
+  let sourceError: unknown = null;
+  // One read of the source at a time, as the worker asks for more.
+  let feeding = Promise.resolve();
+  const feed = () =>
+    (feeding = feeding.then(async () => {
+      try {
+        const next = await source.next();
+        if (next.done) worker.postMessage({ type: "end" });
+        else
+          worker.postMessage({
+            type: "chunk",
+            chunk: Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value),
+          });
+      } catch (error) {
+        sourceError = error;
+        worker.postMessage({ type: "fail", message: (error as Error).message });
+      }
+    }));
+  worker.on("message", (message: FromWorker) => {
+    if (message.type === "want") void feed();
+    else {
+      inbox.push(message);
+      wake();
+    }
+  });
+  worker.on("error", (error: Error & { code?: string }) => {
+    ended =
+      error.code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? new NotAWorkbook(
+            `the workbook needs more than ${heapMb} MiB of memory to read (it unpacks to far more than its size): refused`,
+          )
+        : error;
+    wake();
+  });
+  worker.on("exit", () => {
+    ended ??= new Error("the workbook reader stopped before the workbook's end");
+    wake();
+  });
   try {
-    for await (const sheet of workbook) {
-      // Every sheet is read to its end (the reader moves on only then); rows come from the first.
-      const first = sheets++ === 0;
-      const name = (sheet as unknown as { name?: string }).name ?? "1";
-      for await (const row of sheet) {
-        // row.values is 1-based: index 0 is always empty.
-        if (first)
-          yield {
-            sheet: name,
-            line: row.number,
-            values: (row.values as ExcelJS.CellValue[]).slice(1).map((v) => cellText(v).trim()),
-          };
+    for (;;) {
+      while (!inbox.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      const message = inbox.shift();
+      if (!message) throw ended;
+      if (message.type === "rows") {
+        yield* message.rows;
+        worker.postMessage({ type: "ack" });
+      } else if (message.type === "error") {
+        // The bytes' own source failed (a size cap, a client gone): that, not the workbook, is the error.
+        if (sourceError) throw sourceError;
+        throw new NotAWorkbook(`not a readable XLSX workbook (${message.message})`);
+      } else if (message.type === "done") {
+        if (!message.sheets)
+          throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");
+        return;
       }
     }
-  } catch (error) {
-    // The bytes' own source failed (a size cap, a client gone): that, not the workbook, is the error.
-    if (stream.errored) throw stream.errored;
-    throw new NotAWorkbook(`not a readable XLSX workbook (${(error as Error).message})`);
   } finally {
-    // The reader is done with the bytes (read through, refused, or left by our caller). A failure of
-    // their source from now on (a file our caller closes under a read still pending) would be emitted
-    // to no listener, an uncaught exception: whoever needed to know has had their answer.
-    stream.on("error", () => {});
+    await worker.terminate();
   }
-  if (!sheets) throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");
 }

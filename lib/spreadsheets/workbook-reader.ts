@@ -1,0 +1,64 @@
+// The worker that reads a workbook, as source: CommonJS run with `eval` in a worker thread under a
+// heap limit, so a workbook that unpacks to far more than its size (a decompression bomb) ends that
+// worker, not the process. It is a string because every host runs it as written: bundlers rewrite
+// `require` inside functions they bundle, which an eval worker could not run. `index.test.ts`
+// runs it. Messages: the parent sends {chunk}, {end}, {fail} and {ack} (after each batch of rows);
+// the worker sends {want} (more bytes), {rows}, {done, sheets} and {error}.
+export const WORKBOOK_READER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { Readable } = require("node:stream");
+const ExcelJS = require(workerData.exceljs);
+
+// A cell as the CSV of the same sheet would show it: dates as YYYY-MM-DD, formulas as their stored result.
+function cellText(value) {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString().slice(0, 10);
+  if (typeof value !== "object") return String(value);
+  if ("richText" in value) return value.richText.map((part) => part.text).join("");
+  if ("formula" in value || "sharedFormula" in value) return cellText(value.result);
+  if ("text" in value) return String(value.text);
+  return "";
+}
+
+const input = new Readable({ read() { parentPort.postMessage({ type: "want" }); } });
+let acked = null;
+parentPort.on("message", (message) => {
+  if (message.type === "chunk") input.push(Buffer.from(message.chunk));
+  else if (message.type === "end") input.push(null);
+  else if (message.type === "fail") input.destroy(new Error(message.message));
+  else if (message.type === "ack" && acked) acked();
+});
+
+async function read() {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    sharedStrings: "cache",
+    styles: "cache",
+    hyperlinks: "ignore",
+    worksheets: "emit",
+    entries: "ignore",
+  });
+  let sheets = 0;
+  let batch = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const ack = new Promise((resolve) => (acked = resolve));
+    parentPort.postMessage({ type: "rows", rows: batch });
+    batch = [];
+    await ack;
+  };
+  // Every sheet is read to its end (the reader moves on only then); rows come from the first.
+  for await (const sheet of workbook) {
+    const first = sheets++ === 0;
+    for await (const row of sheet) {
+      if (!first) continue;
+      // row.values is 1-based: index 0 is always empty.
+      batch.push({ sheet: sheet.name || "1", line: row.number, values: row.values.slice(1).map((v) => cellText(v).trim()) });
+      if (batch.length >= workerData.batch) await flush();
+    }
+  }
+  await flush();
+  parentPort.postMessage({ type: "done", sheets });
+}
+
+read().catch((error) => parentPort.postMessage({ type: "error", message: String((error && error.message) || error) }));
+`;
