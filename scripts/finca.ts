@@ -1,7 +1,9 @@
 // Operator CLI on the configured database (PGlite folder while the server is stopped, or DATABASE_URL).
 //   npm run --silent finca -- keys create --partner "Acme" --mode test   → prints the key as the last line
 import { parseArgs } from "node:util";
-import { defaultDatabaseOptions, openDatabase, type Database } from "@/lib/db";
+import { defaultDatabaseOptions, openDatabase, type Database, type DbOrTx } from "@/lib/db";
+import { audited, AUDIT_AREAS, auditPage, type Actor, type AuditAction } from "@/lib/audit";
+import { createLogger } from "@/lib/observability/logger";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
@@ -50,6 +52,8 @@ Commands:
   users reset-password --email <e>                A new random password, printed once as the last line;
                                                   every session ends
   users sign-out --email <e>                      End every session of the user
+  audit list [--partner <name>] [--area <area>]   The security history, newest 50 rows (an area is
+                                                  the part before the dot: api_key, user, sign_in…)
   registers list                                  Register index datasets: community, format evidence,
                                                   rows, what was left out, as_of, last import, error
   registers import <dataset> (--file <path> ... | --url <url> ...) [--as-of YYYY-MM-DD]
@@ -79,6 +83,13 @@ const usage = (message: string): never => {
   throw new UsageError(message);
 };
 
+/** Who acts from the command line, in the security history; its lines go to stderr (stdout is the answer). */
+const OPERATOR: Actor = { userId: null, label: "operator (CLI)", address: null };
+const history = {
+  logger: createLogger({ format: "json", destination: { write: (line: string) => void process.stderr.write(line) } }),
+};
+const keyNamed = (key: { name: string; visibleStart: string }) => `${key.name} (${key.visibleStart}…)`;
+
 function option(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   return typeof value === "string" && value.trim() ? value.trim() : usage(`--${name} is required`);
@@ -106,6 +117,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       "as-of": { type: "string" },
       columns: { type: "string" },
       "dry-run": { type: "boolean" },
+      area: { type: "string" },
     },
   });
   const [resource, action, arg] = positionals;
@@ -122,10 +134,17 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "keys create": {
       const partner = await ensurePartner(db, option(values, "partner"));
       const keyMode = mode(option(values, "mode"));
-      const { key, apiKey } = await createApiKey(db, {
-        partnerId: partner.id,
-        mode: keyMode,
-        name: typeof values.name === "string" ? values.name : `${keyMode} key`,
+      const { key, apiKey } = await audited({ db, ...history }, OPERATOR, async (tx) => {
+        const made = await createApiKey(tx, {
+          partnerId: partner.id,
+          mode: keyMode,
+          name: typeof values.name === "string" ? values.name : `${keyMode} key`,
+        });
+        const detail = { mode: keyMode };
+        return {
+          result: made,
+          entry: { partnerId: partner.id, action: "api_key.created", target: keyNamed(made.apiKey), detail },
+        };
       });
       console.error(`Created ${keyMode} key ${apiKey.id} for "${partner.name}". Store it now: it is not shown again.`);
       console.log(key);
@@ -153,7 +172,11 @@ async function run(database: Database, argv: string[]): Promise<void> {
     }
     case "keys revoke": {
       if (!arg) usage("keys revoke needs the key id (see keys list)");
-      const revoked = await revokeApiKey(db, arg!);
+      const revoked = await audited({ db, ...history }, OPERATOR, async (tx) => {
+        const key = await revokeApiKey(tx, arg!);
+        const entry = key && { partnerId: key.partnerId, action: "api_key.revoked" as const, target: keyNamed(key) };
+        return { result: key, entry };
+      });
       if (!revoked) usage(`no active key with id ${arg}`);
       console.log(`Revoked ${revoked!.visibleStart}…`);
       return;
@@ -176,16 +199,42 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "users reset-password":
     case "users sign-out": {
       const user = (await findUserByEmail(db, option(values, "email"))) ?? usage(`no user with email ${values.email}`);
+      const recorded = <T>(action: AuditAction, change: (tx: DbOrTx) => Promise<T>) =>
+        audited({ db, ...history }, OPERATOR, async (tx) => ({
+          result: await change(tx),
+          entry: { partnerId: user.partnerId, action, target: user.email },
+        }));
       // The operator at the console acts as no portal user, so any account can be disabled.
       if (action === "disable" || action === "enable")
-        await setDisabled(db, "operator-cli", user.id, action === "disable");
-      else if (action === "sign-out") await endSessions(db, user.id);
+        await recorded(action === "disable" ? "user.disabled" : "user.enabled", (tx) =>
+          setDisabled(tx, "operator-cli", user.id, action === "disable"),
+        );
+      else if (action === "sign-out") await recorded("user.sessions_ended", (tx) => endSessions(tx, user.id));
       else {
+        const password = await recorded("password.reset", (tx) => resetPassword(tx, directPasswords, user.id));
         console.error(`New password for ${user.email}; every session of theirs has ended. Pass it on safely.`);
-        console.log(await resetPassword(db, directPasswords, user.id));
+        console.log(password);
         return;
       }
       console.log(`${user.email}: ${action === "sign-out" ? "signed out everywhere" : `${action}d`}`);
+      return;
+    }
+    case "audit list": {
+      const partner = typeof values.partner === "string" ? await findPartnerByName(db, values.partner) : null;
+      if (typeof values.partner === "string" && !partner) usage(`no partner named "${values.partner}"`);
+      const area = typeof values.area === "string" ? values.area : undefined;
+      if (area && !AUDIT_AREAS.includes(area)) usage(`--area must be one of ${AUDIT_AREAS.join(", ")}`);
+      const page = await auditPage(db, { partnerId: partner?.id, action: area, limit: 50 });
+      console.table(
+        page.data.map((r) => ({
+          at: r.at.toISOString(),
+          partner: r.partnerName ?? "",
+          actor: r.actor,
+          address: r.address ?? "",
+          action: r.action,
+          target: r.target ?? "",
+        })),
+      );
       return;
     }
     case "registers list": {

@@ -45,6 +45,16 @@ describe.sequential("finca CLI", () => {
     expect((await finca("keys", "revoke", id)).stdout).toContain("Revoked");
   });
 
+  it("audit list shows what the operator did, keys by their visible start only", async () => {
+    const listed = await finca("audit", "list", "--partner", "Acme");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain("api_key.created");
+    expect(listed.stdout).toContain("api_key.revoked");
+    expect(listed.stdout).toContain("operator (CLI)");
+    expect(listed.stdout).not.toContain(key);
+    expect((await finca("audit", "list", "--area", "nothing")).code).toBe(2);
+  });
+
   it("a usage error exits 2 and says what is wrong", async () => {
     const bad = await finca("keys", "create", "--partner", "Acme", "--mode", "prod");
     expect(bad.code).toBe(2);
