@@ -1,14 +1,32 @@
-// Baseline for bench/create: a bare node:http server doing only the write a create does (the same
+// Baselines for bench/create: a bare node:http server doing only the write a create does (the same
 // statement: property + its three source rows + three attempt rows), with none of the API around
-// it: no key, no rate limit, no validation, no enrichment.
+// it: no key, no rate limit, no validation, no enrichment. With BENCH_BASELINE=two-statements it
+// first makes the API's own first statement (the key's check, the write's count on the database
+// limiter and the repeat check: `admission` in lib/partner-api/route.ts), so the pair measures what
+// a create's two round trips cost with nothing else of the API around them.
 import http from "node:http";
+import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
 import { SOURCES } from "@/lib/domain";
 import { newDraft } from "@/lib/enrichment/engine";
+import { operations } from "@/lib/partner-api/operations";
+import { admission } from "@/lib/partner-api/route";
 import { insertProperty } from "@/lib/properties/insert";
 import { rowsOfNewProperty } from "@/lib/properties/register";
+import { databaseRateLimiter } from "@/lib/rate-limit";
 
 const database = await openDatabase({ url: process.env.DATABASE_URL, postgres: { poolSize: 20 } });
+const config = loadConfig();
+const admit =
+  process.env.BENCH_BASELINE === "two-statements"
+    ? admission(
+        {
+          db: database.db,
+          rateLimiter: databaseRateLimiter(database.db, config.RATE_LIMIT_WRITES, config.RATE_LIMIT_WINDOW_SECONDS),
+        },
+        operations.find((op) => op.id === "createProperty")!,
+      )
+    : null;
 const partnerId = process.env.BENCH_PARTNER_ID!;
 
 http
@@ -18,10 +36,13 @@ http
     for await (const c of req) chunks.push(c as Buffer);
     try {
       const { cadastral_reference } = JSON.parse(Buffer.concat(chunks).toString());
+      const admitted = admit && (await admit(req.headers["x-api-key"] as string, cadastral_reference));
+      if (admitted && !admitted.decision?.allowed) return void res.writeHead(429).end();
+      const scope = admitted?.principal ?? { partnerId, mode: "test" as const };
       const now = new Date();
       const { property, sources } = rowsOfNewProperty(
         newDraft(cadastral_reference, "test", undefined, now),
-        { partnerId, mode: "test" },
+        { partnerId: scope.partnerId, mode: scope.mode },
         "enriched",
         null,
         now,
@@ -40,7 +61,10 @@ http
       await insertProperty(database.db, property, sources, attempts);
       res.writeHead(201, { "Content-Type": "application/json" }).end(JSON.stringify(property));
     } catch (error) {
-      res.writeHead(500).end(String(error));
+      // A refused key (DomainError) is the API's 401; anything else is the benchmark's own failure.
+      res.writeHead((error as { code?: string }).code === "missing_api_key" ? 401 : 500).end(String(error));
     }
   })
   .listen(Number(process.env.PORT), "127.0.0.1");
+// A clean exit on the benchmark's stop, so that --cpu-prof writes its profile.
+process.on("SIGTERM", () => process.exit(0));

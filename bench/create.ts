@@ -6,7 +6,8 @@
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
 // request logging costs), upstash (the lean server with the write limit on Upstash: a local Redis
-// behind an Upstash-compatible REST front), baseline.
+// behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
+// statement before the insert: the floor of a create's two round trips), baseline.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -34,7 +35,7 @@ import { wrk, type WrkRequest } from "./wrk";
 import { summarizeProfile } from "./profile";
 
 const UPSTASH_TOKEN = "bench";
-const TARGETS = ["next", "lean", "lean-nologs", "upstash", "baseline"] as const;
+const TARGETS = ["next", "lean", "lean-nologs", "upstash", "two-statements", "baseline"] as const;
 type Target = (typeof TARGETS)[number];
 
 const { values } = parseArgs({
@@ -145,6 +146,7 @@ for (const target of targets) {
       AUTH_TRUST_HOST: "true",
       BENCH_PARTNER_ID: partnerIds[0]!,
       REQUEST_LOGS: target === "lean-nologs" ? "0" : "1",
+      BENCH_BASELINE: target === "two-statements" ? target : "insert",
     };
     // The write limit on Upstash: a real Redis behind the REST front (test/support/upstash.ts), here.
     const upstash = target === "upstash" ? await startUpstash() : null;
@@ -194,6 +196,7 @@ const summary = {
     lean_vs_baseline: ratio("lean"),
     lean_without_request_logs_vs_baseline: ratio("lean-nologs"),
     upstash_vs_baseline: ratio("upstash"),
+    two_statements_vs_baseline: ratio("two-statements"),
     request_logs_on_vs_off:
       results.lean && results["lean-nologs"]
         ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2)

@@ -10,6 +10,7 @@ import { IDEMPOTENCY_HOURS, type Scope } from "@/lib/domain";
 import * as schema from "./schema";
 
 export { schema };
+export { insertFrom, jsonRecord, jsonRecords, writable } from "./records";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database or an open transaction: domain functions accept either. */
 export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query" | "_">;

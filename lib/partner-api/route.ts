@@ -24,7 +24,7 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     try {
       if (op.authenticated) {
         const input = op.lookup ? await settle(op.lookup.input(req)) : null;
-        const admitted = await admit(req, input?.ok ? input.value.value : null);
+        const admitted = await admit(req.headers.get("x-api-key"), input?.ok ? input.value.value : null);
         principal = admitted.principal;
         if (admitted.decision) {
           Object.assign(headers, rateLimitHeaders(admitted.decision));
@@ -130,8 +130,9 @@ export function report(
  * The key (401 without a valid one), the write counted against its partner's limit and the
  * operation's lookup: one statement where the limiter is the database's (an unauthenticated
  * request counts nothing: no key row, no hit), else the statement and then the limiter's store.
+ * (Exported for bench/baseline-server.ts, which measures this statement with nothing around it.)
  */
-function admission(deps: ApiDeps, op: Operation) {
+export function admission(deps: Pick<ApiDeps, "db" | "rateLimiter">, op: Pick<Operation, "id" | "write" | "lookup">) {
   const counted = op.write ? deps.rateLimiter.inStatement : undefined;
   const { lookup } = op;
   const authenticate = authenticationWith(`${op.id}${counted ? "_counted" : ""}`, (key) => {
@@ -143,8 +144,8 @@ function admission(deps: ApiDeps, op: Operation) {
       columns: columns.length ? sql.join(columns, sql`, `) : undefined,
     };
   });
-  return async (req: Request, input: string | null) => {
-    const key = req.headers.get("x-api-key")?.trim();
+  return async (header: string | null, input: string | null) => {
+    const key = header?.trim();
     if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
     const admitted = await authenticate(deps.db, key, { input });
     if (!admitted) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");

@@ -6,13 +6,12 @@
 // property's current one is stale and does nothing. Round trips per batch, not per property, are
 // what made the pipeline slow (bench/pipeline).
 import { inArray, sql } from "drizzle-orm";
-import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
+import { bare, jsonRecords, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
 import type { SourceName } from "@/lib/domain";
 import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type SourceState } from "@/lib/enrichment/engine";
 import { isLastRun, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
 import { enqueueMany, QUEUES, type JobData } from "@/lib/queue";
 import { recordEvents } from "@/lib/webhooks/events";
-import { jsonRecords, writable } from "./insert";
 import { columnsOf, dataOf, toProperty, type PropertyRow, type SourceRow } from "./read";
 import { childRowsOf, runOptions, type PropertiesDeps } from "./register";
 
