@@ -4,8 +4,8 @@
 // and the detail: query, headers and the body's first 4 KiB with secrets redacted, the problem
 // answered, the property). Rows are written in batches off the request path; a full queue drops
 // rows (counted) rather than slowing or failing a request.
-import { and, desc, eq, getTableName, gte, lt, lte, sql, type SQL } from "drizzle-orm";
-import { insertFrom, jsonRecords, preparedSql, pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
+import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
+import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 
 const { requestLogs, partners } = schema;
@@ -44,14 +44,6 @@ function sizeOf(entry: RequestLogEntry): number {
   return size;
 }
 
-// A batch is one prepared statement of jsonb records: drizzle's builder spent a twentieth of a
-// create's CPU rendering a 500-row VALUES list.
-const insertBatch = preparedSql(
-  "insert_request_logs",
-  () =>
-    sql`${sql.raw(insertFrom(requestLogs, `jsonb_populate_recordset(null::"${getTableName(requestLogs)}", `))}${sql.placeholder("rows")}::jsonb) r`,
-);
-
 export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLogWriter {
   let queue: { entry: RequestLogEntry; size: number }[] = [];
   let queuedBytes = 0;
@@ -63,12 +55,7 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
       queue = queue.slice(batch.length);
       for (const { size } of batch) queuedBytes -= size;
       try {
-        await insertBatch(db).execute({
-          rows: jsonRecords(
-            requestLogs,
-            batch.map(({ entry }) => entry),
-          ),
-        });
+        await db.insert(requestLogs).values(batch.map(({ entry }) => entry));
         options.onWritten?.(batch.length);
       } catch (error) {
         // A log row is not worth a retry loop against a failing database: report and go on.
