@@ -14,7 +14,8 @@ const nextConfig = {
   poweredByHeader: false,
   // Portfolio files are uploaded to a server action (the Portfolios page): BATCH_MAX_BYTES' default,
   // 10 MiB, and the form's own bytes. Larger portfolios go through the API (POST /batches).
-  experimental: { serverActions: { bodySizeLimit: "11mb" } },
+  // authInterrupts: `forbidden()` answers 403 with app/forbidden.tsx to a role a page is not for.
+  experimental: { serverActions: { bodySizeLimit: "11mb" }, authInterrupts: true },
   async headers() {
     return [
       {

@@ -508,9 +508,13 @@ test("the security history: an owner sees their organisation's, an operator ever
   await expect(page.getByTestId("activity-row").filter({ hasText: owner.organisation }).first()).toBeVisible();
 });
 
-test("an owner invites a member, who joins", async ({ page, browser }) => {
+test("an owner invites a viewer, who joins, reads and is refused keys until made a developer", async ({
+  page,
+  browser,
+}) => {
   await signIn(page, owner.email, owner.password);
   await page.goto("/team");
+  await page.locator("#invite-role").selectOption("viewer");
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = (await page.getByTestId("secret-value").textContent())!;
   await page.reload();
@@ -527,8 +531,25 @@ test("an owner invites a member, who joins", async ({ page, browser }) => {
   await expect(member).toHaveURL(/\/dashboard$/);
   await member.goto(`/properties/${propertyId}`);
   await expect(member.getByTestId("property-json")).toContainText(propertyId);
+  // A viewer reads, and is shown no key, no form to change anything, and a 403 where keys live.
+  const nav = member.getByRole("navigation", { name: "Main" });
+  await expect(nav.getByRole("link", { name: "Properties" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "API keys" })).toHaveCount(0);
+  await member.goto("/properties");
+  await expect(member.getByRole("button", { name: "Register" })).toHaveCount(0);
+  const refused = await member.goto("/keys");
+  expect(refused?.status()).toBe(403);
+  await expect(member.getByRole("heading", { name: "Your role does not allow this page" })).toBeVisible();
   await member.goto("/team");
-  await expect(member.getByText("Only your organisation's owner can invite members.")).toBeVisible();
+  await expect(member.getByText("Your role is viewer")).toBeVisible();
+  // The owner makes the viewer a developer: keys are theirs to see at the next page.
+  await page.reload();
+  const row = page.getByRole("row").filter({ hasText: `member-${run}@acme.test` });
+  await row.getByLabel("Role").selectOption("developer");
+  await row.getByRole("button", { name: "Change role" }).click();
+  await expect(row.getByText("Saved.")).toBeVisible();
+  await member.goto("/keys");
+  await expect(member.getByRole("heading", { name: "API keys" })).toBeVisible();
   await member.goto(link);
   await expect(member.getByText("Invitation not valid")).toBeVisible();
   // The owner removes the member; the member's open page is refused at the next click.

@@ -46,7 +46,7 @@ Commands:
                                                   the key is printed once, alone, as the last line
   keys list [--partner <name>] [--mode test|live] List keys (visible start only)
   keys revoke <key id>                            Revoke a key
-  users create --email <e> --password <p> --role owner|member|admin [--partner <name>]
+  users create --email <e> --password <p> --role owner|admin|developer|viewer|operator [--partner <name>]
                                                   Create a portal user (admins belong to no partner)
   users disable|enable --email <e>                Disable a user (every session ends) or enable again
   users reset-password --email <e>                A new random password, printed once as the last line;
@@ -184,7 +184,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "users create": {
       const role = option(values, "role");
       if (!(ROLES as readonly string[]).includes(role)) usage(`--role must be one of ${ROLES.join(", ")}`);
-      const partner = role === "admin" ? null : await ensurePartner(db, option(values, "partner"));
+      const partner = role === "operator" ? null : await ensurePartner(db, option(values, "partner"));
       const user = await createUser(db, {
         email: option(values, "email"),
         passwordHash: await directPasswords.hash(option(values, "password")),

@@ -3,13 +3,21 @@
 // issued under no longer matches), or a session ended (signed out, or ended from another browser)
 // is signed out at once.
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import { sessionAlive } from "@/lib/auth/sessions";
 import { requestAddress } from "@/lib/auth/throttle";
 import { userActor, type Actor } from "@/lib/audit";
-import type { Mode, Scope } from "@/lib/domain";
+import {
+  can,
+  PORTAL_ACTIONS,
+  refusalOf,
+  type Mode,
+  type Permission,
+  type PortalAction,
+  type Scope,
+} from "@/lib/domain";
 import { getApp, type App } from "./app";
 import { auth } from "./auth";
 
@@ -55,22 +63,32 @@ export async function requestOrigin(): Promise<string> {
   return `${/^https?$/.test(proto) ? proto : "http"}://${host}`;
 }
 
-/** A partner's owner or member, with the portal's current mode (test unless switched). */
-export async function requirePartner(): Promise<PortalContext & { partnerId: string; mode: Mode; scope: Scope }> {
+export type PartnerContext = PortalContext & { partnerId: string; mode: Mode; scope: Scope };
+
+/**
+ * A member of a partner's organisation, with the portal's current mode (test unless switched); a page
+ * that needs `permission` (lib/domain/roles.ts) answers 403 to a role without it.
+ */
+export async function requirePartner(permission?: Permission): Promise<PartnerContext> {
   const ctx = await requireUser();
   if (!ctx.user.partnerId) redirect("/admin");
   const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === "live" ? "live" : "test";
+  if (permission && !can(ctx.user.role, permission, mode)) forbidden();
   return { ...ctx, partnerId: ctx.user.partnerId, mode, scope: { partnerId: ctx.user.partnerId, mode } };
 }
 
-export async function requireOwner() {
+/**
+ * A member allowed to take `action` (its permission in PORTAL_ACTIONS), or the refusal the form or
+ * button shows: every portal action asks this first, whatever the page showed.
+ */
+export async function memberFor(action: PortalAction): Promise<PartnerContext | { refused: string }> {
   const ctx = await requirePartner();
-  if (ctx.user.role !== "owner") redirect("/dashboard");
-  return ctx;
+  const refused = refusalOf(ctx.user.role, PORTAL_ACTIONS[action], ctx.mode);
+  return refused ? { refused } : ctx;
 }
 
-export async function requireAdmin(): Promise<PortalContext> {
+export async function requireOperator(): Promise<PortalContext> {
   const ctx = await requireUser();
-  if (ctx.user.role !== "admin") redirect("/dashboard");
+  if (ctx.user.role !== "operator") redirect("/dashboard");
   return ctx;
 }

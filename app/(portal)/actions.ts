@@ -1,17 +1,27 @@
 "use server";
 
-// Portal actions: thin wrappers that check the session and scope, then call the same lib/ code as
-// the API. Every one re-checks the user: a server action is a public endpoint.
+// Portal actions: thin wrappers that check the session, the member's role and the scope, then call
+// the same lib/ code as the API. Every one re-checks the user and their role (lib/domain/roles.ts,
+// by the action's entry in PORTAL_ACTIONS): a server action is a public endpoint.
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
-import { actorOf, requireOwner, requirePartner, requireUser, MODE_COOKIE, type PortalContext } from "@/server/session";
+import { actorOf, memberFor, requirePartner, requireUser, MODE_COOKIE, type PortalContext } from "@/server/session";
 import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
 import type { DbOrTx } from "@/lib/db";
 import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import type { ButtonResult } from "../_components/action-button";
-import { DomainError, EVENT_TYPES, hasControl, whereOf, type WriteBudget } from "@/lib/domain";
+import {
+  DomainError,
+  EVENT_TYPES,
+  hasControl,
+  TEAM_ROLES,
+  whereOf,
+  type PortalAction,
+  type TeamRole,
+  type WriteBudget,
+} from "@/lib/domain";
 import {
   expirePreviousSecret,
   getEndpoint,
@@ -24,8 +34,7 @@ import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/li
 import { createProperty } from "@/lib/properties";
 import { accountBucket, budgetOn, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
-import { createInvitation, withdrawInvitation } from "@/lib/auth/accounts";
-import { removeMember } from "@/lib/auth/users";
+import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
 import { endOtherSessions, endSession } from "@/lib/auth/sessions";
 import type { Mode, Scope } from "@/lib/domain";
 import type { App } from "@/server/app";
@@ -112,7 +121,8 @@ export async function endOtherSessionsAction(): Promise<ButtonResult> {
 }
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await requirePartner();
+  const ctx = await memberFor("createKey");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { partnerId } = ctx;
   const name = field(form, "name");
   if (!name) return { error: "Give the key a name, e.g. the system that will use it." };
@@ -134,7 +144,8 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
 
 /** Rolls a key: a new one now, the old one until the chosen expiry. */
 export async function rollKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await requirePartner();
+  const ctx = await memberFor("rollKey");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { partnerId } = ctx;
   const expiry = field(form, "expires_in");
   if (!Object.hasOwn(ROLL_EXPIRIES, expiry)) return { error: "Choose when the old key stops working." };
@@ -204,7 +215,8 @@ const button = (made: { done: unknown } | { refused: string }): ButtonResult =>
   "refused" in made ? { error: made.refused } : undefined;
 
 export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await requirePartner();
+  const ctx = await memberFor("revokeKey");
+  if ("refused" in ctx) return { error: ctx.refused };
   const result = button(
     await counted(
       ctx,
@@ -218,7 +230,9 @@ export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
 
 /** The API's create path from the portal: same rate limit, same checks, same messages. */
 export async function registerPropertyAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const { app, scope } = await requirePartner();
+  const ctx = await memberFor("registerProperty");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { app, scope } = ctx;
   const typed = String(form.get("cadastral_reference") ?? "");
   let id: string;
   try {
@@ -234,7 +248,8 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
 }
 
 export async function createEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await requirePartner();
+  const ctx = await memberFor("createEndpoint");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope } = ctx;
   const types = form.getAll("event_types").map(String);
   // Every box ticked: every type, types added later included (the API's default).
@@ -260,8 +275,10 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
   }
 }
 
-async function ownEndpoint(id: string) {
-  const ctx = await requirePartner();
+/** The member allowed `action`, and the endpoint of their scope it names (or the refusal). */
+async function ownEndpoint(action: PortalAction, id: string) {
+  const ctx = await memberFor(action);
+  if ("refused" in ctx) return ctx;
   const endpoint = await getEndpoint(ctx.app.db, ctx.scope, id);
   if (!endpoint) redirect("/webhooks");
   return { ...ctx, endpoint };
@@ -272,7 +289,8 @@ async function ownEndpoint(id: string) {
  * description removes it. Success is a state without an error (the form says "Saved").
  */
 export async function updateEndpointAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("updateEndpoint", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   const values = {
     url: field(form, "url").slice(0, MAX_URL_LENGTH + 1),
@@ -293,17 +311,23 @@ export async function updateEndpointAction(_: ActionState, form: FormData): Prom
 }
 
 /** The signing secrets, fetched only when the partner asks to see them (not in the page's HTML). */
-export async function revealSecretAction(id: string): Promise<{ value: string; expiresAt: string | null }[]> {
-  const { endpoint } = await ownEndpoint(id);
-  return signingSecrets(endpoint).map((value, i) => ({
+export async function revealSecretAction(
+  id: string,
+): Promise<{ secrets: { value: string; expiresAt: string | null }[] } | { error: string }> {
+  const ctx = await ownEndpoint("revealSecret", id);
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { endpoint } = ctx;
+  const secrets = signingSecrets(endpoint).map((value, i) => ({
     value,
     expiresAt: i === 0 ? null : (endpoint.previousSecretExpiresAt?.toISOString() ?? null),
   }));
+  return { secrets };
 }
 
 /** Rotates and says what happened: the old secret's end of overlap, shown on the page. */
 export async function rotateSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("rotateSecret", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { scope, endpoint } = ctx;
   const overlap = field(form, "overlap");
   if (!Object.hasOwn(ROTATION_OVERLAPS, overlap)) return { error: "Choose how long the current secret keeps signing." };
@@ -329,7 +353,8 @@ export async function rotateSecretAction(_: ActionState, form: FormData): Promis
 
 /** Ends the rotation overlap now: the old secret stops signing from the next attempt. */
 export async function expireOldSecretAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("expireOldSecret", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { scope, endpoint } = ctx;
   const made = await counted(
     ctx,
@@ -342,7 +367,8 @@ export async function expireOldSecretAction(_: ActionState, form: FormData): Pro
 }
 
 export async function toggleEndpointAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("toggleEndpoint", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   // The API's update of `enabled`: disabling says it was the partner's choice; enabling forgets the failures.
   const by = await writer(ctx);
@@ -354,7 +380,8 @@ export async function toggleEndpointAction(form: FormData): Promise<ButtonResult
 }
 
 export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("deleteEndpoint", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   const by = await writer(ctx);
   const result = button(await unlessRefused(() => removeEndpoint(app, scope, by, endpoint.id)));
@@ -363,7 +390,8 @@ export async function deleteEndpointAction(form: FormData): Promise<ButtonResult
 }
 
 export async function sendTestEventAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("sendTestEvent", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   const result = button(
     await counted(
@@ -377,7 +405,8 @@ export async function sendTestEventAction(form: FormData): Promise<ButtonResult>
 }
 
 export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await requirePartner();
+  const ctx = await memberFor("replayDelivery");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, partnerId, scope } = ctx;
   const id = field(form, "id");
   const result = button(
@@ -393,7 +422,8 @@ export async function replayDeliveryAction(form: FormData): Promise<ButtonResult
 }
 
 export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint(field(form, "id"));
+  const ctx = await ownEndpoint("replayFailed", field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
   const { app, partnerId, scope, endpoint } = ctx;
   const result = button(
     await counted(
@@ -406,54 +436,91 @@ export async function replayFailedAction(form: FormData): Promise<ButtonResult> 
   return result;
 }
 
+/** A team command's refusal (its role, the last owner, no such member) as the button or form shows it. */
+const refusedAsText = <T>(change: Promise<T>): Promise<T | { refused: string }> =>
+  change.catch((error: unknown) => {
+    if (error instanceof DomainError) return { refused: error.detail };
+    throw error;
+  });
+
 export async function removeMemberAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await requireOwner();
+  const ctx = await memberFor("removeMember");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { partnerId, user } = ctx;
-  // The button exists only for members; anything else (a crafted post) removes nothing.
-  const result = button(
-    await counted(
-      ctx,
-      (tx) =>
-        removeMember(tx, partnerId, user.id, field(form, "id")).catch((error: unknown) => {
-          if (!(error instanceof DomainError)) throw error;
-          return null;
-        }),
-      (removed) => (removed ? { partnerId, action: "member.removed", target: removed.email } : null),
-    ),
+  const made = await counted(
+    ctx,
+    (tx) => refusedAsText(removeMember(tx, partnerId, user, field(form, "id"))),
+    (removed) => ("email" in removed ? { partnerId, action: "member.removed", target: removed.email } : null),
   );
   revalidatePath("/team");
-  return result;
+  if ("refused" in made) return { error: made.refused };
+  return "refused" in made.done ? { error: made.done.refused } : undefined;
+}
+
+const roleOf = (form: FormData): TeamRole | null => {
+  const role = field(form, "role");
+  return (TEAM_ROLES as readonly string[]).includes(role) ? (role as TeamRole) : null;
+};
+
+/** Gives a member another role (owners and admins; owners only to or from owner; an owner stays). */
+export async function changeRoleAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const ctx = await memberFor("changeRole");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { partnerId, user } = ctx;
+  const role = roleOf(form);
+  if (!role) return { error: `Choose one of the roles: ${TEAM_ROLES.join(", ")}.` };
+  const made = await counted(
+    ctx,
+    (tx) => refusedAsText(changeRole(tx, partnerId, user, field(form, "id"), role)),
+    (changed) =>
+      changed && "email" in changed
+        ? {
+            partnerId,
+            action: "member.role_changed",
+            target: changed.email,
+            detail: { from: changed.from, to: changed.to },
+          }
+        : null,
+  );
+  revalidatePath("/team");
+  if ("refused" in made) return { error: made.refused };
+  return made.done && "refused" in made.done ? { error: made.done.refused } : {};
 }
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
-  const ctx = await requireOwner();
+  const ctx = await memberFor("invite");
+  if ("refused" in ctx) return { error: ctx.refused };
   const { partnerId, user } = ctx;
   const email = field(form, "email");
+  const role = roleOf(form);
+  const values = { email: email.slice(0, 320), role: role ?? "developer" };
+  if (!role) return { error: `Choose one of the roles: ${TEAM_ROLES.join(", ")}.`, values };
   let made: { done: string } | { refused: string };
   try {
     made = await counted(
       ctx,
-      (tx) => createInvitation(tx, partnerId, user.id, email || undefined),
-      () => ({ partnerId, action: "invitation.sent", target: email || "a link for anyone" }),
+      (tx) => createInvitation(tx, partnerId, user, { email: email || undefined, role }),
+      () => ({ partnerId, action: "invitation.sent", target: email || "a link for anyone", detail: { role } }),
     );
   } catch (error) {
     if (error instanceof DomainError)
-      return { error: `${error.detail} Or leave it empty.`, values: { email: email.slice(0, 320) } };
+      return { error: error.code === "forbidden" ? error.detail : `${error.detail} Or leave it empty.`, values };
     throw error;
   }
-  if ("refused" in made) return { error: made.refused, values: { email: email.slice(0, 320) } };
+  if ("refused" in made) return { error: made.refused, values };
   const token = made.done;
   revalidatePath("/team");
   return { link: `/invite/${token}` };
 }
 
 export async function withdrawInvitationAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await requireOwner();
-  const { partnerId } = ctx;
+  const ctx = await memberFor("withdrawInvitation");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { partnerId, user } = ctx;
   const result = button(
     await counted(
       ctx,
-      (tx) => withdrawInvitation(tx, partnerId, field(form, "id")),
+      (tx) => withdrawInvitation(tx, partnerId, user, field(form, "id")),
       (withdrawn) =>
         withdrawn
           ? { partnerId, action: "invitation.withdrawn", target: withdrawn.email ?? "a link for anyone" }

@@ -5,8 +5,9 @@ import { useActionState, useState, useTransition } from "react";
 import { usePathname } from "next/navigation";
 import { CopyButton } from "../_components/copy-button";
 import { FormError, Time } from "../_components/ui";
-import { EVENT_TYPES } from "@/lib/domain/words";
+import { EVENT_TYPES, type TeamRole } from "@/lib/domain/words";
 import {
+  changeRoleAction,
   createEndpointAction,
   createKeyAction,
   expireOldSecretAction,
@@ -351,20 +352,24 @@ export function EditEndpointForm({
 
 /** The endpoint's signing secrets, fetched from the server on demand. */
 export function RevealSecret({ endpointId }: { endpointId: string }) {
-  const [secrets, setSecrets] = useState<Awaited<ReturnType<typeof revealSecretAction>> | null>(null);
+  const [revealed, setRevealed] = useState<Awaited<ReturnType<typeof revealSecretAction>> | null>(null);
   const [pending, start] = useTransition();
-  if (!secrets) {
+  if (!revealed || "error" in revealed) {
     return (
-      <button
-        type="button"
-        className="btn-secondary"
-        disabled={pending}
-        onClick={() => start(async () => setSecrets(await revealSecretAction(endpointId)))}
-      >
-        {pending ? "Revealing…" : "Reveal signing secret"}
-      </button>
+      <div>
+        <button
+          type="button"
+          className="btn-secondary"
+          disabled={pending}
+          onClick={() => start(async () => setRevealed(await revealSecretAction(endpointId)))}
+        >
+          {pending ? "Revealing…" : "Reveal signing secret"}
+        </button>
+        <FormError message={revealed && "error" in revealed ? revealed.error : undefined} />
+      </div>
     );
   }
+  const { secrets } = revealed;
   return (
     <div className="w-full space-y-2" role="status">
       {secrets.map((s) => (
@@ -383,7 +388,7 @@ export function RevealSecret({ endpointId }: { endpointId: string }) {
           )}
         </div>
       ))}
-      <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setSecrets(null)}>
+      <button type="button" className="text-xs font-medium text-brand-700 underline" onClick={() => setRevealed(null)}>
         Hide
       </button>
     </div>
@@ -504,7 +509,48 @@ export function RotateSecretForm({ endpointId, overlapEndsAt }: { endpointId: st
   );
 }
 
-export function InviteForm() {
+/** What each role may do, as the team page's choices say it (lib/domain/roles.ts decides). */
+const ROLE_NOTES: Record<TeamRole, string> = {
+  owner: "owner: everything, owners included",
+  admin: "admin: everything but owners",
+  developer: "developer: keys, webhooks, properties",
+  viewer: "viewer: reads; no keys, no secrets, no changes",
+};
+
+function RoleSelect({ id, roles, value }: { id: string; roles: readonly TeamRole[]; value?: string }) {
+  return (
+    <select id={id} name="role" defaultValue={value ?? "developer"} className="input">
+      {roles.map((role) => (
+        <option key={role} value={role}>
+          {ROLE_NOTES[role]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A member's role, changed in place by an owner or admin (`roles`: those they may give). */
+export function RoleForm({ memberId, role, roles }: { memberId: string; role: TeamRole; roles: readonly TeamRole[] }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(changeRoleAction, undefined);
+  return (
+    <form action={action} className="flex flex-wrap items-center justify-end gap-2">
+      <input type="hidden" name="id" value={memberId} />
+      <label htmlFor={`role-${memberId}`} className="sr-only">
+        Role
+      </label>
+      <RoleSelect id={`role-${memberId}`} roles={roles} value={role} />
+      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>
+        {pending ? "Saving…" : "Change role"}
+      </button>
+      <div role="status" className="w-full text-right text-sm">
+        {state && !state.error && <p className="text-emerald-800">Saved.</p>}
+        <FormError message={state?.error} />
+      </div>
+    </form>
+  );
+}
+
+export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(inviteAction, undefined);
   const link = state?.link ? new URL(state.link, window.location.origin).toString() : null;
   return (
@@ -522,6 +568,12 @@ export function InviteForm() {
             className="input"
             autoComplete="off"
           />
+        </div>
+        <div>
+          <label htmlFor="invite-role" className="label">
+            Role
+          </label>
+          <RoleSelect id="invite-role" roles={roles} value={state?.values?.role} />
         </div>
         <button type="submit" className="btn" disabled={pending}>
           {pending ? "Creating…" : "Create invitation link"}

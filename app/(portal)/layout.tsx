@@ -1,20 +1,23 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can, type Permission } from "@/lib/domain";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
 import { signOutAction } from "./actions";
 import { ModeSwitch } from "./forms";
 
-const NAV = [
+// Each entry with the permission its page needs (lib/domain/roles.ts), if any: a role without it
+// is not shown the link (the page itself answers 403).
+const NAV: [string, string, Permission?][] = [
   ["/dashboard", "Overview"],
   ["/properties", "Properties"],
   ["/portfolios", "Portfolios"],
-  ["/keys", "API keys"],
-  ["/webhooks", "Webhooks"],
+  ["/keys", "API keys", "keys"],
+  ["/webhooks", "Webhooks", "endpoints"],
   ["/logs", "Logs"],
   ["/team", "Team"],
   ["/docs", "Docs"],
-] as const;
+];
 
 export default async function PortalLayout({ children }: { children: React.ReactNode }) {
   const { app, user, mode, partnerId } = await requirePartner();
@@ -22,7 +25,9 @@ export default async function PortalLayout({ children }: { children: React.React
   return (
     <SiteFrame
       home="/dashboard"
-      nav={NAV}
+      nav={NAV.filter(([, , permission]) => !permission || can(user.role, permission, mode)).map(
+        ([href, label]) => [href, label] as const,
+      )}
       navLabel="Main"
       banner={
         mode === "test" && (

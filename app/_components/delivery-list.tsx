@@ -32,7 +32,8 @@ export function DeliveryList({
 }: {
   items: DeliveryItem[];
   label: string;
-  replay: ButtonAction;
+  /** The replay button's action; none for a reader who may not replay (a viewer). */
+  replay?: ButtonAction;
   /** Where a property links to (the portal's property page); none in the admin console. */
   propertyHref?: (id: string) => string;
   showEndpoint?: boolean;
@@ -60,15 +61,17 @@ export function DeliveryList({
                 )}
               </span>
               {showPartner && <span className="text-xs font-medium text-slate-800">{d.partner}</span>}
-              <ActionButton
-                action={replay}
-                id={d.delivery.id}
-                formClassName="ml-auto"
-                className="btn-secondary btn-sm"
-                pendingText="Queuing…"
-              >
-                Replay
-              </ActionButton>
+              {replay && (
+                <ActionButton
+                  action={replay}
+                  id={d.delivery.id}
+                  formClassName="ml-auto"
+                  className="btn-secondary btn-sm"
+                  pendingText="Queuing…"
+                >
+                  Replay
+                </ActionButton>
+              )}
             </div>
             <dl className="mt-1 grid gap-x-4 gap-y-0.5 text-xs text-slate-700 sm:grid-cols-[auto_1fr]">
               <dt className="font-medium text-slate-600">webhook-id</dt>

@@ -2,7 +2,7 @@
 
 // Operator actions: any partner's keys, endpoints and deliveries, after checking the admin role.
 import { revalidatePath } from "next/cache";
-import { actorOf, requireAdmin, type PortalContext } from "@/server/session";
+import { actorOf, requireOperator, type PortalContext } from "@/server/session";
 import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
 import type { DbOrTx } from "@/lib/db";
 import { budgetOn, operatorBucket, spent, unlessRefused } from "@/lib/rate-limit";
@@ -25,7 +25,7 @@ async function counted<T>(
   change: (tx: DbOrTx, ctx: PortalContext) => Promise<T>,
   entry: (result: T) => AuditEntry | null,
 ): Promise<ButtonResult> {
-  const ctx = await requireAdmin();
+  const ctx = await requireOperator();
   const actor = await actorOf(ctx);
   const made = await unlessRefused(
     spent(budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)), () =>
@@ -132,7 +132,7 @@ export type ResetState = { password?: string; error?: string } | undefined;
 
 /** A new password for the user, shown once to the operator; every session of theirs ends. */
 export async function adminResetPassword(_: ResetState, form: FormData): Promise<ResetState> {
-  const ctx = await requireAdmin();
+  const ctx = await requireOperator();
   const { app, user } = ctx;
   const actor = await actorOf(ctx);
   try {

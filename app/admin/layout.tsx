@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { SiteFrame } from "../_components/site-frame";
 import { signOutAction } from "../(portal)/actions";
 
@@ -14,7 +14,7 @@ const NAV = [
 ] as const;
 
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
-  const { user } = await requireAdmin();
+  const { user } = await requireOperator();
   return (
     <SiteFrame
       home="/admin"

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { adminCounts, rateLimitUsage } from "@/lib/portal/queries";
 import { Meter } from "../_components/charts";
 import { Badge, Card, PageHeader, Stat, TableWrap, Time } from "../_components/ui";
@@ -10,7 +10,7 @@ export const metadata = { title: "Admin" };
 const NEAR = 0.8;
 
 export default async function AdminOverview() {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   const { RATE_LIMIT_WRITES: limit, RATE_LIMIT_WINDOW_SECONDS: window, UPSTASH_REDIS_REST_URL } = app.config;
   const [counts, usage] = await Promise.all([adminCounts(app.db), rateLimitUsage(app.db, window)]);
   const busy = usage.filter((u) => u.used > 0);

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "invitation.accepted",
   "invitation.withdrawn",
   "member.removed",
+  "member.role_changed",
   "user.disabled",
   "user.enabled",
   "user.sessions_ended",

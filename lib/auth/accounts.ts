@@ -1,9 +1,8 @@
 // Sign-up, credential checks and invitations.
 import { remove as removeConfusables } from "confusables";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type Db, type DbOrTx } from "@/lib/db";
-import { isUuid } from "@/lib/domain";
 import { createUser, findUserByEmail, normalizeEmail, type User } from "./users";
 import type { Passwords } from "./password";
 import { beginAttempt, endAttempt, type SignInClient } from "./throttle";
@@ -90,27 +89,8 @@ export async function checkCredentials(
 
 const DUMMY_HASH = "$argon2id$v=19$m=19456,t=2,p=1$jhE1hFv6MKcQMGZsZ2RQLA$RmmR2HcXHgYarT2FF2EXFAuM+3JGaw1l9vjvMj5mtCU";
 
-const INVITATION_TTL_MS = 7 * 24 * 3600_000;
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
-
-/** A one-time invitation link token (only its hash is stored). */
-export async function createInvitation(
-  db: DbOrTx,
-  partnerId: string,
-  createdBy: string,
-  email?: string,
-): Promise<string> {
-  if (email) checkEmail(email);
-  const token = randomBytes(24).toString("base64url");
-  await db.insert(schema.invitations).values({
-    partnerId,
-    createdBy,
-    email: email ? normalizeEmail(email) : null,
-    tokenHash: hashToken(token),
-    expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-  });
-  return token;
-}
+export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 export async function findInvitation(db: Db, token: string) {
   const [row] = await db
@@ -157,7 +137,7 @@ export async function acceptInvitation(
     return createUser(tx, {
       email: input.email,
       passwordHash,
-      role: "member",
+      role: invitation.role,
       partnerId: invitation.partnerId,
       name: name || undefined,
     });
@@ -182,25 +162,4 @@ export async function pendingInvitations(db: Db, partnerId: string) {
       ),
     )
     .orderBy(schema.invitations.createdAt);
-}
-
-/** Withdraws an invitation of this partner: its link stops working at once. */
-/** The invitation withdrawn (its email, null for a link for anyone), or undefined when there was none. */
-export async function withdrawInvitation(
-  db: DbOrTx,
-  partnerId: string,
-  id: string,
-): Promise<{ email: string | null } | undefined> {
-  if (!isUuid(id)) return undefined;
-  const [row] = await db
-    .delete(schema.invitations)
-    .where(
-      and(
-        eq(schema.invitations.id, id),
-        eq(schema.invitations.partnerId, partnerId),
-        isNull(schema.invitations.acceptedAt),
-      ),
-    )
-    .returning({ email: schema.invitations.email });
-  return row;
 }

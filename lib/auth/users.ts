@@ -1,9 +1,10 @@
-// Portal users: partner owners and members, and operators (admins) who belong to no partner.
+// Portal users: the members of a partner's organisation (owner, admin, developer, viewer), and
+// operators who belong to no partner.
 // Every change that must take access away (sign-out, password, role, removal, disable) bumps the
 // user's session version: sessions carry the version they were issued under and are refused once
 // it differs (server/session.ts), so every copy of an old cookie stops working at once.
 import { randomBytes } from "node:crypto";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
 import { isUuid, type Role } from "@/lib/domain";
 import type { Passwords } from "./password";
@@ -99,23 +100,6 @@ export async function setDisabled(db: DbOrTx, actorId: string, userId: string, d
     .where(eq(users.id, userId));
 }
 
-/** An owner removes a member of their organisation: the account is deleted, its sessions with it. */
-/** Removes a member (their account deleted, their sessions over); their email, for the history. */
-export async function removeMember(
-  db: DbOrTx,
-  partnerId: string,
-  ownerId: string,
-  memberId: string,
-): Promise<{ email: string }> {
-  if (!isUuid(memberId)) throw refuse("No such member.");
-  const [row] = await db
-    .delete(users)
-    .where(and(eq(users.id, memberId), eq(users.partnerId, partnerId), eq(users.role, "member"), ne(users.id, ownerId)))
-    .returning({ email: users.email });
-  if (!row) throw refuse("Only members of your organisation can be removed (not its owner).");
-  return row;
-}
-
 /**
  * The operator's bootstrap admin: created, or its password reset to the configured one. An
  * existing partner account with that email is never promoted (someone may have signed up early
@@ -123,7 +107,7 @@ export async function removeMember(
  */
 export async function ensureAdmin(db: DbOrTx, passwords: Passwords, email: string, password: string): Promise<void> {
   const existing = await findUserByEmail(db, email);
-  if (existing && (existing.role !== "admin" || existing.partnerId)) {
+  if (existing && (existing.role !== "operator" || existing.partnerId)) {
     throw new Error(
       `FINCA_ADMIN_EMAIL ${normalizeEmail(email)} belongs to a partner's portal account; it is not made an admin. Choose another address, or remove that account first.`,
     );
@@ -134,7 +118,7 @@ export async function ensureAdmin(db: DbOrTx, passwords: Passwords, email: strin
       .values({
         email: normalizeEmail(email),
         passwordHash: await passwords.hash(password),
-        role: "admin",
+        role: "operator",
         partnerId: null,
       })
       .onConflictDoNothing({ target: users.email });

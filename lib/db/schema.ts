@@ -25,6 +25,7 @@ import {
   PROPERTY_STATUSES,
   REGISTER_RECORD_KINDS,
   ROLES,
+  TEAM_ROLES,
   type BatchCounts,
   type EventType,
   SOURCE_STATUSES,
@@ -50,7 +51,7 @@ export const partners = pgTable("partners", {
 
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
-  // null for operators (role admin) who belong to no partner.
+  // null for operators (role operator) who belong to no partner.
   partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
   email: text("email").notNull().unique(),
   name: text("name"),
@@ -116,6 +117,8 @@ export const invitations = pgTable("invitations", {
     .references(() => partners.id, { onDelete: "cascade" }),
   tokenHash: text("token_hash").notNull().unique(),
   email: text("email"),
+  // The role the invited member joins with.
+  role: text("role", { enum: TEAM_ROLES }).notNull().default("developer"),
   createdBy: uuid("created_by").references(() => users.id, { onDelete: "set null" }),
   createdAt: createdAt(),
   expiresAt: ts("expires_at").notNull(),

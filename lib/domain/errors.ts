@@ -7,6 +7,7 @@ export const ERROR_TITLES = {
   missing_api_key: "Missing or invalid API key",
   validation_error: "Validation error",
   rate_limited: "Rate limit exceeded",
+  forbidden: "Forbidden",
   not_found: "Not found",
   too_many_active_batches: "Too many active batches",
   method_not_allowed: "Method not allowed",

@@ -9,3 +9,4 @@ export * from "./member-order";
 export * from "./idempotency";
 export * from "./validation";
 export * from "./writes";
+export * from "./roles";

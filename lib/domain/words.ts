@@ -10,7 +10,11 @@ export interface Scope {
   mode: Mode;
 }
 
-export const ROLES = ["owner", "member", "admin"] as const;
+/** An organisation's roles (Stripe's), from most to least trusted; what each may do: roles.ts. */
+export const TEAM_ROLES = ["owner", "admin", "developer", "viewer"] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+/** Every account's role: a team role in a partner's organisation, or Finca's own operators (no partner). */
+export const ROLES = [...TEAM_ROLES, "operator"] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PROPERTY_STATUSES = ["enriching", "enriched", "partially_enriched", "not_found"] as const;

@@ -8,6 +8,7 @@ import type { ApiLogger } from "./operation";
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_cadastral_reference: 400,
   missing_api_key: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   too_many_active_batches: 409,

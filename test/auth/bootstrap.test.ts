@@ -73,7 +73,7 @@ it("FINCA_ADMIN_EMAIL/PASSWORD ensure an admin; a changed password ends the admi
   await bootstrap(t.app.db, { FINCA_ADMIN_EMAIL: "ops@finca.test", FINCA_ADMIN_PASSWORD: "second-password-2" });
   expect(sessionIsCurrent(await findUserByEmail(t.app.db, "ops@finca.test"), first.sessionVersion)).toBe(false);
   const ok = await checkCredentials(t.app, "ops@finca.test", "second-password-2", { address: "203.0.113.9" });
-  expect(ok).toMatchObject({ ok: true, user: { role: "admin", partnerId: null } });
+  expect(ok).toMatchObject({ ok: true, user: { role: "operator", partnerId: null } });
   await expect(bootstrap(t.app.db, { FINCA_ADMIN_EMAIL: "x@finca.test" })).rejects.toThrow(/set together/);
 });
 

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { overview } from "@/lib/portal/queries";
 import { PROPERTY_STATUSES, SOURCES } from "@/lib/domain";
 import { Columns, Donut, formatDuration, StackedBar } from "../../_components/charts";
@@ -20,7 +21,7 @@ const SOURCE_LABEL: Record<string, string> = {
 };
 
 export default async function Dashboard() {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner();
   const data = await overview(app.db, scope);
   const count = <T extends { n: number }>(rows: T[], match: (r: T) => boolean) =>
     rows.filter(match).reduce((n, r) => n + r.n, 0);
@@ -40,9 +41,11 @@ export default async function Dashboard() {
         <EmptyState
           title={`No ${mode} properties yet`}
           action={
-            <Link className="btn" href="/keys">
-              Create a {mode} API key
-            </Link>
+            can(user.role, "keys", mode) && (
+              <Link className="btn" href="/keys">
+                Create a {mode} API key
+              </Link>
+            )
           }
         >
           Register a property through the API with a {mode} key, or from{" "}

@@ -9,7 +9,7 @@ import { CreateKeyForm, RollKeyForm } from "../forms";
 export const metadata = { title: "API keys" };
 
 export default async function Keys() {
-  const { app, partnerId, mode } = await requirePartner();
+  const { app, partnerId, mode } = await requirePartner("keys");
   // Only this mode's keys, like every other portal page: the mode switch is the one place to change.
   const keys = await listApiKeys(app.db, { partnerId, mode });
   const now = new Date();

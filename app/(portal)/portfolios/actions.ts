@@ -4,7 +4,8 @@
 // Through the API's own commands and checks, counted against the partner's write limit.
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requirePartner } from "@/server/session";
+import { memberFor } from "@/server/session";
+import type { ButtonResult } from "../../_components/action-button";
 import {
   cancelBatch,
   fileFormat,
@@ -38,7 +39,10 @@ function uploaded(form: FormData): { file: File; format: FileFormat } {
 }
 
 export async function previewPortfolioAction(form: FormData): Promise<PreviewResult> {
-  const { app } = await requirePartner();
+  // Only a member who may submit reads the file.
+  const ctx = await memberFor("submitPortfolio");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { app } = ctx;
   try {
     const { file, format } = uploaded(form);
     const preview = await previewFile(format, chunksOf(file.stream()), {
@@ -53,7 +57,9 @@ export async function previewPortfolioAction(form: FormData): Promise<PreviewRes
 }
 
 export async function submitPortfolioAction(form: FormData): Promise<SubmitResult> {
-  const { app, scope } = await requirePartner();
+  const ctx = await memberFor("submitPortfolio");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { app, scope } = ctx;
   let id: string;
   try {
     const name =
@@ -77,9 +83,17 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
   redirect(`/portfolios/${id}`);
 }
 
-export async function cancelPortfolioAction(form: FormData): Promise<void> {
-  const { app, scope } = await requirePartner();
+export async function cancelPortfolioAction(form: FormData): Promise<ButtonResult> {
+  const ctx = await memberFor("cancelPortfolio");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { app, scope } = ctx;
   const id = String(form.get("id") ?? "");
-  await cancelBatch(app, scope, writeBudget(app, scope), id);
+  try {
+    await cancelBatch(app, scope, writeBudget(app, scope), id);
+  } catch (error) {
+    if (error instanceof DomainError) return { error: problem(error) };
+    throw error;
+  }
   revalidatePath(`/portfolios/${id}`);
+  return undefined;
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { listBatches } from "@/lib/batches";
 import { idParam, type RawParam } from "@/lib/portal/params";
 import { AutoRefresh } from "../../_components/auto-refresh";
@@ -10,7 +11,7 @@ import { PortfolioUpload } from "./upload";
 export const metadata = { title: "Portfolios" };
 
 export default async function Portfolios({ searchParams }: { searchParams: Promise<{ after?: RawParam }> }) {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner();
   const after = idParam((await searchParams).after);
   const page = await listBatches(app.db, scope, { limit: 20, startingAfter: after });
   const running = page?.data.filter((b) => !b.completed_at).length ?? 0;
@@ -27,13 +28,15 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
           />
         }
       />
-      <Card title="Upload a portfolio" className="mb-6">
-        <PortfolioUpload
-          mode={mode}
-          maxRows={app.config.BATCH_MAX_ITEMS}
-          maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024}
-        />
-      </Card>
+      {can(user.role, "write", mode) && (
+        <Card title="Upload a portfolio" className="mb-6">
+          <PortfolioUpload
+            mode={mode}
+            maxRows={app.config.BATCH_MAX_ITEMS}
+            maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024}
+          />
+        </Card>
+      )}
       {page?.data.length ? (
         <TableWrap label="Portfolios">
           <table className="table">

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
 import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
@@ -14,7 +15,7 @@ export const metadata = { title: "Properties" };
 type Search = Record<"q" | "status" | "from" | "to" | "after", RawParam>;
 
 export default async function Properties({ searchParams }: { searchParams: Promise<Search> }) {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner();
   const s = await searchParams;
   const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
     ? (oneParam(s.status) as PropertyStatus)
@@ -52,9 +53,11 @@ export default async function Properties({ searchParams }: { searchParams: Promi
           />
         }
       />
-      <Card title="Register a property" className="mb-6">
-        <RegisterPropertyForm mode={mode} />
-      </Card>
+      {can(user.role, "write", mode) && (
+        <Card title="Register a property" className="mb-6">
+          <RegisterPropertyForm mode={mode} />
+        </Card>
+      )}
       {/* Keyed by the filters: navigating to other filters (or none) must reset the fields. */}
       <form
         key={query.toString()}

@@ -1,20 +1,24 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can, roleChangeRefusal, TEAM_ROLES, type TeamRole } from "@/lib/domain";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { removeMemberAction, withdrawInvitationAction } from "../actions";
-import { InviteForm } from "../forms";
+import { InviteForm, RoleForm } from "../forms";
 
 export const metadata = { title: "Team" };
 
 export default async function Team() {
   const { app, partnerId, user } = await requirePartner();
-  const owner = user.role === "owner";
+  const manager = can(user.role, "team");
+  // The roles this member may give (only an owner makes owners), and whose role or membership they may change.
+  const grantable = TEAM_ROLES.filter((role) => !roleChangeRefusal(user.role, null, role));
+  const manages = (role: TeamRole) => manager && !roleChangeRefusal(user.role, role, null);
   const [members, invitations] = await Promise.all([
     teamOf(app.db, partnerId),
-    owner ? pendingInvitations(app.db, partnerId) : [],
+    manager ? pendingInvitations(app.db, partnerId) : [],
   ]);
   return (
     <>
@@ -22,8 +26,10 @@ export default async function Team() {
         title="Team"
         description={
           <>
-            Everyone here sees your organisation&apos;s keys, properties and webhooks in both modes.
-            {owner && (
+            Owners and admins manage the team (only an owner makes or changes an owner); developers work with keys,
+            webhooks, properties and portfolios in both modes; viewers read properties, portfolios and logs, and test
+            endpoints, and never see a key or a secret.
+            {can(user.role, "activity") && (
               <>
                 {" "}
                 <Link className="link" href="/team/activity">
@@ -35,13 +41,13 @@ export default async function Team() {
           </>
         }
       />
-      {owner ? (
+      {manager ? (
         <Card title="Invite a member" className="mb-6">
-          <InviteForm />
+          <InviteForm roles={grantable} />
         </Card>
       ) : (
         <p className="mb-6 rounded-lg border border-slate-200 bg-white p-3 text-sm text-slate-600">
-          Only your organisation&apos;s owner can invite members.
+          Your role is {user.role}: only your organisation&apos;s owners and admins invite members and change roles.
         </p>
       )}
       <TableWrap label="Members">
@@ -54,7 +60,7 @@ export default async function Team() {
               <th scope="col" className="hidden sm:table-cell">
                 Joined
               </th>
-              {owner && (
+              {manager && (
                 <th scope="col">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -70,14 +76,18 @@ export default async function Team() {
                 </td>
                 <td>{m.name ?? <Missing />}</td>
                 <td>
-                  <Badge value={m.role} />
+                  {manages(m.role as TeamRole) ? (
+                    <RoleForm memberId={m.id} role={m.role as TeamRole} roles={grantable} />
+                  ) : (
+                    <Badge value={m.role} />
+                  )}
                 </td>
                 <td className="hidden sm:table-cell">
                   <Time value={m.createdAt} />
                 </td>
-                {owner && (
+                {manager && (
                   <td className="text-right">
-                    {m.role === "member" && (
+                    {m.id !== user.id && manages(m.role as TeamRole) && (
                       <ActionButton
                         action={removeMemberAction}
                         id={m.id}

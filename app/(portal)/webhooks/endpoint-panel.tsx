@@ -22,6 +22,7 @@ export function EndpointPanel({
   recent,
   titleLink,
   edit,
+  changes,
 }: {
   endpoint: EndpointRow;
   stats: Stats;
@@ -29,6 +30,8 @@ export function EndpointPanel({
   titleLink: boolean;
   /** On the endpoint's own page: its URL and description editable in place. */
   edit?: { mode: "test" | "live"; allowPrivate: boolean };
+  /** Whether the reader may change it, see its secret and replay (not a viewer): else no such controls. */
+  changes: boolean;
 }) {
   const countOf = (status: string) => stats.find((s) => s.endpointId === e.id && s.status === status)?.n ?? 0;
   const [ok, failed, retrying] = [countOf("succeeded"), countOf("failed"), countOf("retrying")];
@@ -80,7 +83,7 @@ export function EndpointPanel({
           </span>
         )}
       </div>
-      {edit && (
+      {edit && changes && (
         <div className="mb-4">
           <EditEndpointForm
             endpointId={e.id}
@@ -91,42 +94,46 @@ export function EndpointPanel({
           />
         </div>
       )}
-      <div className="mb-4 space-y-3">
-        <RevealSecret endpointId={e.id} />
-        <RotateSecretForm endpointId={e.id} overlapEndsAt={overlapEndsAt} />
-      </div>
-      <div className="mb-5 flex flex-wrap gap-2">
-        <ActionButton action={sendTestEventAction} id={e.id} className="btn-secondary" pendingText="Sending…">
-          Send test event
-        </ActionButton>
-        {failed + retrying > 0 && (
-          <ActionButton action={replayFailedAction} id={e.id} className="btn-secondary" pendingText="Queuing…">
-            Replay all failed
+      {changes && (
+        <div className="mb-4 space-y-3">
+          <RevealSecret endpointId={e.id} />
+          <RotateSecretForm endpointId={e.id} overlapEndsAt={overlapEndsAt} />
+        </div>
+      )}
+      {changes && (
+        <div className="mb-5 flex flex-wrap gap-2">
+          <ActionButton action={sendTestEventAction} id={e.id} className="btn-secondary" pendingText="Sending…">
+            Send test event
           </ActionButton>
-        )}
-        <ActionButton
-          action={toggleEndpointAction}
-          id={e.id}
-          className="btn-secondary"
-          pendingText="Saving…"
-          confirm={
-            e.enabled
-              ? "Disable this endpoint? New events will not be sent to it until you enable it again."
-              : undefined
-          }
-        >
-          {e.enabled ? "Disable" : "Enable"}
-        </ActionButton>
-        <ActionButton
-          action={deleteEndpointAction}
-          id={e.id}
-          className="btn-danger"
-          pendingText="Deleting…"
-          confirm="Delete this endpoint? Pending deliveries to it stop and its history is no longer shown."
-        >
-          Delete
-        </ActionButton>
-      </div>
+          {failed + retrying > 0 && (
+            <ActionButton action={replayFailedAction} id={e.id} className="btn-secondary" pendingText="Queuing…">
+              Replay all failed
+            </ActionButton>
+          )}
+          <ActionButton
+            action={toggleEndpointAction}
+            id={e.id}
+            className="btn-secondary"
+            pendingText="Saving…"
+            confirm={
+              e.enabled
+                ? "Disable this endpoint? New events will not be sent to it until you enable it again."
+                : undefined
+            }
+          >
+            {e.enabled ? "Disable" : "Enable"}
+          </ActionButton>
+          <ActionButton
+            action={deleteEndpointAction}
+            id={e.id}
+            className="btn-danger"
+            pendingText="Deleting…"
+            confirm="Delete this endpoint? Pending deliveries to it stop and its history is no longer shown."
+          >
+            Delete
+          </ActionButton>
+        </div>
+      )}
       <div className="mb-2 flex flex-wrap items-baseline justify-between gap-2">
         <h3 className="text-sm font-semibold text-slate-900">Recent deliveries</h3>
         <Link className="link text-sm" href={`/webhooks/deliveries?endpoint=${e.id}`}>
@@ -137,7 +144,7 @@ export function EndpointPanel({
         <DeliveryList
           items={recent}
           label={`Deliveries to ${e.url}`}
-          replay={replayDeliveryAction}
+          replay={changes ? replayDeliveryAction : undefined}
           propertyHref={(id) => `/properties/${id}`}
         />
       ) : (

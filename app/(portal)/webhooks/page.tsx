@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, endpointStats } from "@/lib/portal/queries";
 import { AutoRefresh } from "../../_components/auto-refresh";
@@ -12,7 +13,8 @@ import { EndpointPanel } from "./endpoint-panel";
 export const metadata = { title: "Webhooks" };
 
 export default async function Webhooks() {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner("endpoints");
+  const changes = can(user.role, "webhooks", mode);
   const endpoints = await listEndpoints(app.db, scope);
   const [logs, stats] = await Promise.all([
     Promise.all(endpoints.map(async (e) => (await deliveries(app.db, { scope, endpointId: e.id, limit: 10 })).data)),
@@ -42,9 +44,11 @@ export default async function Webhooks() {
         }
         actions={<AutoRefresh active={busy} message="Deliveries in progress — updating" />}
       />
-      <Card title="Add an endpoint" className="mb-6">
-        <CreateEndpointForm mode={mode} allowPrivate={app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE} />
-      </Card>
+      {changes && (
+        <Card title="Add an endpoint" className="mb-6">
+          <CreateEndpointForm mode={mode} allowPrivate={app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE} />
+        </Card>
+      )}
       {endpoints.length === 0 && (
         <EmptyState title={`No ${mode} endpoints`}>
           Add one to be told when enrichment finishes, then send it a test event.
@@ -52,7 +56,7 @@ export default async function Webhooks() {
       )}
       <div className="space-y-6">
         {endpoints.map((e, i) => (
-          <EndpointPanel key={e.id} endpoint={e} stats={stats} recent={logs[i]!} titleLink />
+          <EndpointPanel key={e.id} endpoint={e} stats={stats} recent={logs[i]!} titleLink changes={changes} />
         ))}
       </div>
     </>

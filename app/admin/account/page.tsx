@@ -1,8 +1,8 @@
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { AccountPage } from "../../_components/account-page";
 
 export const metadata = { title: "Your account" };
 
 export default async function AdminAccount({ searchParams }: { searchParams: Promise<{ changed?: string }> }) {
-  return <AccountPage ctx={await requireAdmin()} home="/admin" changed={(await searchParams).changed === "1"} />;
+  return <AccountPage ctx={await requireOperator()} home="/admin" changed={(await searchParams).changed === "1"} />;
 }

@@ -1,11 +1,11 @@
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { Activity, type ActivitySearch } from "../../_components/activity";
 import { PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Activity" };
 
 export default async function AdminActivity({ searchParams }: { searchParams: Promise<ActivitySearch> }) {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   return (
     <>
       <PageHeader

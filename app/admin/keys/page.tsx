@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { keyIsActive } from "@/lib/api-keys";
@@ -14,7 +14,7 @@ export default async function AdminKeys({
 }: {
   searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
 }) {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   const params = await searchParams;
   const q = searchText(params.q, 64);
   const partner = idParam(params.partner);

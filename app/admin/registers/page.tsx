@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { coverage, describeSkips, listDatasets, liveProviders } from "@/lib/registers";
 import { registerHealth, type WindowStats } from "@/lib/portal/registers";
 import type { BreakerState } from "@/lib/enrichment/sources/breaker";
@@ -41,7 +41,7 @@ function Window({ stats }: { stats: WindowStats }) {
 }
 
 export default async function AdminRegisters() {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   const states = app.breakers.states();
   const providers = [...new Set([...liveProviders(), ...Object.keys(states)])];
   const [datasets, covered, health] = await Promise.all([

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { findRequest } from "@/lib/request-logs";
 import { searchText, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
@@ -8,7 +8,7 @@ import { RequestLogTable } from "../../_components/request-log-table";
 export const metadata = { title: "Requests" };
 
 export default async function AdminRequests({ searchParams }: { searchParams: Promise<{ q?: RawParam }> }) {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   const q = searchText((await searchParams).q, 64);
   const rows = q ? await findRequest(app.db, q) : [];
   return (

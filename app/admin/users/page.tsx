@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { allUsers } from "@/lib/portal/queries";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
@@ -10,7 +10,7 @@ import { ResetPassword } from "./reset-password";
 export const metadata = { title: "Partners and users" };
 
 export default async function AdminUsers() {
-  const { app, user: me } = await requireAdmin();
+  const { app, user: me } = await requireOperator();
   const [partners, users] = await Promise.all([listPartners(app.db), allUsers(app.db)]);
   return (
     <>

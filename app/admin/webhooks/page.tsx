@@ -1,4 +1,4 @@
-import { requireAdmin } from "@/server/session";
+import { requireOperator } from "@/server/session";
 import Link from "next/link";
 import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
 import { idParam, searchText, type RawParam } from "@/lib/portal/params";
@@ -14,7 +14,7 @@ export default async function AdminWebhooks({
 }: {
   searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
 }) {
-  const { app } = await requireAdmin();
+  const { app } = await requireOperator();
   const params = await searchParams;
   const q = searchText(params.q, 100);
   const partner = idParam(params.partner);

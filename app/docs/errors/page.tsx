@@ -30,6 +30,11 @@ const explanations = (config: Config): Record<ErrorCode, { cause: string; action
     action:
       "Check the reference against the source document; the detail says which rule failed. Do not retry unchanged.",
   },
+  forbidden: {
+    cause:
+      "Never answered by the API, whose keys act with their organisation's whole access: the portal refuses with it a change your role does not allow (viewers see no keys or secrets and change nothing; only owners and admins manage the team).",
+    action: "Ask an owner or admin of your organisation to make the change, or to give you a role that may.",
+  },
   not_found: {
     cause:
       "No such resource for your organisation and mode. Another organisation's ids, and ids of the other mode, are not found either.",

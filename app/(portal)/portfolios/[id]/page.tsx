@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { getBatch, listItems } from "@/lib/batches";
 import { BATCH_ITEM_STATUSES, type BatchItemStatus } from "@/lib/domain";
 import { oneParam, type RawParam } from "@/lib/portal/params";
@@ -21,7 +22,7 @@ export default async function PortfolioPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<Search>;
 }) {
-  const { app, scope } = await requirePartner();
+  const { app, scope, user } = await requirePartner();
   const { id } = await params;
   const s = await searchParams;
   const batch = await getBatch(app.db, scope, id);
@@ -60,7 +61,7 @@ export default async function PortfolioPage({
             <a className="btn-secondary" href={`/portfolios/${id}/results?format=xlsx`} download>
               Download XLSX
             </a>
-            {(batch.status === "queued" || batch.status === "running") && (
+            {(batch.status === "queued" || batch.status === "running") && can(user.role, "write", scope.mode) && (
               <ActionButton
                 action={cancelPortfolioAction}
                 id={id}

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { isUuid } from "@/lib/domain";
 import { getProperty } from "@/lib/properties";
 import { deliveries, timeline } from "@/lib/portal/queries";
@@ -28,7 +29,7 @@ const OUTCOME_COLOR: Record<string, string> = {
 
 export default async function PropertyPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { app, scope } = await requirePartner();
+  const { app, scope, user } = await requirePartner();
   // Scoped to the partner and mode: another partner's id is simply not found.
   const property = isUuid(id) ? await getProperty(app.db, scope, id.toLowerCase()) : null;
   if (!property) notFound();
@@ -367,21 +368,23 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
         )}
       </Card>
 
-      <Card title="Webhook deliveries" className="mt-4">
-        {sent.length ? (
-          <DeliveryList
-            items={sent}
-            label="Webhook deliveries of this property"
-            replay={replayDeliveryAction}
-            showEndpoint
-          />
-        ) : (
-          <p className="text-sm text-slate-600">
-            None. <code className="code-inline">property.enriched</code> is sent to every enabled endpoint when
-            enrichment finishes after the create response; a property that was final in the response needs none.
-          </p>
-        )}
-      </Card>
+      {can(user.role, "endpoints", scope.mode) && (
+        <Card title="Webhook deliveries" className="mt-4">
+          {sent.length ? (
+            <DeliveryList
+              items={sent}
+              label="Webhook deliveries of this property"
+              replay={can(user.role, "webhooks", scope.mode) ? replayDeliveryAction : undefined}
+              showEndpoint
+            />
+          ) : (
+            <p className="text-sm text-slate-600">
+              None. <code className="code-inline">property.enriched</code> is sent to every enabled endpoint when
+              enrichment finishes after the create response; a property that was final in the response needs none.
+            </p>
+          )}
+        </Card>
+      )}
 
       <Card title="Property JSON" className="mt-4" actions={<CopyButton value={json} label="Copy JSON" />}>
         <p className="mb-2 text-xs text-slate-600">

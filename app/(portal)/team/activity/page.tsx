@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { requireOwner } from "@/server/session";
+import { requirePartner } from "@/server/session";
 import { Activity, type ActivitySearch } from "../../../_components/activity";
 import { PageHeader } from "../../../_components/ui";
 
 export const metadata = { title: "Activity" };
 
 export default async function TeamActivity({ searchParams }: { searchParams: Promise<ActivitySearch> }) {
-  const { app, partnerId } = await requireOwner();
+  const { app, partnerId } = await requirePartner("activity");
   return (
     <>
       <PageHeader

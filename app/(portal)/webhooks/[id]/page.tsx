@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { getEndpoint } from "@/lib/webhooks/endpoints";
 import { deliveries, endpointStats } from "@/lib/portal/queries";
 import { AutoRefresh } from "../../../_components/auto-refresh";
@@ -11,7 +12,7 @@ import { EndpointPanel } from "../endpoint-panel";
 export const metadata = { title: "Webhook endpoint" };
 
 export default async function Endpoint({ params }: { params: Promise<{ id: string }> }) {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner("endpoints");
   const endpoint = await getEndpoint(app.db, scope, (await params).id);
   if (!endpoint) notFound();
   const [recent, stats] = await Promise.all([
@@ -42,6 +43,7 @@ export default async function Endpoint({ params }: { params: Promise<{ id: strin
         recent={recent.data}
         titleLink={false}
         edit={{ mode, allowPrivate: app.config.FINCA_WEBHOOKS_ALLOW_PRIVATE }}
+        changes={can(user.role, "webhooks", mode)}
       />
     </>
   );

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
+import { can } from "@/lib/domain";
 import { EVENT_TYPES } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
@@ -16,7 +17,7 @@ const TYPES: readonly string[] = [...EVENT_TYPES, "webhook.test"];
 type Search = Record<"q" | "endpoint" | "status" | "type" | "from" | "to" | "before", RawParam>;
 
 export default async function Deliveries({ searchParams }: { searchParams: Promise<Search> }) {
-  const { app, scope, mode } = await requirePartner();
+  const { app, scope, mode, user } = await requirePartner("endpoints");
   const s = await searchParams;
   const endpoints = await listEndpoints(app.db, scope);
   const endpoint = endpoints.find((e) => e.id === idParam(s.endpoint))?.id;
@@ -130,7 +131,7 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
           <DeliveryList
             items={page.data}
             label="Webhook deliveries"
-            replay={replayDeliveryAction}
+            replay={can(user.role, "webhooks", mode) ? replayDeliveryAction : undefined}
             propertyHref={(id) => `/properties/${id}`}
             showEndpoint
           />
