@@ -11,6 +11,7 @@ import { checkLetters } from "@/lib/cadastral-reference";
 import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
 import { OPS_PATHS } from "@/lib/ops";
 import { createApiKey } from "@/lib/api-keys";
+import { decideLiveAccess } from "@/lib/partners/live";
 import { createPartner } from "@/lib/partners";
 import { loadConfig } from "@/lib/config";
 import { createSources } from "@/lib/enrichment/sources";
@@ -752,6 +753,8 @@ export async function seedPartnerKeys(
   try {
     for (let i = 0; i < count; i++) {
       const partner = await createPartner(database.db, `Bench ${mode} ${i}`);
+      // Live keys work once live mode is granted, as an operator grants it.
+      if (mode === "live") await decideLiveAccess(database.db, partner.id, true, { waiting: false });
       partnerIds.push(partner.id);
       keys.push((await createApiKey(database.db, { partnerId: partner.id, mode, name: "bench" })).key);
     }

@@ -1,7 +1,7 @@
 // API keys as a partner manages them: each mode's page lists only that mode's keys, and rolling a
 // key gives a new one at once while the old one expires when chosen.
 import { expect, test } from "@playwright/test";
-import { createKey, shoot, signUp, type Account } from "./support";
+import { createKey, grantLiveAccess, shoot, signUp, type Account } from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -12,12 +12,24 @@ const owner: Account = {
   password: "a long enough password",
 };
 
-test("each mode's keys page lists that mode's keys; rolling a key expires the old one", async ({ page, request }) => {
+test("each mode's keys page lists that mode's keys; rolling a key expires the old one", async ({
+  page,
+  request,
+  browser,
+}) => {
   await signUp(page, owner);
   await page.goto("/keys");
   const testKey = await createKey(page, "Backend", "test");
+  // A new organisation works in test mode only: its first live key waits for live access.
   await page.goto("/keys");
-  await createKey(page, "Live backend", "live");
+  await page.getByLabel("Name", { exact: true }).fill("Live backend");
+  await page.getByLabel("Mode", { exact: true }).selectOption("live");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByText("Live keys need live access")).toBeVisible();
+  await grantLiveAccess(page, browser, owner.organisation);
+  const liveKey = await createKey(page, "Live backend", "live");
+  const live = await request.get("/api/v1/partner-api/properties", { headers: { "X-API-Key": liveKey } });
+  expect(live.status()).toBe(200);
   await page.goto("/keys");
   const active = page.getByRole("region", { name: "Active API keys" });
   await expect(active.getByRole("row").filter({ hasText: "Backend" })).toHaveCount(1);

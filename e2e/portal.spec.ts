@@ -7,7 +7,17 @@ import { readFileSync } from "node:fs";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "../lib/cadastral-reference";
 import { SERVER_LOG } from "./server-log";
-import { admin, fillSignIn, shoot, signIn, signUp, startReceiver, unitRef, type Account } from "./support";
+import {
+  admin,
+  fillSignIn,
+  grantLiveAccess,
+  shoot,
+  signIn,
+  signUp,
+  startReceiver,
+  unitRef,
+  type Account,
+} from "./support";
 
 test.describe.configure({ mode: "serial" });
 
@@ -634,9 +644,10 @@ test("revoking the key makes the API answer 401", async ({ page, request }) => {
 test("live creates while Catastro refuses connections open its breaker, seen in the admin console", async ({
   page,
   request,
+  browser,
 }) => {
   await signIn(page, owner.email, owner.password);
-  await page.goto("/keys");
+  await grantLiveAccess(page, browser, owner.organisation);
   await page.getByLabel("Name", { exact: true }).fill("Live backend");
   await page.getByLabel("Mode", { exact: true }).selectOption("live");
   await page.getByRole("button", { name: "Create key" }).click();

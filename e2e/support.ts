@@ -1,6 +1,6 @@
 // What every portal spec shares: accounts, signing up and in, and screenshots at both widths, each
 // checked for overflow and by axe.
-import { expect, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import http from "node:http";
@@ -78,6 +78,33 @@ export async function fillSignIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * Live mode for the signed-in owner's organisation, granted as it is in production: the owner asks
+ * on the keys page, an operator approves in the console (a browser of their own).
+ */
+export async function grantLiveAccess(page: Page, browser: Browser, organisation: string) {
+  await page.goto("/keys");
+  await page.getByLabel("Company (legal name)").fill(`${organisation} S.A.`);
+  await page.getByLabel("Contact (name, email or phone)").fill("Ana Ruiz, ana@example.test");
+  await page.getByLabel("Intended use").fill("Checking the properties of our mortgage book");
+  await page.getByRole("button", { name: "Request live access" }).click();
+  await expect(page.getByTestId("live-access")).toContainText("Requested on");
+  const context = await browser.newContext();
+  const operator = await context.newPage();
+  await signIn(operator, admin.email, admin.password);
+  await operator.goto("/admin/users");
+  const row = operator
+    .getByRole("region", { name: "Live access requests" })
+    .getByRole("row")
+    .filter({ hasText: organisation });
+  await expect(row).toContainText("Checking the properties of our mortgage book");
+  await row.getByRole("button", { name: "Approve" }).click();
+  await expect(row.getByText("approved")).toBeVisible();
+  await context.close();
+  await page.goto("/keys");
+  await expect(page.getByTestId("live-access")).toHaveCount(0);
 }
 
 /** Creates a key on the keys page (the page must be open) and returns it. */

@@ -6,6 +6,7 @@ import { audited, AUDIT_AREAS, auditPage, type Actor, type AuditAction } from "@
 import { createLogger } from "@/lib/observability/logger";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
+import { decideLiveAccess } from "@/lib/partners/live";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
 import { directPasswords } from "@/lib/auth/password";
 import { DomainError, MODES, ROLES, type Mode, type Role } from "@/lib/domain";
@@ -41,6 +42,7 @@ const HELP = `Usage: npm run --silent finca -- <command> [options]
 Commands:
   partners list                                   List partners with their users, keys and properties
   partners create --name <name>                   Create a partner (no-op if it exists)
+  partners live --partner <name> --grant|--refuse Grant live mode (live keys work), or take it away
   keys create --partner <name> --mode test|live [--name <label>]
                                                   Create an API key (creates the partner if missing);
                                                   the key is printed once, alone, as the last line
@@ -112,6 +114,8 @@ async function run(database: Database, argv: string[]): Promise<void> {
       email: { type: "string" },
       password: { type: "string" },
       role: { type: "string" },
+      grant: { type: "boolean" },
+      refuse: { type: "boolean" },
       file: { type: "string", multiple: true },
       url: { type: "string", multiple: true },
       "as-of": { type: "string" },
@@ -129,6 +133,22 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "partners create": {
       const partner = await ensurePartner(db, option(values, "name"));
       console.log(partner.id);
+      return;
+    }
+    case "partners live": {
+      const partner = await findPartnerByName(db, option(values, "partner"));
+      if (!partner) usage(`no partner named "${values.partner}"`);
+      if (Boolean(values.grant) === Boolean(values.refuse)) usage("partners live needs --grant or --refuse");
+      const grant = Boolean(values.grant);
+      await audited({ db, ...history }, OPERATOR, async (tx) => ({
+        result: await decideLiveAccess(tx, partner!.id, grant, { waiting: false }),
+        entry: {
+          partnerId: partner!.id,
+          action: grant ? ("live_access.approved" as const) : ("live_access.refused" as const),
+          target: partner!.name,
+        },
+      }));
+      console.log(`Live mode ${grant ? "granted to" : "refused to"} "${partner!.name}".`);
       return;
     }
     case "keys create": {

@@ -30,6 +30,10 @@ describe.sequential("finca CLI", () => {
     key = lastLine(created.stdout);
     expect(parseApiKey(key)).toEqual({ mode: "test", key });
 
+    // Live keys wait for live mode, which the operator grants.
+    const early = await finca("keys", "create", "--partner", "Acme", "--mode", "live");
+    expect([early.code, early.stderr]).toEqual([1, expect.stringContaining("Live keys need live access")]);
+    expect((await finca("partners", "live", "--partner", "Acme", "--grant")).stdout).toContain("granted");
     const again = await finca("keys", "create", "--partner", "Acme", "--mode", "live");
     expect(parseApiKey(lastLine(again.stdout))?.mode).toBe("live");
   });

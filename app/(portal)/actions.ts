@@ -32,6 +32,7 @@ import {
 } from "@/lib/webhooks/endpoints";
 import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/lib/webhooks/commands";
 import { createProperty } from "@/lib/properties";
+import { requestLiveAccess } from "@/lib/partners/live";
 import { accountBucket, budgetOn, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
@@ -132,14 +133,47 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       values: { name: name.slice(0, 100) },
     };
   const mode = modeOf(form);
-  const made = await counted(
-    ctx,
-    (tx) => createApiKey(tx, { partnerId, mode, name }),
-    ({ apiKey }) => about({ partnerId, mode }, "api_key.created", keyNamed(apiKey)),
-  );
+  let made: { done: Awaited<ReturnType<typeof createApiKey>> } | { refused: string };
+  try {
+    made = await counted(
+      ctx,
+      (tx) => createApiKey(tx, { partnerId, mode, name }),
+      ({ apiKey }) => about({ partnerId, mode }, "api_key.created", keyNamed(apiKey)),
+    );
+  } catch (error) {
+    // A live key before live access is granted.
+    if (error instanceof DomainError) return { error: error.detail, values: { name } };
+    throw error;
+  }
   if ("refused" in made) return { error: made.refused, values: { name } };
   revalidatePath("/keys");
   return { key: made.done.key };
+}
+
+/** An owner asks Finca for live access: what the organisation is and will do with it. */
+export async function requestLiveAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const ctx = await memberFor("requestLive");
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { partnerId, user } = ctx;
+  const body = { company: field(form, "company"), contact: field(form, "contact"), use: field(form, "use") };
+  const values = {
+    company: body.company.slice(0, 200),
+    contact: body.contact.slice(0, 200),
+    use: body.use.slice(0, 2000),
+  };
+  try {
+    const made = await counted(
+      ctx,
+      (tx) => requestLiveAccess(tx, partnerId, user, body),
+      (request) => ({ partnerId, action: "live_access.requested", target: request.company }),
+    );
+    if ("refused" in made) return { error: made.refused, values };
+  } catch (error) {
+    if (error instanceof DomainError) return { error: problemText(error), values };
+    throw error;
+  }
+  revalidatePath("/keys");
+  return {};
 }
 
 /** Rolls a key: a new one now, the old one until the chosen expiry. */

@@ -10,6 +10,7 @@ import {
   changeRoleAction,
   createEndpointAction,
   createKeyAction,
+  requestLiveAction,
   expireOldSecretAction,
   rollKeyAction,
   rotateSecretAction,
@@ -64,6 +65,39 @@ export function ModeSwitch({ mode }: { mode: "test" | "live" }) {
             {m}
           </button>
         ))}
+      </div>
+    </form>
+  );
+}
+
+/** An owner's request for live access: the company, a contact and the intended use. */
+export function LiveRequestForm() {
+  const [state, action, pending] = useActionState<ActionState, FormData>(requestLiveAction, undefined);
+  return (
+    <form action={action} className="grid gap-3 sm:grid-cols-2">
+      <div>
+        <label htmlFor="live-company" className="label">
+          Company (legal name)
+        </label>
+        <input id="live-company" name="company" className="input" defaultValue={state?.values?.company} />
+      </div>
+      <div>
+        <label htmlFor="live-contact" className="label">
+          Contact (name, email or phone)
+        </label>
+        <input id="live-contact" name="contact" className="input" defaultValue={state?.values?.contact} />
+      </div>
+      <div className="sm:col-span-2">
+        <label htmlFor="live-use" className="label">
+          Intended use
+        </label>
+        <textarea id="live-use" name="use" rows={3} className="input" defaultValue={state?.values?.use} />
+      </div>
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Sending…" : "Request live access"}
+        </button>
+        <FormError message={state?.error} />
       </div>
     </form>
   );

@@ -13,6 +13,7 @@ import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";
 import { endSessions, getUser, resetPassword, setDisabled, type User } from "@/lib/auth/users";
 import { DomainError } from "@/lib/domain";
 import { requestRefresh } from "@/lib/registers";
+import { decideLiveAccess } from "@/lib/partners/live";
 
 const id = (form: FormData) => String(form.get("id") ?? "");
 
@@ -159,3 +160,19 @@ export async function adminRefreshRegister(form: FormData) {
     () => ({ partnerId: null, action: "register.refresh_requested", target: id(form) }),
   );
 }
+
+/** Grants or refuses a waiting request for live access (the organisation's owners see the answer). */
+async function decideLive(form: FormData, approve: boolean) {
+  return counted(
+    (tx) => decideLiveAccess(tx, id(form), approve),
+    (decided) =>
+      decided && {
+        partnerId: id(form),
+        action: approve ? "live_access.approved" : "live_access.refused",
+        target: decided.name,
+      },
+  );
+}
+
+export const adminApproveLive = async (form: FormData) => decideLive(form, true);
+export const adminRefuseLive = async (form: FormData) => decideLive(form, false);

@@ -93,7 +93,8 @@ export default async function Guide() {
               </Link>{" "}
               and send it in the {c("X-API-Key")} header of every request. It is shown once; store it as a secret. Test
               keys ({c("finca_test_…")}) use deterministic sandbox registers and see only test data; live keys (
-              {c("finca_live_…")}) use the real registers and see only live data.
+              {c("finca_live_…")}) use the real registers and see only live data. A new organisation works in test mode:
+              an owner requests live access on the API keys page, and live keys can be made once Finca approves it.
             </p>
             <p>
               A missing, unknown or revoked key is answered {c("401 missing_api_key")}. Revoking a key takes effect on

@@ -1,12 +1,21 @@
 // API keys: created (shown once), stored as a SHA-256 hash, listed by their visible start, revoked.
 import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import { bare, containsPattern, preparedSql, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import { isUuid, type Mode } from "@/lib/domain";
+import { DomainError, isUuid, type Mode } from "@/lib/domain";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
 
 export { generateApiKey, parseApiKey, hashApiKey, visibleStart };
 
-const { apiKeys } = schema;
+const { apiKeys, partners } = schema;
+
+/** Whether the organisation `partnerId` (SQL) has live access: a scalar condition for a key's statement. */
+const liveAccessApproved = (partnerId: typeof apiKeys.partnerId) =>
+  sql`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.liveAccess} = 'approved')`;
+
+async function hasLiveAccess(db: DbOrTx, partnerId: string): Promise<boolean> {
+  const [row] = await db.select({ access: partners.liveAccess }).from(partners).where(eq(partners.id, partnerId));
+  return row?.access === "approved";
+}
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ApiKeySummary = Omit<ApiKeyRow, "keyHash">;
@@ -28,6 +37,11 @@ export async function createApiKey(
   db: DbOrTx,
   input: { partnerId: string; mode: Mode; name: string; key?: string },
 ): Promise<{ key: string; apiKey: ApiKeySummary }> {
+  if (input.mode === "live" && !(await hasLiveAccess(db, input.partnerId)))
+    throw new DomainError(
+      "forbidden",
+      "Live keys need live access: an owner of the organisation requests it on the API keys page, and Finca approves it.",
+    );
   const key = input.key ?? generateApiKey(input.mode);
   const [apiKey] = await db
     .insert(apiKeys)
@@ -57,8 +71,17 @@ export async function ensureApiKey(
 /** Who a valid key speaks for; `visibleStart` names the key in logs without revealing it. */
 export type Principal = { apiKeyId: string; partnerId: string; mode: Mode; visibleStart: string };
 
-/** Not revoked, and not past the expiry a roll gave it (database clock, like every other timestamp check). */
-const isActive = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
+/**
+ * Not revoked, not past the expiry a roll gave it (database clock, like every other timestamp
+ * check), and, for a live key, of an organisation with live access (until an operator approves it,
+ * a live key answers as an unknown one).
+ */
+const isActive = () =>
+  and(
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)),
+    or(eq(apiKeys.mode, "test"), liveAccessApproved(apiKeys.partnerId)),
+  );
 
 /** Whether the key may still be used (a long-lived stream asks again as it runs). */
 export async function apiKeyIsActive(db: Db, id: string): Promise<boolean> {

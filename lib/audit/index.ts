@@ -41,6 +41,9 @@ export const AUDIT_ACTIONS = [
   "webhook.replayed",
   "webhook.replayed_failed",
   "register.refresh_requested",
+  "live_access.requested",
+  "live_access.approved",
+  "live_access.refused",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_AREAS = [...new Set(AUDIT_ACTIONS.map((a) => a.split(".")[0]!))];

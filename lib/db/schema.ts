@@ -21,6 +21,7 @@ import {
   DELIVERY_STATUSES,
   DELIVERY_TRIGGERS,
   ITE_STATUSES,
+  LIVE_ACCESS,
   MODES,
   PROPERTY_STATUSES,
   REGISTER_RECORD_KINDS,
@@ -46,6 +47,12 @@ export const partners = pgTable("partners", {
   // Set only by the operator's bootstrap ("seed"): the seed partner is found by this, never by its
   // name, which anyone signing up could claim.
   systemRole: text("system_role").unique(),
+  // Live mode: a new organisation has test mode only; its live keys neither authenticate nor can be
+  // made until an operator approves the owner's request (lib/partners/live.ts).
+  liveAccess: text("live_access", { enum: LIVE_ACCESS }).notNull().default("none"),
+  liveRequest: jsonb("live_request").$type<{ company: string; contact: string; use: string }>(),
+  liveRequestedAt: ts("live_requested_at"),
+  liveDecidedAt: ts("live_decided_at"),
   createdAt: createdAt(),
 });
 

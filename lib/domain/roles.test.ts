@@ -28,6 +28,7 @@ const EXPECTED: Record<PortalAction, string[]> = {
   withdrawInvitation: MANAGERS,
   removeMember: MANAGERS,
   changeRole: MANAGERS,
+  requestLive: ["owner"],
 };
 
 describe("portal actions by role", () => {

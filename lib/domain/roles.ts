@@ -25,6 +25,7 @@ export const PERMISSIONS = {
   endpoints: { roles: BUILDERS, inTest: TEAM_ROLES, what: "see live webhook endpoints and their deliveries" },
   team: { roles: MANAGERS, what: "invite, remove or change the role of members" },
   activity: { roles: MANAGERS, what: "see the security history" },
+  live: { roles: ["owner"], what: "request live access for the organisation" },
 } as const satisfies Record<string, Grant>;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -53,6 +54,7 @@ export const PORTAL_ACTIONS = {
   withdrawInvitation: "team",
   removeMember: "team",
   changeRole: "team",
+  requestLive: "live",
 } as const satisfies Record<string, Permission>;
 export type PortalAction = keyof typeof PORTAL_ACTIONS;
 

@@ -17,6 +17,10 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 export const ROLES = [...TEAM_ROLES, "operator"] as const;
 export type Role = (typeof ROLES)[number];
 
+/** An organisation's live mode: none until an owner requests it, then an operator approves or refuses it. */
+export const LIVE_ACCESS = ["none", "requested", "approved", "refused"] as const;
+export type LiveAccess = (typeof LIVE_ACCESS)[number];
+
 export const PROPERTY_STATUSES = ["enriching", "enriched", "partially_enriched", "not_found"] as const;
 export type PropertyStatus = (typeof PROPERTY_STATUSES)[number];
 

@@ -24,7 +24,12 @@ export async function ensurePartner(db: DbOrTx, name: string): Promise<Partner> 
 export async function ensureSystemPartner(db: DbOrTx, role: string, name: string): Promise<Partner> {
   const [own] = await db.select().from(partners).where(eq(partners.systemRole, role)).limit(1);
   if (own) return own;
-  const [created] = await db.insert(partners).values({ name, systemRole: role }).onConflictDoNothing().returning();
+  // The operator's own organisation has live mode from the start.
+  const [created] = await db
+    .insert(partners)
+    .values({ name, systemRole: role, liveAccess: "approved", liveDecidedAt: new Date() })
+    .onConflictDoNothing()
+    .returning();
   if (created) return created;
   const [raced] = await db.select().from(partners).where(eq(partners.systemRole, role)).limit(1);
   if (raced) return raced;

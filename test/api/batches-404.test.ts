@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys";
-import { BASE, newPartnerKey, problemOf, useTestApp, type TestApp } from "../support/app";
+import { BASE, newPartnerKey, problemOf, useTestApp, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { batchOf, postJson } from "../support/batches";
 
@@ -35,6 +35,7 @@ describe("batch operations → 404 not_found", () => {
     const batch = await batchOf(
       await t.api.createBatch(postJson({ items: [{ cadastral_reference: "bad" }] }, { "X-API-Key": owner.key })),
     );
+    await grantLive(t.app, owner.partner.id);
     const live = await createApiKey(t.app.db, { partnerId: owner.partner.id, mode: "live", name: "live" });
     for (const k of [key, live.key]) {
       for (const [name, call] of operations(batch.batch_id, k)) {

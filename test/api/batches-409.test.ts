@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BASE, newPartnerKey, problemOf, useTestApp, type TestApp } from "../support/app";
+import { BASE, newPartnerKey, problemOf, useTestApp, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { batchOf, postJson } from "../support/batches";
 
@@ -28,6 +28,7 @@ describe("POST /batches → 409 too_many_active_batches", () => {
       202,
     );
     const { createApiKey } = await import("@/lib/api-keys");
+    await grantLive(t.app, partner.id);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     expect((await t.api.createBatch(postJson(body, { "X-API-Key": live.key }))).status).toBe(202);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
+import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { createApiKey } from "@/lib/api-keys";
 
@@ -39,6 +39,7 @@ describe("→ 429 rate_limited", () => {
   it("all keys of a partner share the limit; another partner and the other mode do not", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const second = await createApiKey(t.app.db, { partnerId: partner.id, mode: "test", name: "second" });
+    await grantLive(t.app, partner.id);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     for (let i = 0; i < 50; i++) await t.api.createProperty(post("/properties", bad, { "X-API-Key": key }));
     for (let i = 0; i < 50; i++) await t.api.createProperty(post("/properties", bad, { "X-API-Key": second.key }));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
+import { createTestApp, get, newPartnerKey, post, problemOf, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { createApiKey } from "@/lib/api-keys";
 
@@ -14,6 +14,7 @@ const REF = "2749704YJ0624N0001DI";
 describe("test/live and partner isolation", () => {
   it("test and live keys of one partner never see each other's properties", async () => {
     const { key: testKey, partner } = await newPartnerKey(t.app, "test");
+    await grantLive(t.app, partner.id);
     const { key: liveKey } = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     const inTest = await (
       await t.api.createProperty(post("/properties", { cadastral_reference: REF }, { "X-API-Key": testKey }))

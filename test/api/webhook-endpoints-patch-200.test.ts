@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { authenticateApiKey, createApiKey } from "@/lib/api-keys";
 import { getEndpoint } from "@/lib/webhooks/endpoints";
-import { createTestApp, get, newPartnerKey, patch, post, useTestApp, type TestApp } from "../support/app";
+import { createTestApp, get, newPartnerKey, patch, post, useTestApp, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
@@ -103,6 +103,7 @@ describe("PATCH /webhook-endpoints/{id} → 200", () => {
 
   it("a live endpoint takes an https URL", async () => {
     const { partner } = await newPartnerKey(t.app);
+    await grantLive(t.app, partner.id);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     const endpoint = await created(t.api, live.key, { url: "https://hooks.example.com/live" });
     const res = await t.api.updateWebhookEndpoint(

@@ -2,7 +2,7 @@
 // and mode (another partner's, the other mode's, a deleted one, not an id); nothing changes.
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys";
-import { BASE, get, newPartnerKey, patch, post, problemOf, useTestApp, type TestApp } from "../support/app";
+import { BASE, get, newPartnerKey, patch, post, problemOf, useTestApp, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
@@ -32,6 +32,7 @@ describe("PATCH /webhook-endpoints/{id} → 404 not_found", () => {
         post("/webhook-endpoints", { url: "https://hooks.example.com/owned" }, { "X-API-Key": owner.key }),
       )
     ).json();
+    await grantLive(t.app, owner.partner.id);
     const live = await createApiKey(t.app.db, { partnerId: owner.partner.id, mode: "live", name: "live" });
     for (const k of [key, live.key]) await expect404(await update(endpoint.id, k));
     expect(await urlsOf(owner.key)).toEqual(["https://hooks.example.com/owned"]);

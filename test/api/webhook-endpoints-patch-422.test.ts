@@ -2,7 +2,7 @@
 // member schemas, the same URL rules), at least one member, no unknown ones; nothing changes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys";
-import { BASE, get, newPartnerKey, patch, post, problemOf, useTestApp, type TestApp } from "../support/app";
+import { BASE, get, newPartnerKey, patch, post, problemOf, useTestApp, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
@@ -71,6 +71,7 @@ describe("PATCH /webhook-endpoints/{id} → 422 validation_error", () => {
   });
   it("live mode requires https", async () => {
     const { partner } = await newPartnerKey(t.app);
+    await grantLive(t.app, partner.id);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     const endpoint = await (
       await t.api.createWebhookEndpoint(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useTestApp, get, newPartnerKey, problemOf, post, BASE, type TestApp } from "../support/app";
+import { useTestApp, get, newPartnerKey, problemOf, post, BASE, type TestApp, grantLive } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { createApiKey } from "@/lib/api-keys";
 
@@ -77,6 +77,7 @@ describe("/webhook-endpoints", () => {
 
   it("live mode requires https", async () => {
     const { partner } = await newPartnerKey(t.app);
+    await grantLive(t.app, partner.id);
     const live = await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "live" });
     const res = await t.api.createWebhookEndpoint(
       post("/webhook-endpoints", { url: "http://hooks.example.com/x" }, { "X-API-Key": live.key }),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
 import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
-import { createTestApp, post, type TestApp } from "../support/app";
+import { createTestApp, post, type TestApp, grantLive } from "../support/app";
 
 // Live mode against a replay of Catastro: creates of one reference by different partners share
 // one register request (coalesced while in flight, then cached).
@@ -30,6 +30,7 @@ it("N concurrent creates of one reference by different partners → one Catastro
   const keys = await Promise.all(
     Array.from({ length: 6 }, async (_, i) => {
       const partner = await createPartner(t.app.db, `Coalescing ${i}`);
+      await grantLive(t.app, partner.id);
       return (await createApiKey(t.app.db, { partnerId: partner.id, mode: "live", name: "k" })).key;
     }),
   );
@@ -44,6 +45,7 @@ it("N concurrent creates of one reference by different partners → one Catastro
   }
   // A later partner: answered from the cache.
   const late = await createPartner(t.app.db, "Coalescing late");
+  await grantLive(t.app, late.id);
   const { key } = await createApiKey(t.app.db, { partnerId: late.id, mode: "live", name: "k" });
   expect(
     (await t.api.createProperty(post("/properties", { cadastral_reference: "9398516 VK3799G" }, { "X-API-Key": key })))

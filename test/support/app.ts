@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from "vitest";
 // An App on a fresh test database, with its partner API handlers and helpers to call them.
 import { createApp, type App } from "@/server/app";
 import { loadConfig } from "@/lib/config";
+import { decideLiveAccess } from "@/lib/partners/live";
 import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createApiKey } from "@/lib/api-keys";
 import { createPartner } from "@/lib/partners";
@@ -56,11 +57,15 @@ export function adoptApp(app: App): void {
 
 let partnerCounter = 0;
 
+/** Live mode granted to the partner, as an operator grants it (its live keys work only then). */
+export const grantLive = (app: App, partnerId: string) => decideLiveAccess(app.db, partnerId, true, { waiting: false });
+
 export async function newPartnerKey(app: App, mode: Mode = "test") {
   const partner = await createPartner(
     app.db,
     `Partner ${process.pid}-${++partnerCounter}-${Math.random().toString(36).slice(2, 8)}`,
   );
+  if (mode === "live") await grantLive(app, partner.id);
   const { key, apiKey } = await createApiKey(app.db, { partnerId: partner.id, mode, name: "test key" });
   return { partner, key, apiKey };
 }

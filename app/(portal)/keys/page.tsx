@@ -4,14 +4,17 @@ import { keyIsActive, listApiKeys } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { revokeKeyAction } from "../actions";
-import { CreateKeyForm, RollKeyForm } from "../forms";
+import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "../forms";
+import { getPartner } from "@/lib/partners";
+import { can } from "@/lib/domain";
 
 export const metadata = { title: "API keys" };
 
 export default async function Keys() {
-  const { app, partnerId, mode } = await requirePartner("keys");
+  const { app, partnerId, mode, user } = await requirePartner("keys");
   // Only this mode's keys, like every other portal page: the mode switch is the one place to change.
-  const keys = await listApiKeys(app.db, { partnerId, mode });
+  const [keys, partner] = await Promise.all([listApiKeys(app.db, { partnerId, mode }), getPartner(app.db, partnerId)]);
+  const live = partner?.liveAccess ?? "none";
   const now = new Date();
   const active = keys.filter((k) => keyIsActive(k, now));
   const inactive = keys.filter((k) => !keyIsActive(k, now));
@@ -28,6 +31,23 @@ export default async function Keys() {
           </>
         }
       />
+      {live !== "approved" && (
+        <Card title="Live access" className="mb-6">
+          <p className="mb-3 text-sm text-slate-600" data-testid="live-access">
+            {live === "requested"
+              ? `Requested on ${partner?.liveRequestedAt?.toISOString().slice(0, 10)}: Finca reviews it and answers here. Until then your organisation works in test mode only.`
+              : live === "refused"
+                ? "Finca refused the last request; an owner may ask again with more detail. Until then your organisation works in test mode only."
+                : "Your organisation works in test mode only: live keys can be made once Finca has approved an owner's request."}
+          </p>
+          {live !== "requested" &&
+            (can(user.role, "live") ? (
+              <LiveRequestForm />
+            ) : (
+              <p className="text-sm text-slate-600">Ask an owner of your organisation to request it.</p>
+            ))}
+        </Card>
+      )}
       <Card title="Create a key" className="mb-6">
         <CreateKeyForm defaultMode={mode} />
       </Card>

@@ -1,9 +1,10 @@
 import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { listPartners } from "@/lib/partners";
+import { liveRequests } from "@/lib/partners/live";
 import { allUsers } from "@/lib/portal/queries";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { adminDisableUser, adminEnableUser, adminEndSessions } from "../actions";
+import { adminApproveLive, adminDisableUser, adminEnableUser, adminEndSessions, adminRefuseLive } from "../actions";
 import { ActionButton } from "../../_components/action-button";
 import { ResetPassword } from "./reset-password";
 
@@ -11,10 +12,73 @@ export const metadata = { title: "Partners and users" };
 
 export default async function AdminUsers() {
   const { app, user: me } = await requireOperator();
-  const [partners, users] = await Promise.all([listPartners(app.db), allUsers(app.db)]);
+  const [partners, users, requests] = await Promise.all([listPartners(app.db), allUsers(app.db), liveRequests(app.db)]);
   return (
     <>
       <PageHeader title="Partners and users" />
+      <Card title="Live access requests" className="mb-6">
+        {requests.length ? (
+          <TableWrap label="Live access requests">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Organisation</th>
+                  <th scope="col">Request</th>
+                  <th scope="col">Asked</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {requests.map((r) => (
+                  <tr key={r.id}>
+                    <td className="font-medium">{r.name}</td>
+                    <td className="max-w-md text-xs">
+                      <p>
+                        <span className="font-medium">{r.request?.company}</span> · {r.request?.contact}
+                      </p>
+                      <p className="whitespace-pre-wrap break-words text-slate-600">{r.request?.use}</p>
+                    </td>
+                    <td>
+                      <Time value={r.requestedAt} />
+                    </td>
+                    <td>
+                      <Badge value={r.access} />
+                    </td>
+                    <td className="text-right">
+                      {r.access === "requested" && (
+                        <div className="flex justify-end gap-2">
+                          <ActionButton
+                            action={adminApproveLive}
+                            id={r.id}
+                            className="btn btn-sm"
+                            pendingText="Approving…"
+                          >
+                            Approve
+                          </ActionButton>
+                          <ActionButton
+                            action={adminRefuseLive}
+                            id={r.id}
+                            className="btn-danger btn-sm"
+                            pendingText="Refusing…"
+                            confirm={`Refuse live access for ${r.name}? Its owners may ask again.`}
+                          >
+                            Refuse
+                          </ActionButton>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableWrap>
+        ) : (
+          <p className="text-sm text-slate-600">No organisation has asked for live access yet.</p>
+        )}
+      </Card>
       <Card title={`Partners (${partners.length})`} className="mb-6">
         {partners.length ? (
           <TableWrap label="Partners">

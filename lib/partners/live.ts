@@ -1,0 +1,79 @@
+// Live mode, granted: a new organisation works in test mode only. An owner asks for live access
+// (company, contact, intended use); an operator approves or refuses it in the console. Until it is
+// approved, live keys cannot be made and a live key answers 401 as an unknown one (lib/api-keys).
+import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { z } from "zod";
+import { schema, type DbOrTx } from "@/lib/db";
+import { authorize, DomainError, hasControl, isUuid, parseBody, type Role } from "@/lib/domain";
+
+const { partners } = schema;
+
+const text = (max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Say ${what}.`)
+    .max(max, `At most ${max} characters.`)
+    .refine((value) => !hasControl(value.replace(/[\n\r\t]/g, " ")), "No control characters.");
+
+/** What an owner tells Finca when asking for live access. */
+export const LiveRequestBody = z.strictObject({
+  company: text(200, "the company's legal name"),
+  contact: text(200, "who Finca can contact (name and email or phone)"),
+  use: text(2000, "what the organisation will use live mode for"),
+});
+export type LiveRequest = z.infer<typeof LiveRequestBody>;
+
+/** An owner asks for live access: refused while a request waits or once it is granted. */
+export async function requestLiveAccess(
+  db: DbOrTx,
+  partnerId: string,
+  by: { role: Role },
+  body: unknown,
+): Promise<LiveRequest> {
+  authorize(by.role, "live");
+  const request = parseBody(LiveRequestBody, body);
+  const [row] = await db
+    .update(partners)
+    .set({ liveAccess: "requested", liveRequest: request, liveRequestedAt: new Date(), liveDecidedAt: null })
+    .where(and(eq(partners.id, partnerId), inArray(partners.liveAccess, ["none", "refused"])))
+    .returning({ id: partners.id });
+  if (!row) throw new DomainError("validation_error", "Live access is already requested or granted.");
+  return request;
+}
+
+/**
+ * An operator's decision on a waiting request: the organisation's name, or null when none waits.
+ * `waiting: false` (the operator CLI: an agreement made elsewhere) decides whatever the state.
+ */
+export async function decideLiveAccess(
+  db: DbOrTx,
+  partnerId: string,
+  approve: boolean,
+  { waiting = true } = {},
+): Promise<{ name: string } | null> {
+  if (!isUuid(partnerId)) return null;
+  const [row] = await db
+    .update(partners)
+    .set({ liveAccess: approve ? "approved" : "refused", liveDecidedAt: new Date() })
+    .where(and(eq(partners.id, partnerId), waiting ? eq(partners.liveAccess, "requested") : undefined))
+    .returning({ name: partners.name });
+  return row ?? null;
+}
+
+/** Requests for the console: waiting ones first, then the latest decisions. */
+export async function liveRequests(db: DbOrTx, limit = 50) {
+  return db
+    .select({
+      id: partners.id,
+      name: partners.name,
+      access: partners.liveAccess,
+      request: partners.liveRequest,
+      requestedAt: partners.liveRequestedAt,
+      decidedAt: partners.liveDecidedAt,
+    })
+    .from(partners)
+    .where(isNotNull(partners.liveRequestedAt))
+    .orderBy(desc(eq(partners.liveAccess, "requested")), desc(partners.liveRequestedAt))
+    .limit(limit);
+}
