@@ -112,7 +112,12 @@ describe("endpoint writes through the API", () => {
 
   it("name a key by its visible start only", () => {
     expect(keyActor("finca_test_ab12")).toEqual({ userId: null, label: "API key finca_test_ab12…", address: null });
-    expect(userActor({ id: "u", email: "a@b.test" }, null)).toEqual({ userId: "u", label: "a@b.test", address: null });
+    expect(userActor({ id: "u", email: "a@b.test", role: "viewer" }, null)).toEqual({
+      userId: "u",
+      label: "a@b.test",
+      address: null,
+      role: "viewer",
+    });
   });
 });
 

@@ -113,6 +113,30 @@ describe("webhook endpoint commands from the portal", () => {
   });
 });
 
+describe("endpoint commands check a member's role themselves", () => {
+  it("a viewer's add, change and remove are refused before anything is counted, and change nothing", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    const { endpoint } = await addEndpoint(t.app, scope, by(scope), { url: "https://example.com/hook" });
+    const viewer = { actor: { ...by(scope).actor, role: "viewer" as const }, budget: account(scope) };
+    for (const attempt of [
+      addEndpoint(t.app, scope, viewer, { url: "https://example.com/other" }),
+      changeEndpoint(t.app, scope, viewer, endpoint.id, { enabled: false }),
+      removeEndpoint(t.app, scope, viewer, endpoint.id),
+    ])
+      expect(await refusal(attempt)).toMatchObject({
+        code: "forbidden",
+        detail: expect.stringMatching(/^Your role \(viewer\) cannot change webhook endpoints/),
+      });
+    const developer = { actor: { ...by(scope).actor, role: "developer" as const }, budget: account(scope) };
+    // One write spent of 3 (the first add): the viewer's three counted nothing.
+    expect(await changeEndpoint(t.app, scope, developer, endpoint.id, { enabled: false })).toMatchObject({
+      enabled: false,
+    });
+    expect(await removeEndpoint(t.app, scope, developer, endpoint.id)).toBe(true);
+  });
+});
+
 describe("changes only the portal makes (revoke, rotate, test event, replay, team, operators')", () => {
   it("are counted first: past the budget each is refused with the reason, and not made", async () => {
     const { partner } = await newPartnerKey(t.app);

@@ -4,6 +4,7 @@
 // no field to go in (actors and targets name a key by its visible start).
 import { and, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
+import type { Role } from "@/lib/domain";
 
 const { auditEvents, partners } = schema;
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -53,12 +54,15 @@ export interface Actor {
   userId: string | null;
   label: string;
   address: string | null;
+  /** A member's role, for the commands that check it; none for a key or an operator's CLI. */
+  role?: Role;
 }
 
-export const userActor = (user: { id: string; email: string }, address: string | null): Actor => ({
+export const userActor = (user: { id: string; email: string; role: Role }, address: string | null): Actor => ({
   userId: user.id,
   label: user.email,
   address,
+  role: user.role,
 });
 export const keyActor = (visibleStart: string): Actor => ({
   userId: null,

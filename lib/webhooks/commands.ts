@@ -3,7 +3,7 @@
 // SSRF check, https in live mode, the cap per mode), so both sides accept and refuse alike.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
+import { authorize, EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
 import { audited, type Actor, type AuditAction, type AuditEntry, type AuditLog } from "@/lib/audit";
@@ -66,6 +66,11 @@ export interface Writer {
   budget: WriteBudget;
 }
 
+/** A member whose role may not change endpoints is refused before anything is counted (a key may). */
+const mayChange = (by: Writer) => {
+  if (by.actor.role) authorize(by.actor.role, "webhooks");
+};
+
 /**
  * An endpoint as the security history names it: its host and id. Never its whole URL: a path or a
  * query may hold the receiver's own secret (a Slack-style hook is one), and the history is logged.
@@ -103,6 +108,7 @@ export async function addEndpoint(
   body: unknown,
   idempotencyKey: string | null = null,
 ): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
+  mayChange(by);
   await by.budget();
   const input = parseBody(CreateWebhookEndpointBody, body);
   const rules = {
@@ -126,6 +132,7 @@ export async function changeEndpoint(
   id: string,
   body: unknown,
 ): Promise<EndpointRow | null> {
+  mayChange(by);
   await by.budget();
   const changes = parseBody(UpdateWebhookEndpointBody, body);
   const action =
@@ -145,6 +152,7 @@ export async function changeEndpoint(
 
 /** Deliveries to it stop at once; false when `id` names no active endpoint of the scope. */
 export async function removeEndpoint(deps: EndpointDeps, scope: Scope, by: Writer, id: string): Promise<boolean> {
+  mayChange(by);
   await by.budget();
   return audited(deps, by.actor, async (tx) => {
     const endpoint = await getEndpoint(tx, scope, id);
