@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { defaultDatabaseOptions, openDatabase, type Database, type DbOrTx } from "@/lib/db";
 import { audited, AUDIT_AREAS, auditPage, type Actor, type AuditAction } from "@/lib/audit";
 import { createLogger } from "@/lib/observability/logger";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
+import { createApiKey, keyNamed, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { decideLiveAccess } from "@/lib/partners/live";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
@@ -90,7 +90,6 @@ const OPERATOR: Actor = { userId: null, label: "operator (CLI)", address: null }
 const history = {
   logger: createLogger({ format: "json", destination: { write: (line: string) => void process.stderr.write(line) } }),
 };
-const keyNamed = (key: { name: string; visibleStart: string }) => `${key.name} (${key.visibleStart}…)`;
 
 function option(values: Record<string, unknown>, name: string): string {
   const value = values[name];

@@ -14,7 +14,7 @@ import {
   knownDevice,
   newDeviceCookie,
 } from "@/lib/auth/device";
-import { requestAddress } from "@/lib/auth/throttle";
+import { clientAddressOf } from "./address";
 import { findUserByEmail, normalizeEmail } from "@/lib/auth/users";
 import { deviceOf, SESSION_MAX_AGE_SECONDS, startSession } from "@/lib/auth/sessions";
 import { audited, userActor } from "@/lib/audit";
@@ -65,11 +65,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(credentials, request) {
         const app = await getApp();
         // Trusted proxies' entry, else the socket's as the front door saw it: limits per address hold without a proxy.
-        const address = requestAddress(
-          request.headers,
-          app.config.TRUSTED_PROXY_HOPS,
-          process.env.FINCA_FRONT_DOOR_TOKEN,
-        );
+        const address = clientAddressOf(request.headers, app.config);
         const email = normalizeEmail(String(credentials?.email ?? ""));
         // Auth.js signs with AUTH_SECRET, which scripts/start.mjs sets when the environment does not.
         const secret = process.env.AUTH_SECRET ?? "";

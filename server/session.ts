@@ -7,7 +7,7 @@ import { forbidden, redirect } from "next/navigation";
 import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import { sessionAlive } from "@/lib/auth/sessions";
-import { requestAddress } from "@/lib/auth/throttle";
+import { clientAddressOf } from "./address";
 import { userActor, type Actor } from "@/lib/audit";
 import {
   can,
@@ -44,8 +44,7 @@ export async function currentUser(): Promise<PortalContext | null> {
 
 /** The signed-in user as the security history names them, with the address this request came from. */
 export async function actorOf({ app, user }: PortalContext): Promise<Actor> {
-  const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
-  return userActor(user, address);
+  return userActor(user, clientAddressOf(await headers(), app.config));
 }
 
 export async function requireUser(): Promise<PortalContext> {

@@ -9,7 +9,7 @@ import { audited } from "@/lib/audit";
 import { changePassword } from "@/lib/auth/users";
 import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/redirect";
-import { requestAddress } from "@/lib/auth/throttle";
+import { clientAddressOf } from "@/server/address";
 import { BUSY } from "@/lib/auth/password";
 import { DomainError } from "@/lib/domain";
 
@@ -48,7 +48,7 @@ export async function signInAction(_: FormState, form: FormData): Promise<FormSt
 export async function signUpAction(_: FormState, form: FormData): Promise<FormState> {
   const app = await getApp();
   try {
-    const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
+    const address = clientAddressOf(await headers(), app.config);
     await signUp(
       app,
       {
@@ -74,7 +74,7 @@ export async function signUpAction(_: FormState, form: FormData): Promise<FormSt
 export async function acceptInviteAction(_: FormState, form: FormData): Promise<FormState> {
   try {
     const app = await getApp();
-    const address = requestAddress(await headers(), app.config.TRUSTED_PROXY_HOPS, process.env.FINCA_FRONT_DOOR_TOKEN);
+    const address = clientAddressOf(await headers(), app.config);
     // The new member acts: their account and its record commit together.
     await audited(app, { userId: null, label: field(form, "email").slice(0, 320), address }, async (tx) => {
       const user = await acceptInvitation({ ...app, db: tx }, field(form, "token"), {

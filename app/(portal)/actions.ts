@@ -10,7 +10,7 @@ import { signOut } from "@/server/auth";
 import { actorOf, memberFor, requirePartner, requireUser, MODE_COOKIE, type PortalContext } from "@/server/session";
 import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
 import type { DbOrTx } from "@/lib/db";
-import { createApiKey, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
+import { createApiKey, keyNamed, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import type { ButtonResult } from "../_components/action-button";
 import {
   DomainError,
@@ -237,7 +237,6 @@ const about = (scope: Scope, action: AuditAction, target: string | null, detail:
   target,
   detail: { mode: scope.mode, ...detail },
 });
-const keyNamed = (key: { name: string; visibleStart: string }) => `${key.name} (${key.visibleStart}…)`;
 /** The portal's writer of endpoint commands: this user, on the account's budget. */
 const writer = async (ctx: PortalContext & { scope: Scope }) => ({
   actor: await actorOf(ctx),

@@ -7,7 +7,7 @@ import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
 import type { DbOrTx } from "@/lib/db";
 import { budgetOn, operatorBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import type { ButtonResult } from "../_components/action-button";
-import { revokeApiKey } from "@/lib/api-keys";
+import { keyNamed, revokeApiKey } from "@/lib/api-keys";
 import { setEnabled } from "@/lib/webhooks/endpoints";
 import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";
 import { endSessions, getUser, resetPassword, setDisabled, type User } from "@/lib/auth/users";
@@ -63,7 +63,7 @@ export async function adminRevokeKey(form: FormData) {
         ? {
             partnerId: key.partnerId,
             action: "api_key.revoked",
-            target: `${key.name} (${key.visibleStart}…)`,
+            target: keyNamed(key),
             detail: { mode: key.mode },
           }
         : null,

@@ -32,6 +32,9 @@ const summaryColumns = {
   expiresAt: apiKeys.expiresAt,
 };
 
+/** A key as people (and the security history) name it: its name and visible start, never more. */
+export const keyNamed = (key: { name: string; visibleStart: string }) => `${key.name} (${key.visibleStart}…)`;
+
 /** Creates a key; the returned `key` is the only time the secret exists outside the caller. */
 export async function createApiKey(
   db: DbOrTx,
