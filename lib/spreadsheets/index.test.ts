@@ -32,13 +32,24 @@ describe("firstSheetRows", () => {
     const filler = "x".repeat(1_000);
     const bomb = await workbookOf(Array.from({ length: 40_000 }, (_, i) => [`${i}${filler}`]));
     expect(bomb.length).toBeLessThan(2 * 1024 * 1024);
-    await expect(all(firstSheetRows(Readable.from(bomb), 16))).rejects.toThrow(
+    await expect(all(firstSheetRows(Readable.from(bomb), { heapMb: 16 }))).rejects.toThrow(
       /the workbook needs more than 16 MiB of memory to read/,
     );
     // The cap is what refused it: a small workbook reads under the same cap.
-    expect(await all(firstSheetRows(Readable.from(await workbookOf([["a", 1]])), 16))).toHaveLength(1);
+    expect(await all(firstSheetRows(Readable.from(await workbookOf([["a", 1]])), { heapMb: 16 }))).toHaveLength(1);
     // The same file reads under the default cap.
     expect(await all(firstSheetRows(Readable.from(bomb)))).toHaveLength(40_000);
+  });
+
+  it("refuses an archive entry that unpacks to more than its cap, as it unpacks", async () => {
+    // 200,000 rows of one long repeated cell: a sheet of about 60 MiB in an archive under 2 MiB.
+    const sheet = await workbookOf(Array.from({ length: 200_000 }, () => ["y".repeat(300)]));
+    expect(sheet.length).toBeLessThan(2 * 1024 * 1024);
+    const error = await all(firstSheetRows(Readable.from(sheet), { entryMaxMb: 8 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAWorkbook);
+    expect((error as Error).message).toMatch(/an archive entry unpacks to more than 8 MiB/);
+    // The same workbook under a cap it fits reads whole.
+    expect(await all(firstSheetRows(Readable.from(sheet), { entryMaxMb: 128 }))).toHaveLength(200_000);
   });
 
   it("says when the bytes are not a workbook", async () => {

@@ -24,6 +24,8 @@ export class NotAWorkbook extends Error {}
 
 /** The heap a workbook may use while it is read (what a real register's workbook needs, several times over). */
 export const WORKBOOK_HEAP_MB = 512;
+/** What one archive entry (a sheet, the shared strings) may unpack to: a real register's sheet, several times over. */
+export const WORKBOOK_ENTRY_MAX_MB = 1024;
 /** Rows per message from the reading worker (each batch acknowledged: a slow consumer holds the worker). */
 const BATCH = 500;
 
@@ -45,14 +47,18 @@ type FromWorker =
 
 /**
  * The first sheet's rows, read in a worker thread whose heap is capped at `heapMb`: a workbook that
- * needs more (one that unpacks to far more than its size) is refused with NotAWorkbook, and the
- * process keeps its memory. A ZIP without a workbook, or a damaged one, ends in NotAWorkbook; a
- * failure of the bytes' own source (a size cap, a client gone) is thrown as it is.
+ * needs more (one that unpacks to far more than its size), or with an archive entry that unpacks to
+ * more than `entryMaxMb`, is refused with NotAWorkbook, and the process keeps its memory. A ZIP
+ * without a workbook, or a damaged one, ends in NotAWorkbook; a failure of the bytes' own source (a
+ * size cap, a client gone) is thrown as it is.
  */
-export async function* firstSheetRows(stream: Readable, heapMb = WORKBOOK_HEAP_MB): AsyncGenerator<SheetRow> {
+export async function* firstSheetRows(
+  stream: Readable,
+  { heapMb = WORKBOOK_HEAP_MB, entryMaxMb = WORKBOOK_ENTRY_MAX_MB } = {},
+): AsyncGenerator<SheetRow> {
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
-    workerData: { exceljs: exceljsPath(), batch: BATCH },
+    workerData: { exceljs: exceljsPath(), batch: BATCH, entryMaxBytes: entryMaxMb * 1024 * 1024 },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb / 4) },
   });
   // The source's failure reaches us through its iterator (and is thrown as it is); an error event

@@ -7,6 +7,25 @@
 export const WORKBOOK_READER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { Readable } = require("node:stream");
+const zlib = require("node:zlib");
+
+// Each archive entry inflates to at most workerData.entryMaxBytes: a bomb is refused as it unpacks,
+// before exceljs holds it or writes it to a temporary file (a sheet before its shared strings).
+// exceljs' unzipper inflates each entry with a zlib InflateRaw: in this worker, those count what
+// they give out (the zlib module's own functions cannot be replaced; its classes' prototypes can).
+const push = zlib.InflateRaw.prototype.push;
+Object.defineProperty(zlib.InflateRaw.prototype, "push", {
+  value: function (chunk, encoding) {
+    this.inflatedBytes = (this.inflatedBytes || 0) + (chunk ? chunk.length : 0);
+    if (this.inflatedBytes <= workerData.entryMaxBytes) return push.call(this, chunk, encoding);
+    // Told at once: exceljs may be waiting on the entry's end (a sheet copied to a temporary file),
+    // which never comes; the parent stops this worker.
+    const message = "an archive entry unpacks to more than " + workerData.entryMaxBytes / 1048576 + " MiB";
+    parentPort.postMessage({ type: "error", message });
+    this.destroy(new Error(message));
+    return false;
+  },
+});
 const ExcelJS = require(workerData.exceljs);
 
 // A cell as the CSV of the same sheet would show it: dates as YYYY-MM-DD, formulas as their stored result.
