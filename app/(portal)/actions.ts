@@ -8,7 +8,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { signOut } from "@/server/auth";
 import { actorOf, memberFor, requirePartner, requireUser, MODE_COOKIE, type PortalContext } from "@/server/session";
-import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
+import type { AuditAction, AuditEntry } from "@/lib/audit";
+import { countedChange, recordedChange } from "@/server/recorded";
 import type { DbOrTx } from "@/lib/db";
 import { createApiKey, keyNamed, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import type { ButtonResult } from "../_components/action-button";
@@ -33,7 +34,7 @@ import {
 import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/lib/webhooks/commands";
 import { createProperty } from "@/lib/properties";
 import { requestLiveAccess } from "@/lib/partners/live";
-import { accountBucket, budgetOn, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
+import { accountBucket, budgetOn, rateLimitBucket, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
 import { endOtherSessions, endSession } from "@/lib/auth/sessions";
@@ -214,21 +215,17 @@ const recorded = async <T>(
   ctx: PortalContext,
   change: (tx: DbOrTx) => Promise<T>,
   entry: (result: T) => AuditEntry | null,
-): Promise<T> =>
-  audited(ctx.app, await actorOf(ctx), async (tx) => {
-    const result = await change(tx);
-    return { result, entry: entry(result) };
-  });
+): Promise<T> => recordedChange(ctx.app, await actorOf(ctx), change, entry);
 
 /**
  * A change only the portal makes (revoke, rotate, test event, replay...): the account's budget
  * spent first (outside the transaction), then the change and its history row.
  */
-const counted = <T>(
+const counted = async <T>(
   ctx: PortalContext & { scope: Scope },
   change: (tx: DbOrTx) => Promise<T>,
   entry: (result: T) => AuditEntry | null,
-) => unlessRefused(spent(accountBudget(ctx.app, ctx.scope), () => recorded(ctx, change, entry)));
+) => countedChange(ctx.app, await actorOf(ctx), accountBudget(ctx.app, ctx.scope), change, entry);
 
 /** A history entry of the scope's partner, its mode in the detail. */
 const about = (scope: Scope, action: AuditAction, target: string | null, detail: Record<string, string> = {}) => ({

@@ -3,9 +3,10 @@
 // Operator actions: any partner's keys, endpoints and deliveries, after checking the admin role.
 import { revalidatePath } from "next/cache";
 import { actorOf, requireOperator, type PortalContext } from "@/server/session";
-import { audited, type AuditAction, type AuditEntry } from "@/lib/audit";
+import type { AuditAction, AuditEntry } from "@/lib/audit";
+import { countedChange } from "@/server/recorded";
 import type { DbOrTx } from "@/lib/db";
-import { budgetOn, operatorBucket, spent, unlessRefused } from "@/lib/rate-limit";
+import { budgetOn, operatorBucket } from "@/lib/rate-limit";
 import type { ButtonResult } from "../_components/action-button";
 import { keyNamed, revokeApiKey } from "@/lib/api-keys";
 import { setEnabled } from "@/lib/webhooks/endpoints";
@@ -27,14 +28,12 @@ async function counted<T>(
   entry: (result: T) => AuditEntry | null,
 ): Promise<ButtonResult> {
   const ctx = await requireOperator();
-  const actor = await actorOf(ctx);
-  const made = await unlessRefused(
-    spent(budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)), () =>
-      audited(ctx.app, actor, async (tx) => {
-        const result = await change(tx, ctx);
-        return { result, entry: entry(result) };
-      }),
-    ),
+  const made = await countedChange(
+    ctx.app,
+    await actorOf(ctx),
+    budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)),
+    (tx) => change(tx, ctx),
+    entry,
   );
   revalidatePath("/admin", "layout");
   return "refused" in made ? { error: made.refused } : undefined;
@@ -135,16 +134,18 @@ export type ResetState = { password?: string; error?: string } | undefined;
 export async function adminResetPassword(_: ResetState, form: FormData): Promise<ResetState> {
   const ctx = await requireOperator();
   const { app, user } = ctx;
-  const actor = await actorOf(ctx);
   try {
-    const made = await unlessRefused(
-      spent(budgetOn(app.rateLimiter, operatorBucket(user.id)), () =>
-        audited(app, actor, async (tx) => {
-          const target = await getUser(tx, id(form));
-          const password = await resetPassword(tx, app.passwords, id(form));
-          return { result: password, entry: userEntry("password.reset", target) };
-        }),
-      ),
+    // The user read before the reset, for the history's entry.
+    let target: User | null = null;
+    const made = await countedChange(
+      app,
+      await actorOf(ctx),
+      budgetOn(app.rateLimiter, operatorBucket(user.id)),
+      async (tx) => {
+        target = await getUser(tx, id(form));
+        return resetPassword(tx, app.passwords, id(form));
+      },
+      () => userEntry("password.reset", target),
     );
     return "refused" in made ? { error: made.refused } : { password: made.done };
   } catch (error) {
