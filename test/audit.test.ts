@@ -125,7 +125,7 @@ describe("the history", () => {
   it("is read a partner at a time, by area or action, newest first, a page at a time", async () => {
     const { partner } = await newPartnerKey(t.app);
     const other = await newPartnerKey(t.app);
-    // A second apart: PGlite's clock counts milliseconds, and rows of one millisecond have no order of time.
+    // Rows a second apart: read newest first.
     const actions = ["api_key.created", "api_key.rolled", "sign_in.succeeded", "api_key.revoked"] as const;
     await t.app.db.insert(auditEvents).values(
       actions.map((action, i) => ({
@@ -150,6 +150,18 @@ describe("the history", () => {
     expect([older.data.map((r) => r.action), older.next]).toEqual([["api_key.created"], null]);
     const one = await auditPage(t.app.db, { partnerId: partner.id, action: "sign_in.succeeded" });
     expect(one.data).toHaveLength(1);
+  });
+
+  it("reads rows of one instant in the order they were written, and pages through them", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const actions = ["api_key.created", "api_key.rolled", "sign_in.succeeded", "api_key.revoked", "sign_out"] as const;
+    const instant = sql`'2026-11-28T04:00:00.123456Z'::timestamptz`;
+    for (const action of actions)
+      await t.app.db.insert(auditEvents).values({ partnerId: partner.id, actor: someone.label, action, at: instant });
+    const first = await auditPage(t.app.db, { partnerId: partner.id, limit: 3 });
+    const rest = await auditPage(t.app.db, { partnerId: partner.id, limit: 3, before: first.next! });
+    expect([...first.data, ...rest.data].map((r) => r.action)).toEqual([...actions].reverse());
+    expect(rest.next).toBeNull();
   });
 
   it("keeps rows for AUDIT_RETENTION_DAYS", async () => {

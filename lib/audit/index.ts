@@ -134,7 +134,7 @@ export interface AuditFilter {
   limit?: number;
 }
 
-/** Newest first, a page at a time (keyset on time and id). */
+/** Newest first (rows of one instant in the order they were written), a page at a time (keyset on time and seq). */
 export async function auditPage(
   db: DbOrTx,
   filter: AuditFilter,
@@ -152,14 +152,14 @@ export async function auditPage(
   // The cursor's own time, read in SQL: a JavaScript Date would cut its microseconds.
   if (filter.before)
     conditions.push(
-      sql`(${auditEvents.at}, ${auditEvents.id}) < (select ${auditEvents.at}, ${auditEvents.id} from ${auditEvents} where ${auditEvents.id} = ${filter.before})`,
+      sql`(${auditEvents.at}, ${auditEvents.seq}) < (select ${auditEvents.at}, ${auditEvents.seq} from ${auditEvents} where ${auditEvents.id} = ${filter.before})`,
     );
   const rows = await db
     .select({ ...getTableColumns(auditEvents), partnerName: partners.name })
     .from(auditEvents)
     .leftJoin(partners, eq(partners.id, auditEvents.partnerId))
     .where(and(...conditions))
-    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .orderBy(desc(auditEvents.at), desc(auditEvents.seq))
     .limit(limit + 1);
   const data = rows.slice(0, limit);
   return { data, next: rows.length > limit ? data.at(-1)!.id : null };

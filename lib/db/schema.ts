@@ -103,6 +103,8 @@ export const auditEvents = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     at: ts("at").notNull().defaultNow(),
+    // The order rows were written in: it orders rows of one instant (PGlite's clock counts milliseconds).
+    seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     // Null for what concerns no partner (an operator's own account, a register refresh).
     partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
     // No foreign key: a removed user's rows stay as they were (a cascade would update them).
