@@ -3,37 +3,18 @@
 // approves an owner's request (and again when it is taken away).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/api-keys";
-import { signUp } from "@/lib/auth/accounts";
-import { createInvitation } from "@/lib/auth/team";
-import { acceptInvitation } from "@/lib/auth/accounts";
 import { decideLiveAccess, liveRequests, requestLiveAccess } from "@/lib/partners/live";
-import { DomainError } from "@/lib/domain";
 import { createTestApp, grantLive, post, problemOf, type TestApp } from "../support/app";
+import { organisation as teamOf, refusal } from "../support/team";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
-let n = 0;
 beforeAll(async () => {
   t = await createTestApp({ sources: fakeSources() });
 });
 afterAll(() => t.close());
 
-async function organisation() {
-  const tag = `${Date.now()}-${++n}`;
-  const owner = await signUp(t.app, {
-    organisation: `Live ${tag}`,
-    email: `o-${tag}@example.test`,
-    password: "pw-owner-1234",
-  });
-  const token = await createInvitation(t.app.db, owner.partnerId!, owner, { role: "admin" });
-  const admin = await acceptInvitation(t.app, token, { email: `a-${tag}@example.test`, password: "pw-admin-1234" });
-  return { partnerId: owner.partnerId!, owner, admin };
-}
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (error: unknown) => (error instanceof DomainError ? error : Promise.reject(error)),
-  );
+const organisation = () => teamOf(t.app, ["admin"]);
 const create = (key: string) =>
   t.api.createProperty(post("/properties", { cadastral_reference: "2749704YJ0624N0001DI" }, { "X-API-Key": key }));
 const REQUEST = { company: "Acme Hipotecas S.A.", contact: "Ana Ruiz, ana@acme.test", use: "Mortgage book checks" };
@@ -67,7 +48,7 @@ describe("live access", () => {
       access: "requested",
       request: REQUEST,
     });
-    expect(await decideLiveAccess(t.app.db, org.partnerId, true)).toEqual({ name: expect.stringMatching(/^Live /) });
+    expect(await decideLiveAccess(t.app.db, org.partnerId, true)).toEqual({ name: expect.stringMatching(/^Team /) });
     // Decided once: a second decision finds nothing waiting.
     expect(await decideLiveAccess(t.app.db, org.partnerId, false)).toBeNull();
     expect((await createApiKey(t.app.db, { partnerId: org.partnerId, mode: "live", name: "l" })).apiKey.mode).toBe(

@@ -4,58 +4,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, isNull } from "drizzle-orm";
 import { schema } from "@/lib/db";
-import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
 import type { User } from "@/lib/auth/users";
-import { DomainError, type TeamRole } from "@/lib/domain";
 import { createTestApp, type TestApp } from "../support/app";
+import { organisation as teamOf, refusal } from "../support/team";
 import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
-let n = 0;
 beforeAll(async () => {
   t = await createTestApp({ sources: fakeSources() });
 });
 afterAll(() => t.close());
 
-/** An organisation with one member of each role (the owner signed up; the others were invited). */
-async function organisation() {
-  const tag = `${Date.now()}-${++n}`;
-  const owner = await signUp(t.app, {
-    organisation: `Team ${tag}`,
-    email: `owner-${tag}@example.test`,
-    password: "pw-owner-1234",
-  });
-  const partnerId = owner.partnerId!;
-  const join = async (role: TeamRole) => {
-    const token = await createInvitation(t.app.db, partnerId, owner, { role });
-    return acceptInvitation(t.app, token, { email: `${role}-${tag}-${++n}@example.test`, password: "pw-member-1234" });
-  };
-  return {
-    partnerId,
-    owner,
-    admin: await join("admin"),
-    developer: await join("developer"),
-    viewer: await join("viewer"),
-    join,
-  };
-}
+const ROLES = ["admin", "developer", "viewer"] as const;
+const organisation = () => teamOf(t.app, ROLES);
 
 const roleOf = async (user: User) =>
   (await t.app.db.select({ role: schema.users.role }).from(schema.users).where(eq(schema.users.id, user.id)))[0]?.role;
 const invitationsOf = async (partnerId: string) =>
   (await t.app.db.select().from(schema.invitations).where(eq(schema.invitations.partnerId, partnerId))).length;
-const refusal = (promise: Promise<unknown>) =>
-  promise.then(
-    () => null,
-    (error: unknown) => (error instanceof DomainError ? error : Promise.reject(error)),
-  );
-
 describe("invitations", () => {
   it("join with the role they were made with", async () => {
     const org = await organisation();
-    for (const role of ["admin", "developer", "viewer"] as const) expect(await roleOf(org[role])).toBe(role);
+    for (const role of ROLES) expect(await roleOf(org[role])).toBe(role);
   });
 
   it("owners invite any role, admins any but owner; developers and viewers none, and nothing is made", async () => {
