@@ -129,6 +129,37 @@ describe("role changes", () => {
   });
 });
 
+describe("invitations outlive no one's access", () => {
+  const pending = async (partnerId: string) =>
+    (
+      await t.app.db
+        .select({ role: schema.invitations.role, by: schema.invitations.createdBy })
+        .from(schema.invitations)
+        .where(and(eq(schema.invitations.partnerId, partnerId), isNull(schema.invitations.acceptedAt)))
+    ).map((i) => `${i.role} by ${i.by}`);
+
+  it("a member's pending invitations they could no longer make are withdrawn with their role or their account", async () => {
+    const org = await organisation();
+    await changeRole(t.app.db, org.partnerId, org.owner, org.admin.id, "owner");
+    const second = { ...org.admin, role: "owner" as const };
+    await createInvitation(t.app.db, org.partnerId, second, { role: "owner" });
+    await createInvitation(t.app.db, org.partnerId, second, { role: "viewer" });
+    await createInvitation(t.app.db, org.partnerId, org.owner, { role: "developer" });
+    // An owner made an admin keeps the invitations an admin may send, not the owner's.
+    await changeRole(t.app.db, org.partnerId, org.owner, second.id, "admin");
+    expect((await pending(org.partnerId)).sort()).toEqual([`developer by ${org.owner.id}`, `viewer by ${second.id}`]);
+    // Made a developer: none.
+    await changeRole(t.app.db, org.partnerId, org.owner, second.id, "developer");
+    expect(await pending(org.partnerId)).toEqual([`developer by ${org.owner.id}`]);
+    // Removed: none either.
+    await changeRole(t.app.db, org.partnerId, org.owner, org.developer.id, "admin");
+    await createInvitation(t.app.db, org.partnerId, { ...org.developer, role: "admin" }, { role: "viewer" });
+    expect(await pending(org.partnerId)).toHaveLength(2);
+    await removeMember(t.app.db, org.partnerId, org.owner, org.developer.id);
+    expect(await pending(org.partnerId)).toEqual([`developer by ${org.owner.id}`]);
+  });
+});
+
 describe("removals", () => {
   it("developers and viewers remove no one; admins remove developers and viewers but not owners", async () => {
     const org = await organisation();
