@@ -4,16 +4,20 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull, notInArray } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
-import { authorize, DomainError, isUuid, roleChangeRefusal, TEAM_ROLES, type Role, type TeamRole } from "@/lib/domain";
+import {
+  authorize,
+  DomainError,
+  grantableRoles,
+  isUuid,
+  roleChangeRefusal,
+  type Role,
+  type TeamRole,
+} from "@/lib/domain";
 import { INVITATION_TTL_MS, hashToken } from "./accounts";
 import { normalizeEmail } from "./users";
 import { checkEmail, refuse } from "./input";
 
 const { users, invitations } = schema;
-
-/** The roles a member of role `role` may invite with (none when removed). */
-const grantableBy = (role: TeamRole | null): TeamRole[] =>
-  role ? TEAM_ROLES.filter((next) => !roleChangeRefusal(role, null, next)) : [];
 
 /** The member acting, as the database has them now (the portal reads them on every request). */
 export interface TeamActor {
@@ -64,11 +68,11 @@ export async function withdrawInvitation(
 }
 
 /**
- * A member of the partner, for a change; refused when there is none (or it is the actor). The
+ * A member of the partner, for a change; refused when there is none. The
  * partner's row is locked first: team changes of one organisation take turns, so two of them never
  * lock each other's members in opposite orders, and an owner count read after it stays true.
  */
-async function memberToChange(tx: DbOrTx, partnerId: string, by: TeamActor, memberId: string, verb: string) {
+async function memberToChange(tx: DbOrTx, partnerId: string, memberId: string) {
   if (!isUuid(memberId)) throw refuse("No such member.");
   await tx
     .select({ id: schema.partners.id })
@@ -80,7 +84,6 @@ async function memberToChange(tx: DbOrTx, partnerId: string, by: TeamActor, memb
     .from(users)
     .where(and(eq(users.id, memberId), eq(users.partnerId, partnerId)));
   if (!member || member.role === "operator") throw refuse("No such member.");
-  if (member.id === by.id && verb === "remove") throw refuse("You cannot remove yourself.");
   return { ...member, role: member.role as TeamRole };
 }
 
@@ -89,7 +92,7 @@ async function memberToChange(tx: DbOrTx, partnerId: string, by: TeamActor, memb
  * longer make: a link must not outlive the access of whoever sent it.
  */
 async function withdrawOutgrown(tx: DbOrTx, memberId: string, role: TeamRole | null) {
-  const still = grantableBy(role);
+  const still = role ? grantableRoles(role) : [];
   await tx
     .delete(invitations)
     .where(
@@ -110,7 +113,8 @@ export async function removeMember(
 ): Promise<{ email: string }> {
   authorize(by.role, "team");
   return db.transaction(async (tx) => {
-    const member = await memberToChange(tx, partnerId, by, memberId, "remove");
+    const member = await memberToChange(tx, partnerId, memberId);
+    if (member.id === by.id) throw refuse("You cannot remove yourself.");
     // Only an owner removes an owner, and that owner (not removable by themself) stays.
     forbid(roleChangeRefusal(by.role, member.role, null));
     await withdrawOutgrown(tx, member.id, null);
@@ -133,7 +137,7 @@ export async function changeRole(
 ): Promise<{ email: string; from: TeamRole; to: TeamRole } | null> {
   authorize(by.role, "team");
   return db.transaction(async (tx) => {
-    const member = await memberToChange(tx, partnerId, by, memberId, "change");
+    const member = await memberToChange(tx, partnerId, memberId);
     forbid(roleChangeRefusal(by.role, member.role, role));
     if (member.role === role) return null;
     if (member.role === "owner") {

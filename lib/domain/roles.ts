@@ -31,7 +31,7 @@ export type Permission = keyof typeof PERMISSIONS;
 
 /**
  * Every portal action that changes something, and the permission it needs. Each server action
- * names its entry (test/architecture.test.ts checks that every exported action does).
+ * names its entry (test/portal-roles.test.ts checks that every exported action does).
  */
 export const PORTAL_ACTIONS = {
   createKey: "keys",
@@ -89,3 +89,7 @@ export function roleChangeRefusal(actor: Role, current: TeamRole | null, next: T
     return "Only an owner can make a member an owner, or change or remove an owner.";
   return null;
 }
+
+/** The roles `actor` may give (invite with, or change a member to); none for a role that manages no team. */
+export const grantableRoles = (actor: Role): TeamRole[] =>
+  TEAM_ROLES.filter((next) => !roleChangeRefusal(actor, null, next));

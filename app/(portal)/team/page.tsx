@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
-import { can, roleChangeRefusal, TEAM_ROLES, type TeamRole } from "@/lib/domain";
+import { can, grantableRoles, roleChangeRefusal, type TeamRole } from "@/lib/domain";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
 import { ActionButton } from "../../_components/action-button";
@@ -14,8 +14,8 @@ export default async function Team() {
   const { app, partnerId, user } = await requirePartner();
   const manager = can(user.role, "team");
   // The roles this member may give (only an owner makes owners), and whose role or membership they may change.
-  const grantable = TEAM_ROLES.filter((role) => !roleChangeRefusal(user.role, null, role));
-  const manages = (role: TeamRole) => manager && !roleChangeRefusal(user.role, role, null);
+  const grantable = grantableRoles(user.role);
+  const manages = (role: TeamRole) => !roleChangeRefusal(user.role, role, null);
   const [members, invitations] = await Promise.all([
     teamOf(app.db, partnerId),
     manager ? pendingInvitations(app.db, partnerId) : [],
