@@ -134,18 +134,12 @@ export async function createKeyAction(_: ActionState, form: FormData): Promise<A
       values: { name: name.slice(0, 100) },
     };
   const mode = modeOf(form);
-  let made: { done: Awaited<ReturnType<typeof createApiKey>> } | { refused: string };
-  try {
-    made = await counted(
-      ctx,
-      (tx) => createApiKey(tx, { partnerId, mode, name }),
-      ({ apiKey }) => about({ partnerId, mode }, "api_key.created", keyNamed(apiKey)),
-    );
-  } catch (error) {
-    // A live key before live access is granted.
-    if (error instanceof DomainError) return { error: error.detail, values: { name } };
-    throw error;
-  }
+  // Refused too: a live key before live access is granted.
+  const made = await attempted(
+    ctx,
+    (tx) => createApiKey(tx, { partnerId, mode, name }),
+    ({ apiKey }) => about({ partnerId, mode }, "api_key.created", keyNamed(apiKey)),
+  );
   if ("refused" in made) return { error: made.refused, values: { name } };
   revalidatePath("/keys");
   return { key: made.done.key };
@@ -162,17 +156,12 @@ export async function requestLiveAction(_: ActionState, form: FormData): Promise
     contact: body.contact.slice(0, 200),
     use: body.use.slice(0, 2000),
   };
-  try {
-    const made = await counted(
-      ctx,
-      (tx) => requestLiveAccess(tx, partnerId, user, body),
-      (request) => ({ partnerId, action: "live_access.requested", target: request.company }),
-    );
-    if ("refused" in made) return { error: made.refused, values };
-  } catch (error) {
-    if (error instanceof DomainError) return { error: problemText(error), values };
-    throw error;
-  }
+  const made = await attempted(
+    ctx,
+    (tx) => requestLiveAccess(tx, partnerId, user, body),
+    (request) => ({ partnerId, action: "live_access.requested", target: request.company }),
+  );
+  if ("refused" in made) return { error: made.refused, values };
   revalidatePath("/keys");
   return {};
 }
@@ -226,6 +215,24 @@ const counted = async <T>(
   change: (tx: DbOrTx) => Promise<T>,
   entry: (result: T) => AuditEntry | null,
 ) => countedChange(ctx.app, await actorOf(ctx), accountBudget(ctx.app, ctx.scope), change, entry);
+
+/**
+ * `counted`, for a change the domain may refuse on its own terms too (a member's role, the last
+ * owner, a live key before live access, a field): every refusal as the text the form or button
+ * shows, and nothing changed.
+ */
+const attempted = async <T>(
+  ctx: PortalContext & { scope: Scope },
+  change: (tx: DbOrTx) => Promise<T>,
+  entry: (result: T) => AuditEntry | null,
+): Promise<{ done: T } | { refused: string }> => {
+  try {
+    return await counted(ctx, change, entry);
+  } catch (error) {
+    if (error instanceof DomainError) return { refused: problemText(error) };
+    throw error;
+  }
+};
 
 /** A history entry of the scope's partner, its mode in the detail. */
 const about = (scope: Scope, action: AuditAction, target: string | null, detail: Record<string, string> = {}) => ({
@@ -466,25 +473,17 @@ export async function replayFailedAction(form: FormData): Promise<ButtonResult> 
   return result;
 }
 
-/** A team command's refusal (its role, the last owner, no such member) as the button or form shows it. */
-const refusedAsText = <T>(change: Promise<T>): Promise<T | { refused: string }> =>
-  change.catch((error: unknown) => {
-    if (error instanceof DomainError) return { refused: error.detail };
-    throw error;
-  });
-
 export async function removeMemberAction(form: FormData): Promise<ButtonResult> {
   const ctx = await memberFor("removeMember");
   if ("refused" in ctx) return { error: ctx.refused };
   const { partnerId, user } = ctx;
-  const made = await counted(
+  const made = await attempted(
     ctx,
-    (tx) => refusedAsText(removeMember(tx, partnerId, user, field(form, "id"))),
-    (removed) => ("email" in removed ? { partnerId, action: "member.removed", target: removed.email } : null),
+    (tx) => removeMember(tx, partnerId, user, field(form, "id")),
+    (removed) => ({ partnerId, action: "member.removed", target: removed.email }),
   );
   revalidatePath("/team");
-  if ("refused" in made) return { error: made.refused };
-  return "refused" in made.done ? { error: made.done.refused } : undefined;
+  return button(made);
 }
 
 const roleOf = (form: FormData): TeamRole | null => {
@@ -499,11 +498,11 @@ export async function changeRoleAction(_: ActionState, form: FormData): Promise<
   const { partnerId, user } = ctx;
   const role = roleOf(form);
   if (!role) return { error: `Choose one of the roles: ${TEAM_ROLES.join(", ")}.` };
-  const made = await counted(
+  const made = await attempted(
     ctx,
-    (tx) => refusedAsText(changeRole(tx, partnerId, user, field(form, "id"), role)),
+    (tx) => changeRole(tx, partnerId, user, field(form, "id"), role),
     (changed) =>
-      changed && "email" in changed
+      changed
         ? {
             partnerId,
             action: "member.role_changed",
@@ -513,8 +512,7 @@ export async function changeRoleAction(_: ActionState, form: FormData): Promise<
         : null,
   );
   revalidatePath("/team");
-  if ("refused" in made) return { error: made.refused };
-  return made.done && "refused" in made.done ? { error: made.done.refused } : {};
+  return "refused" in made ? { error: made.refused } : {};
 }
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
