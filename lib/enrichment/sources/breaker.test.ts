@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
 import { startReplayServer, type ReplayServer } from "./testing/replay-server";
 import { createBreakers, type BreakerState } from "./breaker";
 import { createLiveCadastre } from "./cadastre/live";
+import { liveClient } from "./http";
 
 const recorded = (name: string) => readFileSync(path.join(__dirname, "cadastre", "fixtures", name), "utf8");
 const input = (reference: string) => ({
@@ -108,4 +109,20 @@ it("a failed trial opens it again; answers and permanent errors never count as f
   expect(permanent).toMatchObject({ code: "invalid_reference", permanent: true });
   expect(c.states).toEqual([]);
   c.breakers.shutdown();
+});
+
+it("an open breaker answers at once while every place is held by requests sent before it opened", async () => {
+  // Any failure opens it: the two requests still in flight count among those made.
+  const breakers = createBreakers({ errorPercent: 1, minRequests: 1, windowMs: 600_000, cooldownMs: 30_000 });
+  const { ask } = liveClient({ breakers, maxConcurrent: 2 });
+  const lookup = { signal: new AbortController().signal };
+  // Two requests to a register that never answers hold both places (their own timeouts are far off).
+  for (const key of ["hung-1", "hung-2"]) void ask(key, lookup, "catastro-ovc", () => new Promise<never>(() => {}));
+  const down = { kind: "error" as const, code: "upstream_status_503", message: "HTTP 503" };
+  expect(await breakers.guard("catastro-ovc", async () => down)).toMatchObject(down);
+  expect(breakers.states()).toEqual({ "catastro-ovc": "open" });
+  const fetch = vi.fn(async () => ({ kind: "not_found" as const, provider: "catastro-ovc" }));
+  expect(await ask("next", lookup, "catastro-ovc", fetch)).toMatchObject({ code: "register_unavailable" });
+  expect(fetch).not.toHaveBeenCalled();
+  breakers.shutdown();
 });

@@ -88,6 +88,13 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
     return breaker;
   }
 
+  const unavailable = (provider: string): SourceOutcome<never> => ({
+    kind: "error",
+    code: "register_unavailable",
+    message: `${provider} failed repeatedly and is not asked for ${Math.round(settings.cooldownMs / 1000)} s`,
+    provider,
+  });
+
   return {
     async guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
       const breaker = breakerFor(provider);
@@ -96,17 +103,14 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
       } catch (error) {
         // Failures name the register, so the attempt log and the admin console count them against it.
         if (error instanceof FailedOutcome) return { ...error.outcome, provider: error.outcome.provider ?? provider };
-        if ((error as { code?: string }).code === "EOPENBREAKER") {
-          const seconds = Math.round(settings.cooldownMs / 1000);
-          return {
-            kind: "error",
-            code: "register_unavailable",
-            message: `${provider} failed repeatedly and is not asked for ${seconds} s`,
-            provider,
-          };
-        }
+        if ((error as { code?: string }).code === "EOPENBREAKER") return unavailable(provider);
         return { ...toError(error), provider };
       }
+    },
+    refusal(provider) {
+      if (!breakers.get(provider)?.opened) return null;
+      events.rejected?.(provider);
+      return unavailable(provider);
     },
     states: () => Object.fromEntries([...breakers].map(([provider, b]) => [provider, stateOf(b)])),
     lastFailure: (provider) => failures.get(provider) ?? null,

@@ -263,23 +263,24 @@ describe("createCachedLookup", () => {
 
   it("a fetch waiting for its admission (a register budget) holds no place of the limiter", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(1) });
-    let admit!: (ok: boolean) => void;
+    let admit!: (refused: null) => void;
     const held = lookup(
       "budgeted",
       never(),
       async () => found(1),
-      () => new Promise<boolean>((r) => (admit = r)),
+      () => new Promise<null>((r) => (admit = r)),
     );
     // The only place is free for a lookup that needs no admission.
     expect(await lookup("inline", never(), async () => found(2))).toEqual(found(2));
-    admit(true);
+    admit(null);
     expect(await held).toEqual(found(1));
   });
 
-  it("a fetch its admission refuses is not sent", async () => {
+  it("a fetch its admission refuses is not sent, and its answer is the refusal's", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(1) });
     const fetcher = vi.fn(async () => found(1));
-    expect(await lookup("k", never(), fetcher, async () => false)).toMatchObject({ kind: "error", code: "timeout" });
+    const refusal = { kind: "error", code: "register_unavailable", message: "open" } as const;
+    expect(await lookup("k", never(), fetcher, async () => refusal)).toEqual(refusal);
     expect(fetcher).not.toHaveBeenCalled();
   });
 

@@ -164,8 +164,8 @@ export function memoryCache(maxEntries = 10_000, now: () => number = Date.now): 
   };
 }
 
-/** Waits until a new request may be sent (a register budget); false: do not send it. */
-export type Admission = (signal: AbortSignal) => Promise<boolean>;
+/** Waits until a new request may be sent (a register budget): null, or the answer instead of sending it. */
+export type Admission = (signal: AbortSignal) => Promise<Outcome<never> | null>;
 
 export type CachedLookup = <T>(
   key: string,
@@ -183,8 +183,9 @@ const abortedOutcome = (): Outcome<never> => ({ kind: "error", code: "timeout", 
  * caller waiting for it has gone; a fetch already sent runs on to its own timeout, so an answer
  * arriving after the callers' deadline still fills the cache for the retry, and a retry arriving
  * meanwhile joins it instead of sending a second request. A cache that fails counts as empty: it
- * must never fail a lookup. `admit` (a register budget) is waited for before a new fetch takes one
- * of the limiter's places, so a request held back by its budget never blocks another one.
+ * must never fail a lookup. `admit` (an open breaker's refusal, a register budget) is waited for
+ * before a new fetch takes one of the limiter's places, so a request held back by its budget never
+ * blocks another one, and an open breaker answers at once even while every place is taken.
  */
 export function createCachedLookup(options: {
   cache: AnswerCache;
@@ -200,16 +201,16 @@ export function createCachedLookup(options: {
     const queued = new AbortController();
     let sent = false;
     let waiting = 0;
-    const admitted = admit ? admit(queued.signal) : Promise.resolve(true);
+    const admitted = admit ? admit(queued.signal) : Promise.resolve(null);
     const entry = {
       promise: admitted
-        .then((ok) =>
-          ok
-            ? limit(queued.signal, () => {
-                sent = true;
-                return fetcher();
-              })
-            : abortedOutcome(),
+        .then(
+          (refused) =>
+            refused ??
+            limit(queued.signal, () => {
+              sent = true;
+              return fetcher();
+            }),
         )
         .catch(toError)
         .then(async (outcome) => {
@@ -314,7 +315,9 @@ export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask
         key,
         input.signal,
         breakers ? () => breakers.guard(provider, fetch) : fetch,
-        budget && input.trigger === "job" ? (signal) => budget.take(provider, signal) : undefined,
+        async (signal) =>
+          breakers?.refusal(provider) ??
+          (budget && input.trigger === "job" && !(await budget.take(provider, signal)) ? abortedOutcome() : null),
       ),
   };
 }

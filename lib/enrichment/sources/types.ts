@@ -57,6 +57,12 @@ export interface SourceInput {
 /** Runs lookups at a register under its circuit breaker (./breaker.ts keeps one per register). */
 export interface RegisterGuard {
   guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
+  /**
+   * The answer of an open breaker (null: closed, or its trial may be made), asked before a lookup
+   * queues for a place among the register's requests in flight: those places may all be held by
+   * requests sent before it opened, each running on to its own timeout.
+   */
+  refusal(provider: string): SourceOutcome<never> | null;
 }
 
 /**
