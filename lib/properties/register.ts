@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { madeWithKey, preparedStatement, schema, type Db } from "@/lib/db";
-import { enqueue, QUEUES, type Queue } from "@/lib/queue";
+import type { Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import {
   DomainError,
@@ -143,20 +143,14 @@ async function createEnriched(
   const status = finalStatus(draft);
   const { property, sources, attempts } = rowsOfNewProperty(draft, scope, status, idempotencyKey);
   // Finished inline: final at the response, nothing to announce. Otherwise the durable job
-  // (committed with the row) retries what is left and announces the end.
-  const created = status
-    ? await insertProperty(deps.db, property, sources, attempts)
-    : await deps.db.transaction(async (tx) => {
-        if (!(await insertProperty(tx, property, sources, attempts))) return false;
-        await enqueue(
-          deps.queue,
-          tx,
-          QUEUES.enrich,
-          { propertyId: property.id, run: 1 },
-          { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) },
-        );
-        return true;
-      });
+  // (written in the row's statement) retries what is left and announces the end.
+  const job = status
+    ? undefined
+    : {
+        data: { propertyId: property.id, run: 1 },
+        options: { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) },
+      };
+  const created = await insertProperty(deps.db, property, sources, attempts, job);
   return created ? toProperty(property, sources) : null;
 }
 

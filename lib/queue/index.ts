@@ -1,5 +1,6 @@
 // Durable jobs on pg-boss, in the same database as the data (PGlite or PostgreSQL).
 import PgBoss from "pg-boss";
+import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import plans from "pg-boss/src/plans.js";
 import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
@@ -30,6 +31,9 @@ function queueExecutor(executor: SqlExecutor, log: LogSink): SqlExecutor {
   };
 }
 
+// Crash retries only; our own schedules live in the job data.
+const RETRIES = { retryLimit: 20, retryDelay: 1, retryBackoff: true };
+
 export async function startQueue(database: Database, config: Config, log: LogSink): Promise<Queue> {
   const boss = new PgBoss({
     // Our own connection(s): PGlite allows one client, and on PostgreSQL one pool is enough.
@@ -38,22 +42,13 @@ export async function startQueue(database: Database, config: Config, log: LogSin
     // A worker that dies mid-job: its job expires and is retried after this long.
     expireInSeconds: config.JOB_EXPIRE_SECONDS,
     maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
-    // Crash retries only; our own schedules live in the job data.
-    retryLimit: 20,
-    retryDelay: 1,
-    retryBackoff: true,
+    ...RETRIES,
   });
   boss.on("error", (error) => log.error(errorFields(error), "queue error"));
   await boss.start();
-  for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, {
-      name,
-      expireInSeconds: config.JOB_EXPIRE_SECONDS,
-      retryLimit: 20,
-      retryDelay: 1,
-      retryBackoff: true,
-    });
-  }
+  // Each queue's row carries every setting of its jobs (jobsInsertSql relies on it).
+  for (const name of Object.values(QUEUES))
+    await boss.createQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, ...RETRIES });
   return boss;
 }
 
@@ -108,23 +103,52 @@ export async function enqueue<Q extends QueueName>(
   });
 }
 
+/** A job to enqueue. */
+export interface NewJob<Q extends QueueName> {
+  data: JobData<Q>;
+  options?: EnqueueOptions;
+}
+
+/** Jobs as pg-boss's `insert` takes them. */
+const jobRecords = <Q extends QueueName>(name: Q, jobs: readonly NewJob<Q>[]) =>
+  jobs.map(({ data, options = {} }) => ({
+    name,
+    data,
+    ...(options.priority ? { priority: options.priority } : {}),
+    // An interval, so the database's clock decides when.
+    ...(options.delaySeconds ? { startAfter: `${Math.max(1, Math.ceil(options.delaySeconds))} seconds` } : {}),
+  }));
+
 /** Many jobs of one queue inside `tx`, in one statement (pg-boss's insert). */
-export async function enqueueMany<Q extends QueueName>(
-  queue: Queue,
-  tx: DbOrTx,
-  name: Q,
-  jobs: readonly { data: JobData<Q>; options?: EnqueueOptions }[],
-) {
+export async function enqueueMany<Q extends QueueName>(queue: Queue, tx: DbOrTx, name: Q, jobs: readonly NewJob<Q>[]) {
   if (!jobs.length) return;
-  await queue.insert(
-    jobs.map(({ data, options = {} }) => ({
-      name,
-      data,
-      ...(options.priority ? { priority: options.priority } : {}),
-      // An interval, so the database's clock decides when.
-      ...(options.delaySeconds ? { startAfter: `${Math.max(1, Math.ceil(options.delaySeconds))} seconds` } : {}),
-    })),
-    { db: executorFor(tx) as PgBoss.Db },
+  await queue.insert(jobRecords(name, jobs), { db: executorFor(tx) as PgBoss.Db });
+}
+
+/** The JSON of jobs for `jobsInsertSql`. */
+export const jobsJson = <Q extends QueueName>(name: Q, jobs: readonly NewJob<Q>[]) =>
+  JSON.stringify(jobRecords(name, jobs));
+
+// pg-boss's `insert` statement, its parameters replaced: $1 (the jobs) by the caller's SQL, the
+// defaults (expiry, retention, retries) by what pg-boss would send for this queue's settings.
+// Expiry and retention are null, as the queues' rows carry them (startQueue); so pg-boss does too.
+const INSERT_JOBS = plans.insertJobs(SCHEMA).split(/\$(\d)\b/);
+const DEFAULTS: Record<string, string> = {
+  "2": "null",
+  "3": "null",
+  "4": String(RETRIES.retryLimit),
+  "5": String(RETRIES.retryDelay),
+  "6": String(RETRIES.retryBackoff),
+};
+
+/**
+ * A data-modifying statement inserting the jobs `jobs` evaluates to (JSON of `jobsJson`; null: none),
+ * for a CTE of a statement that writes other rows: the job exists if and only if that statement
+ * commits, at the cost of no round trip of its own. The statement is pg-boss's own `insert`.
+ */
+export function jobsInsertSql(jobs: SQL): SQL {
+  return sql.join(
+    INSERT_JOBS.map((part, i) => (i % 2 === 0 ? sql.raw(part) : part === "1" ? jobs : sql.raw(DEFAULTS[part]!))),
   );
 }
 

@@ -1,5 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import { firstRunDelaySeconds } from "@/lib/enrichment/schedule";
+import { enqueue, QUEUES } from "@/lib/queue";
 import { rowsOf } from "@/lib/db";
 import { createTestApp, useTestApp, post, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
@@ -79,7 +82,7 @@ describe("POST /properties → 201", () => {
     expect(await stored.json()).toEqual(body);
   });
 
-  it("writes the durable enrichment job in the same transaction as the property when work is left", async () => {
+  it("writes the durable enrichment job in the property's own statement when work is left", async () => {
     const slow = await createTestApp({
       testDb: t.testDb,
       sources: {
@@ -99,6 +102,19 @@ describe("POST /properties → 201", () => {
       ),
     );
     expect(jobs).toEqual([{ data: { propertyId: property_id, run: 1 } }]);
+    // pg-boss's own statement: the job's settings are those of a job its send makes (enqueue).
+    const delaySeconds = firstRunDelaySeconds(slow.app.config, "test");
+    const job = { propertyId: randomUUID(), run: 1 };
+    const sent = await enqueue(slow.app.queue, t.app.db, QUEUES.enrich, job, { delaySeconds });
+    const settings = (where: SQL) =>
+      t.app.db.execute(sql`select priority, state, retry_limit, retry_delay, retry_backoff, expire_in, policy,
+          round(extract(epoch from start_after - created_on)) as delay,
+          round(extract(epoch from keep_until - start_after)) as kept
+        from pgboss.job where ${where}`);
+    const [written] = rowsOf(await settings(sql`data->>'propertyId' = ${property_id}`));
+    expect(written).toEqual(rowsOf(await settings(sql`id = ${sent}`))[0]);
+    expect(written).toMatchObject({ retry_limit: 20, retry_backoff: true, state: "created" });
+    await t.app.db.execute(sql`delete from pgboss.job where id = ${sent}`);
     await slow.app.queue.stop({ graceful: false, wait: true, timeout: 2000 });
   });
 
