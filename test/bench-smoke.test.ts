@@ -26,7 +26,11 @@ const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-d
 
 const SMOKE_RUNS: [string, string[], string][] = [
   ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
-  ["deadline.ts", ["--rate", "20", "--seconds", "2", "--deadline", "500", "--allowance", "60000"], "deadline-20"],
+  [
+    "deadline.ts",
+    ["--rate", "20", "--seconds", "2", "--warm-up", "1", "--deadline", "500", "--allowance", "60000"],
+    "deadline-20",
+  ],
   ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
   ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
   ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],
