@@ -7,7 +7,7 @@
 // (it opens after a few failures, then most creates answer at once). How many creates waited is
 // read from the attempt log: their inline cadastre attempt ended `timeout`, where a create the
 // breaker spared logs `register_unavailable`.
-//   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500] [--allowance 50] [--warm-up 6]
+//   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500] [--allowance 50] [--warmup 6]
 import http from "node:http";
 import { parseArgs } from "node:util";
 import { and, count, eq, gte } from "drizzle-orm";
@@ -33,10 +33,10 @@ const { values } = parseArgs({
     deadline: { type: "string", default: "1500" },
     // The contract's 50 ms; a smoke run (test/bench-smoke.test.ts) checks the plumbing, not the host's speed.
     allowance: { type: "string", default: "50" },
-    "warm-up": { type: "string", default: "6" },
+    warmup: { type: "string", default: "6" },
   },
 });
-const warmUpSeconds = Number(values["warm-up"]);
+const warmUpSeconds = Number(values.warmup);
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const deadlineMs = Number(values.deadline);

@@ -28,7 +28,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
   [
     "deadline.ts",
-    ["--rate", "20", "--seconds", "2", "--warm-up", "1", "--deadline", "500", "--allowance", "60000"],
+    ["--rate", "20", "--seconds", "2", "--warmup", "1", "--deadline", "500", "--allowance", "60000"],
     "deadline-20",
   ],
   ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
