@@ -20,8 +20,10 @@ import {
   freshDatabase,
   load,
   READY_PATH,
+  round,
   seedPartnerKeys,
   startServer,
+  treeCpuSeconds,
   writeResult,
   type LoadResult,
 } from "./lib";
@@ -72,7 +74,8 @@ const runs = [
   { label: "cadastre_hanging", mode: "live", env: {} },
 ] as const;
 
-type Run = LoadResult & { cadastre: Record<string, number>; waited: number };
+/** serverCpuMs: the server's CPU per measured create (its answer, its write, what the registers cost it). */
+type Run = LoadResult & { cadastre: Record<string, number>; waited: number; serverCpuMs: number };
 const results: Record<string, Run> = {};
 for (const { label, mode, env: runEnv } of runs) {
   const db = await freshDatabase("finca_bench_deadline");
@@ -91,6 +94,7 @@ for (const { label, mode, env: runEnv } of runs) {
     const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
     let measured: LoadResult;
     let since: Date;
+    let serverCpuMs: number;
     try {
       const request = (i: number) => ({
         method: "POST",
@@ -109,19 +113,21 @@ for (const { label, mode, env: runEnv } of runs) {
         request: (i) => request(5_000_000 + i),
       });
       since = new Date();
+      const cpuBefore = treeCpuSeconds(server.pid!);
       measured = await load({ url: `http://127.0.0.1:${port}`, seconds, concurrency: 1024, rate, request });
+      serverCpuMs = round(((treeCpuSeconds(server.pid!) - cpuBefore) * 1000) / measured.requests, 2);
     } finally {
       await stopGroup(server);
     }
     const cadastre = await cadastreOutcomes(db.url, since);
-    results[label] = { ...measured, cadastre, waited: cadastre.timeout ?? 0 };
+    results[label] = { ...measured, cadastre, waited: cadastre.timeout ?? 0, serverCpuMs };
   } finally {
     await db.drop();
   }
   const r = results[label]!;
   console.log(
     `${label.padEnd(28)} ${r.perSecond} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  p99.9 ${r.p999} ms` +
-      `  errors ${r.errorRate}` +
+      `  errors ${r.errorRate}  server CPU ${r.serverCpuMs} ms/create` +
       `  waited on the register: ${r.waited} of ${r.requests}  ${JSON.stringify(r.statuses)}`,
   );
 }
