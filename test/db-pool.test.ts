@@ -1,0 +1,48 @@
+// The pool keeps an idle connection for DATABASE_POOL_IDLE_SECONDS (300 by default), not pg's own
+// 10 s: a burst after a pause would otherwise pay new backends. PostgreSQL runs only (PGlite is one
+// connection of its own).
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { openDatabase, rowsOf, type Database } from "@/lib/db";
+import { NEVER_MS } from "./support/bounds";
+import { createTestDatabase, onPostgres, type TestDatabase } from "./support/database";
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  if (onPostgres) testDb = await createTestDatabase();
+});
+afterAll(() => testDb?.drop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The database's client connections other than the prober's own. */
+async function others(prober: Database): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await prober.db.execute(
+      sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'client backend'
+        and pid <> pg_backend_pid()`,
+    ),
+  );
+  return row!.n;
+}
+
+it.runIf(onPostgres)("closes a connection idle for the configured time, and keeps one past pg's own 10 s", async () => {
+  const prober = testDb.database;
+  await prober.db.execute(sql`select 1`);
+  const baseline = await others(prober);
+  const brief = await openDatabase({ url: testDb.url, postgres: { poolSize: 2, idleSeconds: 1 } });
+  const kept = await openDatabase({ url: testDb.url, postgres: { poolSize: 2, idleSeconds: 0 } });
+  try {
+    await Promise.all([brief, kept].map((d) => d.db.execute(sql`select 1`)));
+    const used = Date.now();
+    expect(await others(prober)).toBe(baseline + 2);
+    const until = used + NEVER_MS;
+    while ((await others(prober)) > baseline + 1 && Date.now() < until) await sleep(200);
+    expect(await others(prober)).toBe(baseline + 1);
+    // pg's default would have closed the other by now.
+    await sleep(Math.max(0, used + 11_000 - Date.now()));
+    expect(await others(prober)).toBe(baseline + 1);
+  } finally {
+    await Promise.all([brief.close(), kept.close()]);
+  }
+});
