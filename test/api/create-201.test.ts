@@ -89,7 +89,8 @@ describe("POST /properties → 201", () => {
         test: { ...fakeSources().test, cadastre: { lookup: () => new Promise(() => {}) } },
         live: fakeSources().live,
       },
-      env: { ENRICHMENT_DEADLINE_MS: "100" },
+      // No jitter: the job's delay is compared with one computed here.
+      env: { ENRICHMENT_DEADLINE_MS: "100", ENRICHMENT_RETRY_JITTER: "0" },
     });
     const res = await slow.api.createProperty(
       post("/properties", { cadastral_reference: "6344205CF7664S0001GP" }, { "X-API-Key": key }),
