@@ -236,10 +236,11 @@ test("the overview shows status split, per-source success and deliveries", async
   ).toBeVisible();
   await expect(page.getByText(/gave up after retries/).first()).toBeVisible();
   await shoot(page, "overview");
-  // The mode switch: live mode has none of the test data.
-  await page.getByRole("button", { name: "live" }).click();
-  await expect(page.getByText("No live properties yet")).toBeVisible();
-  await page.getByRole("button", { name: "test" }).click();
+  // Without live access the portal offers no live mode: the switch's "live" leads to the request form.
+  await page.getByRole("link", { name: "live: request live access" }).click();
+  await expect(page.getByTestId("live-access")).toBeVisible();
+  await expect(page.getByRole("button", { name: "test" })).toHaveAttribute("aria-pressed", "true");
+  await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Properties by status" })).toBeVisible();
   // A delivery names its property by the reference the partner knows, linked to its page.
   await page.goto("/webhooks/deliveries");
@@ -648,6 +649,13 @@ test("live creates while Catastro refuses connections open its breaker, seen in 
 }) => {
   await signIn(page, owner.email, owner.password);
   await grantLiveAccess(page, browser, owner.organisation);
+  // With live access, the mode switch goes live: live mode has none of the test data.
+  await page.goto("/dashboard");
+  await page.getByRole("button", { name: "live" }).click();
+  await expect(page.getByText("No live properties yet")).toBeVisible();
+  await page.getByRole("button", { name: "test" }).click();
+  await expect(page.getByRole("heading", { name: "Properties by status" })).toBeVisible();
+  await page.goto("/keys");
   await page.getByLabel("Name", { exact: true }).fill("Live backend");
   await page.getByLabel("Mode", { exact: true }).selectOption("live");
   await page.getByRole("button", { name: "Create key" }).click();

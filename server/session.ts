@@ -18,6 +18,7 @@ import {
   type PortalAction,
   type Scope,
 } from "@/lib/domain";
+import { hasLiveAccess, NO_LIVE_ACCESS } from "@/lib/partners/live";
 import { getApp, type App } from "./app";
 import { auth } from "./auth";
 
@@ -62,26 +63,39 @@ export async function requestOrigin(): Promise<string> {
   return `${/^https?$/.test(proto) ? proto : "http"}://${host}`;
 }
 
-export type PartnerContext = PortalContext & { partnerId: string; mode: Mode; scope: Scope };
+export type PartnerContext = PortalContext & {
+  partnerId: string;
+  mode: Mode;
+  scope: Scope;
+  /** The cookie asked for live mode, which the organisation has no live access for (now): shown test. */
+  liveRefused: boolean;
+};
 
 /**
- * A member of a partner's organisation, with the portal's current mode (test unless switched); a page
+ * A member of a partner's organisation, with the portal's current mode: test unless switched to
+ * live, and live only while the organisation has live access (checked on every request, so a
+ * refusal or revocation holds from the next one; a hand-set cookie gets the test view). A page
  * that needs `permission` (lib/domain/roles.ts) answers 403 to a role without it.
  */
 export async function requirePartner(permission?: Permission): Promise<PartnerContext> {
   const ctx = await requireUser();
-  if (!ctx.user.partnerId) redirect("/admin");
-  const mode: Mode = (await cookies()).get(MODE_COOKIE)?.value === "live" ? "live" : "test";
+  const partnerId = ctx.user.partnerId;
+  if (!partnerId) redirect("/admin");
+  const asked = (await cookies()).get(MODE_COOKIE)?.value === "live";
+  const liveRefused = asked && !(await hasLiveAccess(ctx.app.db, partnerId));
+  const mode: Mode = asked && !liveRefused ? "live" : "test";
   if (permission && !can(ctx.user.role, permission, mode)) forbidden();
-  return { ...ctx, partnerId: ctx.user.partnerId, mode, scope: { partnerId: ctx.user.partnerId, mode } };
+  return { ...ctx, partnerId, mode, scope: { partnerId, mode }, liveRefused };
 }
 
 /**
  * A member allowed to take `action` (its permission in PORTAL_ACTIONS), or the refusal the form or
- * button shows: every portal action asks this first, whatever the page showed.
+ * button shows: every portal action asks this first, whatever the page showed. An action sent in
+ * live mode without live access is refused, never carried out in test mode instead.
  */
 export async function memberFor(action: PortalAction): Promise<PartnerContext | { refused: string }> {
   const ctx = await requirePartner();
+  if (ctx.liveRefused) return { refused: NO_LIVE_ACCESS };
   const refused = refusalOf(ctx.user.role, PORTAL_ACTIONS[action], ctx.mode);
   return refused ? { refused } : ctx;
 }

@@ -8,7 +8,7 @@ import { createProperty } from "@/lib/properties";
 import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
 import { accountBucket, budgetOn, operatorBucket, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import type { Scope } from "@/lib/domain";
-import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
+import { createTestApp, grantLive, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
 
 let t: TestApp;
@@ -62,6 +62,7 @@ describe("createProperty from the portal", () => {
       detail: expect.stringMatching(/^At most 3 write requests per 60 s; retry after \d+ s\.$/),
     });
     // The live bucket of the same partner is separate, and a bad reference is counted there too.
+    await grantLive(t.app, partner.id);
     const live = { partnerId: partner.id, mode: "live" as const };
     expect(await refusal(createProperty(t.app, live, writes(live), { cadastral_reference: "bad" }))).toMatchObject({
       code: "invalid_cadastral_reference",

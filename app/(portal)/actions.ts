@@ -14,6 +14,7 @@ import type { DbOrTx } from "@/lib/db";
 import { createApiKey, keyNamed, revokeApiKey, rollApiKey, ROLL_EXPIRIES } from "@/lib/api-keys";
 import type { ButtonResult } from "../_components/action-button";
 import {
+  can,
   DomainError,
   EVENT_TYPES,
   hasControl,
@@ -33,7 +34,7 @@ import {
 } from "@/lib/webhooks/endpoints";
 import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/lib/webhooks/commands";
 import { createProperty } from "@/lib/properties";
-import { requestLiveAccess } from "@/lib/partners/live";
+import { hasLiveAccess, requestLiveAccess } from "@/lib/partners/live";
 import { accountBucket, budgetOn, rateLimitBucket, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
 import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
@@ -65,8 +66,12 @@ const problemText = (error: DomainError) =>
 const modeOf = (form: FormData): Mode => (field(form, "mode") === "live" ? "live" : "test");
 
 export async function switchMode(form: FormData) {
-  await requirePartner();
-  (await cookies()).set(MODE_COOKIE, modeOf(form), {
+  const { app, partnerId, user } = await requirePartner();
+  const mode = modeOf(form);
+  // Without live access there is no live mode to switch to: the request form instead (for a role that sees it).
+  if (mode === "live" && !(await hasLiveAccess(app.db, partnerId)))
+    return can(user.role, "keys") ? redirect("/keys#live-access") : undefined;
+  (await cookies()).set(MODE_COOKIE, mode, {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
@@ -444,12 +449,12 @@ export async function sendTestEventAction(form: FormData): Promise<ButtonResult>
 export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
   const ctx = await memberFor("replayDelivery");
   if ("refused" in ctx) return { error: ctx.refused };
-  const { app, partnerId, scope } = ctx;
+  const { app, scope } = ctx;
   const id = field(form, "id");
   const result = button(
     await counted(
       ctx,
-      (tx) => replayDelivery({ ...app, db: tx }, id, partnerId),
+      (tx) => replayDelivery({ ...app, db: tx }, id, scope),
       (replayed) => (replayed ? about(scope, "webhook.replayed", null, { delivery: id }) : null),
     ),
   );
@@ -461,11 +466,11 @@ export async function replayDeliveryAction(form: FormData): Promise<ButtonResult
 export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
   const ctx = await ownEndpoint("replayFailed", field(form, "id"));
   if ("refused" in ctx) return { error: ctx.refused };
-  const { app, partnerId, scope, endpoint } = ctx;
+  const { app, scope, endpoint } = ctx;
   const result = button(
     await counted(
       ctx,
-      (tx) => replayFailedSince({ ...app, db: tx }, endpoint.id, endpoint.createdAt, partnerId),
+      (tx) => replayFailedSince({ ...app, db: tx }, endpoint.id, endpoint.createdAt, scope),
       (count) => about(scope, "webhook.replayed_failed", endpointNamed(endpoint), { deliveries: String(count) }),
     ),
   );

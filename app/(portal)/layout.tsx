@@ -35,13 +35,19 @@ export default async function PortalLayout({ children }: { children: React.React
             aria-label="Data mode"
             className="bg-amber-100 px-4 py-1 text-center text-xs font-medium text-amber-950"
           >
-            Test mode: sandbox registers and test data only. Switch to live to see production data.
+            Test mode: sandbox registers and test data only.{" "}
+            {partner?.liveAccess === "approved"
+              ? "Switch to live to see production data."
+              : "Live mode opens once Finca approves your organisation's request for live access."}
           </aside>
         )
       }
       right={
         <>
-          <ModeSwitch mode={mode} />
+          <ModeSwitch
+            mode={mode}
+            live={partner?.liveAccess === "approved" ? "granted" : can(user.role, "keys") ? "request" : "unavailable"}
+          />
           <div className="hidden text-right leading-tight md:block">
             <p className="text-sm font-medium text-slate-900">{partner?.name}</p>
             <Link href="/account" className="text-xs text-slate-600 underline-offset-2 hover:underline">

@@ -2,20 +2,12 @@
 import { and, desc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import { bare, containsPattern, preparedSql, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
 import { DomainError, isUuid, type Mode } from "@/lib/domain";
+import { hasLiveAccess, liveAccessApproved } from "@/lib/partners/live";
 import { generateApiKey, hashApiKey, parseApiKey, visibleStart, type ParsedKey } from "./format";
 
 export { generateApiKey, parseApiKey, hashApiKey, visibleStart };
 
-const { apiKeys, partners } = schema;
-
-/** Whether the organisation `partnerId` (SQL) has live access: a scalar condition for a key's statement. */
-const liveAccessApproved = (partnerId: typeof apiKeys.partnerId) =>
-  sql`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.liveAccess} = 'approved')`;
-
-async function hasLiveAccess(db: DbOrTx, partnerId: string): Promise<boolean> {
-  const [row] = await db.select({ access: partners.liveAccess }).from(partners).where(eq(partners.id, partnerId));
-  return row?.access === "approved";
-}
+const { apiKeys } = schema;
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type ApiKeySummary = Omit<ApiKeyRow, "keyHash">;

@@ -5,6 +5,7 @@ import { bare, madeWithKey, rowsOf, schema, type Db, type DbOrTx } from "@/lib/d
 import { DomainError, emptyCounts, idempotencyConflict, type Batch, type Scope, type WriteBudget } from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
+import { requireLiveAccess } from "@/lib/partners/live";
 import type { Config } from "@/lib/config";
 import { acceptItems, type ItemInput } from "./items";
 import { batchRow, tally, toBatch, type BatchRow } from "./views";
@@ -36,9 +37,10 @@ export interface Submission {
 const INSERT_CHUNK = 1_000;
 
 /**
- * A portfolio submitted, from the API or the portal: the write counted, then the request or file
- * read and checked (`read`: the API's JSON or CSV body, the portal's CSV or XLSX file), then a new
- * batch, or (a repeated Idempotency-Key) the one that key created: `created` says which.
+ * A portfolio submitted, from the API or the portal: live access checked (live mode), the write
+ * counted, then the request or file read and checked (`read`: the API's JSON or CSV body, the
+ * portal's CSV or XLSX file), then a new batch, or (a repeated Idempotency-Key) the one that key
+ * created: `created` says which.
  */
 export async function submitBatch(
   deps: BatchesDeps,
@@ -46,6 +48,7 @@ export async function submitBatch(
   budget: WriteBudget,
   read: () => Promise<Submission>,
 ): Promise<{ created: boolean; batch: Batch }> {
+  await requireLiveAccess(deps.db, scope);
   await budget();
   return accept(deps, scope, await read());
 }
@@ -116,23 +119,29 @@ export async function cancelBatch(
   budget: WriteBudget,
   id: string,
 ): Promise<Batch | null> {
+  await requireLiveAccess(deps.db, scope);
   await budget();
   if (!(await batchRow(deps.db, scope, id))) return null;
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(batches).where(eq(batches.id, id)).for("update");
     if (row!.status === "completed" || row!.status === "cancelled") return toBatch(row!);
-    await tx
-      .update(batchItems)
-      .set({ status: "cancelled" })
-      .where(
-        and(
-          eq(batchItems.batchId, id),
-          inArray(batchItems.status, ["pending", "duplicate"]),
-          sql`${batchItems.propertyId} is null`,
-        ),
-      );
-    return toBatch(await settle(tx, deps.queue, row!, { status: "cancelled" }));
+    return toBatch(await cancelLocked(tx, deps.queue, row!));
   });
+}
+
+/** Cancels a batch whose row the transaction holds locked (a partner's cancel, or live access ended). */
+export async function cancelLocked(tx: DbOrTx, queue: Queue, row: BatchRow): Promise<BatchRow> {
+  await tx
+    .update(batchItems)
+    .set({ status: "cancelled" })
+    .where(
+      and(
+        eq(batchItems.batchId, row.id),
+        inArray(batchItems.status, ["pending", "duplicate"]),
+        sql`${batchItems.propertyId} is null`,
+      ),
+    );
+  return settle(tx, queue, row, { status: "cancelled" });
 }
 
 /**

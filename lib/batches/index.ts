@@ -18,4 +18,4 @@ export {
   type ReadFile,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
-export { resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";
+export { exportResults, resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";

@@ -9,7 +9,8 @@ import { schema, type DbOrTx } from "@/lib/db";
 import type { BatchItem, Property, Scope } from "@/lib/domain";
 import { propertiesById } from "@/lib/properties";
 import { excel } from "@/lib/spreadsheets";
-import { toItem } from "./views";
+import { requireLiveAccess } from "@/lib/partners/live";
+import { getBatch, toItem } from "./views";
 
 const { batchItems } = schema;
 
@@ -105,6 +106,16 @@ export const csvLines = (rows: (string | number | null)[][]) =>
   rows.map((cells) => `${cells.map(csvCell).join(",")}\r\n`).join("");
 
 export type ResultsFormat = "csv" | "ndjson" | "xlsx";
+
+/**
+ * A batch's results to download (the API's and the portal's), or null when the batch is not the
+ * scope's: live access is checked first, as for every live command.
+ */
+export async function exportResults(db: DbOrTx, scope: Scope, batchId: string) {
+  await requireLiveAccess(db, scope);
+  const batch = await getBatch(db, scope, batchId);
+  return batch && { batch, stream: (format: ResultsFormat) => resultsStream(db, scope, batch.batch_id, format) };
+}
 
 /** The results as a byte stream, produced page by page as the client reads. */
 export function resultsStream(

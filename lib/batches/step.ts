@@ -10,7 +10,8 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf, schema } from "@/lib/db";
 import { registerReferences } from "@/lib/properties";
 import { enqueue, QUEUES } from "@/lib/queue";
-import { settle, type BatchesDeps, type BatchJob } from "./accept";
+import { hasLiveAccess } from "@/lib/partners/live";
+import { cancelLocked, settle, type BatchesDeps, type BatchJob } from "./accept";
 
 const { batches, batchItems, properties } = schema;
 
@@ -21,8 +22,13 @@ const WAIT_SECONDS = 1;
 
 export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(batches).where(eq(batches.id, job.batchId)).for("update");
+    let [row] = await tx.select().from(batches).where(eq(batches.id, job.batchId)).for("update");
     if (!row || row.step !== job.step || row.completedAt) return;
+    // Live access refused or revoked since the batch was accepted: it stops here, as a cancel would.
+    if (row.mode === "live" && row.status !== "cancelled" && !(await hasLiveAccess(tx, row.partnerId))) {
+      row = await cancelLocked(tx, deps.queue, row);
+      if (row.completedAt) return;
+    }
     const i = batchItems;
     // Items whose property has reached its final status take it.
     await tx.execute(sql`

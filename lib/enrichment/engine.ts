@@ -312,15 +312,18 @@ function record<S extends SourceName>(
   if (failedForGood) giveUp(draft, source, now);
 }
 
-/** After the last scheduled run, a source still pending (skipped by a crash or a run's deadline) has failed. */
-export function giveUpPending(draft: Draft, now = new Date()): void {
+/**
+ * After the last scheduled run, a source still pending (skipped by a crash or a run's deadline) has
+ * failed; `reason` when something else ended the retries (the organisation's live access).
+ */
+export function giveUpPending(draft: Draft, now = new Date(), reason = "retries_exhausted"): void {
   for (const source of SOURCES) {
     const state = draft.sources[source];
     if (state.status !== "pending") continue; // read afresh: giving up on the cadastre settles the others
     draft.sources[source] = {
       ...state,
       status: "failed",
-      lastError: state.lastError ?? "retries_exhausted",
+      lastError: reason === "retries_exhausted" ? (state.lastError ?? reason) : reason,
       updatedAt: now,
     };
     giveUp(draft, source, now);

@@ -8,7 +8,7 @@ import {
   listBatches,
   listItems,
   RESULT_COLUMNS,
-  resultsStream,
+  exportResults,
   submitBatch,
 } from "@/lib/batches";
 import { apiKeyIsActive, type Principal } from "@/lib/api-keys";
@@ -294,8 +294,9 @@ export const operations = [
       "404": notFoundAnswer,
     },
     async handle({ deps, req, path, principal }) {
-      const batch = await getBatch(deps.db, principal, path.id ?? "");
-      if (!batch) throw notFound("batch");
+      const results = await exportResults(deps.db, principal, path.id ?? "");
+      if (!results) throw notFound("batch");
+      const { batch } = results;
       const ndjson = /application\/x-ndjson/i.test(req.headers.get("accept") ?? "");
       const headers: Record<string, string> = ndjson
         ? { "Content-Type": "application/x-ndjson; charset=utf-8" }
@@ -305,7 +306,7 @@ export const operations = [
           };
       // HEAD is answered as GET without a body: nothing to read for it.
       if (req.method === "HEAD") return { status: 200, stream: null, headers };
-      const stream = resultsStream(deps.db, principal, batch.batch_id, ndjson ? "ndjson" : "csv");
+      const stream = results.stream(ndjson ? "ndjson" : "csv");
       return { status: 200, stream, headers };
     },
   }),

@@ -1,12 +1,33 @@
 // Live mode, granted: a new organisation works in test mode only. An owner asks for live access
 // (company, contact, intended use); an operator approves or refuses it in the console. Until it is
-// approved, live keys cannot be made and a live key answers 401 as an unknown one (lib/api-keys).
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+// approved, live keys cannot be made and a live key answers 401 as an unknown one (lib/api-keys);
+// every command in live mode (creates, portfolios, endpoints, exports) asks `requireLiveAccess` at
+// the time of the request, so no entry point (portal, API, CLI, a later one) can skip the rule.
+import { and, desc, eq, inArray, isNotNull, sql, type SQLWrapper } from "drizzle-orm";
 import { z } from "zod";
 import { schema, type DbOrTx } from "@/lib/db";
-import { authorize, DomainError, hasControl, isUuid, parseBody, type Role } from "@/lib/domain";
+import { authorize, DomainError, hasControl, isUuid, parseBody, type Role, type Scope } from "@/lib/domain";
 
 const { partners } = schema;
+
+/** Whether the organisation `partnerId` (SQL) has live access: a condition inside another statement. */
+export const liveAccessApproved = (partnerId: SQLWrapper) =>
+  sql<boolean>`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.liveAccess} = 'approved')`;
+
+export async function hasLiveAccess(db: DbOrTx, partnerId: string): Promise<boolean> {
+  const [row] = await db.select({ access: partners.liveAccess }).from(partners).where(eq(partners.id, partnerId));
+  return row?.access === "approved";
+}
+
+/** What a live write of an organisation without live access is told. */
+export const NO_LIVE_ACCESS =
+  "Your organisation has no live access: live mode needs an owner's request, approved by Finca (API keys page). Test mode stays open.";
+
+/** Live mode needs the organisation's live access now (not when the session or page began): `forbidden` otherwise. */
+export async function requireLiveAccess(db: DbOrTx, scope: Scope): Promise<void> {
+  if (scope.mode === "live" && !(await hasLiveAccess(db, scope.partnerId)))
+    throw new DomainError("forbidden", NO_LIVE_ACCESS);
+}
 
 const text = (max: number, what: string) =>
   z

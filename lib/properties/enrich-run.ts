@@ -12,6 +12,7 @@ import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type Source
 import { isLastRun, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
 import { enqueueMany, QUEUES, type JobData } from "@/lib/queue";
 import { recordEvents } from "@/lib/webhooks/events";
+import { liveAccessApproved } from "@/lib/partners/live";
 import { columnsOf, dataOf, toProperty, type PropertyRow, type SourceRow } from "./read";
 import { childRowsOf, runOptions, type PropertiesDeps } from "./register";
 
@@ -32,7 +33,7 @@ export const runEnrichmentJob = (deps: PropertiesDeps, job: EnrichJob) => runEnr
 
 export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
   const read = await deps.db
-    .select({ property: properties, source: enrichmentSources })
+    .select({ property: properties, source: enrichmentSources, live: liveAccessApproved(properties.partnerId) })
     .from(properties)
     .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
     .where(
@@ -41,9 +42,14 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
         jobs.map((j) => j.propertyId),
       ),
     );
-  const stored = new Map<string, { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> }>();
-  for (const { property, source: r } of read) {
-    const entry = stored.get(property.id) ?? { property, sources: {} };
+  const stored = new Map<string, Stored>();
+  for (const { property, source: r, live } of read) {
+    // A live property asks the live registers only while its organisation has live access.
+    const entry: Stored = stored.get(property.id) ?? {
+      property,
+      sources: {},
+      allowed: property.mode === "test" || live,
+    };
     entry.sources[r.source] = {
       status: r.status,
       attempts: r.attempts,
@@ -74,20 +80,25 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
   }
 }
 
+interface Stored {
+  property: PropertyRow;
+  sources: Partial<Record<SourceName, SourceState>>;
+  /** False for a live property whose organisation's live access was refused or revoked. */
+  allowed: boolean;
+}
+
 /** One run of the engine on a stored property, and the rows it leaves to write. */
-async function enrich(
-  deps: PropertiesDeps,
-  job: EnrichJob,
-  stored: { property: PropertyRow; sources: Partial<Record<SourceName, SourceState>> },
-): Promise<Finished> {
+async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: Stored): Promise<Finished> {
   const { property } = stored;
   const draft: Draft = newDraft(property.cadastralReference, property.mode, {
     data: dataOf(property),
     facts: property.facts,
     sources: stored.sources,
   });
-  await runUntil(draft, runOptions(deps, draft, "job"), runDeadline(deps.config));
-  deps.onAttempts?.(draft.attempts, property.mode);
+  if (stored.allowed) {
+    await runUntil(draft, runOptions(deps, draft, "job"), runDeadline(deps.config));
+    deps.onAttempts?.(draft.attempts, property.mode);
+  } else giveUpPending(draft, new Date(), "live_access_ended");
   let status = finalStatus(draft);
   if (!status && isLastRun(deps.config, property.mode, job.run)) {
     giveUpPending(draft);

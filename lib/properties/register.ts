@@ -30,6 +30,7 @@ import {
 import { errorFields, type LogSink } from "@/lib/observability/logger";
 import { firstRunDelaySeconds, inlineDeadline, maxAttempts, type ScheduleConfig } from "@/lib/enrichment/schedule";
 import type { Sources } from "@/lib/enrichment/sources/types";
+import { requireLiveAccess } from "@/lib/partners/live";
 import { insertProperty } from "./insert";
 import { columnsOf, getProperty, toProperty, type PropertyRow, type SourceRow } from "./read";
 
@@ -231,8 +232,8 @@ export interface CreateOptions {
 }
 
 /**
- * A create, from the API or the portal: the write counted, the body checked, the reference
- * registered (a repeat answers the existing property, `created` false).
+ * A create, from the API or the portal: live access checked (live mode), the write counted, the body
+ * checked, the reference registered (a repeat answers the existing property, `created` false).
  */
 export async function createProperty(
   deps: PropertiesDeps,
@@ -242,6 +243,7 @@ export async function createProperty(
   options: CreateOptions = {},
 ): Promise<Registration> {
   const startedAt = options.startedAt ?? Date.now();
+  await requireLiveAccess(deps.db, scope);
   await budget();
   const reference = referenceOf(body);
   return registerProperty(deps, scope, reference, startedAt, options.registeredId, options.idempotencyKey ?? null);

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { authorize, EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
+import { requireLiveAccess } from "@/lib/partners/live";
 import { audited, type Actor, type AuditAction, type AuditEntry, type AuditLog } from "@/lib/audit";
 import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
 
@@ -66,9 +67,13 @@ export interface Writer {
   budget: WriteBudget;
 }
 
-/** A member whose role may not change endpoints is refused before anything is counted (a key may). */
-const mayChange = (by: Writer) => {
+/**
+ * A member whose role may not change endpoints is refused before anything is counted (a key may), as
+ * is a live change of an organisation without live access.
+ */
+const mayChange = async (deps: EndpointDeps, scope: Scope, by: Writer) => {
   if (by.actor.role) authorize(by.actor.role, "webhooks");
+  await requireLiveAccess(deps.db, scope);
 };
 
 /**
@@ -108,7 +113,7 @@ export async function addEndpoint(
   body: unknown,
   idempotencyKey: string | null = null,
 ): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
-  mayChange(by);
+  await mayChange(deps, scope, by);
   await by.budget();
   const input = parseBody(CreateWebhookEndpointBody, body);
   const rules = {
@@ -132,7 +137,7 @@ export async function changeEndpoint(
   id: string,
   body: unknown,
 ): Promise<EndpointRow | null> {
-  mayChange(by);
+  await mayChange(deps, scope, by);
   await by.budget();
   const changes = parseBody(UpdateWebhookEndpointBody, body);
   const action =
@@ -152,7 +157,7 @@ export async function changeEndpoint(
 
 /** Deliveries to it stop at once; false when `id` names no active endpoint of the scope. */
 export async function removeEndpoint(deps: EndpointDeps, scope: Scope, by: Writer, id: string): Promise<boolean> {
-  mayChange(by);
+  await mayChange(deps, scope, by);
   await by.budget();
   return audited(deps, by.actor, async (tx) => {
     const endpoint = await getEndpoint(tx, scope, id);

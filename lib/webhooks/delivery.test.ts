@@ -30,6 +30,7 @@ import {
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "@/lib/http/ssrf";
 import { partnerSlots } from "./fair-share";
+import { decideLiveAccess } from "@/lib/partners/live";
 
 const { partners, webhookDeliveries, webhookAttempts, webhookEndpoints, events } = schema;
 
@@ -67,6 +68,8 @@ async function newScope(mode: Mode = "test"): Promise<Scope> {
     .returning();
   return { partnerId: partner!.id, mode };
 }
+
+const grantLiveAccess = (partnerId: string) => decideLiveAccess(database.db, partnerId, true, { waiting: false });
 
 async function newEndpoint(scope?: Scope, url = receiver.url) {
   const s = scope ?? (await newScope());
@@ -428,9 +431,13 @@ describe("replays and test events", () => {
     for (let i = 0; i < 4; i++) await runNext(id);
     expect((await deliveryOf(id)).status).toBe("failed");
 
-    expect(await replayDelivery(deps, id, "00000000-0000-4000-8000-000000000000")).toBe(false); // another partner
-    expect(await replayDelivery(deps, "not-a-uuid", scope.partnerId)).toBe(false);
-    expect(await replayDelivery(deps, id, scope.partnerId)).toBe(true);
+    const other = { partnerId: "00000000-0000-4000-8000-000000000000", mode: scope.mode };
+    expect(await replayDelivery(deps, id, other)).toBe(false); // another partner
+    const otherMode = { ...scope, mode: scope.mode === "test" ? ("live" as const) : ("test" as const) };
+    await grantLiveAccess(scope.partnerId);
+    expect(await replayDelivery(deps, id, otherMode)).toBe(false); // the partner's other mode
+    expect(await replayDelivery(deps, "not-a-uuid", scope)).toBe(false);
+    expect(await replayDelivery(deps, id, scope)).toBe(true);
     expect((await jobsOf(id)).at(-1)!.data).toEqual({
       deliveryId: id,
       messageId: (await deliveryOf(id)).messageId,
@@ -467,15 +474,14 @@ describe("replays and test events", () => {
     const succeeded = (await emit(scope)).deliveries[0]!.id;
     expect(await runNext(succeeded)).toBe("succeeded");
 
-    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() + 60_000), scope.partnerId)).toBe(0);
-    expect(
-      await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), "00000000-0000-4000-8000-000000000000"),
-    ).toBe(0);
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() + 60_000), scope)).toBe(0);
+    const other = { partnerId: "00000000-0000-4000-8000-000000000000", mode: scope.mode };
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), other)).toBe(0);
     // A replay-all takes the newest failures first, at most its cap; the next click takes the rest.
-    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId, 1)).toBe(1);
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope, 1)).toBe(1);
     expect((await deliveryOf(ids[1]!)).status).toBe("pending");
     expect((await deliveryOf(ids[0]!)).status).toBe("failed");
-    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope.partnerId)).toBe(1);
+    expect(await replayFailedSince(deps, endpoint.id, new Date(Date.now() - 60_000), scope)).toBe(1);
     for (const id of ids) {
       expect(await runNext(id)).toBe("succeeded");
       expect((await attemptsOf(id)).at(-1)!.trigger).toBe("manual_replay");
@@ -483,7 +489,7 @@ describe("replays and test events", () => {
     expect((await deliveryOf(succeeded)).attempts).toBe(1);
 
     await deleteEndpoint(database.db, scope, endpoint.id);
-    expect(await replayDelivery(deps, ids[0]!, scope.partnerId)).toBe(false);
+    expect(await replayDelivery(deps, ids[0]!, scope)).toBe(false);
   });
 
   it("a test event goes to the chosen endpoint only, even while disabled; scheduled events skip disabled endpoints", async () => {
@@ -514,6 +520,7 @@ describe("endpoints", () => {
     expect(endpoint.secret).toBe(secret);
     const stranger = await newScope();
     const otherMode: Scope = { ...scope, mode: "live" };
+    await grantLiveAccess(scope.partnerId);
     for (const s of [stranger, otherMode]) {
       expect(await getEndpoint(database.db, s, endpoint.id)).toBeNull();
       expect(await listEndpoints(database.db, s)).toEqual([]);

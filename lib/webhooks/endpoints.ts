@@ -14,6 +14,7 @@ import {
 } from "@/lib/domain";
 import { generateSecret } from "./secrets";
 import { urlProblem } from "@/lib/http/ssrf";
+import { requireLiveAccess } from "@/lib/partners/live";
 
 const { webhookEndpoints } = schema;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -233,6 +234,7 @@ export async function rotateSecret(
   options: RotationOptions = {},
   now = new Date(),
 ): Promise<Rotation> {
+  await requireLiveAccess(db, scope);
   if (!isUuid(id)) return { rotated: false, reason: "not_found" };
   const secret = generateSecret();
   const overlapMs = ROTATION_OVERLAPS[options.overlap ?? "24h"];
@@ -264,6 +266,7 @@ export async function rotateSecret(
 
 /** Ends a rotation's overlap now: only the current secret signs from the next attempt on. */
 export async function expirePreviousSecret(db: DbOrTx, scope: Scope, id: string): Promise<boolean> {
+  await requireLiveAccess(db, scope);
   if (!isUuid(id)) return false;
   const rows = await db
     .update(webhookEndpoints)

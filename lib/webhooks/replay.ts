@@ -4,7 +4,8 @@ import { and, desc, eq, gte, inArray, isNull } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
 import { enqueueMany, QUEUES, type Queue } from "@/lib/queue";
 import { scheduleDeliveries, type DeliverJob, type EventRow } from "./events";
-import { isUuid } from "@/lib/domain";
+import { isUuid, type Scope } from "@/lib/domain";
+import { requireLiveAccess } from "@/lib/partners/live";
 import type { EndpointRow } from "./endpoints";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
@@ -16,6 +17,7 @@ type Deps = { db: DbOrTx; queue: Queue };
  * it before enabling it again is the point). The caller has checked the endpoint is the partner's.
  */
 export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<EventRow> {
+  await requireLiveAccess(deps.db, endpoint);
   return deps.db.transaction(async (tx) => {
     const [event] = await tx
       .insert(events)
@@ -36,11 +38,12 @@ export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<
 }
 
 /**
- * Queues a manual attempt now, with the retry schedule starting over. `partnerId` scopes it to a
- * partner (omitted for operators). Deliveries to deleted endpoints are not replayed.
+ * Queues a manual attempt now, with the retry schedule starting over. `scope` limits it to a
+ * partner's mode (omitted for operators). Deliveries to deleted endpoints are not replayed.
  */
-export async function replayDelivery(deps: Deps, deliveryId: string, partnerId?: string): Promise<boolean> {
-  return deps.db.transaction(async (tx) => (await replayInTx(tx, deps.queue, { deliveryId, partnerId })) > 0);
+export async function replayDelivery(deps: Deps, deliveryId: string, scope?: Scope): Promise<boolean> {
+  if (scope) await requireLiveAccess(deps.db, scope);
+  return deps.db.transaction(async (tx) => (await replayInTx(tx, deps.queue, { deliveryId, scope })) > 0);
 }
 
 /** Failed deliveries one "replay all" queues at most: a click cannot re-queue an endpoint's whole history. */
@@ -54,18 +57,17 @@ export async function replayFailedSince(
   deps: Deps,
   endpointId: string,
   since: Date,
-  partnerId?: string,
+  scope?: Scope,
   max = REPLAY_ALL_MAX,
 ): Promise<number> {
-  return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, partnerId, max }));
+  if (scope) await requireLiveAccess(deps.db, scope);
+  return deps.db.transaction((tx) => replayInTx(tx, deps.queue, { endpointId, since, scope, max }));
 }
 
 async function replayInTx(
   tx: DbOrTx,
   queue: Queue,
-  filter:
-    | { deliveryId: string; partnerId?: string }
-    | { endpointId: string; since: Date; partnerId?: string; max: number },
+  filter: { deliveryId: string; scope?: Scope } | { endpointId: string; since: Date; scope?: Scope; max: number },
 ): Promise<number> {
   if (!isUuid("deliveryId" in filter ? filter.deliveryId : filter.endpointId)) return 0;
   const rows = await tx
@@ -75,7 +77,9 @@ async function replayInTx(
     .where(
       and(
         isNull(webhookEndpoints.deletedAt),
-        filter.partnerId ? eq(webhookEndpoints.partnerId, filter.partnerId) : undefined,
+        filter.scope
+          ? and(eq(webhookEndpoints.partnerId, filter.scope.partnerId), eq(webhookEndpoints.mode, filter.scope.mode))
+          : undefined,
         "deliveryId" in filter
           ? eq(webhookDeliveries.id, filter.deliveryId)
           : and(

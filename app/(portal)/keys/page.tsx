@@ -32,7 +32,7 @@ export default async function Keys() {
         }
       />
       {live !== "approved" && (
-        <Card title="Live access" className="mb-6">
+        <Card title="Live access" className="mb-6" id="live-access">
           <p className="mb-3 text-sm text-slate-600" data-testid="live-access">
             {live === "requested"
               ? `Requested on ${partner?.liveRequestedAt?.toISOString().slice(0, 10)}: Finca reviews it and answers here. Until then your organisation works in test mode only.`
