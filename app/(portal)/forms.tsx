@@ -55,8 +55,13 @@ export function ModeSwitch({ mode, live }: { mode: "test" | "live"; live: "grant
         {(["test", "live"] as const).map((m) =>
           m === "live" && live !== "granted" ? (
             live === "request" ? (
-              <a key={m} href="/keys#live-access" className={`${tab} text-slate-700 hover:text-slate-950`}>
-                live<span className="sr-only">: request live access</span>
+              <a
+                key={m}
+                href="/keys#live-access"
+                aria-label="live: request live access"
+                className={`${tab} text-slate-700 hover:text-slate-950`}
+              >
+                live
               </a>
             ) : (
               <span key={m} title="Your organisation has no live access yet" className={`${tab} text-slate-500`}>
