@@ -101,9 +101,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     maxQueuedBytes: 32 * 1024 * 1024,
     onWritten: (rows) => observability.metrics.requestLogRows.inc({ outcome: "written" }, rows),
     onDropped: (rows) => observability.metrics.requestLogRows.inc({ outcome: "dropped" }, rows),
-    onError(error, rows) {
-      observability.metrics.requestLogRows.inc({ outcome: "failed" }, rows);
-      observability.logger.warn({ ...errorFields(error), rows }, "request log rows not written");
+    onError(error, rows, refused) {
+      observability.metrics.requestLogRows.inc({ outcome: refused ? "refused" : "failed" }, rows);
+      observability.logger.warn({ ...errorFields(error), rows, refused }, "request log rows not written");
     },
   });
   const hub = listenHub(database.db, config.LISTEN_POLL_MS);

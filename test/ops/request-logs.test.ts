@@ -174,6 +174,31 @@ describe("through the real handlers", () => {
     expect(await unauthenticated()).toBe(before + 2);
   });
 
+  it("stores a request whose query or body holds NUL, and every other request of its batch", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const tag = `nul-${Date.now()}`;
+    const poisons = [
+      get("/properties?x=%00", { "X-API-Key": key, "X-Request-Id": `${tag}-query` }),
+      post("/properties", '{"cadastral_reference":"a\u0000b"}', { "X-API-Key": key, "X-Request-Id": `${tag}-json` }),
+      post("/properties", '{"cadastral_reference":"a\0b"}', { "X-API-Key": key, "X-Request-Id": `${tag}-raw` }),
+    ];
+    // Sent together with the good requests, so that they share an insert.
+    const answers = await Promise.all([
+      ...poisons.map((req) => t.api.dispatch(req)),
+      ...Array.from({ length: 30 }, () => t.api.dispatch(get("/properties", { "X-API-Key": key }))),
+    ]);
+    expect(answers.map((a) => a.status).slice(0, 3)).toEqual([422, 422, 422]);
+    await eventually("all 33 rows written", async () => {
+      const rows = await t.app.db.select().from(requestLogs).where(eq(requestLogs.partnerId, partner.id));
+      return rows.length === 33;
+    });
+    // What PostgreSQL refuses is kept as its escape, visibly.
+    expect((await logged(`${tag}-query`)).query).toBe("x=\\u0000");
+    expect((await logged(`${tag}-raw`)).requestBody).toBe('{"cadastral_reference":"a\\u0000b"}');
+    // A JSON escape is text as sent: kept as it is.
+    expect((await logged(`${tag}-json`)).requestBody).toBe('{"cadastral_reference":"a\\u0000b"}');
+  });
+
   it("writes many concurrent requests as rows, each once", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const answers = await Promise.all(
@@ -284,6 +309,105 @@ describe("the writer", () => {
     await writer.close();
     expect(errors).toEqual([1]);
     expect(written).toEqual([1]);
+  });
+});
+
+describe("rows the database would refuse", () => {
+  const entry = (requestId: string): RequestLogEntry => ({
+    requestId,
+    method: "GET",
+    path: "/x",
+    status: 200,
+    durationMs: 1,
+    at: new Date(),
+  });
+  const rowsTagged = (tag: string) =>
+    t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+
+  it("are stored with NUL and lone surrogates escaped, in text and in jsonb", async () => {
+    const errors: unknown[] = [];
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 100,
+      maxQueued: 100,
+      maxQueuedBytes: 1_000_000,
+      onError: (error) => errors.push(error),
+    });
+    const tag = `escaped-${Date.now()}`;
+    writer.record({
+      ...entry(`${tag}-poison`),
+      path: "/x\u0000",
+      query: "q=\u0000",
+      requestBody: "a\u0000b \ud800 \udc00 \ud83d\ude00",
+      requestHeaders: { "x-\u0000": "v\u0000", "x-s": "\udfff" },
+      problem: { detail: "bad \u0000", errors: [{ detail: "\ud800" }], "k\u0000": 1 },
+    });
+    for (let i = 0; i < 5; i++) writer.record(entry(`${tag}-good-${i}`));
+    await writer.close();
+    expect(errors).toEqual([]);
+    const rows = await rowsTagged(tag);
+    expect(rows).toHaveLength(6);
+    const poison = rows.find((r) => r.requestId === `${tag}-poison`)!;
+    expect(poison).toMatchObject({
+      path: "/x\\u0000",
+      query: "q=\\u0000",
+      // A whole pair is kept as it is.
+      requestBody: "a\\u0000b \\ud800 \\udc00 \ud83d\ude00",
+      requestHeaders: { "x-\\u0000": "v\\u0000", "x-s": "\\udfff" },
+      problem: { detail: "bad \\u0000", errors: [{ detail: "\\ud800" }], "k\\u0000": 1 },
+    });
+  });
+
+  it("cost only themselves: the other rows of their insert are written, the refused one counted", async () => {
+    const errors: [number, boolean][] = [];
+    let written = 0;
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 500,
+      maxQueued: 1000,
+      maxQueuedBytes: 10_000_000,
+      onError: (_, n, refused) => errors.push([n, refused]),
+      onWritten: (n) => (written += n),
+    });
+    const tag = `one-bad-${Date.now()}`;
+    for (let i = 0; i < 100; i++)
+      writer.record(
+        // No such partner: refused by its foreign key (23503), escaping cannot help.
+        i === 37 ? { ...entry(`${tag}-bad`), partnerId: "00000000-0000-4000-8000-000000000000" } : entry(`${tag}-${i}`),
+      );
+    await writer.close();
+    expect(errors).toEqual([[1, true]]);
+    expect(written).toBe(99);
+    expect(await rowsTagged(tag)).toHaveLength(99);
+  });
+
+  it("are counted in /metrics as refused, the process's other rows written", async () => {
+    const outcome = async (name: string) =>
+      (await t.app.metrics.requestLogRows.get()).values.find((v) => v.labels.outcome === name)?.value ?? 0;
+    const before = { refused: await outcome("refused"), failed: await outcome("failed") };
+    const { partner, apiKey } = await newPartnerKey(t.app);
+    const tag = `metered-${Date.now()}`;
+    const record = (requestId: string, partnerId: string) =>
+      t.app.onRequest!({
+        at: new Date(),
+        requestId,
+        method: "GET",
+        path: "/api/v1/partner-api/properties",
+        operationId: "listProperties",
+        status: 200,
+        durationMs: 1,
+        partnerId,
+        mode: "test",
+        keyId: apiKey.id,
+        keyStart: null,
+        errorCode: null,
+        detail: () => ({ query: null, headers: {}, body: null, problem: null, propertyId: null }),
+      });
+    record(`${tag}-gone`, "00000000-0000-4000-8000-000000000000");
+    for (let i = 0; i < 20; i++) record(`${tag}-${i}`, partner.id);
+    await eventually("the refused row counted", async () => (await outcome("refused")) === before.refused + 1);
+    await eventually("the 20 others written", async () => (await rowsTagged(tag)).length === 20);
+    expect(await outcome("failed")).toBe(before.failed);
   });
 });
 
