@@ -8,7 +8,7 @@
 // rows' content is split until only the refused row is lost (counted).
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
-import { sqlState, type Mode } from "@/lib/domain";
+import { can, sqlState, type Mode, type Role } from "@/lib/domain";
 
 const { requestLogs, partners } = schema;
 
@@ -51,18 +51,21 @@ function sizeOf(entry: RequestLogEntry): number {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is this pattern's purpose.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-/**
- * `value` with every string in it (deep, in plain objects and arrays) storable: what PostgreSQL
- * refuses is written as its JSON escape (`\u0000`), so a row keeps what was sent, visibly.
- */
-export function storable<T>(value: T): T {
-  if (typeof value === "string")
-    return value.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`) as T;
-  if (Array.isArray(value)) return value.map(storable) as T;
+/** `value` with `change` applied to every string in it, deep in plain objects (their keys too) and arrays. */
+function mapStrings<T>(value: T, change: (text: string) => string): T {
+  if (typeof value === "string") return change(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change)) as T;
   if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [storable(k), storable(v)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [change(k), mapStrings(v, change)])) as T;
   return value;
 }
+
+/**
+ * `value` with every string in it storable: what PostgreSQL refuses is written as its JSON escape
+ * (`\u0000`), so a row keeps what was sent, visibly.
+ */
+export const storable = <T>(value: T): T =>
+  mapStrings(value, (text) => text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 
 /**
  * Whether a failed insert failed for its rows' content (data exceptions, integrity constraints such as
@@ -127,9 +130,38 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
 export const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export interface RequestLogFilter {
+/** Who reads a partner's logs, in which mode: what they see depends on their role. */
+export interface RequestLogReader {
   partnerId: string;
   mode: Mode;
+  role: Role;
+}
+
+/** A URL in text (its slashes perhaps JSON-escaped, `\/`): its scheme and host, then the rest. */
+const URL_IN_TEXT = /\bhttps?:(?:\\?\/){2}[^/\\\s"'<>?#]+((?:\\?\/|[?#])[^\s"'<>]*)?/gi;
+
+/**
+ * A row as `reader` may see it. A role that may not see the mode's webhook endpoints sees no URL in
+ * it, only its host (as the security history names an endpoint): a request that created or changed a
+ * live endpoint holds its URL, whose path or query may hold the receiver's token.
+ */
+function seenBy(reader: RequestLogReader, row: RequestLogRow): RequestLogRow {
+  if (can(reader.role, "endpoints", reader.mode)) return row;
+  const { path, query, requestHeaders, requestBody, problem } = mapStrings(
+    {
+      path: row.path,
+      query: row.query,
+      requestHeaders: row.requestHeaders,
+      requestBody: row.requestBody,
+      problem: row.problem,
+    },
+    (text) =>
+      text.replace(URL_IN_TEXT, (url, rest?: string) => (rest ? `${url.slice(0, -rest.length)}/[hidden]` : url)),
+  );
+  return { ...row, path, query, requestHeaders, requestBody, problem };
+}
+
+export interface RequestLogFilter extends RequestLogReader {
   /** A class (`4xx`) or an exact status. */
   status?: StatusClass | number;
   /** Paths starting with this. */
@@ -170,20 +202,19 @@ export async function searchRequestLogs(
     .orderBy(desc(requestLogs.id))
     .limit(filter.limit + 1);
   const more = rows.length > filter.limit;
-  return { rows: rows.slice(0, filter.limit), next: more ? rows[filter.limit - 1]!.id : null };
+  return {
+    rows: rows.slice(0, filter.limit).map((row) => seenBy(filter, row)),
+    next: more ? rows[filter.limit - 1]!.id : null,
+  };
 }
 
-/** One of a partner's requests in one mode by its row id (null: none of theirs). */
-export async function getRequestLog(
-  db: Db,
-  scope: { partnerId: string; mode: Mode },
-  id: number,
-): Promise<RequestLogRow | null> {
+/** One of a partner's requests in one mode by its row id, as the reader may see it (null: none of theirs). */
+export async function getRequestLog(db: Db, scope: RequestLogReader, id: number): Promise<RequestLogRow | null> {
   const [row] = await db
     .select()
     .from(requestLogs)
     .where(and(eq(requestLogs.id, id), eq(requestLogs.partnerId, scope.partnerId), eq(requestLogs.mode, scope.mode)));
-  return row ?? null;
+  return row ? seenBy(scope, row) : null;
 }
 
 /** Every request with this id, any partner or none (operators answering "what happened to req_…?"). */

@@ -6,6 +6,7 @@ import { schema } from "@/lib/db";
 import { QUEUES } from "@/lib/queue";
 import {
   findRequest,
+  getRequestLog,
   pruneRequestLogs,
   requestLogWriter,
   searchRequestLogs,
@@ -229,7 +230,7 @@ describe("searching a partner's logs", () => {
     for (let i = 0; i < 3; i++) await t.api.dispatch(get("/properties", { "X-API-Key": key }));
     await t.api.dispatch(get("/properties/00000000-0000-4000-8000-000000000000", { "X-API-Key": key }));
     await t.api.dispatch(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
-    const scope = { partnerId: partner.id, mode: "test" as const, limit: 2 };
+    const scope = { partnerId: partner.id, mode: "test" as const, role: "owner" as const, limit: 2 };
     await eventually(
       "5 rows",
       async () => (await searchRequestLogs(t.app.db, { ...scope, limit: 10 })).rows.length === 5,
@@ -249,6 +250,52 @@ describe("searching a partner's logs", () => {
     expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).toHaveLength(5);
     expect(new Set([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).size).toBe(5);
     expect(third.next).toBeNull();
+  });
+});
+
+describe("what a role sees of its organisation's logs", () => {
+  it("a role that may not see live endpoints sees no URL in live rows, only hosts; test rows and builders see all", async () => {
+    const live = await newPartnerKey(t.app, "live");
+    const test = await newPartnerKey(t.app);
+    const url = "https://hooks.example.com/in/tok_9f8e7d6c5b4a?sig=abc";
+    const escaped = "https:\\/\\/hooks.example.com\\/in\\/tok_9f8e7d6c5b4a";
+    const tag = `urls-${Date.now()}`;
+    for (const [name, key] of [
+      ["live", live.key],
+      ["test", test.key],
+    ] as const) {
+      await t.api.dispatch(post("/webhook-endpoints", { url }, { "X-API-Key": key, "X-Request-Id": `${tag}-${name}` }));
+      // PHP's json_encode escapes slashes; a refused body is logged all the same.
+      await t.api.dispatch(
+        post("/webhook-endpoints", `{"url":"${escaped}","x":1}`, {
+          "X-API-Key": key,
+          "X-Request-Id": `${tag}-${name}-escaped`,
+        }),
+      );
+      await t.api.dispatch(
+        get(`/properties?next=${encodeURIComponent(url)}`, {
+          "X-API-Key": key,
+          "X-Request-Id": `${tag}-${name}-query`,
+        }),
+      );
+    }
+    for (const id of ["live", "live-escaped", "live-query", "test", "test-escaped", "test-query"])
+      await logged(`${tag}-${id}`);
+    const read = async (partnerId: string, mode: "live" | "test", role: "viewer" | "developer") =>
+      JSON.stringify(
+        await Promise.all(
+          (await searchRequestLogs(t.app.db, { partnerId, mode, role, limit: 10 })).rows.map(async (row) => [
+            row,
+            await getRequestLog(t.app.db, { partnerId, mode, role }, row.id),
+          ]),
+        ),
+      );
+    const viewerLive = await read(live.partner.id, "live", "viewer");
+    expect(viewerLive).toContain("https://hooks.example.com/[hidden]");
+    expect(viewerLive).toContain("https:\\\\/\\\\/hooks.example.com/[hidden]");
+    for (const secret of ["tok_9f8e7d6c5b4a", "/in/", "sig=abc"]) expect(viewerLive).not.toContain(secret);
+    expect(await read(live.partner.id, "live", "developer")).toContain("tok_9f8e7d6c5b4a");
+    expect(await read(test.partner.id, "test", "viewer")).toContain("tok_9f8e7d6c5b4a");
   });
 });
 
