@@ -12,7 +12,8 @@ const { apiKeys, partners } = schema;
 const liveAccessApproved = (partnerId: typeof apiKeys.partnerId) =>
   sql`exists (select 1 from ${partners} where ${partners.id} = ${partnerId} and ${partners.liveAccess} = 'approved')`;
 
-async function hasLiveAccess(db: DbOrTx, partnerId: string): Promise<boolean> {
+/** Whether the organisation has live access now. */
+export async function hasLiveAccess(db: DbOrTx, partnerId: string): Promise<boolean> {
   const [row] = await db.select({ access: partners.liveAccess }).from(partners).where(eq(partners.id, partnerId));
   return row?.access === "approved";
 }
