@@ -159,7 +159,7 @@ describe("invitations outlive no one's access", () => {
     expect(await pending(org.partnerId)).toEqual([`developer by ${org.owner.id}`]);
   });
 
-  it("a member disabled or signed out everywhere by an operator (a compromise) loses every pending invitation", async () => {
+  it("a member disabled or signed out everywhere by an operator loses every pending invitation", async () => {
     const org = await organisation();
     await createInvitation(t.app.db, org.partnerId, org.admin, { role: "admin" });
     await createInvitation(t.app.db, org.partnerId, org.owner, { role: "viewer" });

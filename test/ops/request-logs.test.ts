@@ -254,7 +254,7 @@ describe("searching a partner's logs", () => {
 });
 
 describe("what a role sees of its organisation's logs", () => {
-  it("a role that may not see live endpoints sees no URL in live rows, only hosts; test rows and builders see all", async () => {
+  it("a role that may not see live endpoints sees only hosts of URLs in live rows; builders all", async () => {
     const live = await newPartnerKey(t.app, "live");
     const test = await newPartnerKey(t.app);
     const url = "https://hooks.example.com/in/tok_9f8e7d6c5b4a?sig=abc";

@@ -69,7 +69,7 @@ describe("register refresh", () => {
     expect((await status("cyl-jcyl")).rows).toBe(0);
   });
 
-  it("is refused, as a domain refusal the console shows, for a dataset without a URL or that does not exist", async () => {
+  it("is refused with the reason for a dataset without a URL or that does not exist", async () => {
     const refusal = (dataset: string) => requestRefresh(t.app.queue, dataset).catch((error: unknown) => error);
     expect(await refusal("can-gobcan")).toMatchObject({
       code: "validation_error",

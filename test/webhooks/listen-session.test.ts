@@ -67,7 +67,7 @@ it("ends a session after LISTEN_MAX_SESSION_SECONDS, the key still good", async 
   await again.body!.cancel();
 });
 
-it("keeps sessions for organisations with live access: test-only organisations hold LISTEN_TEST_ONLY_PERCENT at most", async () => {
+it("keeps sessions for organisations with live access: test-only ones hold LISTEN_TEST_ONLY_PERCENT", async () => {
   const free = await newPartnerKey(t.app);
   const another = await newPartnerKey(t.app);
   const held = await listen(free.key);
