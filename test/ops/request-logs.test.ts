@@ -360,21 +360,11 @@ describe("the writer", () => {
     expect(errors).toEqual([1]);
     expect(written).toEqual([1]);
   });
-});
 
-describe("rows the database would refuse", () => {
-  const entry = (requestId: string): RequestLogEntry => ({
-    requestId,
-    method: "GET",
-    path: "/x",
-    status: 200,
-    durationMs: 1,
-    at: new Date(),
-  });
   const rowsTagged = (tag: string) =>
     t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
 
-  it("are stored with NUL and lone surrogates escaped, in text and in jsonb", async () => {
+  it("stores rows with NUL and lone surrogates escaped, in text and in jsonb", async () => {
     const errors: unknown[] = [];
     const writer = requestLogWriter(t.app.db, {
       intervalMs: 60_000,
@@ -408,7 +398,7 @@ describe("rows the database would refuse", () => {
     });
   });
 
-  it("cost only themselves: the other rows of their insert are written, the refused one counted", async () => {
+  it("loses only a row the database refuses, writing the other rows of its insert", async () => {
     const errors: [number, boolean][] = [];
     let written = 0;
     const writer = requestLogWriter(t.app.db, {
@@ -431,7 +421,7 @@ describe("rows the database would refuse", () => {
     expect(await rowsTagged(tag)).toHaveLength(99);
   });
 
-  it("are counted in /metrics as refused, the process's other rows written", async () => {
+  it("counts a refused row in /metrics as refused, the process's other rows written", async () => {
     const outcome = async (name: string) =>
       (await t.app.metrics.requestLogRows.get()).values.find((v) => v.labels.outcome === name)?.value ?? 0;
     const before = { refused: await outcome("refused"), failed: await outcome("failed") };
