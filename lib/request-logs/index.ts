@@ -64,7 +64,7 @@ function mapStrings<T>(value: T, change: (text: string) => string): T {
  * `value` with every string in it storable: what PostgreSQL refuses is written as its JSON escape
  * (`\u0000`), so a row keeps what was sent, visibly.
  */
-export const storable = <T>(value: T): T =>
+const storable = <T>(value: T): T =>
   mapStrings(value, (text) => text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
 
 /**
