@@ -6,7 +6,7 @@ import type { Mode } from "@/lib/domain";
 import { startQueue } from "@/lib/queue";
 import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
-import { partnerSlots } from "@/lib/webhooks/fair-share";
+import { listenSlots, partnerSlots } from "@/lib/webhooks/fair-share";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
 import { liveRoutes, refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
@@ -101,9 +101,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     maxQueuedBytes: 32 * 1024 * 1024,
     onWritten: (rows) => observability.metrics.requestLogRows.inc({ outcome: "written" }, rows),
     onDropped: (rows) => observability.metrics.requestLogRows.inc({ outcome: "dropped" }, rows),
-    onError(error, rows) {
-      observability.metrics.requestLogRows.inc({ outcome: "failed" }, rows);
-      observability.logger.warn({ ...errorFields(error), rows }, "request log rows not written");
+    onError(error, rows, refused) {
+      observability.metrics.requestLogRows.inc({ outcome: refused ? "refused" : "failed" }, rows);
+      observability.logger.warn({ ...errorFields(error), rows, refused }, "request log rows not written");
     },
   });
   const hub = listenHub(database.db, config.LISTEN_POLL_MS);
@@ -125,7 +125,11 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
-    listenSlots: partnerSlots(config.LISTEN_MAX_SESSIONS, 0, config.LISTEN_MAX_TOTAL_SESSIONS),
+    listenSlots: listenSlots(
+      config.LISTEN_MAX_SESSIONS,
+      config.LISTEN_MAX_TOTAL_SESSIONS,
+      Math.floor((config.LISTEN_MAX_TOTAL_SESSIONS * config.LISTEN_TEST_ONLY_PERCENT) / 100),
+    ),
     listenHub: hub,
     queueRunning: queueRun.running,
     beginShutdown: () => void (shuttingDown = true),

@@ -21,37 +21,41 @@ const id = (form: FormData) => String(form.get("id") ?? "");
 /**
  * An operator's change, counted first on that operator's own budget (the size of a partner's): a
  * console button pressed in a loop is refused with the reason, and changes nothing more. The change
- * and its row in the security history commit together.
+ * and its row in the security history commit together. A command's refusal (a domain error: a
+ * dataset that does not exist, one's own account) is the button's answer, never a 500.
  */
 async function counted<T>(
   change: (tx: DbOrTx, ctx: PortalContext) => Promise<T>,
   entry: (result: T) => AuditEntry | null,
 ): Promise<ButtonResult> {
   const ctx = await requireOperator();
-  const made = await countedChange(
-    ctx.app,
-    await actorOf(ctx),
-    budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)),
-    (tx) => change(tx, ctx),
-    entry,
-  );
-  revalidatePath("/admin", "layout");
-  return "refused" in made ? { error: made.refused } : undefined;
+  try {
+    const made = await countedChange(
+      ctx.app,
+      await actorOf(ctx),
+      budgetOn(ctx.app.rateLimiter, operatorBucket(ctx.user.id)),
+      (tx) => change(tx, ctx),
+      entry,
+    );
+    revalidatePath("/admin", "layout");
+    return "refused" in made ? { error: made.refused } : undefined;
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail };
+    throw error;
+  }
 }
 
 /** The user an operator acts on, for the history (their partner's, and their email). */
 const userEntry = (action: AuditAction, user: User | null): AuditEntry | null =>
   user ? { partnerId: user.partnerId, action, target: user.email } : null;
 
-/**
- * `change` on the user `id` names, that user handed on for the history; null (nothing recorded)
- * when it names none or the change refused (answered false).
- */
+/** `change` on the user `id` names, that user handed on for the history; null (nothing recorded) when it names none. */
 const onUser =
   (id: string, change: (tx: DbOrTx, user: User, ctx: PortalContext) => Promise<unknown>) =>
   async (tx: DbOrTx, ctx: PortalContext) => {
     const user = await getUser(tx, id);
-    return user && (await change(tx, user, ctx)) !== false ? user : null;
+    if (user) await change(tx, user, ctx);
+    return user;
   };
 
 export async function adminRevokeKey(form: FormData) {
@@ -103,12 +107,7 @@ export async function adminEnableEndpoint(form: FormData) {
 /** Disables or enables a user; either way every session of theirs ends. An operator's own row refuses. */
 const toggleUser = (form: FormData, disable: boolean) =>
   counted(
-    onUser(id(form), (tx, user, { user: operator }) =>
-      setDisabled(tx, operator.id, user.id, disable).catch((error: unknown) => {
-        if (!(error instanceof DomainError)) throw error;
-        return false;
-      }),
-    ),
+    onUser(id(form), (tx, user, { user: operator }) => setDisabled(tx, operator.id, user.id, disable)),
     (user) => userEntry(disable ? "user.disabled" : "user.enabled", user),
   );
 

@@ -2,19 +2,11 @@
 // acting member's role itself (lib/domain/roles.ts), whoever calls it: owners and admins manage the
 // team, only an owner makes or unmakes an owner, and an organisation always keeps an owner.
 import { randomBytes } from "node:crypto";
-import { and, eq, isNull, notInArray } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
-import {
-  authorize,
-  DomainError,
-  grantableRoles,
-  isUuid,
-  roleChangeRefusal,
-  type Role,
-  type TeamRole,
-} from "@/lib/domain";
+import { authorize, DomainError, isUuid, roleChangeRefusal, type Role, type TeamRole } from "@/lib/domain";
 import { INVITATION_TTL_MS, hashToken } from "./accounts";
-import { normalizeEmail } from "./users";
+import { normalizeEmail, withdrawInvitationsOutgrown } from "./users";
 import { checkEmail, refuse } from "./input";
 
 const { users, invitations } = schema;
@@ -87,23 +79,6 @@ async function memberToChange(tx: DbOrTx, partnerId: string, memberId: string) {
   return { ...member, role: member.role as TeamRole };
 }
 
-/**
- * Withdraws the pending invitations `memberId` made that their role `role` (null: removed) could no
- * longer make: a link must not outlive the access of whoever sent it.
- */
-async function withdrawOutgrown(tx: DbOrTx, memberId: string, role: TeamRole | null) {
-  const still = role ? grantableRoles(role) : [];
-  await tx
-    .delete(invitations)
-    .where(
-      and(
-        eq(invitations.createdBy, memberId),
-        isNull(invitations.acceptedAt),
-        still.length ? notInArray(invitations.role, still) : undefined,
-      ),
-    );
-}
-
 /** Removes a member (their account deleted, their sessions over); their email, for the history. */
 export async function removeMember(
   db: DbOrTx,
@@ -117,7 +92,7 @@ export async function removeMember(
     if (member.id === by.id) throw refuse("You cannot remove yourself.");
     // Only an owner removes an owner, and that owner (not removable by themself) stays.
     forbid(roleChangeRefusal(by.role, member.role, null));
-    await withdrawOutgrown(tx, member.id, null);
+    await withdrawInvitationsOutgrown(tx, member.id, null);
     await tx.delete(users).where(eq(users.id, member.id));
     return { email: member.email };
   });
@@ -149,7 +124,7 @@ export async function changeRole(
         throw refuse("An organisation keeps at least one owner: make another member an owner first.");
     }
     await tx.update(users).set({ role }).where(eq(users.id, member.id));
-    await withdrawOutgrown(tx, member.id, role);
+    await withdrawInvitationsOutgrown(tx, member.id, role);
     return { email: member.email, from: member.role, to: role };
   });
 }

@@ -4,13 +4,13 @@
 // user's session version: sessions carry the version they were issued under and are refused once
 // it differs (server/session.ts), so every copy of an old cookie stops working at once.
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
-import { isUuid, type Role } from "@/lib/domain";
+import { grantableRoles, isUuid, type Role, type TeamRole } from "@/lib/domain";
 import type { Passwords } from "./password";
 import { checkPassword, refuse } from "./input";
 
-const { users } = schema;
+const { users, invitations } = schema;
 export type User = typeof users.$inferSelect;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -53,9 +53,32 @@ export const sessionIsCurrent = (user: User | null, version: unknown): user is U
 
 const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
 
-/** Ends every session of the user at once (an operator's "End sessions"; every copy of every cookie). */
+/**
+ * Withdraws the pending invitations `memberId` made that their role `role` (null: none, their account
+ * removed, disabled or its sessions ended for a compromise) could no longer make: a link must not
+ * outlive the access of whoever sent it (an admin's link made before containment would join as admin).
+ */
+export async function withdrawInvitationsOutgrown(db: DbOrTx, memberId: string, role: TeamRole | null) {
+  const still = role ? grantableRoles(role) : [];
+  await db
+    .delete(invitations)
+    .where(
+      and(
+        eq(invitations.createdBy, memberId),
+        isNull(invitations.acceptedAt),
+        still.length ? notInArray(invitations.role, still) : undefined,
+      ),
+    );
+}
+
+/**
+ * Ends every session of the user at once (an operator's "End sessions" for a lost laptop or a shared
+ * password; every copy of every cookie), and withdraws the invitations they sent: whoever holds their
+ * session may have made them.
+ */
 export async function endSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.update(users).set(bump).where(eq(users.id, userId));
+  await withdrawInvitationsOutgrown(db, userId, null);
 }
 
 /** Self-service: the current password proves it is them; every session ends, this one included. */
@@ -90,7 +113,7 @@ export async function resetPassword(db: DbOrTx, passwords: Passwords, userId: st
   return password;
 }
 
-/** An operator disables (or enables again) a user; never their own account. */
+/** An operator disables (or enables again) a user; never their own account. Disabled, their invitations go. */
 export async function setDisabled(db: DbOrTx, actorId: string, userId: string, disabled: boolean): Promise<void> {
   if (actorId === userId) throw refuse("You cannot disable your own account.");
   if (!isUuid(userId)) throw refuse("No such user.");
@@ -98,6 +121,7 @@ export async function setDisabled(db: DbOrTx, actorId: string, userId: string, d
     .update(users)
     .set({ disabledAt: disabled ? new Date() : null, ...bump })
     .where(eq(users.id, userId));
+  if (disabled) await withdrawInvitationsOutgrown(db, userId, null);
 }
 
 /**

@@ -1,13 +1,12 @@
 import { stringify } from "csv-stringify/sync";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvLines } from "./results";
+import { csvLines, neutralised } from "./results";
 
-// csv-stringify (with escape_formulas) is the reference the hand-written writer must match, but for
-// one thing: with CRLF records it leaves a lone CR or LF in a cell unquoted, which splits the row
-// for any reader; those cells are quoted here and checked by reading them back.
+// csv-stringify is the reference the hand-written writer must match: every field holding a
+// separator of some reader (`;` for Spanish-locale Excel) quoted, formula starts neutralised.
 const reference = (rows: (string | number | null)[][]) =>
-  stringify(rows, { record_delimiter: "\r\n", escape_formulas: true });
+  stringify(rows, { record_delimiter: "\r\n", quoted_match: /[;,"\t\r\n]/, cast: { string: neutralised } });
 
 describe("csvLines", () => {
   const cells: (string | number | null)[] = [
@@ -34,16 +33,38 @@ describe("csvLines", () => {
     "\uFF0Dx",
     "\uFF20x",
     '=HYPERLINK("http://x")',
+    "a;b",
+    "a;=1",
+    "tab\there",
+    "x,@y",
     " padded ",
     "ñandú, Cádiz",
     "'quoted already",
   ];
 
   it("writes every kind of cell exactly as csv-stringify does", () => {
-    const plain = cells.filter((c) => typeof c !== "string" || !/[\r\n]/.test(c));
-    for (const cell of plain) expect(csvLines([[cell]]), JSON.stringify(cell)).toBe(reference([[cell]]));
-    const rows = [plain, [...plain].reverse(), [null, null], ["only"]];
+    for (const cell of cells) expect(csvLines([[cell]]), JSON.stringify(cell)).toBe(reference([[cell]]));
+    const rows = [cells, [...cells].reverse(), [null, null], ["only"]];
     expect(csvLines(rows)).toBe(reference(rows));
+  });
+
+  it("quotes a field holding ; (Spanish Excel's separator) or a tab, and neutralises formulas after separators", () => {
+    const cases: [string, string][] = [
+      ["a;b", '"a;b"'],
+      ["a\tb", '"a\tb"'],
+      ['Calle Mayor;=HYPERLINK("http://x")', '"Calle Mayor;\'=HYPERLINK(""http://x"")"'],
+      ["x,+1", '"x,\'+1"'],
+      ["two\n@cmd", '"two\n\'@cmd"'],
+      ["crlf\r\n-1", '"crlf\r\n\'-1"'],
+      ['q"=1', '"q""\'=1"'],
+      ["a;;\uFF1Dx", '"a;;\'\uFF1Dx"'],
+      ["no formula: a-b=c", "no formula: a-b=c"],
+    ];
+    for (const [cell, written] of cases) expect(csvLines([[cell]]), cell).toBe(`${written}\r\n`);
+    // However a reader splits such a cell, no piece starts a formula.
+    for (const [cell] of cases)
+      for (const piece of (parse(csvLines([[cell]])) as string[][])[0]![0]!.split(/[;,"\t\r\n]/))
+        expect(piece, cell).not.toMatch(/^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/);
   });
 
   it("reads back as written: line breaks inside cells, formulas prefixed with a quote, numbers alone", () => {

@@ -146,6 +146,11 @@ const EnvSchema = z.object({
   LISTEN_MAX_SESSIONS: z.coerce.number().int().min(1).max(100).default(5),
   /** `finca listen` sessions of all partners together per server process (each holds a connection and polls). */
   LISTEN_MAX_TOTAL_SESSIONS: z.coerce.number().int().min(1).max(10_000).default(100),
+  /**
+   * Percent of LISTEN_MAX_TOTAL_SESSIONS that organisations without live access (free, test only) hold
+   * together at most: the rest is kept for organisations with live access.
+   */
+  LISTEN_TEST_ONLY_PERCENT: z.coerce.number().int().min(0).max(100).default(50),
   /** How often a listen session looks for new events. */
   LISTEN_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   /** How often a listen session checks that its key is still active (revoked or expired: it ends). */

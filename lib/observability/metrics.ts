@@ -103,7 +103,7 @@ export function createMetrics(options: { queueStats: () => Promise<QueueStat[]> 
     }),
     requestLogRows: new Counter({
       name: "finca_request_log_rows_total",
-      help: "Request log rows by outcome (written; dropped: queue full; failed: the insert failed; unauthenticated: no row, as no key authenticated the request).",
+      help: "Request log rows by outcome (written; dropped: queue full; failed: the database failed the insert; refused: the database refused this row for its content, the other rows of its insert written; unauthenticated: no row, as no key authenticated the request).",
       labelNames: ["outcome"] as const,
       registers,
     }),

@@ -7,7 +7,7 @@ import type { ErrorCode, Mode, WriteBudget } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
-import type { PartnerSlots } from "@/lib/webhooks/fair-share";
+import type { ListenSlots } from "@/lib/webhooks/fair-share";
 import type { ListenHub } from "@/lib/webhooks/listen";
 import type { AuditLog } from "@/lib/audit";
 
@@ -63,7 +63,7 @@ export interface ApiDeps extends PropertiesDeps {
   /** True once the server is stopping: long-lived answers (listen) end so the stop need not wait. */
   shuttingDown?(): boolean;
   /** The process's listen sessions per partner (at most LISTEN_MAX_SESSIONS each). */
-  listenSlots: PartnerSlots;
+  listenSlots: ListenSlots;
   /** The process's one poller of events for its listen sessions. */
   listenHub: ListenHub;
   /**

@@ -12,6 +12,7 @@ import {
   submitBatch,
 } from "@/lib/batches";
 import { apiKeyIsActive, type Principal } from "@/lib/api-keys";
+import { hasLiveAccess } from "@/lib/partners/live";
 import { keyActor } from "@/lib/audit";
 import { coverage } from "@/lib/registers";
 import {
@@ -420,7 +421,7 @@ export const operations = [
       "422": problemAnswer("`validation_error`: a live key (live events go to your registered endpoints)."),
       "429": problemAnswer(
         (config) =>
-          `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners on this server.`,
+          `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or the server holds all it can: ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners, of which organisations without live access hold ${config.LISTEN_TEST_ONLY_PERCENT} % at most.`,
       ),
     },
     async handle({ deps, req, principal }) {
@@ -429,12 +430,12 @@ export const operations = [
           "validation_error",
           "finca listen works with test keys only: live events go to your registered endpoints.",
         );
-      const free = deps.listenSlots.take(principal.partnerId);
-      if (!free)
+      const free = deps.listenSlots.take(principal.partnerId, await hasLiveAccess(deps.db, principal.partnerId));
+      if (typeof free !== "function")
         throw new DomainError(
           "rate_limited",
-          deps.listenSlots.full()
-            ? `This server holds its ${deps.config.LISTEN_MAX_TOTAL_SESSIONS} listen sessions at once: retry in a minute.`
+          free.refused === "process"
+            ? "This server holds all the listen sessions it can at once: retry in a minute."
             : `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`,
         );
       const headers = {

@@ -7,8 +7,6 @@ import { IdempotencyHeaders } from "./schemas";
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 /** How an API key or a signing secret begins. */
 const SECRET_PREFIX = /finca_(?:live|test)_|whsec_/i;
-/** A key or secret and what follows it of their alphabets (base62; base64 for secrets). */
-const SECRET_RUN = /(finca_(?:live|test)_)[0-9A-Za-z]*|(whsec_)[0-9A-Za-z+/=]*/gi;
 
 /** The client's X-Request-Id when it is sane and not a key or secret (it is stored and shown), else a new one. */
 export function requestIdOf(req: Request): string {
@@ -53,13 +51,114 @@ export function loggablePath(url: string): string {
   return cut(kept, MAX_LOGGED_PATH);
 }
 
+/** JSON's escapes: `\uXXXX`, and a backslash before any other character (`\/`, `\\`, `\"`, `\n`, …). */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|(.))/gs;
+const JSON_SINGLE: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+
 /**
- * `text` for a request log: every key or secret in it redacted, or all of it when one is hidden
- * behind escapes (%66inca_live_…, \u0066inca_live_…) that a reader's decoding would undo.
+ * `text` with JSON's escapes decoded (PHP writes `\/` by default; `\u0066` is f), and where each of
+ * its characters starts in `text` (`from(plain.length)` is the end), so a match in what a reader sees
+ * is cut out of what was sent.
+ */
+function jsonDecoded(text: string): { plain: string; from: (i: number) => number } {
+  if (!text.includes("\\")) return { plain: text, from: (i) => i };
+  let plain = "";
+  const starts: number[] = [];
+  let last = 0;
+  const copy = (end: number) => {
+    for (let i = last; i < end; i++) starts.push(i);
+    plain += text.slice(last, end);
+  };
+  for (const m of text.matchAll(JSON_ESCAPE)) {
+    copy(m.index);
+    starts.push(m.index);
+    plain += m[1] ? String.fromCharCode(Number.parseInt(m[1], 16)) : (JSON_SINGLE[m[2]!] ?? m[2]!);
+    last = m.index + m[0].length;
+  }
+  copy(text.length);
+  starts.push(text.length);
+  return { plain, from: (i) => starts[i]! };
+}
+
+/** A key or secret: its prefix, then the run of its alphabet (base62; base64 for secrets). */
+const SECRET_RUN = /(finca_(?:live|test)_)[0-9A-Za-z]*|whsec_[0-9A-Za-z+/=]*/gi;
+/** Characters after the prefix of a whole key (38) or signing secret (base64 of 32 bytes, 43 and `=`). */
+const KEY_BODY = 38;
+const SECRET_BODY = 43;
+/** A URL's userinfo (`https://user:password@host`): everything between `//` and `@`, in one authority. */
+const USERINFO = /\b[a-z][a-z0-9+.-]*:\/\/([^/?#@\s"'<>\\]+)@/gi;
+
+interface Redaction {
+  text: string;
+  /** A key or secret was cut short at the end of `text`: its rest may be the next field's start. */
+  unfinished: boolean;
+}
+
+/**
+ * `text` with keys, secrets and URL userinfo redacted where a reader sees them once JSON escapes are
+ * decoded. A key or secret cut short (fewer characters than a whole one) with more text after it is
+ * taken as split across fields (`"finca_test_"` then the rest): all that follows goes too.
+ */
+function redacted(text: string): Redaction {
+  const { plain, from } = jsonDecoded(text);
+  const spans: [number, number, string][] = [];
+  let unfinished = false;
+  for (const m of plain.matchAll(SECRET_RUN)) {
+    const key = Boolean(m[1]);
+    const body = m[0].length - (key ? m[1]!.length : "whsec_".length);
+    const label = key ? "[redacted key]" : "[redacted secret]";
+    const end = m.index + m[0].length;
+    const short = body < (key ? KEY_BODY : SECRET_BODY);
+    if (short && /[0-9A-Za-z]/.test(plain.slice(end))) {
+      spans.push([from(m.index), text.length, `${label}[redacted: all that followed a key or secret cut short]`]);
+      break;
+    }
+    unfinished ||= short && end === plain.length;
+    spans.push([from(m.index), from(end), label]);
+  }
+  for (const m of plain.matchAll(USERINFO)) {
+    const start = m.index + m[0].length - m[1]!.length - 1;
+    spans.push([from(start), from(start + m[1]!.length), "[redacted]"]);
+  }
+  // Right to left, so earlier positions hold; a span inside one already cut is dropped.
+  spans.sort((a, b) => b[0] - a[0]);
+  let out = text;
+  let bound = text.length;
+  for (const [start, end, label] of spans) {
+    if (end > bound) continue;
+    out = out.slice(0, start) + label + out.slice(end);
+    bound = start;
+  }
+  return { text: out, unfinished };
+}
+
+/**
+ * `text` for a request log: every key, secret and URL userinfo redacted, or all of it when a key or
+ * secret hides behind percent-escapes (%66inca_live_…) that a reader's decoding would undo.
  */
 export function redactSecrets(text: string): string {
-  const redacted = text.replace(SECRET_RUN, (_, key?: string) => (key ? "[redacted key]" : "[redacted secret]"));
-  return SECRET_PREFIX.test(asciiDecoded(redacted)) ? "[redacted: it held a key or secret]" : redacted;
+  return redactedField(text).text;
+}
+
+function redactedField(text: string): Redaction {
+  const done = redacted(text);
+  return SECRET_PREFIX.test(asciiDecoded(done.text))
+    ? { text: "[redacted: it held a key or secret]", unfinished: false }
+    : done;
+}
+
+/**
+ * Name-value pairs (a query's, headers), each redacted; a value after a name or value ending in a key
+ * or secret cut short (`a=finca_test_&b=…`) is taken as that secret's rest and redacted whole.
+ */
+function redactedPairs(pairs: Iterable<[string, string]>): [string, string][] {
+  let joined = false;
+  return Array.from(pairs, ([name, value]) => {
+    const named = redactedField(name);
+    const kept = joined || named.unfinished ? { text: "[redacted]", unfinished: false } : redactedField(value);
+    joined = kept.unfinished;
+    return [named.text, kept.text];
+  });
 }
 
 /** Longest query string, header value and body a request log keeps. */
@@ -71,16 +170,17 @@ export const LOGGED_BODY_BYTES = 4096;
 /** Query parameters and headers whose value is a credential by its name, whatever it looks like. */
 const CREDENTIAL_NAME = /token|secret|passw|signature|auth|session|cookie|api[-_]?key|^key$/i;
 
-/** A value for a request log: a credential's by its name, secrets in any other redacted, cut at `max`. */
-const loggableValue = (name: string, value: string, max: number) =>
-  CREDENTIAL_NAME.test(name) ? "[redacted]" : cut(redactSecrets(value), max);
+/** A value for a request log (its secrets already redacted): a credential's by its name, else cut at `max`. */
+const loggableValue = (name: string, redactedValue: string, max: number) =>
+  CREDENTIAL_NAME.test(name) ? "[redacted]" : cut(redactedValue, max);
 
 /** A request's query string for a request log (decoded, secrets redacted, cut), null without one. */
 export function loggableQuery(url: string): string | null {
   const { searchParams } = new URL(url);
   if (!searchParams.size) return null;
-  const pairs = [...searchParams].map(
-    ([name, value]) => `${redactSecrets(name)}=${loggableValue(name, value, LOGGED_QUERY_CHARS)}`,
+  const named = [...searchParams];
+  const pairs = redactedPairs(named).map(
+    ([name, value], i) => `${name}=${loggableValue(named[i]![0], value, LOGGED_QUERY_CHARS)}`,
   );
   return cut(pairs.join("&"), LOGGED_QUERY_CHARS);
 }
@@ -91,13 +191,13 @@ export function loggableQuery(url: string): string | null {
  * are redacted too (a key pasted as a name).
  */
 export function loggableHeaders(req: Request, keyStart: string | null): Record<string, string> {
+  const sent = [...req.headers].slice(0, LOGGED_HEADERS);
   const kept: Record<string, string> = {};
-  let n = 0;
-  for (const [name, value] of req.headers) {
-    if (n++ === LOGGED_HEADERS) break;
-    kept[redactSecrets(name)] =
-      name === "x-api-key" && keyStart ? `${keyStart}…` : loggableValue(name, value, LOGGED_HEADER_CHARS);
-  }
+  redactedPairs(sent).forEach(([name, value], i) => {
+    const sentName = sent[i]![0];
+    kept[name] =
+      sentName === "x-api-key" && keyStart ? `${keyStart}…` : loggableValue(sentName, value, LOGGED_HEADER_CHARS);
+  });
   return kept;
 }
 

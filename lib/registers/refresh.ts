@@ -1,6 +1,7 @@
 // Refreshing datasets from their configured URLs: on the schedule (jobs/refresh-registers), from
 // the admin console, or `registers import --url`. Downloads stream straight into the importer.
 import type { Db, DbOrTx } from "@/lib/db";
+import { DomainError } from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
 import type { Dataset } from "./datasets";
@@ -85,14 +86,21 @@ export async function refreshDatasets(db: Db, settings: RefreshSettings, only?: 
 
 export type RefreshJob = JobData<typeof QUEUES.refreshRegisters>;
 
-/** An admin's "refresh now": the download and import run in a worker (jobs/refresh-registers), not in the request. */
+/**
+ * An admin's "refresh now": the download and import run in a worker (jobs/refresh-registers), not in
+ * the request. A dataset that is none of the register index's, or has no URL, is refused (a
+ * `validation_error` the console shows), never an error the server failed with.
+ */
 export async function requestRefresh(
   queue: Queue,
   tx: DbOrTx,
   urls: RefreshSettings["urls"],
   dataset: string,
 ): Promise<void> {
-  if (!urls.some((u) => u.dataset === dataset)) throw new Error(`no URL is configured for ${dataset} (REGISTER_URLS)`);
+  if (!datasetById(dataset))
+    throw new DomainError("validation_error", `There is no register dataset "${dataset.slice(0, 64)}".`);
+  if (!urls.some((u) => u.dataset === dataset))
+    throw new DomainError("validation_error", `No URL is configured for ${dataset} (REGISTER_URLS).`);
   // In the caller's transaction: the request and its record (the security history) commit together.
   await enqueue(queue, tx, QUEUES.refreshRegisters, { dataset } satisfies RefreshJob);
 }

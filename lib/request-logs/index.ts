@@ -3,10 +3,12 @@
 // what lib/partner-api reports (method, path, status, error code, timing, the key's visible start,
 // and the detail: query, headers and the body's first 4 KiB with secrets redacted, the problem
 // answered, the property). Rows are written in batches off the request path; a full queue drops
-// rows (counted) rather than slowing or failing a request.
+// rows (counted) rather than slowing or failing a request. One row never costs the others of its
+// batch: what PostgreSQL refuses in text or jsonb is stored escaped, and an insert refused for its
+// rows' content is split until only the refused row is lost (counted).
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
-import type { Mode } from "@/lib/domain";
+import { can, sqlState, type Mode, type Role } from "@/lib/domain";
 
 const { requestLogs, partners } = schema;
 
@@ -32,7 +34,8 @@ export interface WriterOptions {
   maxQueuedBytes: number;
   onWritten?(rows: number): void;
   onDropped?(rows: number): void;
-  onError?(error: unknown, rows: number): void;
+  /** Rows not written: the database failed (every row of an insert), or `refused` this one row. */
+  onError?(error: unknown, rows: number, refused: boolean): void;
 }
 
 /** About how many bytes a row holds (its text; a header or field name as 16). */
@@ -44,23 +47,63 @@ function sizeOf(entry: RequestLogEntry): number {
   return size;
 }
 
+/** What PostgreSQL refuses in text and jsonb: NUL (22021, 22P05) and a surrogate without its pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is this pattern's purpose.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `value` with `change` applied to every string in it, deep in plain objects (their keys too) and arrays. */
+function mapStrings<T>(value: T, change: (text: string) => string): T {
+  if (typeof value === "string") return change(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, change)) as T;
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [change(k), mapStrings(v, change)])) as T;
+  return value;
+}
+
+/**
+ * `value` with every string in it storable: what PostgreSQL refuses is written as its JSON escape
+ * (`\u0000`), so a row keeps what was sent, visibly.
+ */
+const storable = <T>(value: T): T =>
+  mapStrings(value, (text) => text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+
+/**
+ * Whether a failed insert failed for its rows' content (data exceptions, integrity constraints such as
+ * a partner deleted meanwhile, program limits): smaller inserts store the other rows. Anything else
+ * (a connection lost, the database stopping) would fail them all the same.
+ */
+const failedForItsRows = (error: unknown) => /^(22|23|54)/.test(sqlState(error) ?? "");
+
 export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLogWriter {
   let queue: { entry: RequestLogEntry; size: number }[] = [];
   let queuedBytes = 0;
   let writing: Promise<void> = Promise.resolve();
 
+  /**
+   * Inserts `rows`; when they are refused for their content, each half on its own, down to single
+   * rows: one bad row costs itself (and about 2·log2(batch) statements), not every partner's rows of its batch.
+   */
+  const insert = async (rows: RequestLogEntry[]): Promise<void> => {
+    try {
+      await db.insert(requestLogs).values(rows);
+      options.onWritten?.(rows.length);
+    } catch (error) {
+      const refused = failedForItsRows(error);
+      if (refused && rows.length > 1) {
+        const half = Math.ceil(rows.length / 2);
+        await insert(rows.slice(0, half));
+        return insert(rows.slice(half));
+      }
+      // A log row is not worth a retry loop against a failing database: report and go on.
+      options.onError?.(error, rows.length, refused);
+    }
+  };
   const writeQueued = async () => {
     while (queue.length) {
       const batch = queue.slice(0, options.batchSize);
       queue = queue.slice(batch.length);
       for (const { size } of batch) queuedBytes -= size;
-      try {
-        await db.insert(requestLogs).values(batch.map(({ entry }) => entry));
-        options.onWritten?.(batch.length);
-      } catch (error) {
-        // A log row is not worth a retry loop against a failing database: report and go on.
-        options.onError?.(error, batch.length);
-      }
+      await insert(batch.map(({ entry }) => entry));
     }
   };
   const flush = () => (writing = writing.then(writeQueued));
@@ -72,7 +115,7 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
       const size = sizeOf(entry);
       if (queue.length >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
         return void options.onDropped?.(1);
-      queue.push({ entry, size });
+      queue.push({ entry: storable(entry), size });
       queuedBytes += size;
       if (queue.length >= options.batchSize) void flush();
     },
@@ -87,9 +130,38 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
 export const STATUS_CLASSES = ["2xx", "4xx", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export interface RequestLogFilter {
+/** Who reads a partner's logs, in which mode: what they see depends on their role. */
+export interface RequestLogReader {
   partnerId: string;
   mode: Mode;
+  role: Role;
+}
+
+/** A URL in text (its slashes perhaps JSON-escaped, `\/`): its scheme and host, then the rest. */
+const URL_IN_TEXT = /\bhttps?:(?:\\?\/){2}[^/\\\s"'<>?#]+((?:\\?\/|[?#])[^\s"'<>]*)?/gi;
+
+/**
+ * A row as `reader` may see it. A role that may not see the mode's webhook endpoints sees no URL in
+ * it, only its host (as the security history names an endpoint): a request that created or changed a
+ * live endpoint holds its URL, whose path or query may hold the receiver's token.
+ */
+function seenBy(reader: RequestLogReader, row: RequestLogRow): RequestLogRow {
+  if (can(reader.role, "endpoints", reader.mode)) return row;
+  const { path, query, requestHeaders, requestBody, problem } = mapStrings(
+    {
+      path: row.path,
+      query: row.query,
+      requestHeaders: row.requestHeaders,
+      requestBody: row.requestBody,
+      problem: row.problem,
+    },
+    (text) =>
+      text.replace(URL_IN_TEXT, (url, rest?: string) => (rest ? `${url.slice(0, -rest.length)}/[hidden]` : url)),
+  );
+  return { ...row, path, query, requestHeaders, requestBody, problem };
+}
+
+export interface RequestLogFilter extends RequestLogReader {
   /** A class (`4xx`) or an exact status. */
   status?: StatusClass | number;
   /** Paths starting with this. */
@@ -130,20 +202,19 @@ export async function searchRequestLogs(
     .orderBy(desc(requestLogs.id))
     .limit(filter.limit + 1);
   const more = rows.length > filter.limit;
-  return { rows: rows.slice(0, filter.limit), next: more ? rows[filter.limit - 1]!.id : null };
+  return {
+    rows: rows.slice(0, filter.limit).map((row) => seenBy(filter, row)),
+    next: more ? rows[filter.limit - 1]!.id : null,
+  };
 }
 
-/** One of a partner's requests in one mode by its row id (null: none of theirs). */
-export async function getRequestLog(
-  db: Db,
-  scope: { partnerId: string; mode: Mode },
-  id: number,
-): Promise<RequestLogRow | null> {
+/** One of a partner's requests in one mode by its row id, as the reader may see it (null: none of theirs). */
+export async function getRequestLog(db: Db, scope: RequestLogReader, id: number): Promise<RequestLogRow | null> {
   const [row] = await db
     .select()
     .from(requestLogs)
     .where(and(eq(requestLogs.id, id), eq(requestLogs.partnerId, scope.partnerId), eq(requestLogs.mode, scope.mode)));
-  return row ?? null;
+  return row ? seenBy(scope, row) : null;
 }
 
 /** Every request with this id, any partner or none (operators answering "what happened to req_…?"). */

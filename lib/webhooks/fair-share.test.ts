@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { partnerSlots } from "./fair-share";
+import { listenSlots, partnerSlots } from "./fair-share";
 
 describe("partner slots", () => {
   it("caps one partner's slots without touching another's", () => {
@@ -42,5 +42,40 @@ describe("partner slots", () => {
     expect(slots.full()).toBe(false);
     expect(slots.take("c")).toBeTypeOf("function");
     expect(slots.take("a")).toBeNull(); // the process is full again
+  });
+});
+
+describe("listen slots", () => {
+  const taken = (slot: ReturnType<ReturnType<typeof listenSlots>["take"]>) => typeof slot === "function";
+
+  it("20 free test organisations × 5 sessions never keep an organisation with live access out", () => {
+    const slots = listenSlots(5, 100, 50);
+    const free = Array.from({ length: 20 }, (_, org) =>
+      Array.from({ length: 5 }, () => slots.take(`free-${org}`, false)),
+    ).flat();
+    expect(free.filter(taken)).toHaveLength(50);
+    expect(free.filter((s) => !taken(s))).toEqual(Array(50).fill({ refused: "process" }));
+    // Ten organisations with live access get their five sessions each.
+    for (let org = 0; org < 10; org++)
+      for (let i = 0; i < 5; i++) expect(taken(slots.take(`live-${org}`, true)), `live-${org}`).toBe(true);
+    expect(slots.take("live-10", true)).toEqual({ refused: "process" });
+  });
+
+  it("lets organisations with live access use what test-only ones leave free, and frees a test-only slot once", () => {
+    const slots = listenSlots(5, 10, 5);
+    for (let org = 0; org < 2; org++)
+      for (let i = 0; i < 5; i++) expect(taken(slots.take(`live-${org}`, true))).toBe(true);
+    // The process is full: a test-only organisation waits, as any would.
+    expect(slots.take("free", false)).toEqual({ refused: "process" });
+    const other = listenSlots(2, 10, 3);
+    const release = other.take("a", false) as () => void;
+    other.take("a", false);
+    expect(other.take("a", false)).toEqual({ refused: "partner" });
+    expect(taken(other.take("b", false))).toBe(true);
+    expect(other.take("c", false)).toEqual({ refused: "process" });
+    release();
+    release(); // twice is once
+    expect(taken(other.take("c", false))).toBe(true);
+    expect(other.take("d", false)).toEqual({ refused: "process" });
   });
 });

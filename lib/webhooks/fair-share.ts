@@ -73,5 +73,38 @@ export function partnerSlots(
   };
 }
 
+/** A process's `finca listen` sessions, shared between organisations with live access and test-only ones. */
+export interface ListenSlots {
+  /** A release function, or null with the reason none is free: the partner's cap, or the process's. */
+  take(partnerId: string, liveAccess: boolean): (() => void) | { refused: "partner" | "process" };
+}
+
+/**
+ * Listen sessions: `perPartner` per organisation and `total` together, of which organisations without
+ * live access hold `testOnly` at most. Anyone may sign up for a free test organisation, so 20 of them
+ * could otherwise fill the process and keep out the organisations Finca has a contract with: the
+ * rest is kept for organisations with live access, which may also use what the others leave free.
+ */
+export function listenSlots(perPartner: number, total: number, testOnly: number): ListenSlots {
+  const slots = partnerSlots(perPartner, 0, total);
+  let testOnlyInUse = 0;
+  return {
+    take(partnerId, liveAccess) {
+      if (!liveAccess && testOnlyInUse >= testOnly) return { refused: "process" };
+      const release = slots.take(partnerId);
+      if (!release) return { refused: slots.full() ? "process" : "partner" };
+      if (liveAccess) return release;
+      testOnlyInUse++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        testOnlyInUse--;
+        release();
+      };
+    },
+  };
+}
+
 /** Seconds before a deferred delivery is tried again: soon, spread so they do not return together. */
 export const deferSeconds = () => 1 + Math.random() * 2;

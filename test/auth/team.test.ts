@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, isNull } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { changeRole, createInvitation, removeMember, withdrawInvitation } from "@/lib/auth/team";
-import type { User } from "@/lib/auth/users";
+import { endSessions, setDisabled, type User } from "@/lib/auth/users";
 import { createTestApp, type TestApp } from "../support/app";
 import { organisation as teamOf, refusal } from "../support/team";
 import { onPostgres } from "../support/database";
@@ -157,6 +157,20 @@ describe("invitations outlive no one's access", () => {
     expect(await pending(org.partnerId)).toHaveLength(2);
     await removeMember(t.app.db, org.partnerId, org.owner, org.developer.id);
     expect(await pending(org.partnerId)).toEqual([`developer by ${org.owner.id}`]);
+  });
+
+  it("a member disabled or signed out everywhere by an operator loses every pending invitation", async () => {
+    const org = await organisation();
+    await createInvitation(t.app.db, org.partnerId, org.admin, { role: "admin" });
+    await createInvitation(t.app.db, org.partnerId, org.owner, { role: "viewer" });
+    await createInvitation(t.app.db, org.partnerId, org.owner, { role: "owner" });
+    await t.app.db.transaction((tx) => setDisabled(tx, "operator-cli", org.admin.id, true));
+    expect((await pending(org.partnerId)).sort()).toEqual([`owner by ${org.owner.id}`, `viewer by ${org.owner.id}`]);
+    // Enabled again, nothing comes back.
+    await setDisabled(t.app.db, "operator-cli", org.admin.id, false);
+    expect(await pending(org.partnerId)).toHaveLength(2);
+    await endSessions(t.app.db, org.owner.id);
+    expect(await pending(org.partnerId)).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { schema } from "@/lib/db";
 import { QUEUES } from "@/lib/queue";
 import {
   findRequest,
+  getRequestLog,
   pruneRequestLogs,
   requestLogWriter,
   searchRequestLogs,
@@ -91,7 +92,10 @@ describe("through the real handlers", () => {
     expect((await logged(`${id}-body`)).requestBody).toBe(
       `{"cadastral_reference":"${reference}","note":"[redacted key]"}`,
     );
-    expect((await logged(`${id}-escaped`)).requestBody).toBe("[redacted: it held a key or secret]");
+    // Matched in the body as JSON decodes it: the escaped key alone is cut out.
+    expect((await logged(`${id}-escaped`)).requestBody).toBe(
+      `{"cadastral_reference":"${reference}","n":"[redacted key]"}`,
+    );
     expect((await logged(`${id}-header`)).requestHeaders).toMatchObject({
       "x-note": "pasted [redacted key]",
       "[redacted key]": "a name",
@@ -174,6 +178,31 @@ describe("through the real handlers", () => {
     expect(await unauthenticated()).toBe(before + 2);
   });
 
+  it("stores a request whose query or body holds NUL, and every other request of its batch", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const tag = `nul-${Date.now()}`;
+    const poisons = [
+      get("/properties?x=%00", { "X-API-Key": key, "X-Request-Id": `${tag}-query` }),
+      post("/properties", '{"cadastral_reference":"a\u0000b"}', { "X-API-Key": key, "X-Request-Id": `${tag}-json` }),
+      post("/properties", '{"cadastral_reference":"a\0b"}', { "X-API-Key": key, "X-Request-Id": `${tag}-raw` }),
+    ];
+    // Sent together with the good requests, so that they share an insert.
+    const answers = await Promise.all([
+      ...poisons.map((req) => t.api.dispatch(req)),
+      ...Array.from({ length: 30 }, () => t.api.dispatch(get("/properties", { "X-API-Key": key }))),
+    ]);
+    expect(answers.map((a) => a.status).slice(0, 3)).toEqual([422, 422, 422]);
+    await eventually("all 33 rows written", async () => {
+      const rows = await t.app.db.select().from(requestLogs).where(eq(requestLogs.partnerId, partner.id));
+      return rows.length === 33;
+    });
+    // What PostgreSQL refuses is kept as its escape, visibly.
+    expect((await logged(`${tag}-query`)).query).toBe("x=\\u0000");
+    expect((await logged(`${tag}-raw`)).requestBody).toBe('{"cadastral_reference":"a\\u0000b"}');
+    // A JSON escape is text as sent: kept as it is.
+    expect((await logged(`${tag}-json`)).requestBody).toBe('{"cadastral_reference":"a\\u0000b"}');
+  });
+
   it("writes many concurrent requests as rows, each once", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const answers = await Promise.all(
@@ -201,7 +230,7 @@ describe("searching a partner's logs", () => {
     for (let i = 0; i < 3; i++) await t.api.dispatch(get("/properties", { "X-API-Key": key }));
     await t.api.dispatch(get("/properties/00000000-0000-4000-8000-000000000000", { "X-API-Key": key }));
     await t.api.dispatch(post("/properties", { cadastral_reference: "bad" }, { "X-API-Key": key }));
-    const scope = { partnerId: partner.id, mode: "test" as const, limit: 2 };
+    const scope = { partnerId: partner.id, mode: "test" as const, role: "owner" as const, limit: 2 };
     await eventually(
       "5 rows",
       async () => (await searchRequestLogs(t.app.db, { ...scope, limit: 10 })).rows.length === 5,
@@ -221,6 +250,52 @@ describe("searching a partner's logs", () => {
     expect([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).toHaveLength(5);
     expect(new Set([...first.rows, ...second.rows, ...third.rows].map((r) => r.id)).size).toBe(5);
     expect(third.next).toBeNull();
+  });
+});
+
+describe("what a role sees of its organisation's logs", () => {
+  it("a role that may not see live endpoints sees only hosts of URLs in live rows; builders all", async () => {
+    const live = await newPartnerKey(t.app, "live");
+    const test = await newPartnerKey(t.app);
+    const url = "https://hooks.example.com/in/tok_9f8e7d6c5b4a?sig=abc";
+    const escaped = "https:\\/\\/hooks.example.com\\/in\\/tok_9f8e7d6c5b4a";
+    const tag = `urls-${Date.now()}`;
+    for (const [name, key] of [
+      ["live", live.key],
+      ["test", test.key],
+    ] as const) {
+      await t.api.dispatch(post("/webhook-endpoints", { url }, { "X-API-Key": key, "X-Request-Id": `${tag}-${name}` }));
+      // PHP's json_encode escapes slashes; a refused body is logged all the same.
+      await t.api.dispatch(
+        post("/webhook-endpoints", `{"url":"${escaped}","x":1}`, {
+          "X-API-Key": key,
+          "X-Request-Id": `${tag}-${name}-escaped`,
+        }),
+      );
+      await t.api.dispatch(
+        get(`/properties?next=${encodeURIComponent(url)}`, {
+          "X-API-Key": key,
+          "X-Request-Id": `${tag}-${name}-query`,
+        }),
+      );
+    }
+    for (const id of ["live", "live-escaped", "live-query", "test", "test-escaped", "test-query"])
+      await logged(`${tag}-${id}`);
+    const read = async (partnerId: string, mode: "live" | "test", role: "viewer" | "developer") =>
+      JSON.stringify(
+        await Promise.all(
+          (await searchRequestLogs(t.app.db, { partnerId, mode, role, limit: 10 })).rows.map(async (row) => [
+            row,
+            await getRequestLog(t.app.db, { partnerId, mode, role }, row.id),
+          ]),
+        ),
+      );
+    const viewerLive = await read(live.partner.id, "live", "viewer");
+    expect(viewerLive).toContain("https://hooks.example.com/[hidden]");
+    expect(viewerLive).toContain("https:\\\\/\\\\/hooks.example.com/[hidden]");
+    for (const secret of ["tok_9f8e7d6c5b4a", "/in/", "sig=abc"]) expect(viewerLive).not.toContain(secret);
+    expect(await read(live.partner.id, "live", "developer")).toContain("tok_9f8e7d6c5b4a");
+    expect(await read(test.partner.id, "test", "viewer")).toContain("tok_9f8e7d6c5b4a");
   });
 });
 
@@ -284,6 +359,95 @@ describe("the writer", () => {
     await writer.close();
     expect(errors).toEqual([1]);
     expect(written).toEqual([1]);
+  });
+
+  const rowsTagged = (tag: string) =>
+    t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+
+  it("stores rows with NUL and lone surrogates escaped, in text and in jsonb", async () => {
+    const errors: unknown[] = [];
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 100,
+      maxQueued: 100,
+      maxQueuedBytes: 1_000_000,
+      onError: (error) => errors.push(error),
+    });
+    const tag = `escaped-${Date.now()}`;
+    writer.record({
+      ...entry(`${tag}-poison`),
+      path: "/x\u0000",
+      query: "q=\u0000",
+      requestBody: "a\u0000b \ud800 \udc00 \ud83d\ude00",
+      requestHeaders: { "x-\u0000": "v\u0000", "x-s": "\udfff" },
+      problem: { detail: "bad \u0000", errors: [{ detail: "\ud800" }], "k\u0000": 1 },
+    });
+    for (let i = 0; i < 5; i++) writer.record(entry(`${tag}-good-${i}`));
+    await writer.close();
+    expect(errors).toEqual([]);
+    const rows = await rowsTagged(tag);
+    expect(rows).toHaveLength(6);
+    const poison = rows.find((r) => r.requestId === `${tag}-poison`)!;
+    expect(poison).toMatchObject({
+      path: "/x\\u0000",
+      query: "q=\\u0000",
+      // A whole pair is kept as it is.
+      requestBody: "a\\u0000b \\ud800 \\udc00 \ud83d\ude00",
+      requestHeaders: { "x-\\u0000": "v\\u0000", "x-s": "\\udfff" },
+      problem: { detail: "bad \\u0000", errors: [{ detail: "\\ud800" }], "k\\u0000": 1 },
+    });
+  });
+
+  it("loses only a row the database refuses, writing the other rows of its insert", async () => {
+    const errors: [number, boolean][] = [];
+    let written = 0;
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 500,
+      maxQueued: 1000,
+      maxQueuedBytes: 10_000_000,
+      onError: (_, n, refused) => errors.push([n, refused]),
+      onWritten: (n) => (written += n),
+    });
+    const tag = `one-bad-${Date.now()}`;
+    for (let i = 0; i < 100; i++)
+      writer.record(
+        // No such partner: refused by its foreign key (23503), escaping cannot help.
+        i === 37 ? { ...entry(`${tag}-bad`), partnerId: "00000000-0000-4000-8000-000000000000" } : entry(`${tag}-${i}`),
+      );
+    await writer.close();
+    expect(errors).toEqual([[1, true]]);
+    expect(written).toBe(99);
+    expect(await rowsTagged(tag)).toHaveLength(99);
+  });
+
+  it("counts a refused row in /metrics as refused, the process's other rows written", async () => {
+    const outcome = async (name: string) =>
+      (await t.app.metrics.requestLogRows.get()).values.find((v) => v.labels.outcome === name)?.value ?? 0;
+    const before = { refused: await outcome("refused"), failed: await outcome("failed") };
+    const { partner, apiKey } = await newPartnerKey(t.app);
+    const tag = `metered-${Date.now()}`;
+    const record = (requestId: string, partnerId: string) =>
+      t.app.onRequest!({
+        at: new Date(),
+        requestId,
+        method: "GET",
+        path: "/api/v1/partner-api/properties",
+        operationId: "listProperties",
+        status: 200,
+        durationMs: 1,
+        partnerId,
+        mode: "test",
+        keyId: apiKey.id,
+        keyStart: null,
+        errorCode: null,
+        detail: () => ({ query: null, headers: {}, body: null, problem: null, propertyId: null }),
+      });
+    record(`${tag}-gone`, "00000000-0000-4000-8000-000000000000");
+    for (let i = 0; i < 20; i++) record(`${tag}-${i}`, partner.id);
+    await eventually("the refused row counted", async () => (await outcome("refused")) === before.refused + 1);
+    await eventually("the 20 others written", async () => (await rowsTagged(tag)).length === 20);
+    expect(await outcome("failed")).toBe(before.failed);
   });
 });
 

@@ -69,8 +69,20 @@ describe("register refresh", () => {
     expect((await status("cyl-jcyl")).rows).toBe(0);
   });
 
-  it("is refused for a dataset without a configured URL", async () => {
-    await expect(requestRefresh(t.app.queue, "can-gobcan")).rejects.toThrow("no URL is configured for can-gobcan");
+  it("is refused with the reason for a dataset without a URL or that does not exist", async () => {
+    const refusal = (dataset: string) => requestRefresh(t.app.queue, dataset).catch((error: unknown) => error);
+    expect(await refusal("can-gobcan")).toMatchObject({
+      code: "validation_error",
+      detail: "No URL is configured for can-gobcan (REGISTER_URLS).",
+    });
+    for (const unknown of ["no-such-dataset", "", "00000000-0000-4000-8000-000000000000"])
+      expect(await refusal(unknown), unknown).toMatchObject({
+        code: "validation_error",
+        detail: /no register dataset/,
+      });
+    expect(await refusal("x".repeat(10_000))).toMatchObject({
+      detail: `There is no register dataset "${"x".repeat(64)}".`,
+    });
   });
 });
 

@@ -4,7 +4,8 @@
 // authenticating again).
 import { expect, it } from "vitest";
 import { revokeApiKey, rollApiKey } from "@/lib/api-keys";
-import { get, newPartnerKey, useTestApp, type TestApp } from "../support/app";
+import { createApiKey } from "@/lib/api-keys";
+import { get, grantLive, newPartnerKey, useTestApp, type TestApp } from "../support/app";
 
 let t: TestApp;
 useTestApp(
@@ -14,6 +15,7 @@ useTestApp(
       LISTEN_KEY_CHECK_MS: "50",
       LISTEN_MAX_SESSION_SECONDS: "3",
       LISTEN_MAX_TOTAL_SESSIONS: "2",
+      LISTEN_TEST_ONLY_PERCENT: "50",
     },
   },
   (ctx) => ({ t } = ctx),
@@ -63,4 +65,21 @@ it("ends a session after LISTEN_MAX_SESSION_SECONDS, the key still good", async 
   const again = await listen(key);
   expect(again.status).toBe(200);
   await again.body!.cancel();
+});
+
+it("keeps sessions for organisations with live access: test-only ones hold LISTEN_TEST_ONLY_PERCENT", async () => {
+  const free = await newPartnerKey(t.app);
+  const another = await newPartnerKey(t.app);
+  const held = await listen(free.key);
+  expect(held.status).toBe(200);
+  // Of the process's 2 sessions, test-only organisations hold 1.
+  const refused = await listen(another.key);
+  expect(refused.status).toBe(429);
+  expect((await refused.json()).detail).toMatch(/all the listen sessions it can/);
+  const { partner } = await newPartnerKey(t.app);
+  await grantLive(t.app, partner.id);
+  const { key } = await createApiKey(t.app.db, { partnerId: partner.id, mode: "test", name: "listen" });
+  const live = await listen(key);
+  expect(live.status).toBe(200);
+  await Promise.all([held.body!.cancel(), live.body!.cancel()]);
 });

@@ -19,7 +19,7 @@ function statusFilter(value: RawParam): StatusClass | number | undefined {
 }
 
 export default async function Logs({ searchParams }: { searchParams: Promise<Search> }) {
-  const { app, partnerId, mode } = await requirePartner();
+  const { app, partnerId, mode, user } = await requirePartner();
   const s = await searchParams;
   const q = searchText(s.q, 64);
   const status = statusFilter(s.status);
@@ -30,6 +30,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
   const { rows, next } = await searchRequestLogs(app.db, {
     partnerId,
     mode,
+    role: user.role,
     requestId: q,
     status,
     path,

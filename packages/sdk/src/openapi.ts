@@ -1846,7 +1846,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ValidationErrorProblem"];
                 };
             };
-            /** @description `rate_limited`: 5 listen sessions of this partner are open already, or 100 of all partners on this server. */
+            /** @description `rate_limited`: 5 listen sessions of this partner are open already, or the server holds all it can: 100 of all partners, of which organisations without live access hold 50 % at most. */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -27,9 +27,12 @@ const placeOf = (e: FieldError) =>
 
 export default async function RequestLogPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const { app, partnerId, mode } = await requirePartner();
-  // Scoped to the partner and mode: another partner's row is simply not found.
-  const row = /^\d{1,15}$/.test(id) ? await getRequestLog(app.db, { partnerId, mode }, Number(id)) : null;
+  const { app, partnerId, mode, user } = await requirePartner();
+  // Scoped to the partner and mode: another partner's row is simply not found. A role that may not
+  // see this mode's endpoints sees no URL in it (lib/request-logs).
+  const row = /^\d{1,15}$/.test(id)
+    ? await getRequestLog(app.db, { partnerId, mode, role: user.role }, Number(id))
+    : null;
   if (!row) notFound();
   const problem = row.problem as { detail?: string; errors?: FieldError[] } | null;
   const headers = Object.entries(row.requestHeaders ?? {});

@@ -1,0 +1,26 @@
+// Cross-site server actions (CSRF). Next.js refuses a server action whose Origin is not this
+// server's host, but it answers that refusal with a 500, as if the server had failed: proxy.ts asks
+// this first and answers 403. The test is Next.js's own (app-render/action-handler.js), so nothing
+// Next.js would run is refused here: a POST that may be an action (a Next-Action header, or a
+// multipart form), with an Origin whose host is not the X-Forwarded-Host's first value, else Host.
+// No Origin passes, as in Next.js: browsers send one with every cross-site POST.
+
+/** Whether a request is a server action from another origin (Next.js would refuse it with a 500). */
+export function isForeignServerAction(method: string, headers: Headers): boolean {
+  if (method !== "POST") return false;
+  const multipart = (headers.get("content-type") ?? "").startsWith("multipart/form-data");
+  if (headers.get("next-action") === null && !multipart) return false;
+  const origin = headers.get("origin");
+  if (origin === null) return false;
+  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+  return !host || hostOf(origin) !== host;
+}
+
+/** An Origin's host; null for `null` (a sandboxed frame, a file) or anything that is no URL. */
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host || null;
+  } catch {
+    return null;
+  }
+}
