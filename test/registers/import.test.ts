@@ -20,20 +20,109 @@ const db = () => testDb.database.db;
 
 /**
  * Per fixture: its parcel; the letters of unit 0001's newest certificate, units 0002/0003's shared
- * one, and the building's; and where the first row sits (line, sheet row or the record's tag line).
+ * one, and the building's; where the first row sits (line, sheet row or the record's tag line); and
+ * which dates the dataset gives (an issue date, only a registration date, or the end of validity).
  */
 const EXPECTED = {
-  "cat-icaen": { parcel: "0625102DF3802F", unit1: "E", unit23: "D", building: "E", inspections: 1, firstRow: 2 },
-  "val-gva": { parcel: "1416301YJ2711N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "cyl-jcyl": { parcel: "4926201VM4742N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "ara-gaodcore": { parcel: "7541901XM8174S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "can-gobcan": { parcel: "1234567CS3413S", unit1: "C", unit23: "B", building: "C", inspections: 0, firstRow: 2 },
-  "rio-larioja": { parcel: "9872023VH5797S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "and-junta": { parcel: "2130105UF7623S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 4 },
-  "clm-jccm": { parcel: "6315807VK1461N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "ast-principado": { parcel: "3342101VJ1634S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
-  "ctb-dgicc": { parcel: "9182706VP2398S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
-  "gal-xunta": { parcel: "4815903NH4941N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  "cat-icaen": {
+    parcel: "0625102DF3802F",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 1,
+    firstRow: 2,
+    dates: ["registeredOn"],
+  },
+  "val-gva": {
+    parcel: "1416301YJ2711N",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["validUntil"],
+  },
+  "cyl-jcyl": {
+    parcel: "4926201VM4742N",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["registeredOn"],
+  },
+  "ara-gaodcore": {
+    parcel: "7541901XM8174S",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["issuedOn", "validUntil"],
+  },
+  "can-gobcan": {
+    parcel: "1234567CS3413S",
+    unit1: "C",
+    unit23: "B",
+    building: "C",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["registeredOn"],
+  },
+  "rio-larioja": {
+    parcel: "9872023VH5797S",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["validUntil"],
+  },
+  "and-junta": {
+    parcel: "2130105UF7623S",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 4,
+    dates: ["issuedOn"],
+  },
+  "clm-jccm": {
+    parcel: "6315807VK1461N",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["issuedOn"],
+  },
+  "ast-principado": {
+    parcel: "3342101VJ1634S",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 3,
+    dates: ["registeredOn"],
+  },
+  "ctb-dgicc": {
+    parcel: "9182706VP2398S",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["issuedOn"],
+  },
+  "gal-xunta": {
+    parcel: "4815903NH4941N",
+    unit1: "E",
+    unit23: "D",
+    building: "E",
+    inspections: 0,
+    firstRow: 2,
+    dates: ["validUntil"],
+  },
 } as const;
 
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
@@ -80,12 +169,20 @@ describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expec
     }
   });
 
-  it("reads the figures and dates of the certificate", async () => {
+  it("reads the figures and dates of the certificate, each date as what the dataset says it is", async () => {
     const { data } = (await index().certificate({ parcel: expected.parcel, unit: unit("0001") }))!;
     expect(data.primaryEnergyKwhM2Year).toEqual(expect.any(Number));
     expect(data.emissionsKgCo2M2Year).toEqual(expect.any(Number));
     expect(data.emissionsRating).toBe(expected.unit1);
-    expect(data.issuedOn ?? data.validUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const given = Object.entries({
+      issuedOn: data.issuedOn,
+      registeredOn: data.registeredOn,
+      validUntil: data.validUntil,
+    })
+      .filter(([, date]) => date)
+      .map(([field]) => field);
+    expect(given).toEqual([...expected.dates]);
+    for (const field of given) expect(data[field as keyof typeof data]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });
 

@@ -95,7 +95,11 @@ export interface CertificateValues {
   emissionsRating?: unknown;
   primaryEnergy?: unknown;
   emissions?: unknown;
+  /** The day the certificate was issued. */
   issuedOn?: unknown;
+  /** The day it entered the register (a registration date is no issue date: validity is not derived from it). */
+  registeredOn?: unknown;
+  /** The end of validity, as the register gives it. */
   validUntil?: unknown;
   certificateId?: unknown;
 }
@@ -115,6 +119,7 @@ export function certificateValues(
     primaryEnergy: value(columns.primaryEnergy),
     emissions: value(columns.emissions),
     issuedOn: value(columns.issuedOn),
+    registeredOn: value(columns.registeredOn),
     validUntil: value(columns.validUntil),
     certificateId: value(columns.certificateId),
   };
@@ -146,6 +151,7 @@ export function registryCertificate(
     primaryEnergyKwhM2Year: read("primaryEnergy", readFigure, "number"),
     emissionsKgCo2M2Year: read("emissions", readFigure, "number"),
     issuedOn: read("issuedOn", readDate, "date"),
+    registeredOn: read("registeredOn", readDate, "date"),
     validUntil: read("validUntil", readDate, "date"),
     scope,
     registry,
