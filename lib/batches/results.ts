@@ -55,8 +55,14 @@ export async function* results(db: DbOrTx, scope: Scope, batchId: string): Async
   }
 }
 
-/** The contract's CSV columns, in order, and how each is read from an item and its property. */
-const COLUMNS: [string, (r: Result) => string | number | null | undefined][] = [
+/** A results cell: text, a number or a boolean (XLSX cells keep their type), null when empty. */
+type Cell = string | number | boolean | null;
+
+/**
+ * The contract's CSV columns, in order, and how each is read from an item and its property.
+ * Columns are only ever appended, in the contract's order.
+ */
+const COLUMNS: [string, (r: Result) => Cell | undefined][] = [
   ["line", (r) => r.item.line],
   ["external_id", (r) => r.item.external_id],
   ["cadastral_reference", (r) => r.item.cadastral_reference],
@@ -80,20 +86,25 @@ const COLUMNS: [string, (r: Result) => string | number | null | undefined][] = [
   ["latitude", (r) => r.property?.location?.latitude],
   ["longitude", (r) => r.property?.location?.longitude],
   ["error_code", (r) => r.item.error?.code],
+  ["postal_code", (r) => r.property?.postal_code],
+  ["municipality_code", (r) => r.property?.municipality_code],
+  ["energy_certificate_id", (r) => r.property?.energy_certificate?.certificate_id],
+  ["energy_issued_on", (r) => r.property?.energy_certificate?.issued_on],
+  ["energy_expired", (r) => r.property?.energy_certificate?.expired],
 ];
 
 export const RESULT_COLUMNS = COLUMNS.map(([name]) => name);
 
 /** One result as the CSV's cells (null for an empty cell; numbers stay numbers). */
-export const resultCells = (r: Result): (string | number | null)[] => COLUMNS.map(([, read]) => read(r) ?? null);
+export const resultCells = (r: Result): Cell[] => COLUMNS.map(([, read]) => read(r) ?? null);
 
 /** Text a spreadsheet would run as a formula (OWASP's CSV injection list, as csv-stringify's `escape_formulas`). */
 const FORMULA = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 const QUOTED = /[",\r\n]/;
 
-/** A CSV cell (RFC 4180): a formula-like text gets a leading quote; numbers are written as they are. */
-function csvCell(cell: string | number | null): string {
-  if (cell === null || typeof cell === "number") return cell === null ? "" : String(cell);
+/** A CSV cell (RFC 4180): a formula-like text gets a leading quote; numbers and booleans are written as they are. */
+function csvCell(cell: Cell): string {
+  if (cell === null || typeof cell !== "string") return cell === null ? "" : String(cell);
   const text = FORMULA.test(cell) ? `'${cell}` : cell;
   return QUOTED.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
@@ -102,8 +113,7 @@ function csvCell(cell: string | number | null): string {
  * CSV lines (CRLF). Written here rather than with csv-stringify: its per-cell bookkeeping made
  * 4 KB of garbage per results row, most of the CPU and memory of streaming a large batch.
  */
-export const csvLines = (rows: (string | number | null)[][]) =>
-  rows.map((cells) => `${cells.map(csvCell).join(",")}\r\n`).join("");
+export const csvLines = (rows: Cell[][]) => rows.map((cells) => `${cells.map(csvCell).join(",")}\r\n`).join("");
 
 export type ResultsFormat = "csv" | "ndjson" | "xlsx";
 
