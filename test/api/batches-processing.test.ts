@@ -2,6 +2,8 @@
 // one is registered once, a cancel stops what has not started, and results carry every item.
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import ExcelJS from "exceljs";
+import { RESULT_COLUMNS, resultsStream } from "@/lib/batches";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { schema } from "@/lib/db";
 import { type BatchItem, Property } from "@/lib/domain";
@@ -164,6 +166,21 @@ describe("GET /batches/{id}/results", () => {
     );
     expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference,,,,,");
     expect(lines[3]).toMatch(/^3,'@me,.*,duplicate,/);
+  });
+
+  it("XLSX: the same columns, the certificate's dates as text and its expiry as a boolean cell", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const batch = await batchOf(await t.api.createBatch(postCsv(`refcat\n${unit(40)}\n`, { "X-API-Key": key })));
+    await settled(t, key, batch.batch_id);
+    const stream = resultsStream(t.app.db, { partnerId: partner.id, mode: "test" }, batch.batch_id, "xlsx");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(await new Response(stream).arrayBuffer());
+    const [header, row] = (workbook.worksheets[0]!.getSheetValues() as unknown[][]).slice(1);
+    const cell = (column: string) => row![header!.indexOf(column)];
+    expect(header!.slice(1)).toEqual(RESULT_COLUMNS);
+    expect(cell("energy_issued_on")).toBe("2020-01-01");
+    expect(cell("energy_expired")).toBe(false);
+    expect(cell("energy_certificate_id")).toBe("C-1");
   });
 
   it("NDJSON: {item, property} a line, while the batch runs too", async () => {
