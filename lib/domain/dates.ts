@@ -3,7 +3,8 @@
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Days in a month (1-12) of a year. */
+export const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
