@@ -14,6 +14,7 @@ import { loadConfig } from "@/lib/config";
 import {
   checkTargets,
   datasetById,
+  describeLines,
   describeSkips,
   importDataset,
   importFromUrls,
@@ -320,6 +321,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       console.log(
         `${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
       );
+      console.log(`  ${describeLines(result.lines)}`);
       for (const line of describeSkips(result.skips)) console.log(`  ${line}`);
       return;
     }
@@ -402,6 +404,7 @@ function describeInspection(dataset: Dataset, inspection: FileInspection): strin
   }
   const counts = `${totals.sourceRows} rows: ${inspection.records} records, ${totals.skipped} rows would be left out`;
   lines.push(`  read     ${counts}`);
+  lines.push(`  lines    ${describeLines(totals.lines)}`);
   for (const line of describeSkips(totals.skips)) lines.push(`  left out ${line}`);
   if (inspection.error) lines.push(`  REFUSED  ${inspection.error}`);
   return lines;

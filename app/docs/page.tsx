@@ -177,10 +177,12 @@ export default async function Guide() {
               (staircase, floor, door: 20-character references only), {c("postal_code")}, {c("municipality_code")} (INE)
               and {c("location")} (WGS 84; {c("null")} when the coordinates service did not answer). A registry
               certificate adds {c("emissions_rating")}, {c("primary_energy_kwh_m2_year")},{" "}
-              {c("emissions_kg_co2_m2_year")},{c("issued_on")}, {c("valid_until")} (issue + 10 years when the registry
-              gives no end), {c("expired")}, {c("scope")} ({c("building")} when the whole building&apos;s certificate
-              stands in for the unit), {c("registry")} and {c("certificate_id")}; an estimate adds {c("probabilities")}{" "}
-              (A–G, summing to 1), {c("confidence")} and
+              {c("emissions_kg_co2_m2_year")},{c("issued_on")}, {c("registered_on")} (where the registry gives a
+              registration date), {c("valid_until")} (the registry&apos;s, else issue + 10 years, + 5 for a G issued
+              since 2021-06-02; never from a registration date), {c("valid_until_source")} ({c("registry")},{" "}
+              {c("derived")} or {c("unknown")}), {c("expired")}, {c("scope")} ({c("building")} when the whole
+              building&apos;s certificate stands in for the unit), {c("registry")} and {c("certificate_id")}; an
+              estimate adds {c("probabilities")} (A–G, summing to 1), {c("confidence")} and
               {c("basis")}, and its {c("rating")} is the most probable letter. {c("ite")} gives the latest
               inspection&apos;s date, result and reference where a registry has one, and {c("next_due_on")} (the latest
               inspection + 10 years, or the end of the year the building reaches its region&apos;s confirmed

@@ -67,6 +67,10 @@ describe("csvLines", () => {
         expect(piece, cell).not.toMatch(/^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/);
   });
 
+  it("writes booleans as true and false (csv-stringify's default would write 1 and an empty cell)", () => {
+    expect(csvLines([[true, false, null]])).toBe("true,false,\r\n");
+  });
+
   it("reads back as written: line breaks inside cells, formulas prefixed with a quote, numbers alone", () => {
     const rows = parse(
       csvLines([

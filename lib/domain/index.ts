@@ -3,6 +3,7 @@
 export * from "./words";
 export * from "./errors";
 export * from "./property";
+export * from "./dates";
 export * from "./coverage";
 export * from "./batch";
 export * from "./member-order";

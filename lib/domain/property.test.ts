@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { iteAsOf, iteOverdue } from "./property";
+import { certificateAsOf, iteAsOf, iteOverdue, type StoredCertificate } from "./property";
 
 describe("ite.overdue", () => {
   it("is the due date against today's date in Spain, not UTC's", () => {
@@ -35,5 +35,46 @@ describe("ite.overdue", () => {
       "reference",
     ]);
     expect(iteAsOf(null, new Date())).toBeNull();
+  });
+});
+
+describe("certificateAsOf", () => {
+  const stored: StoredCertificate = {
+    rating: "G",
+    source: "registry",
+    emissions_rating: null,
+    primary_energy_kwh_m2_year: null,
+    emissions_kg_co2_m2_year: null,
+    issued_on: "2022-02-28",
+    valid_until: "2032-02-28",
+    expired: false,
+    scope: "unit",
+    registry: "R",
+    certificate_id: null,
+    probabilities: null,
+    confidence: null,
+    basis: null,
+  };
+  const now = new Date("2027-03-01T12:00:00Z");
+
+  it("works out expiry whenever the certificate is shown", () => {
+    const kept = { ...stored, registered_on: null, valid_until_source: "registry" } as const;
+    expect(certificateAsOf(kept, now)).toEqual({ ...kept, expired: false });
+    expect(certificateAsOf(kept, new Date("2032-03-01T12:00:00Z"))).toEqual({ ...kept, expired: true });
+    expect(certificateAsOf(null, now)).toBeNull();
+  });
+
+  it("derives again what was stored before valid_until_source: a G's 5 years, no 29 February", () => {
+    expect(certificateAsOf(stored, now)).toMatchObject({
+      registered_on: null,
+      valid_until: "2027-02-28",
+      valid_until_source: "derived",
+      expired: true,
+    });
+    const leap = { ...stored, rating: "C", issued_on: "2016-02-29", valid_until: "2026-02-29" } as const;
+    expect(certificateAsOf(leap, now)).toMatchObject({ valid_until: "2026-02-28", valid_until_source: "derived" });
+    // An end that is not issue + 10 years was the registry's own.
+    const given = { ...stored, valid_until: "2031-05-01" };
+    expect(certificateAsOf(given, now)).toMatchObject({ valid_until: "2031-05-01", valid_until_source: "registry" });
   });
 });

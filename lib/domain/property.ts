@@ -3,6 +3,7 @@
 // To add a member: declare it here, then fill it in the enrichment engine (lib/enrichment/engine.ts).
 // Every member is present: null when its source has not answered or does not know it.
 import { z } from "zod";
+import { certificateExpired, certificateValidity, madridDay } from "./dates";
 import { ITE_STATUSES, PROPERTY_STATUSES, RATINGS, SOURCE_STATUSES } from "./words";
 
 export const Timestamp = z.string().meta({ format: "date-time", description: "RFC 3339" });
@@ -33,6 +34,8 @@ export const ITE_RESULTS = ["favourable", "unfavourable", "conditional"] as cons
 export type IteResult = (typeof ITE_RESULTS)[number];
 
 const Rating = z.enum(RATINGS);
+
+export const VALID_UNTIL_SOURCES = ["registry", "derived", "unknown"] as const;
 
 export const RatingProbabilities = z
   .object(
@@ -65,16 +68,24 @@ export const EnergyCertificate = z
       .meta({ description: "CO2 emissions, kg/m²·year; null when not given, and for estimates." }),
     issued_on: DateOnly.nullable().meta({
       description:
-        "Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates.",
+        "The day the certificate was issued; null when the registry does not give it (some give only a registration date: registered_on), and for estimates.",
+    }),
+    registered_on: DateOnly.nullable().meta({
+      description:
+        "The day the certificate entered the registry, when the registry gives that date; null otherwise, and for estimates.",
     }),
     valid_until: DateOnly.nullable().meta({
       description:
-        "End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates.",
+        "End of validity: the registry's, else issued_on + 10 years (+ 5 years for a G issued on or after 2021-06-02, RD 390/2021; 29 February becoming 28 February); null when neither is known (a registration date alone does not date the issue), and for estimates.",
     }),
-    expired: z
-      .boolean()
-      .nullable()
-      .meta({ description: "valid_until is in the past; null when valid_until is unknown, and for estimates." }),
+    valid_until_source: z.enum(VALID_UNTIL_SOURCES).nullable().meta({
+      description:
+        "registry: the registry gives valid_until; derived: worked out from issued_on; unknown: neither given (e.g. only a registration date). Null for estimates.",
+    }),
+    expired: z.boolean().nullable().meta({
+      description:
+        "valid_until is before today (the date in Europe/Madrid); null when valid_until is unknown, and for estimates.",
+    }),
     scope: z.enum(CERTIFICATE_SCOPES).nullable().meta({
       description:
         "unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates.",
@@ -98,6 +109,41 @@ export const EnergyCertificate = z
   })
   .meta({ id: "EnergyCertificate" });
 export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
+
+/** A certificate as stored: those written before registered_on and valid_until_source lack them. */
+export type StoredCertificate = Omit<EnergyCertificate, "registered_on" | "valid_until_source"> &
+  Partial<Pick<EnergyCertificate, "registered_on" | "valid_until_source">>;
+
+/**
+ * The certificate as of `now`: `expired` changes with the date, so it is worked out whenever a
+ * property is shown. One stored before `valid_until_source` existed whose end is its issue date +
+ * 10 years (written as the year alone, 29 February included) had it derived: it is derived again
+ * under today's rule (5 years for a G since RD 390/2021, real dates only).
+ */
+export function certificateAsOf(c: StoredCertificate | null, now: Date): EnergyCertificate | null {
+  if (!c) return null;
+  let validUntil = c.valid_until;
+  let source = c.valid_until_source ?? null;
+  if (c.valid_until_source === undefined && c.source === "registry") {
+    const legacyDerived =
+      c.issued_on !== null && c.valid_until === `${Number(c.issued_on.slice(0, 4)) + 10}${c.issued_on.slice(4)}`;
+    const validity = certificateValidity({
+      rating: c.rating,
+      issuedOn: c.issued_on,
+      validUntil: legacyDerived ? null : c.valid_until,
+    });
+    validUntil = validity.validUntil;
+    source = validity.source;
+  }
+  // Spread: members added later travel as they are; the read puts them in the schema's order.
+  return {
+    ...c,
+    registered_on: c.registered_on ?? null,
+    valid_until: validUntil,
+    valid_until_source: source,
+    expired: c.source === "registry" ? certificateExpired(validUntil, now) : null,
+  };
+}
 
 export const Ite = z
   .object({
@@ -126,16 +172,9 @@ export const Ite = z
   .meta({ id: "Ite" });
 export type Ite = z.infer<typeof Ite>;
 
-const MADRID_DAY = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Europe/Madrid",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-});
-
 /** Whether an inspection due on `nextDueOn` (YYYY-MM-DD) is overdue on `now`'s date in Spain; null when no date is known. */
 export const iteOverdue = (nextDueOn: string | null, now: Date): boolean | null =>
-  nextDueOn === null ? null : nextDueOn < MADRID_DAY.format(now);
+  nextDueOn === null ? null : nextDueOn < madridDay(now);
 
 /** The inspection as of `now` (overdue changes with the date, so it is worked out whenever a property is shown). */
 export const iteAsOf = (ite: Ite | null, now: Date): Ite | null =>

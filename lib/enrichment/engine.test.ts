@@ -216,10 +216,38 @@ describe("certificateOf", () => {
     expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: "2029-06-12" }, now)).toMatchObject({
       issued_on: null,
       valid_until: "2029-06-12",
+      valid_until_source: "registry",
       expired: false,
     });
     expect(certificateOf({ ...CERTIFICATE, issuedOn: null, validUntil: null }, now)).toMatchObject({
       valid_until: null,
+      valid_until_source: "unknown",
+      expired: null,
+    });
+  });
+  it("a G issued since 2021-06-02 is valid 5 years; 29 February ends on 28 February", () => {
+    expect(certificateOf({ ...CERTIFICATE, rating: "G", issuedOn: "2021-06-02" }, now)).toMatchObject({
+      valid_until: "2026-06-02",
+      valid_until_source: "derived",
+      expired: true,
+    });
+    expect(certificateOf({ ...CERTIFICATE, rating: "G", issuedOn: "2021-06-01" }, now)).toMatchObject({
+      valid_until: "2031-06-01",
+      expired: false,
+    });
+    expect(certificateOf({ ...CERTIFICATE, issuedOn: "2020-02-29" }, now)).toMatchObject({
+      valid_until: "2030-02-28",
+      valid_until_source: "derived",
+    });
+  });
+  it("a registration date is kept as such and dates no validity", () => {
+    expect(
+      certificateOf({ ...CERTIFICATE, issuedOn: null, registeredOn: "2015-03-02", validUntil: null }, now),
+    ).toMatchObject({
+      issued_on: null,
+      registered_on: "2015-03-02",
+      valid_until: null,
+      valid_until_source: "unknown",
       expired: null,
     });
   });

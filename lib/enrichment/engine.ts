@@ -3,6 +3,9 @@
 // stored and the registers, lets it run until a deadline, and writes the draft's fields, source
 // states and new attempt records itself (lib/properties).
 import {
+  addYears,
+  certificateExpired,
+  certificateValidity,
   EMPTY_DATA,
   iteOverdue,
   SOURCES,
@@ -160,12 +163,12 @@ function applyEstimate(draft: Draft) {
   draft.data.energy_certificate = estimateEnergyCertificate({ yearBuilt, climateZone, use, ccaa });
 }
 
-const addYears = (date: string, years: number) => `${Number(date.slice(0, 4)) + years}${date.slice(4)}`;
-
-/** A registry's certificate as the Property shows it: validity completed, expiry as of `now`. */
+/**
+ * A registry's certificate as the Property shows it: validity completed (the registry's end, else
+ * derived from the issue date, never from a registration date), expiry as of `now`.
+ */
 export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertificate {
-  // A certificate is valid for 10 years (RD 390/2021 art. 13) when the registry gives no end.
-  const validUntil = c.validUntil ?? (c.issuedOn ? addYears(c.issuedOn, 10) : null);
+  const { validUntil, source } = certificateValidity(c);
   return {
     rating: c.rating,
     source: "registry",
@@ -173,8 +176,10 @@ export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertific
     primary_energy_kwh_m2_year: c.primaryEnergyKwhM2Year,
     emissions_kg_co2_m2_year: c.emissionsKgCo2M2Year,
     issued_on: c.issuedOn,
+    registered_on: c.registeredOn ?? null,
     valid_until: validUntil,
-    expired: validUntil === null ? null : validUntil < now.toISOString().slice(0, 10),
+    valid_until_source: source,
+    expired: certificateExpired(validUntil, now),
     scope: c.scope,
     registry: c.registry,
     certificate_id: c.certificateId,

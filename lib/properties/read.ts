@@ -2,6 +2,7 @@
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
 import {
+  certificateAsOf,
   EMPTY_DATA,
   inSchemaOrder,
   iteAsOf,
@@ -64,6 +65,7 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
     cadastral_reference: p.cadastralReference,
     status: p.status,
     ...data,
+    energy_certificate: certificateAsOf(data.energy_certificate, now),
     ite: iteAsOf(data.ite, now),
     enrichment: { cadastre: source("cadastre"), energy_certificate: source("energy_certificate"), ite: source("ite") },
     created_at: p.createdAt.toISOString(),

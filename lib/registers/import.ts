@@ -15,7 +15,7 @@ import { missingColumns, type ColumnOverrides } from "./columns";
 import { columnOf, openFile } from "./read";
 import type { FileShape } from "./shape";
 import { RegisterFileError } from "./read-error";
-import { tally, type Skips } from "./skips";
+import { tally, type LineCounts, type Skips } from "./skips";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
@@ -52,6 +52,8 @@ export interface ImportResult {
   skipped: number;
   /** Rows and values left out, by reason, with the first few positions. */
   skips: Skips;
+  /** Where the files' lines went: header, rows (kept or left out by reason), malformed records, blank. */
+  lines: LineCounts;
   asOf: string;
   /** A later import of the same dataset finished first; this one's rows were discarded. */
   superseded: boolean;
@@ -65,7 +67,16 @@ export interface ReadTotals {
   sourceRows: number;
   skipped: number;
   skips: Skips;
+  /** Where the files' lines went (./skips.ts LineCounts). */
+  lines: LineCounts;
 }
+
+export const emptyTotals = (): ReadTotals => ({
+  sourceRows: 0,
+  skipped: 0,
+  skips: {},
+  lines: { header: 0, rows: 0, malformed: 0, blank: 0 },
+});
 
 const PROGRESS_EVERY = 10_000;
 
@@ -95,13 +106,21 @@ export async function* readRecords(
     stream.destroy();
     throw new RegisterFileError(file.name, shape.headerLine, null, missingColumns(dataset, shape.match));
   }
+  // XML's header line is its first record's: only sheets and text have lines above their rows.
+  totals.lines.header += shape.format === "XML" ? 0 : shape.headerLine;
   let count = 0;
   for await (const parsed of rows) {
+    if ("blank" in parsed) {
+      totals.lines.blank++;
+      continue;
+    }
     count++;
     if ("malformed" in parsed) {
       tally(totals.skips, "line", { file: file.name, line: parsed.line, column: null });
       totals.skipped++;
+      totals.lines.malformed += parsed.lines ?? 1;
     } else {
+      totals.lines.rows += parsed.lines ?? 1;
       const result = dataset.read(parsed.row, (field, problem) =>
         tally(totals.skips, problem, { file: file.name, line: parsed.line, column: columnOf(shape, field) }),
       );
@@ -188,7 +207,7 @@ export async function importDataset(
 ): Promise<ImportResult> {
   if (!files.length) throw new Error(`no file given for ${dataset.id}`);
   const generation = await claimGeneration(db, dataset.id);
-  const totals: ReadTotals = { sourceRows: 0, skipped: 0, skips: {} };
+  const totals = emptyTotals();
   let written = 0;
   const discard = () =>
     db.delete(records).where(and(eq(records.dataset, dataset.id), eq(records.generation, generation)));
@@ -233,6 +252,7 @@ export async function importDataset(
     rows: written,
     skipped: totals.skipped,
     skips: totals.skips,
+    lines: totals.lines,
     asOf: options.asOf,
   };
   // The switch: only to a newer generation than the live one (an import started later may have finished first).

@@ -21,7 +21,7 @@ export {
 export { coverage, FORAL_NOTE } from "./coverage";
 export { budgetOf, DEFAULT_REGISTER_RATES, registerBudgets, registerRates } from "./budgets";
 export { lastingOverrides, readOverrides } from "./overrides";
-export { describeSkips, SKIP_REASONS, type Skips } from "./skips";
+export { describeLines, describeSkips, SKIP_REASONS, type LineCounts, type Skips } from "./skips";
 export type { ColumnOverrides } from "./columns";
 export {
   checkTargets,

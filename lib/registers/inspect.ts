@@ -4,7 +4,7 @@
 // left out by reason. Missing columns stop a file's reading there (an import would refuse it).
 import type { Dataset } from "./datasets";
 import type { ColumnOverrides } from "./columns";
-import { readRecords, type ImportFile, type ReadTotals, type SourcedRecord } from "./import";
+import { emptyTotals, readRecords, type ImportFile, type ReadTotals, type SourcedRecord } from "./import";
 import type { FileShape } from "./shape";
 import { RegisterFileError } from "./read-error";
 
@@ -33,7 +33,7 @@ export async function inspectFile(
     shape: null,
     samples: [],
     records: 0,
-    totals: { sourceRows: 0, skipped: 0, skips: {} },
+    totals: emptyTotals(),
     error: null,
   };
   try {

@@ -1,25 +1,14 @@
 // Files a CSV parser cannot split (Galicia's register: nothing quoted, commas inside addresses and
 // inside a parenthesised note at the end): each line of the decoded text is named by position from
 // both ends. The file's own first line is a header and only skipped; a line too short to hold the
-// fields is counted, not quoted.
+// fields is counted, not quoted; blank lines are told apart.
 import type { Dataset, Row } from "./datasets";
 import { matchHeader } from "./columns";
 import type { DecodedText } from "./decode";
+import { textLines } from "./lines";
 import type { FileShape, ReadItem } from "./shape";
 
 type Layout = NonNullable<Dataset["positional"]>;
-
-/** The text's lines, each with its number. */
-async function* lines(text: DecodedText): AsyncGenerator<{ number: number; line: string }> {
-  let rest = "";
-  let number = 0;
-  for await (const chunk of text.chunks) {
-    const parts = (rest + chunk).split("\n");
-    rest = parts.pop()!;
-    for (const line of parts) yield { number: ++number, line: line.replace(/\r$/, "") };
-  }
-  if (rest) yield { number: ++number, line: rest.replace(/\r$/, "") };
-}
 
 export async function* readPositionalRows(
   dataset: Dataset & { positional: Layout },
@@ -38,8 +27,16 @@ export async function* readPositionalRows(
     encoding: () => ({ encoding: text.encoding(), switchedAtLine: text.switchedAtLine() }),
   };
   yield { shape };
-  for await (const { number, line } of lines(text)) {
-    if (number === 1 || !line.trim()) continue;
+  for await (const { number, text: line, tooLong } of textLines(text.chunks)) {
+    if (number === 1) continue;
+    if (tooLong) {
+      yield { line: number, malformed: true };
+      continue;
+    }
+    if (!line.trim()) {
+      yield { line: number, blank: true };
+      continue;
+    }
     const fields = (drop ? line.replace(drop, "") : line).split(",");
     if (fields.length < head.length + tail.length) {
       yield { line: number, malformed: true };

@@ -19,7 +19,15 @@ export interface FileShape {
   encoding: (() => { encoding: TextEncoding; switchedAtLine: number | null }) | null;
 }
 
-export type ParsedRow = { line: number; row: Row } | { line: number; malformed: true };
+/**
+ * A row by field name, or a record that could not be split (malformed), from `line` over `lines`
+ * lines (1 unless a quoted field holds line breaks; readers of sheets and elements give none); or
+ * a blank line (text files), so that what a reading counts adds up to the file's lines.
+ */
+export type ParsedRow =
+  | { line: number; lines?: number; row: Row }
+  | { line: number; lines?: number; malformed: true }
+  | { line: number; blank: true };
 
 /** What a reader yields: the shape first, then rows. */
 export type ReadItem = { shape: FileShape } | ParsedRow;

@@ -11,7 +11,7 @@ export const SKIP_REASONS: Readonly<Record<SkipReason, string>> = {
   rating: "rows without an A-G rating",
   address: "rows without a street address with a number",
   result: "rows without an inspection result",
-  line: "lines whose fields do not match the header",
+  line: "records that cannot be split into the header's fields (a quote never closed, a field count not the header's)",
   date: "dates that are no calendar date (left out of their row)",
   number: "figures that are no number (left out of their row)",
   letter: "letters other than A-G (left out of their row)",
@@ -51,4 +51,22 @@ export function describeSkips(skips: Skips): string[] {
     const more = tallied.count > tallied.first.length ? "; …" : "";
     return [`${SKIP_REASONS[reason]}: ${tallied.count} (${tallied.first.map(where).join("; ")}${more})`];
   });
+}
+
+/**
+ * Where a file's lines went. For a text file they add up to its lines: the header (and any lines
+ * above it), the lines of rows read (kept, or left out by reason), of records that could not be
+ * split, and blank lines. Sheets count rows alike; XML files count records, not lines.
+ */
+export interface LineCounts {
+  header: number;
+  rows: number;
+  malformed: number;
+  blank: number;
+}
+
+/** `11 lines: 1 header, 8 in rows, 1 in malformed records, 1 blank`. */
+export function describeLines(lines: LineCounts): string {
+  const total = lines.header + lines.rows + lines.malformed + lines.blank;
+  return `${total} lines: ${lines.header} header, ${lines.rows} in rows, ${lines.malformed} in malformed records, ${lines.blank} blank`;
 }

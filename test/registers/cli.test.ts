@@ -43,6 +43,7 @@ describe.sequential("finca registers", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trim().split("\n")).toEqual([
       "cat-icaen: 6 records (2 rows skipped), as of 2026-11-01",
+      "  7 lines: 1 header, 6 in rows, 0 in malformed records, 0 blank",
       `  rows without a usable cadastral reference: 1 (${fixture("cat-icaen")} line 6 column "REFERENCIA CADASTRAL")`,
       `  rows without an A-G rating: 1 (${fixture("cat-icaen")} line 7 column ` +
         `"Qualificació de consum d'energia primaria no renovable")`,
@@ -104,6 +105,7 @@ describe.sequential("finca registers", () => {
     const sample = '{"rating":"E","emissionsRating":"E","primaryEnergyKwhM2Year":201.4';
     expect(out).toContain(`  sample   line 2: certificate 7541901XM8174S0001 ${sample}`);
     expect(out).toContain("  read     6 rows: 5 records, 2 rows would be left out");
+    expect(out).toContain("  lines    7 lines: 1 header, 6 in rows, 0 in malformed records, 0 blank");
     const rating = `1 (${fixture("ara-gaodcore")} line 7 column "clasificacion_consumo")`;
     expect(out).toContain(`  left out rows without an A-G rating: ${rating}`);
     expect((await finca("list")).stdout).toMatch(/'ara-gaodcore'\s*│ 'Aragón'\s*│ 'confirmed'\s*│ 0 /);
@@ -125,7 +127,9 @@ describe.sequential("finca registers", () => {
     const map = await fileWith("map.json", JSON.stringify(names));
     const once = await finca("import", "rio-larioja", "--file", renamed, "--columns", map, "--as-of", "2026-11-02");
     expect(once.code, once.stderr).toBe(0);
-    expect(once.stdout.trim()).toBe("rio-larioja: 1 records (0 rows skipped), as of 2026-11-02");
+    expect(once.stdout.trim()).toBe(
+      "rio-larioja: 1 records (0 rows skipped), as of 2026-11-02\n  2 lines: 1 header, 1 in rows, 0 in malformed records, 0 blank",
+    );
     await mkdir(path.join(dir, "columns"), { recursive: true });
     await writeFile(path.join(dir, "columns", "rio-larioja.json"), JSON.stringify({ CALIF_CONSUMO_NORENOV: "LETRA" }));
     const lasting = await finca("import", "rio-larioja", "--file", renamed, "--dry-run");

@@ -36,6 +36,21 @@ const EXPECTED = {
   "gal-xunta": { parcel: "4815903NH4941N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
 } as const;
 
+/** Which dates each dataset gives: an issue date, only a registration date, or the end of validity. */
+const DATES: Record<keyof typeof EXPECTED, readonly string[]> = {
+  "cat-icaen": ["registeredOn"],
+  "val-gva": ["validUntil"],
+  "cyl-jcyl": ["registeredOn"],
+  "ara-gaodcore": ["issuedOn", "validUntil"],
+  "can-gobcan": ["registeredOn"],
+  "rio-larioja": ["validUntil"],
+  "and-junta": ["issuedOn"],
+  "clm-jccm": ["issuedOn"],
+  "ast-principado": ["registeredOn"],
+  "ctb-dgicc": ["issuedOn"],
+  "gal-xunta": ["validUntil"],
+};
+
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
   const index = () => registerIndex(db());
   const unit = (n: string) => `${expected.parcel}${n}`;
@@ -80,12 +95,20 @@ describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expec
     }
   });
 
-  it("reads the figures and dates of the certificate", async () => {
+  it("reads the figures and dates of the certificate, each date as what the dataset says it is", async () => {
     const { data } = (await index().certificate({ parcel: expected.parcel, unit: unit("0001") }))!;
     expect(data.primaryEnergyKwhM2Year).toEqual(expect.any(Number));
     expect(data.emissionsKgCo2M2Year).toEqual(expect.any(Number));
     expect(data.emissionsRating).toBe(expected.unit1);
-    expect(data.issuedOn ?? data.validUntil).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const given = Object.entries({
+      issuedOn: data.issuedOn,
+      registeredOn: data.registeredOn,
+      validUntil: data.validUntil,
+    })
+      .filter(([, date]) => date)
+      .map(([field]) => field);
+    expect(given).toEqual(DATES[id as keyof typeof EXPECTED]);
+    for (const field of given) expect(data[field as keyof typeof data]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 });
 

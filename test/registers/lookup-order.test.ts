@@ -115,3 +115,65 @@ describe("live certificate lookups", () => {
     expect(property.enrichment.energy_certificate!.provider).toBe("sandbox");
   });
 });
+
+describe("a certificate's validity, through the importers and the create", () => {
+  it("only a registration date (Castilla y León): kept as registered_on; validity and expiry unknown", async () => {
+    const file = await fileWith(
+      "cyl.csv",
+      `Nº de inscripción;Ref. Catastral;Calificación E.Primaria;Fecha de inscripción\nCYL-9;${ref("0006")};C;01/03/2022\n`,
+    );
+    await importDataset(t.app.db, dataset("cyl-jcyl"), [localFile(file)], { asOf: "2026-11-01" });
+    const property = await create(ref("0006"));
+    expect(property.energy_certificate).toMatchObject({
+      rating: "C",
+      issued_on: null,
+      registered_on: "2022-03-01",
+      valid_until: null,
+      valid_until_source: "unknown",
+      expired: null,
+    });
+    expect(property.enrichment.energy_certificate!.provider).toBe("index:cyl-jcyl");
+  });
+
+  it("an issue date (Castilla-La Mancha): 5 years for a G since 2021-06-02, 10 before; 29 February", async () => {
+    const header = "ns1:CodigoComunidadAutonoma\tns1:Fecha\tns1:ReferenciaCatastral\tns1:Global73";
+    const rows = [
+      ["CLM-7", "02/06/2021", ref("0007"), "G"],
+      ["CLM-8", "01/06/2021", ref("0008"), "G"],
+      ["CLM-9", "29/02/2020", ref("0009"), "D"],
+    ];
+    const file = await fileWith("clm.tsv", [header, ...rows.map((r) => r.join("\t"))].join("\r\n"));
+    await importDataset(t.app.db, dataset("clm-jccm"), [localFile(file)], { asOf: "2026-11-01" });
+    expect((await create(ref("0007"))).energy_certificate).toMatchObject({
+      rating: "G",
+      issued_on: "2021-06-02",
+      registered_on: null,
+      valid_until: "2026-06-02",
+      valid_until_source: "derived",
+      expired: true,
+    });
+    expect((await create(ref("0008"))).energy_certificate).toMatchObject({
+      valid_until: "2031-06-01",
+      valid_until_source: "derived",
+    });
+    expect((await create(ref("0009"))).energy_certificate).toMatchObject({
+      issued_on: "2020-02-29",
+      valid_until: "2030-02-28",
+      valid_until_source: "derived",
+    });
+  });
+
+  it("the registry's own end (Valencia) is the registry's, whatever the letter", async () => {
+    const file = await fileWith(
+      "val-g.csv",
+      `REFERENCIA_CATASTRAL,CONSUMO_EP_LETRA,VALIDO_HASTA\n${ref("0010")},G,01/01/2033\n`,
+    );
+    await importDataset(t.app.db, dataset("val-gva"), [localFile(file)], { asOf: "2026-11-03" });
+    expect((await create(ref("0010"))).energy_certificate).toMatchObject({
+      rating: "G",
+      issued_on: null,
+      valid_until: "2033-01-01",
+      valid_until_source: "registry",
+    });
+  });
+});

@@ -8,6 +8,7 @@ import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 import { importDataset, inspectFile, listDatasets, localFile, registerIndex, RegisterFileError } from "@/lib/registers";
 import { MAX_XML_RECORD_VALUES, MAX_XML_TEXT_CHARS } from "@/lib/registers/read-xml";
+import { checkLetters } from "@/lib/cadastral-reference";
 import { dataset, fileWith, fixture } from "./support";
 
 let testDb: TestDatabase;
@@ -117,14 +118,14 @@ describe("no value of a row in any error, message or position", () => {
       { numcert: `ARA-${SECRET}\u0000`, refcatastral: "7541901XM8174S0005HU" },
     ]);
     const result = await importDataset(db(), dataset("ara-gaodcore"), [localFile(file)], { asOf: "2026-11-01" });
-    // The stray quote's line splits into pieces csv-parse cannot take: each is counted as a line.
+    // The stray quote's line is one malformed record, at its own line; the line after it is read.
     expect(result.skips).toMatchObject({
       date: { count: 2 },
       number: { count: 1 },
       letter: { count: 1 },
       reference: { count: 1 },
     });
-    expect(result.skips.line!.first[0]).toEqual({ file, line: 6, column: null });
+    expect(result.skips.line).toEqual({ count: 1, first: [{ file, line: 6, column: null }] });
     const status = (await listDatasets(db())).find((d) => d.id === "ara-gaodcore")!;
     expect(JSON.stringify({ result, status })).not.toContain(SECRET.slice(8));
     // The NUL of an identifier is dropped (jsonb refuses it); the identifier itself is data, not a message.
@@ -280,5 +281,86 @@ describe("column overrides", () => {
     expect(
       (await registerIndex(db()).certificate({ parcel: "7541901XM8174S", unit: "7541901XM8174S0001" }))?.data,
     ).toMatchObject({ rating: "B", issuedOn: "2021-01-01" });
+  });
+});
+
+describe("a stray quote costs only its own record, counted at its true line", () => {
+  const PARCEL = "1416301YJ2711N";
+  const ref = (n: number) => {
+    const unit = PARCEL + String(n).padStart(4, "0");
+    return unit + checkLetters(unit);
+  };
+  /** Ten rows of Valencia's columns (REFERENCIA_CATASTRAL, letter, end, number), row `n` on line n + 1. */
+  const rows = (d: string) =>
+    Array.from({ length: 10 }, (_, i) => [ref(i + 1), "E", "01/01/2033", `R${i + 1}`].join(d));
+  const header = (d: string) => ["REFERENCIA_CATASTRAL", "CONSUMO_EP_LETRA", "VALIDO_HASTA", "REGISTRO"].join(d);
+  /** Where each row's certificate in the index comes from (its line), null when it is not there. */
+  const kept = async () => {
+    const units = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const hit = await registerIndex(db()).certificate({ parcel: PARCEL, unit: ref(i + 1).slice(0, 18) });
+        return hit?.sourceRow ?? null;
+      }),
+    );
+    return units;
+  };
+
+  for (const [format, d] of [
+    ["CSV", ","],
+    ["TSV", "\t"],
+  ] as const) {
+    for (const [where, row] of [
+      ["start", 1],
+      ["middle", 5],
+      ["end", 10],
+    ] as const) {
+      it(`${format}: a quote never closed in the ${where} row leaves out that row alone`, async () => {
+        const body = rows(d);
+        body[row - 1] = `"${body[row - 1]}`;
+        const text = `${[header(d), ...body].join("\r\n")}\r\n`;
+        const file = await fileWith(`stray-${where}.${format.toLowerCase()}`, text);
+        const result = await importDataset(db(), dataset("val-gva"), [localFile(file)], { asOf: "2026-11-01" });
+        expect(result.rows).toBe(9);
+        expect(result.skipped).toBe(1);
+        expect(result.skips).toEqual({ line: { count: 1, first: [{ file, line: row + 1, column: null }] } });
+        // Every other row is in the index, at its own line.
+        const units = await kept();
+        expect(units).toEqual(Array.from({ length: 10 }, (_, i) => (i + 1 === row ? null : i + 2)));
+        // The summary adds up to the file's 11 lines.
+        expect(result.lines).toEqual({ header: 1, rows: 9, malformed: 1, blank: 0 });
+      });
+    }
+
+    it(`${format}: quotes inside or closing an unquoted field are text; a quoted line break is one record`, async () => {
+      const body = rows(d);
+      body[1] = body[1]!.replace("R2", 'R"2'); // a quote in the middle of a field
+      body[4] = body[4]!.replace("R5", 'R5"'); // a quote ending a field
+      body[6] = body[6]!.replace("R7", '"R\n7"'); // a quoted field holding a line break
+      const text = [header(d), ...body.slice(0, 8), "", ...body.slice(8)].join("\n");
+      const file = await fileWith(`quotes.${format.toLowerCase()}`, text);
+      const result = await importDataset(db(), dataset("val-gva"), [localFile(file)], { asOf: "2026-11-01" });
+      expect(result).toMatchObject({ rows: 10, skipped: 0, skips: {} });
+      const units = await kept();
+      // Rows 1-6 on lines 2-7; row 7 spans lines 8-9; row 8 on line 10; line 11 blank; rows 9-10 on 12-13.
+      expect(units).toEqual([2, 3, 4, 5, 6, 7, 8, 10, 12, 13]);
+      expect(result.lines).toEqual({ header: 1, rows: 11, malformed: 0, blank: 1 });
+      expect(text.split("\n")).toHaveLength(13);
+      const hit = await registerIndex(db()).certificate({ parcel: PARCEL, unit: ref(2).slice(0, 18) });
+      expect(hit!.data.certificateId).toBe('R"2');
+      const multi = await registerIndex(db()).certificate({ parcel: PARCEL, unit: ref(7).slice(0, 18) });
+      // One record: its number whole (control characters, the line break too, are dropped from text).
+      expect(multi!.data.certificateId).toBe("R7");
+    });
+  }
+
+  it("two stray quotes do not pair up across the rows between them; the dry run counts alike", async () => {
+    const body = rows(";");
+    body[1] = `"${body[1]}`;
+    body[4] = `"${body[4]}`;
+    const file = await fileWith("two-strays.csv", [header(";"), ...body].join("\n"));
+    const inspection = await inspectFile(dataset("val-gva"), localFile(file), {});
+    expect(inspection.records).toBe(8);
+    expect(inspection.totals.skips.line!.first.map((p) => p.line)).toEqual([3, 6]);
+    expect(inspection.totals.lines).toEqual({ header: 1, rows: 8, malformed: 2, blank: 0 });
   });
 });

@@ -88,13 +88,19 @@ export interface CadastreSource {
   lookup(input: SourceInput): Promise<SourceOutcome<CadastreFacts>>;
 }
 
-/** An official certificate as a registry gives it; the engine completes validity and expiry. */
+/**
+ * An official certificate as a registry gives it; the engine completes validity and expiry. Dates
+ * are as the registry names them: the issue, the registration (a register that gives only that
+ * gives no issue date), the end of validity.
+ */
 export const RegistryCertificate = z.object({
   rating: z.enum(RATINGS),
   emissionsRating: z.enum(RATINGS).nullable(),
   primaryEnergyKwhM2Year: z.number().nullable(),
   emissionsKgCo2M2Year: z.number().nullable(),
   issuedOn: z.string().nullable(),
+  /** Optional: index records written before it was read have none. */
+  registeredOn: z.string().nullish(),
   validUntil: z.string().nullable(),
   scope: z.enum(CERTIFICATE_SCOPES),
   registry: z.string(),

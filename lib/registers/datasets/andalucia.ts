@@ -1,5 +1,5 @@
 // Andalucía: one XML file per province, each certificate in the national `DatosEnergeticosDelEdificio`
-// schema (version 2).
+// schema (version 2). Its date is the certificate's own (the certifier's `Fecha`): the issue date.
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
 

@@ -1,5 +1,5 @@
 // Principado de Asturias: the register of energy certificates, an XLSX workbook with a title line
-// above the header (NBEM skips one row).
+// above the header (NBEM skips one row). Its only date is the registration (`FECHA REGISTRO`).
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
 
@@ -21,7 +21,7 @@ export const asturias = certificateDataset(
     primaryEnergy: "CONSUMO ENERGIA PRIMARIA (kWh/m2año)",
     emissionsRating: "CALIFICACION EMISIONES",
     emissions: "EMISIONES CO2 RATIO (kgCO2/m2año)",
-    issuedOn: "FECHA REGISTRO",
+    registeredOn: "FECHA REGISTRO",
     certificateId: "Nº DE REGISTRO",
   },
 );

@@ -1,5 +1,5 @@
 // Canarias: the register's CSV on datos.canarias.es (`;`, Windows-1252 per NBEM, which also notes
-// fields with two references joined by a comma).
+// fields with two references joined by a comma). Its only date is the registration (`fecha_registro`).
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
 
@@ -21,7 +21,7 @@ export const canarias = certificateDataset(
     primaryEnergy: "consumo_anual",
     emissionsRating: "calificacion_emision_anual",
     emissions: "emision_anual",
-    issuedOn: "fecha_registro",
+    registeredOn: "fecha_registro",
     certificateId: "numero_registro",
   },
 );

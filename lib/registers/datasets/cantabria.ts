@@ -1,5 +1,6 @@
 // Cantabria: the register's XLSX export (DGICC, last published April 2022). Letters are written
-// "E - Calificación E", "N/D" for none.
+// "E - Calificación E", "N/D" for none. Its date, VIGENCIA DESDE, is when validity starts: read as
+// the issue date, from which validity runs.
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
 

@@ -3,7 +3,8 @@
 // Albacete A/B-Z), published as `.xls` files that must be opened and saved again as `.xlsx` (NBEM:
 // "unos xls con problemas hay que abrirlos y guardarlos como xlsx"), or read as tab-separated text.
 // Their columns are the national certificate XML flattened, numbered where a name repeats
-// ("ns1:Global73" is the primary-energy letter).
+// ("ns1:Global73" is the primary-energy letter). Its date, `ns1:Fecha`, is the certificate's own
+// (the certifier's, as in the national XML): the issue date.
 import { certificateDataset } from "./certificates";
 import { NBEM_MAIN, nbemScript } from "./evidence";
 

@@ -1,5 +1,6 @@
 // Castilla y León: the register's bulk CSV (`;`) for the whole community. Column names: NBEM's
-// Castilla_Y_León script, the only evidence.
+// Castilla_Y_León script, the only evidence. Its only date is the registration ("Fecha de
+// inscripción"): no issue date, no end of validity.
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
 
@@ -18,7 +19,7 @@ export const castillaLeon = certificateDataset(
     primaryEnergy: "Ratio Energía Primaria",
     emissionsRating: "Calificación emisiones CO2",
     emissions: "Ratio emisiones CO2",
-    issuedOn: "Fecha de inscripción",
+    registeredOn: "Fecha de inscripción",
     certificateId: "Nº de inscripción",
   },
 );

@@ -1,6 +1,7 @@
 // ICAEN's register of energy certificates (Socrata `j6ii-t3w2`), bulk CSV export: `;` when asked
 // for it (NBEM's download URL), `,` by default (Socrata's), figures with a decimal comma. The IITE
-// column is the dataset's `informe_ins_tecnica_edifici`.
+// column is the dataset's `informe_ins_tecnica_edifici`. Its only date, DATA_ENTRADA, is the
+// registration ("Data d'inscripció al registre", ICAEN's field dictionary), not the issue.
 import { CATALONIA_REGISTRY } from "@/lib/enrichment/sources/registries/catalonia";
 import { certificateDataset } from "./certificates";
 import { nbemScript } from "./evidence";
@@ -28,7 +29,7 @@ export const catalonia = certificateDataset(
     primaryEnergy: "Energia primària no renovable",
     emissionsRating: "Qualificacio d'emissions de CO2",
     emissions: "Emissions de CO2",
-    issuedOn: "DATA_ENTRADA",
+    registeredOn: "DATA_ENTRADA",
     certificateId: "NUM_CAS",
     inspectionCode: "INFORME_INS_TECNICA_EDIFICI",
   },

@@ -49,7 +49,7 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
             kind: "certificate",
             parcel: key.parcel,
             unit: key.unit,
-            datedOn: data.issuedOn ?? data.validUntil,
+            datedOn: data.issuedOn ?? data.registeredOn ?? data.validUntil,
             data,
           });
         }
@@ -57,18 +57,19 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
       if (code) {
         // The inspection is of the building, whichever unit's certificate names it; its own date
         // and result are not in the dataset (the row's date is the certificate's).
-        let issuedOn = certificate?.issuedOn ?? null;
+        const field = row.issuedOn !== undefined ? "issuedOn" : "registeredOn";
+        let datedOn = certificate ? (certificate.issuedOn ?? certificate.registeredOn ?? null) : null;
         if (!certificate) {
-          const date = readDate(row.issuedOn);
-          if (date === UNREADABLE) unreadable("issuedOn", "date");
-          else issuedOn = date;
+          const date = readDate(row[field]);
+          if (date === UNREADABLE) unreadable(field, "date");
+          else datedOn = date;
         }
         for (const parcel of new Set(keys.map((k) => k.parcel))) {
           records.push({
             kind: "inspection",
             parcel,
             unit: null,
-            datedOn: issuedOn,
+            datedOn,
             data: { status: "found", registry: meta.registry, reference: code },
           });
         }

@@ -423,11 +423,15 @@ export type components = {
             primary_energy_kwh_m2_year: number | null;
             /** @description CO2 emissions, kg/m²·year; null when not given, and for estimates. */
             emissions_kg_co2_m2_year: number | null;
-            /** @description Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates. */
+            /** @description The day the certificate was issued; null when the registry does not give it (some give only a registration date: registered_on), and for estimates. */
             issued_on: string | null;
-            /** @description End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates. */
+            /** @description The day the certificate entered the registry, when the registry gives that date; null otherwise, and for estimates. */
+            registered_on: string | null;
+            /** @description End of validity: the registry's, else issued_on + 10 years (+ 5 years for a G issued on or after 2021-06-02, RD 390/2021; 29 February becoming 28 February); null when neither is known (a registration date alone does not date the issue), and for estimates. */
             valid_until: string | null;
-            /** @description valid_until is in the past; null when valid_until is unknown, and for estimates. */
+            /** @description registry: the registry gives valid_until; derived: worked out from issued_on; unknown: neither given (e.g. only a registration date). Null for estimates. */
+            valid_until_source: ("registry" | "derived" | "unknown") | null;
+            /** @description valid_until is before today (the date in Europe/Madrid); null when valid_until is unknown, and for estimates. */
             expired: boolean | null;
             /** @description unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates. */
             scope: ("unit" | "building") | null;
@@ -881,11 +885,15 @@ export type components = {
             primary_energy_kwh_m2_year: number | null;
             /** @description CO2 emissions, kg/m²·year; null when not given, and for estimates. */
             emissions_kg_co2_m2_year: number | null;
-            /** @description Date of the certificate (its registration where the registry gives only that); null when unknown, and for estimates. */
+            /** @description The day the certificate was issued; null when the registry does not give it (some give only a registration date: registered_on), and for estimates. */
             issued_on: string | null;
-            /** @description End of validity: the registry's, else issued_on + 10 years; null when neither is known, and for estimates. */
+            /** @description The day the certificate entered the registry, when the registry gives that date; null otherwise, and for estimates. */
+            registered_on: string | null;
+            /** @description End of validity: the registry's, else issued_on + 10 years (+ 5 years for a G issued on or after 2021-06-02, RD 390/2021; 29 February becoming 28 February); null when neither is known (a registration date alone does not date the issue), and for estimates. */
             valid_until: string | null;
-            /** @description valid_until is in the past; null when valid_until is unknown, and for estimates. */
+            /** @description registry: the registry gives valid_until; derived: worked out from issued_on; unknown: neither given (e.g. only a registration date). Null for estimates. */
+            valid_until_source: ("registry" | "derived" | "unknown") | null;
+            /** @description valid_until is before today (the date in Europe/Madrid); null when valid_until is unknown, and for estimates. */
             expired: boolean | null;
             /** @description unit: the unit's own certificate; building: the whole building's, standing in for the unit. Null for estimates. */
             scope: ("unit" | "building") | null;

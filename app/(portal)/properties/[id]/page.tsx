@@ -127,19 +127,23 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
               certificate?.emissions_kg_co2_m2_year != null && `${certificate.emissions_kg_co2_m2_year} kg CO₂/m²·year`,
             ],
             ["Issued", certificate?.issued_on],
+            ["Registered", certificate?.registered_on],
             [
               "Valid until",
-              certificate?.valid_until && (
-                <span key="valid">
-                  {certificate.valid_until}
-                  {certificate.expired && (
-                    <>
-                      {" "}
-                      <Badge value="failed" label="expired" />
-                    </>
-                  )}
-                </span>
-              ),
+              certificate?.valid_until_source === "unknown"
+                ? "unknown (the registry gives no issue date)"
+                : certificate?.valid_until && (
+                    <span key="valid">
+                      {certificate.valid_until}
+                      {certificate.valid_until_source === "derived" && " (from the issue date)"}
+                      {certificate.expired && (
+                        <>
+                          {" "}
+                          <Badge value="failed" label="expired" />
+                        </>
+                      )}
+                    </span>
+                  ),
             ],
             ["Scope", certificate?.scope && (certificate.scope === "unit" ? "this unit" : "the whole building")],
             [

@@ -153,7 +153,9 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
         emissionsRating: "E",
         primaryEnergyKwhM2Year: 214.61,
         emissionsKgCo2M2Year: 45.09,
-        issuedOn: "2023-03-14",
+        // data_entrada is the registration ("Data d'inscripció al registre"): no issue date.
+        issuedOn: null,
+        registeredOn: "2023-03-14",
         validUntil: null,
         scope: "unit",
         registry: "ICAEN (j6ii-t3w2)",
@@ -174,7 +176,7 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
     const before = server.requests.length;
     expect(await cee().lookup(input(UNIT_CAT_NONE, facts(UNIT_CAT_NONE, "08")))).toMatchObject({
       kind: "found",
-      data: { rating: "E", certificateId: "B7M2X9QF3D", issuedOn: "2016-09-20", scope: "building" },
+      data: { rating: "E", certificateId: "B7M2X9QF3D", issuedOn: null, registeredOn: "2016-09-20", scope: "building" },
     });
     expect(server.requests.slice(before).map((u) => u.searchParams.get("referencia_cadastral"))).toEqual([
       UNIT_CAT_NONE,
@@ -212,7 +214,7 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
   it("a record without a valid letter is skipped", async () => {
     expect(await cee().lookup(input(UNIT_CAT_NO_LETTER, facts(UNIT_CAT_NO_LETTER, "08")))).toMatchObject({
       kind: "found",
-      data: { rating: "F", certificateId: "F83RW1ZK20", issuedOn: "2014-07-02", scope: "unit" },
+      data: { rating: "F", certificateId: "F83RW1ZK20", registeredOn: "2014-07-02", scope: "unit" },
     });
   });
 
@@ -264,6 +266,7 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
         primaryEnergyKwhM2Year: 172.35,
         emissionsKgCo2M2Year: 38.91,
         issuedOn: null,
+        registeredOn: null,
         validUntil: "2029-06-12",
         scope: "unit",
         registry: "GVA GCEE WFS",
@@ -325,6 +328,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
         primaryEnergyKwhM2Year: 201.4,
         emissionsKgCo2M2Year: 44.1,
         issuedOn: "2019-05-10",
+        registeredOn: null,
         validUntil: "2029-05-10",
         scope: "unit",
         registry: "Gobierno de Aragón (GA_OD_Core 237)",

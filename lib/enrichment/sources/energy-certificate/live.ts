@@ -35,7 +35,8 @@ export interface LiveEnergyCertificateOptions extends LiveClientOptions {
 /**
  * ICAEN's columns: the consumption letter, non-renewable primary energy (kWh/m²·year), the global
  * CO2 letter and kgCO2/m²·year (`qualificaci_emissions` is only the heating one), the registration
- * date (the dataset's only date) and the procedure number.
+ * date (the dataset's only date: "Data d'inscripció al registre" in ICAEN's dictionary, no issue
+ * date, so validity stays unknown) and the procedure number.
  */
 const fromCatalonia = (row: CataloniaRow, scope: CertificateScope) =>
   registryCertificate(
@@ -44,7 +45,7 @@ const fromCatalonia = (row: CataloniaRow, scope: CertificateScope) =>
       emissionsRating: row.qualificacio_d_emissions,
       primaryEnergy: row.energia_prim_ria_no_renovable,
       emissions: row.emissions_de_co2,
-      issuedOn: row.data_entrada,
+      registeredOn: row.data_entrada,
       certificateId: row.num_cas,
     },
     scope,

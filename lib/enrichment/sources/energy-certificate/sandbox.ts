@@ -14,6 +14,7 @@ const CERTIFIED_SHARE = 0.5;
 const FIRST_ISSUE = Date.UTC(2013, 5, 1);
 const LAST_ISSUE = Date.UTC(2025, 11, 31);
 const DAY_MS = 86_400_000;
+const MAX_REGISTRATION_DAYS = 30;
 
 /**
  * Indicative upper bounds per letter (A…F; G is open) for a dwelling: non-renewable primary energy
@@ -62,19 +63,25 @@ export function createSandboxEnergyCertificate(options: SandboxOptions = {}): En
       const emissions = Math.round(primary * (0.17 + 0.08 * next()) * 100) / 100;
       const from = Math.max(FIRST_ISSUE, Date.UTC((facts.yearBuilt ?? 0) + 1, 0, 1));
       const days = Math.max(0, Math.floor((LAST_ISSUE - from) / DAY_MS));
+      const issued = from + between(next, 0, days) * DAY_MS;
+      const certificateId = `SBX-${facts.provinceCode ?? "00"}-${between(next, 0, 36 ** 6 - 1)
+        .toString(36)
+        .toUpperCase()
+        .padStart(6, "0")}`;
+      // Registered within a month of its issue, as registers give both dates (drawn last: the
+      // earlier draws, and so every other value, are those of before).
+      const registered = issued + between(next, 0, MAX_REGISTRATION_DAYS) * DAY_MS;
       const certificate: RegistryCertificate = {
         rating,
         emissionsRating: bandOf(EMISSIONS_BOUNDS, emissions),
         primaryEnergyKwhM2Year: primary,
         emissionsKgCo2M2Year: emissions,
-        issuedOn: new Date(from + between(next, 0, days) * DAY_MS).toISOString().slice(0, 10),
+        issuedOn: new Date(issued).toISOString().slice(0, 10),
+        registeredOn: new Date(registered).toISOString().slice(0, 10),
         validUntil: null,
         scope: reference.length === 14 ? "building" : "unit",
         registry: "sandbox",
-        certificateId: `SBX-${facts.provinceCode ?? "00"}-${between(next, 0, 36 ** 6 - 1)
-          .toString(36)
-          .toUpperCase()
-          .padStart(6, "0")}`,
+        certificateId,
       };
       return {
         kind: "found",

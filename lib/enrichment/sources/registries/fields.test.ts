@@ -87,6 +87,7 @@ describe("registryCertificate", () => {
       primaryEnergyKwhM2Year: null,
       emissionsKgCo2M2Year: 44.1,
       issuedOn: null,
+      registeredOn: null,
       validUntil: "2032-02-28",
       scope: "unit",
       registry: "R",

@@ -2,7 +2,7 @@
 // of bulk files). Each reader tells an absent value (null: empty, "-", "N/D"…) from one that is
 // there but is no value of its kind (UNREADABLE: "02/28/2032", "n.d. kWh", "H"), which the register
 // index counts; live lookups read both as null.
-import { withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
+import { daysIn, withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
 import type { RegistryCertificate } from "../types";
 
 export const UNREADABLE = Symbol("unreadable");
@@ -27,8 +27,6 @@ export function readLetter(value: unknown): Reading<Rating> {
   const letter = /^([A-G])(?:\s+-\s.*)?$/.exec(s)?.[1];
   return letter ? (letter as Rating) : UNREADABLE;
 }
-
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** YYYY-MM-DD when year, month and day make a date this century or the last; else null. */
 function calendarDate(year: number, month: number, day: number): string | null {
@@ -95,7 +93,11 @@ export interface CertificateValues {
   emissionsRating?: unknown;
   primaryEnergy?: unknown;
   emissions?: unknown;
+  /** The day the certificate was issued. */
   issuedOn?: unknown;
+  /** The day it entered the register (a registration date is no issue date: validity is not derived from it). */
+  registeredOn?: unknown;
+  /** The end of validity, as the register gives it. */
   validUntil?: unknown;
   certificateId?: unknown;
 }
@@ -115,6 +117,7 @@ export function certificateValues(
     primaryEnergy: value(columns.primaryEnergy),
     emissions: value(columns.emissions),
     issuedOn: value(columns.issuedOn),
+    registeredOn: value(columns.registeredOn),
     validUntil: value(columns.validUntil),
     certificateId: value(columns.certificateId),
   };
@@ -146,6 +149,7 @@ export function registryCertificate(
     primaryEnergyKwhM2Year: read("primaryEnergy", readFigure, "number"),
     emissionsKgCo2M2Year: read("emissions", readFigure, "number"),
     issuedOn: read("issuedOn", readDate, "date"),
+    registeredOn: read("registeredOn", readDate, "date"),
     validUntil: read("validUntil", readDate, "date"),
     scope,
     registry,
