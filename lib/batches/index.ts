@@ -1,6 +1,7 @@
 // Portfolios: a batch of references accepted in one request, worked through in steps, read back.
 export {
   cancelBatch,
+  previewBatch,
   submitBatch,
   type BatchesDeps,
   type BatchJob,
@@ -10,12 +11,16 @@ export { runBatchStep } from "./step";
 export { getBatch, listBatches, listItems, type Page } from "./views";
 export {
   fileFormat,
+  fileLimitsOf,
   previewFile,
   readFile,
+  workbookReaders,
   type FileFormat,
   type FileLimits,
   type Preview,
+  type ReadContext,
   type ReadFile,
+  type WorkbookReaders,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export { resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";

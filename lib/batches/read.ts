@@ -2,17 +2,65 @@
 // uploads) and XLSX (portal uploads). CSV per the contract: UTF-8 (a BOM allowed), `,` or `;`
 // (whichever the header row uses), CRLF or LF, RFC 4180 quotes, a header row naming the reference
 // column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
-// another request); nothing past the byte cap is read.
+// another request); nothing past the byte cap is read. One partner's file cannot stall the
+// others: a row's characters, fields and columns are capped, CSV is parsed a slice at a time with
+// a turn of the event loop between, and workbooks are read in worker threads capped per partner
+// and per process, each ended when its request is aborted or after its busy-time limit.
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { parse } from "csv-parse";
+import { parse, type CastingContext } from "csv-parse";
+import type { Config } from "@/lib/config";
+import { DomainError } from "@/lib/domain";
 import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
+import { partnerSlots, type PartnerSlots } from "@/lib/webhooks/fair-share";
 import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type ItemInput } from "./items";
 
 export interface FileLimits {
   maxItems: number;
   maxBytes: number;
+  /** Characters of one row, of one field, and fields of one row at most. */
+  maxRowChars: number;
+  maxFieldChars: number;
+  maxColumns: number;
+}
+
+type LimitSettings = Pick<
+  Config,
+  "BATCH_MAX_ITEMS" | "BATCH_MAX_BYTES" | "BATCH_MAX_ROW_CHARS" | "BATCH_MAX_FIELD_CHARS" | "BATCH_MAX_COLUMNS"
+>;
+
+export const fileLimitsOf = (config: LimitSettings): FileLimits => ({
+  maxItems: config.BATCH_MAX_ITEMS,
+  maxBytes: config.BATCH_MAX_BYTES,
+  maxRowChars: config.BATCH_MAX_ROW_CHARS,
+  maxFieldChars: config.BATCH_MAX_FIELD_CHARS,
+  maxColumns: config.BATCH_MAX_COLUMNS,
+});
+
+/** A process's workbook readers: worker threads, at most so many at once in all and per partner. */
+export interface WorkbookReaders {
+  slots: PartnerSlots;
+  total: number;
+  perPartner: number;
+  cpuSeconds: number;
+}
+
+export const workbookReaders = (
+  config: Pick<Config, "WORKBOOK_WORKERS" | "WORKBOOK_WORKERS_PER_PARTNER" | "WORKBOOK_CPU_SECONDS">,
+): WorkbookReaders => ({
+  // No wait for a slot: a refusal says to try again, a queue would hold the files meanwhile.
+  slots: partnerSlots(config.WORKBOOK_WORKERS_PER_PARTNER, 0, config.WORKBOOK_WORKERS),
+  total: config.WORKBOOK_WORKERS,
+  perPartner: config.WORKBOOK_WORKERS_PER_PARTNER,
+  cpuSeconds: config.WORKBOOK_CPU_SECONDS,
+});
+
+/** How the file is read: `signal` is the request's; a workbook takes one of the partner's reader slots. */
+export interface ReadContext {
+  signal?: AbortSignal;
+  /** Needed for a workbook (the API's CSV bodies are read without). */
+  workbooks?: { readers: WorkbookReaders; partnerId: string };
 }
 
 /** Bytes of `source`, at most `maxBytes` of them (a 422 beyond), fed to `hash`. */
@@ -53,36 +101,72 @@ function delimiterOf(headerLine: string): "," | ";" {
   return count(";") > count(",") ? ";" : ",";
 }
 
-/** Rows of a file, a page at a time: a page is what one piece of the body held (no await per row). */
+/** Rows of a file, a page at a time: a page is what one slice of the body held (no await per row). */
 type Pages = AsyncGenerator<string[][]>;
 
+/**
+ * Characters the CSV parser is given at once, with a turn of the event loop after each: csv-parse
+ * works through 8 Ki characters in well under the few milliseconds others' requests may wait,
+ * however the file is made (a line of commas is its slowest: about 3 MB/s here).
+ */
+const SLICE = 8 * 1024;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A field (0-based `column`) past the limits on fields and columns is a 422 naming the limit. */
+function checkField(value: string, column: number, line: number, limits: FileLimits): void {
+  if (column >= limits.maxColumns) {
+    const detail = `more than ${limits.maxColumns} columns (at most ${limits.maxColumns} a row)`;
+    throw invalidRequest(`Line ${line} has ${detail}.`, [{ line, detail }]);
+  }
+  if (value.length > limits.maxFieldChars) {
+    const detail = `a field of more than ${limits.maxFieldChars} characters (at most ${limits.maxFieldChars} a field)`;
+    throw invalidRequest(`Line ${line} has ${detail}.`, [{ line, detail }]);
+  }
+}
+
+const rowTooLong = (line: number, limits: FileLimits) => {
+  const detail = `longer than ${limits.maxRowChars} characters (at most ${limits.maxRowChars} a row)`;
+  return invalidRequest(`Line ${line} is ${detail}.`, [{ line, detail }]);
+};
+
 /** The CSV's records (arrays of fields) in pages, the header row first. */
-async function* csvRecords(text: AsyncIterable<string>): Pages {
+async function* csvRecords(text: AsyncIterable<string>, limits: FileLimits, signal?: AbortSignal): Pages {
   const chunks = text[Symbol.asyncIterator]();
-  // The header line decides the delimiter: read until it is whole.
+  // The header line decides the delimiter: read until it is whole (looking only in what came last).
   let head = "";
   for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
     head += next.value;
-    if (head.includes("\n")) break;
+    if (next.value.includes("\n")) break;
+    if (head.length > limits.maxRowChars) throw rowTooLong(1, limits);
   }
   const parser = parse({
-    delimiter: delimiterOf(head.split("\n", 1)[0]!),
+    delimiter: delimiterOf(head.slice(0, limits.maxRowChars + 1).split("\n", 1)[0]!),
     relax_column_count: true,
     relax_quotes: true,
     skip_empty_lines: true,
+    // Checked as the parser goes: a line of a million empty fields holds no characters.
+    max_record_size: limits.maxRowChars,
+    cast: (value: string, context: CastingContext) => {
+      checkField(value, context.index, context.lines, limits);
+      return value;
+    },
   });
-  // Records are collected as the parser emits them and handed on once per piece written: an
+  // Records are collected as the parser emits them and handed on once per slice written: an
   // async iteration per record cost more than the parsing itself (2 KB of garbage a row).
   const page: string[][] = [];
   let failure: Error | undefined;
   parser.on("data", (record: string[]) => page.push(record));
   parser.on("error", (error) => (failure ??= error));
-  const write = (piece: string) => new Promise<void>((resolve) => parser.write(piece, () => resolve()));
+  const write = (slice: string) => new Promise<void>((resolve) => parser.write(slice, () => resolve()));
   try {
     for (let piece: string | undefined = head; piece !== undefined; ) {
-      await write(piece);
-      if (failure) throw failure;
-      if (page.length) yield page.splice(0);
+      for (let at = 0; at < piece.length; at += SLICE) {
+        await write(piece.slice(at, at + SLICE));
+        if (failure) throw failure;
+        if (page.length) yield page.splice(0);
+        await turn();
+        signal?.throwIfAborted();
+      }
       const next = await chunks.next();
       piece = next.done ? undefined : next.value;
     }
@@ -92,12 +176,12 @@ async function* csvRecords(text: AsyncIterable<string>): Pages {
     if (page.length) yield page.splice(0);
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code?.startsWith("CSV_")) {
-      const line = (error as { lines?: number }).lines ?? 1;
+    const line = (error as { lines?: number }).lines ?? 1;
+    if (code === "CSV_MAX_RECORD_SIZE") throw rowTooLong(line, limits);
+    if (code?.startsWith("CSV_"))
       throw invalidRequest(`The CSV cannot be read at line ${line}: ${(error as Error).message}`, [
         { line, detail: (error as Error).message },
       ]);
-    }
     throw error;
   } finally {
     parser.destroy();
@@ -159,24 +243,51 @@ export function fileFormat(name: string): FileFormat {
 const HEADER_ROWS: Record<FileFormat, number> = { csv: 1, xlsx: 10 };
 const PREVIEW_ROWS = 5;
 
+/** A reader slot of the partner's for a workbook, or a 429 saying whose cap is reached. */
+function workbookSlot({ readers, partnerId }: NonNullable<ReadContext["workbooks"]>): () => void {
+  const release = readers.slots.take(partnerId);
+  if (release) return release;
+  throw new DomainError(
+    "rate_limited",
+    readers.slots.full()
+      ? `The server is reading as many workbooks as it may at once (${readers.total}): try again in a moment.`
+      : `At most ${readers.perPartner} of your workbooks are read at once: try again when the one being read is done.`,
+  );
+}
+
+/** The rows of a workbook's first sheet, each checked against the limits. */
+async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, limits: FileLimits, context: ReadContext): Pages {
+  if (!context.workbooks) throw new Error("a workbook is read only with the process's workbook readers");
+  const release = workbookSlot(context.workbooks);
+  try {
+    const { cpuSeconds } = context.workbooks.readers;
+    for await (const row of firstSheetRows(Readable.from(bytes), { cpuSeconds, signal: context.signal })) {
+      let chars = 0;
+      for (const [column, value] of row.values.entries()) {
+        checkField(value, column, row.line, limits);
+        if ((chars += value.length) > limits.maxRowChars) throw rowTooLong(row.line, limits);
+      }
+      yield [row.values];
+    }
+  } catch (error) {
+    if (error instanceof NotAWorkbook)
+      throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
+    throw error;
+  } finally {
+    release();
+  }
+}
+
 /** The file's records and the hash its bytes feed; a workbook that is none is a 422. */
 function recordsOf(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
-  maxBytes: number,
+  limits: FileLimits,
+  context: ReadContext,
   hash: ReturnType<typeof createHash>,
 ): Pages {
-  const bytes = capped(body, maxBytes, hash);
-  if (format === "csv") return csvRecords(utf8(bytes));
-  return (async function* () {
-    try {
-      for await (const row of firstSheetRows(Readable.from(bytes))) yield [row.values];
-    } catch (error) {
-      if (error instanceof NotAWorkbook)
-        throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
-      throw error;
-    }
-  })();
+  const bytes = capped(body, limits.maxBytes, hash);
+  return format === "csv" ? csvRecords(utf8(bytes), limits, context.signal) : workbookRecords(bytes, limits, context);
 }
 
 /** A file's items (a CSV body, or an uploaded CSV or workbook). */
@@ -184,11 +295,18 @@ export async function readFile(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
   limits: FileLimits,
+  context: ReadContext,
 ): Promise<ReadFile> {
   const hash = createHash("sha256");
-  const { columns, rows } = await headerOf(recordsOf(format, body, limits.maxBytes, hash), HEADER_ROWS[format]);
-  const items = await itemsOfRows(rows, columns, limits.maxItems);
-  return { items, digest: hash.digest("hex") };
+  const records = recordsOf(format, body, limits, context, hash);
+  try {
+    const { columns, rows } = await headerOf(records, HEADER_ROWS[format]);
+    const items = await itemsOfRows(rows, columns, limits.maxItems);
+    return { items, digest: hash.digest("hex") };
+  } finally {
+    // However the reading ended (a refused header too): the parser or worker, and its slot, go.
+    await records.return(undefined);
+  }
 }
 
 /** A file's header, detected columns and first rows, with its row count (the same checks as submitting it). */
@@ -196,26 +314,31 @@ export async function previewFile(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
   limits: FileLimits,
+  context: ReadContext,
 ): Promise<Preview> {
-  const records = recordsOf(format, body, limits.maxBytes, createHash("sha256"));
-  const { header, columns, rows: pages } = await headerOf(records, HEADER_ROWS[format]);
-  const rows: string[][] = [];
-  let total = 0;
-  for await (const page of pages) {
-    for (const row of page) {
-      if (++total > limits.maxItems)
-        throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
-          { line: total, detail: `more than ${limits.maxItems} data rows` },
-        ]);
-      if (rows.length < PREVIEW_ROWS) rows.push([...row]);
+  const records = recordsOf(format, body, limits, context, createHash("sha256"));
+  try {
+    const { header, columns, rows: pages } = await headerOf(records, HEADER_ROWS[format]);
+    const rows: string[][] = [];
+    let total = 0;
+    for await (const page of pages) {
+      for (const row of page) {
+        if (++total > limits.maxItems)
+          throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
+            { line: total, detail: `more than ${limits.maxItems} data rows` },
+          ]);
+        if (rows.length < PREVIEW_ROWS) rows.push([...row]);
+      }
     }
+    return {
+      format,
+      header: [...header],
+      referenceColumn: columns.reference,
+      externalIdColumn: columns.externalId,
+      rows,
+      total,
+    };
+  } finally {
+    await records.return(undefined);
   }
-  return {
-    format,
-    header: [...header],
-    referenceColumn: columns.reference,
-    externalIdColumn: columns.externalId,
-    rows,
-    total,
-  };
 }

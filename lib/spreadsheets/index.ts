@@ -28,6 +28,17 @@ export const WORKBOOK_HEAP_MB = 512;
 export const WORKBOOK_ENTRY_MAX_MB = 1024;
 /** Rows per message from the reading worker (each batch acknowledged: a slow consumer holds the worker). */
 const BATCH = 500;
+/** How often the worker's busy time is compared with its limit. */
+const BUSY_CHECK_MS = 100;
+
+export interface ReadOptions {
+  heapMb?: number;
+  entryMaxMb?: number;
+  /** Busy time (its event loop's active time) the worker may take; then it is ended and the workbook refused. */
+  cpuSeconds?: number;
+  /** The request the workbook came with: when it is aborted (the client gone), the worker is ended at once. */
+  signal?: AbortSignal;
+}
 
 /**
  * Where the worker finds exceljs: resolved from this module (the CLI's bundle sits elsewhere than
@@ -48,14 +59,16 @@ type FromWorker =
 /**
  * The first sheet's rows, read in a worker thread whose heap is capped at `heapMb`: a workbook that
  * needs more (one that unpacks to far more than its size), or with an archive entry that unpacks to
- * more than `entryMaxMb`, is refused with NotAWorkbook, and the process keeps its memory. A ZIP
- * without a workbook, or a damaged one, ends in NotAWorkbook; a failure of the bytes' own source (a
- * size cap, a client gone) is thrown as it is.
+ * more than `entryMaxMb`, or whose reading keeps the worker busy longer than `cpuSeconds`, is
+ * refused with NotAWorkbook, and the process keeps its memory. A ZIP without a workbook, or a
+ * damaged one, ends in NotAWorkbook; a failure of the bytes' own source (a size cap, a client gone)
+ * is thrown as it is, and so is `signal`'s reason once it aborts. Other sheets are not parsed.
  */
 export async function* firstSheetRows(
   stream: Readable,
-  { heapMb = WORKBOOK_HEAP_MB, entryMaxMb = WORKBOOK_ENTRY_MAX_MB } = {},
+  { heapMb = WORKBOOK_HEAP_MB, entryMaxMb = WORKBOOK_ENTRY_MAX_MB, cpuSeconds, signal }: ReadOptions = {},
 ): AsyncGenerator<SheetRow> {
+  signal?.throwIfAborted();
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
     workerData: { exceljs: exceljsPath(), batch: BATCH, entryMaxBytes: entryMaxMb * 1024 * 1024 },
@@ -106,9 +119,26 @@ export async function* firstSheetRows(
     ended ??= new Error("the workbook reader stopped before the workbook's end");
     wake();
   });
+  // Ended from here: the parent's own event loop runs while the worker is busy.
+  let stopped: Error | null = null;
+  const stop = (error: Error) => {
+    stopped ??= error;
+    void worker.terminate();
+    wake();
+  };
+  const onAbort = () => stop(signal!.reason as Error);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const busy =
+    cpuSeconds === undefined
+      ? undefined
+      : setInterval(() => {
+          if (worker.performance.eventLoopUtilization().active > cpuSeconds * 1000)
+            stop(new NotAWorkbook(`reading the workbook took more than ${cpuSeconds} s of work: refused`));
+        }, BUSY_CHECK_MS);
   try {
     for (;;) {
-      while (!inbox.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      while (!inbox.length && !ended && !stopped) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopped) throw stopped;
       const message = inbox.shift();
       if (!message) throw ended;
       if (message.type === "rows") {
@@ -125,6 +155,8 @@ export async function* firstSheetRows(
       }
     }
   } finally {
+    clearInterval(busy);
+    signal?.removeEventListener("abort", onAbort);
     await worker.terminate();
   }
 }

@@ -28,6 +28,38 @@ Object.defineProperty(zlib.InflateRaw.prototype, "push", {
 });
 const ExcelJS = require(workerData.exceljs);
 
+// Only the sheet that is read is parsed (a second sheet may unpack to 1 GiB of XML): exceljs takes
+// each archive entry by its path, so a worksheet entry other than the first sheet is given another
+// path, which exceljs drains unread (nor copies to a temporary file). Which sheet is first is
+// decided when exceljs reaches the entry (the workbook and its relationships come before the
+// sheets in every writer's archive); without them, the first worksheet entry is the one read.
+const SHEET = /^xl\\/worksheets\\/sheet\\d+[.]xml$/;
+let reader = null;
+let firstEntry = null;
+function firstSheetPath() {
+  const first = reader && reader.model && reader.model.sheets && reader.model.sheets[0];
+  const rel = first && (reader.workbookRels || []).find((r) => r.Id === first.rId);
+  return rel ? rel.Target.replace(/^\\/?(xl\\/)?/, "xl/") : null;
+}
+const Parse = require(require("node:module").createRequire(require.resolve(workerData.exceljs)).resolve("unzipper")).Parse;
+const pushEntry = Object.getPrototypeOf(Parse.prototype).push;
+Parse.prototype.push = function (entry, encoding) {
+  if (entry && typeof entry.path === "string" && SHEET.test(entry.path)) {
+    const path = entry.path;
+    let seen = null;
+    Object.defineProperty(entry, "path", {
+      get() {
+        if (seen === null) {
+          firstEntry = firstEntry || path;
+          seen = path === (firstSheetPath() || firstEntry) ? path : "unread/" + path;
+        }
+        return seen;
+      },
+    });
+  }
+  return pushEntry.call(this, entry, encoding);
+};
+
 // A cell as the CSV of the same sheet would show it: dates as YYYY-MM-DD, formulas as their stored result.
 function cellText(value) {
   if (value === null || value === undefined) return "";
@@ -49,13 +81,13 @@ parentPort.on("message", (message) => {
 });
 
 async function read() {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  const workbook = (reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: "cache",
     styles: "cache",
     hyperlinks: "ignore",
     worksheets: "emit",
     entries: "ignore",
-  });
+  }));
   let sheets = 0;
   let batch = [];
   const flush = async () => {
@@ -65,15 +97,15 @@ async function read() {
     batch = [];
     await ack;
   };
-  // Every sheet is read to its end (the reader moves on only then); rows come from the first.
+  // The one sheet exceljs is given; the rest of the archive is not read once it is done.
   for await (const sheet of workbook) {
-    const first = sheets++ === 0;
+    sheets++;
     for await (const row of sheet) {
-      if (!first) continue;
       // row.values is 1-based: index 0 is always empty.
       batch.push({ sheet: sheet.name || "1", line: row.number, values: row.values.slice(1).map((v) => cellText(v).trim()) });
       if (batch.length >= workerData.batch) await flush();
     }
+    break;
   }
   await flush();
   parentPort.postMessage({ type: "done", sheets });

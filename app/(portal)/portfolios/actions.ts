@@ -9,16 +9,20 @@ import type { ButtonResult } from "../../_components/action-button";
 import {
   cancelBatch,
   fileFormat,
+  fileLimitsOf,
+  previewBatch,
   previewFile,
   readFile,
   submitBatch,
   type FileFormat,
   type Preview,
+  type ReadContext,
 } from "@/lib/batches";
 import { DomainError, whereOf, type Scope } from "@/lib/domain";
 import { chunksOf } from "@/lib/http/read-capped";
 import { budgetOn, rateLimitBucket } from "@/lib/rate-limit";
 import type { App } from "@/server/app";
+import { requestSignal } from "@/server/request-signal";
 
 export type PreviewResult = { preview: Preview; fileName: string } | { error: string };
 export type SubmitResult = { error: string } | undefined;
@@ -31,6 +35,12 @@ const problem = (error: DomainError) =>
 /** The partner's write budget, shared with its integration: a portfolio from either side counts once. */
 const writeBudget = (app: App, scope: Scope) => budgetOn(app.rateLimiter, rateLimitBucket(scope));
 
+/** A workbook takes one of the partner's reader slots; the reading ends when the browser goes. */
+const readContext = (app: App, scope: Scope): ReadContext => ({
+  signal: requestSignal(),
+  workbooks: { readers: app.workbooks, partnerId: scope.partnerId },
+});
+
 function uploaded(form: FormData): { file: File; format: FileFormat } {
   const file = form.get("file");
   if (!(file instanceof File) || !file.size)
@@ -42,13 +52,12 @@ export async function previewPortfolioAction(form: FormData): Promise<PreviewRes
   // Only a member who may submit reads the file.
   const ctx = await memberFor("submitPortfolio");
   if ("refused" in ctx) return { error: ctx.refused };
-  const { app } = ctx;
+  const { app, scope } = ctx;
   try {
     const { file, format } = uploaded(form);
-    const preview = await previewFile(format, chunksOf(file.stream()), {
-      maxItems: app.config.BATCH_MAX_ITEMS,
-      maxBytes: app.config.BATCH_MAX_BYTES,
-    });
+    const preview = await previewBatch(writeBudget(app, scope), () =>
+      previewFile(format, chunksOf(file.stream()), fileLimitsOf(app.config), readContext(app, scope)),
+    );
     return { preview, fileName: file.name };
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };
@@ -68,10 +77,8 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
         .slice(0, 200) || null;
     const read = async () => {
       const { file, format } = uploaded(form);
-      const { items, digest } = await readFile(format, chunksOf(file.stream()), {
-        maxItems: app.config.BATCH_MAX_ITEMS,
-        maxBytes: app.config.BATCH_MAX_BYTES,
-      });
+      const limits = fileLimitsOf(app.config);
+      const { items, digest } = await readFile(format, chunksOf(file.stream()), limits, readContext(app, scope));
       return { name, items, idempotencyKey: null, requestHash: digest };
     };
     id = (await submitBatch(app, scope, writeBudget(app, scope), read)).batch.batch_id;
