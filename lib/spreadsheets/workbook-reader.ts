@@ -51,7 +51,8 @@ Parse.prototype.push = function (entry, encoding) {
       get() {
         if (seen === null) {
           firstEntry = firstEntry || path;
-          seen = path === (firstSheetPath() || firstEntry) ? path : "unread/" + path;
+          // Another path exceljs' unanchored patterns do not match (no "xl/worksheets/" in it).
+          seen = path === (firstSheetPath() || firstEntry) ? path : "unread:" + path.replaceAll("/", ":");
         }
         return seen;
       },
