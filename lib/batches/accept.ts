@@ -50,15 +50,6 @@ export async function submitBatch(
   return accept(deps, scope, await read());
 }
 
-/**
- * A file read to show what submitting it would make (the portal's preview), counted as a write
- * first: reading a file costs what submitting it does, so previews spend the same budget.
- */
-export async function previewBatch<T>(budget: WriteBudget, read: () => Promise<T>): Promise<T> {
-  await budget();
-  return read();
-}
-
 async function accept(
   deps: BatchesDeps,
   scope: Scope,

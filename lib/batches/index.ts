@@ -1,7 +1,6 @@
 // Portfolios: a batch of references accepted in one request, worked through in steps, read back.
 export {
   cancelBatch,
-  previewBatch,
   submitBatch,
   type BatchesDeps,
   type BatchJob,
@@ -13,13 +12,17 @@ export {
   fileFormat,
   fileLimitsOf,
   previewFile,
+  previewUpload,
   readFile,
+  readUpload,
   workbookReaders,
   type FileFormat,
   type FileLimits,
   type Preview,
   type ReadContext,
   type ReadFile,
+  type Upload,
+  type UploadDeps,
   type WorkbookReaders,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";

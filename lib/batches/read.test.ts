@@ -26,6 +26,10 @@ function stalled(bytes: Uint8Array, readers: WorkbookReaders, partnerId: string)
   return { preview: preview.catch((e: unknown) => e), abort: () => gone.abort(new Error("the client went away")) };
 }
 
+async function* once(bytes: Uint8Array) {
+  yield bytes;
+}
+
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -35,7 +39,7 @@ const refusal = (promise: Promise<unknown>) =>
 it("caps workbook readers per partner and per process, and frees a slot when its request is aborted", async () => {
   const readers = workbookReaders({ WORKBOOK_WORKERS: 2, WORKBOOK_WORKERS_PER_PARTNER: 1, WORKBOOK_CPU_SECONDS: 30 });
   const bytes = await workbook();
-  const read = (partnerId: string) => previewFile("xlsx", [bytes], limits, { workbooks: { readers, partnerId } });
+  const read = (partnerId: string) => previewFile("xlsx", once(bytes), limits, { workbooks: { readers, partnerId } });
   const a = stalled(bytes, readers, "a");
   // The partner's second workbook while its first is read: refused, naming the cap.
   expect(await refusal(read("a"))).toMatchObject({
@@ -71,12 +75,14 @@ it("applies the row limits to a workbook's rows too", async () => {
   const bytes = new Uint8Array(await book.xlsx.writeBuffer());
   const readers = workbookReaders({ WORKBOOK_WORKERS: 1, WORKBOOK_WORKERS_PER_PARTNER: 1, WORKBOOK_CPU_SECONDS: 30 });
   const small = { ...limits, maxFieldChars: 1_000 };
-  expect(await refusal(previewFile("xlsx", [bytes], small, { workbooks: { readers, partnerId: "a" } }))).toMatchObject({
+  expect(
+    await refusal(previewFile("xlsx", once(bytes), small, { workbooks: { readers, partnerId: "a" } })),
+  ).toMatchObject({
     code: "validation_error",
     errors: [{ line: 2, detail: expect.stringMatching(/at most 1000 a field/) }],
   });
   // The slot was given back: the same workbook under the default limits reads.
-  expect(await previewFile("xlsx", [bytes], limits, { workbooks: { readers, partnerId: "a" } })).toMatchObject({
+  expect(await previewFile("xlsx", once(bytes), limits, { workbooks: { readers, partnerId: "a" } })).toMatchObject({
     total: 1,
   });
 });

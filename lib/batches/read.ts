@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parse, type InfoRecord } from "csv-parse";
 import type { Config } from "@/lib/config";
-import { DomainError } from "@/lib/domain";
+import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
 import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
 import { partnerSlots, type PartnerSlots } from "@/lib/webhooks/fair-share";
 import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type ItemInput } from "./items";
@@ -348,4 +348,39 @@ export async function previewFile(
   } finally {
     await records.return(undefined);
   }
+}
+
+/** A file uploaded in the portal, read in the request that brought it (`signal`: the browser gone). */
+export interface Upload {
+  format: FileFormat;
+  body: AsyncIterable<Uint8Array>;
+  signal?: AbortSignal;
+}
+
+export interface UploadDeps {
+  config: LimitSettings;
+  workbooks: WorkbookReaders;
+}
+
+const uploadContext = (deps: UploadDeps, scope: Scope, signal?: AbortSignal): ReadContext => ({
+  signal,
+  workbooks: { readers: deps.workbooks, partnerId: scope.partnerId },
+});
+
+/** An upload's items, to submit (submitBatch counts the write). */
+export const readUpload = (deps: UploadDeps, scope: Scope, upload: Upload): Promise<ReadFile> =>
+  readFile(upload.format, upload.body, fileLimitsOf(deps.config), uploadContext(deps, scope, upload.signal));
+
+/**
+ * An upload's preview, counted as a write first: reading a file costs what submitting it does, so
+ * previews spend the same budget (past it the file is not read).
+ */
+export async function previewUpload(
+  deps: UploadDeps,
+  scope: Scope,
+  budget: WriteBudget,
+  upload: Upload,
+): Promise<Preview> {
+  await budget();
+  return previewFile(upload.format, upload.body, fileLimitsOf(deps.config), uploadContext(deps, scope, upload.signal));
 }

@@ -9,14 +9,11 @@ import type { ButtonResult } from "../../_components/action-button";
 import {
   cancelBatch,
   fileFormat,
-  fileLimitsOf,
-  previewBatch,
-  previewFile,
-  readFile,
+  previewUpload,
+  readUpload,
   submitBatch,
-  type FileFormat,
   type Preview,
-  type ReadContext,
+  type Upload,
 } from "@/lib/batches";
 import { DomainError, whereOf, type Scope } from "@/lib/domain";
 import { chunksOf } from "@/lib/http/read-capped";
@@ -35,17 +32,12 @@ const problem = (error: DomainError) =>
 /** The partner's write budget, shared with its integration: a portfolio from either side counts once. */
 const writeBudget = (app: App, scope: Scope) => budgetOn(app.rateLimiter, rateLimitBucket(scope));
 
-/** A workbook takes one of the partner's reader slots; the reading ends when the browser goes. */
-const readContext = (app: App, scope: Scope): ReadContext => ({
-  signal: requestSignal(),
-  workbooks: { readers: app.workbooks, partnerId: scope.partnerId },
-});
-
-function uploaded(form: FormData): { file: File; format: FileFormat } {
+/** The form's file, read in this request: its reading ends when the browser goes. */
+function uploaded(form: FormData): Upload & { name: string } {
   const file = form.get("file");
   if (!(file instanceof File) || !file.size)
     throw new DomainError("validation_error", "Choose a CSV or XLSX file first.");
-  return { file, format: fileFormat(file.name) };
+  return { name: file.name, format: fileFormat(file.name), body: chunksOf(file.stream()), signal: requestSignal() };
 }
 
 export async function previewPortfolioAction(form: FormData): Promise<PreviewResult> {
@@ -54,11 +46,8 @@ export async function previewPortfolioAction(form: FormData): Promise<PreviewRes
   if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope } = ctx;
   try {
-    const { file, format } = uploaded(form);
-    const preview = await previewBatch(writeBudget(app, scope), () =>
-      previewFile(format, chunksOf(file.stream()), fileLimitsOf(app.config), readContext(app, scope)),
-    );
-    return { preview, fileName: file.name };
+    const upload = uploaded(form);
+    return { preview: await previewUpload(app, scope, writeBudget(app, scope), upload), fileName: upload.name };
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };
     throw error;
@@ -76,9 +65,7 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
         .trim()
         .slice(0, 200) || null;
     const read = async () => {
-      const { file, format } = uploaded(form);
-      const limits = fileLimitsOf(app.config);
-      const { items, digest } = await readFile(format, chunksOf(file.stream()), limits, readContext(app, scope));
+      const { items, digest } = await readUpload(app, scope, uploaded(form));
       return { name, items, idempotencyKey: null, requestHash: digest };
     };
     id = (await submitBatch(app, scope, writeBudget(app, scope), read)).batch.batch_id;
