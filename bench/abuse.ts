@@ -165,32 +165,18 @@ function post(path: string, headers: Record<string, string>, body: Buffer) {
   });
 }
 
+const api = (body: Buffer) => () => post(BATCHES_PATH, { "X-API-Key": attackerKey!, "Content-Type": "text/csv" }, body);
+const preview = (format: "csv" | "xlsx", body: Buffer) => () =>
+  post(`${PREVIEW_PATH}?format=${format}`, { "X-Bench-Partner": attackerId! }, body);
+// In turn, the workbooks apart: A may have one read at a time, the next waits its turn.
 const attacks: [string, () => ReturnType<typeof post>][] = [
-  [
-    "csv_columns_api",
-    () => post(BATCHES_PATH, { "X-API-Key": attackerKey!, "Content-Type": "text/csv" }, files.csvColumns),
-  ],
-  [
-    "csv_long_rows_preview",
-    () => post(`${PREVIEW_PATH}?format=csv`, { "X-Bench-Partner": attackerId! }, files.csvLongRows),
-  ],
-  ["xlsx_bomb_preview", () => post(`${PREVIEW_PATH}?format=xlsx`, { "X-Bench-Partner": attackerId! }, files.xlsxBomb)],
-  [
-    "xlsx_second_sheet_preview",
-    () => post(`${PREVIEW_PATH}?format=xlsx`, { "X-Bench-Partner": attackerId! }, files.xlsxSecondSheet),
-  ],
-  [
-    "csv_long_rows_api",
-    () => post(BATCHES_PATH, { "X-API-Key": attackerKey!, "Content-Type": "text/csv" }, files.csvLongRows),
-  ],
-  [
-    "xlsx_first_sheet_preview",
-    () => post(`${PREVIEW_PATH}?format=xlsx`, { "X-Bench-Partner": attackerId! }, files.xlsxFirstSheet),
-  ],
-  [
-    "csv_columns_preview",
-    () => post(`${PREVIEW_PATH}?format=csv`, { "X-Bench-Partner": attackerId! }, files.csvColumns),
-  ],
+  ["xlsx_bomb_preview", preview("xlsx", files.xlsxBomb)],
+  ["csv_columns_api", api(files.csvColumns)],
+  ["csv_long_rows_preview", preview("csv", files.csvLongRows)],
+  ["xlsx_first_sheet_preview", preview("xlsx", files.xlsxFirstSheet)],
+  ["csv_long_rows_api", api(files.csvLongRows)],
+  ["csv_columns_preview", preview("csv", files.csvColumns)],
+  ["xlsx_second_sheet_preview", preview("xlsx", files.xlsxSecondSheet)],
 ];
 
 /** The attack until `until`: each loop sends the next file once the last was answered. */
