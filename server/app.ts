@@ -6,7 +6,7 @@ import type { Mode } from "@/lib/domain";
 import { startQueue } from "@/lib/queue";
 import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
-import { workbookReaders, type WorkbookReaders } from "@/lib/batches";
+import { fileReaders } from "@/lib/batches";
 import { partnerSlots } from "@/lib/webhooks/fair-share";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
@@ -35,8 +35,6 @@ export interface App
   passwords: Passwords;
   /** Sign-ups per client address (all clients together when the address is unknown). */
   signUps: RateLimiter;
-  /** Workbook (XLSX) reader threads of portal uploads, capped per partner and per process. */
-  workbooks: WorkbookReaders;
   /** Readiness fails from now on: a shutdown has begun (the server still answers what it has). */
   beginShutdown(): void;
   shuttingDown(): boolean;
@@ -126,7 +124,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     rateLimiter,
     passwords: gatedPasswords(config.PASSWORD_CHECKS_CONCURRENT, config.PASSWORD_CHECKS_QUEUE),
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
-    workbooks: workbookReaders(config),
+    fileReaders: fileReaders(config),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
     listenSlots: partnerSlots(config.LISTEN_MAX_SESSIONS, 0, config.LISTEN_MAX_TOTAL_SESSIONS),

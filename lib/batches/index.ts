@@ -15,7 +15,7 @@ export {
   previewUpload,
   readFile,
   readUpload,
-  workbookReaders,
+  fileReaders,
   type FileFormat,
   type FileLimits,
   type Preview,
@@ -23,7 +23,7 @@ export {
   type ReadFile,
   type Upload,
   type UploadDeps,
-  type WorkbookReaders,
+  type FileReaders,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export { resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";

@@ -4,8 +4,9 @@
 // column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
 // another request); nothing past the byte cap is read. One partner's file cannot stall the
 // others: a row's characters, fields and columns are capped, CSV is parsed a slice at a time with
-// a turn of the event loop between, and workbooks are read in worker threads capped per partner
-// and per process, each ended when its request is aborted or after its busy-time limit.
+// a turn of the event loop every few milliseconds, one file of a partner at a time, and workbooks
+// are read in worker threads capped per partner and per process, each ended when its request is
+// aborted or after its busy-time limit.
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
@@ -38,29 +39,51 @@ export const fileLimitsOf = (config: LimitSettings): FileLimits => ({
   maxColumns: config.BATCH_MAX_COLUMNS,
 });
 
-/** A process's workbook readers: worker threads, at most so many at once in all and per partner. */
-export interface WorkbookReaders {
-  slots: PartnerSlots;
+/**
+ * A process's file readers: workbooks are read in worker threads, at most so many at once in all
+ * and per partner; a partner's CSV files are parsed on this thread one at a time (the next waits
+ * its turn, its body unread), so one partner's uploads take at most one parser's turns from the
+ * others' requests.
+ */
+export interface FileReaders {
+  workbooks: PartnerSlots;
   total: number;
   perPartner: number;
   cpuSeconds: number;
+  /** Per partner: when its CSV being parsed is done. */
+  csvTurns: Map<string, Promise<void>>;
 }
 
-export const workbookReaders = (
+export const fileReaders = (
   config: Pick<Config, "WORKBOOK_WORKERS" | "WORKBOOK_WORKERS_PER_PARTNER" | "WORKBOOK_CPU_SECONDS">,
-): WorkbookReaders => ({
+): FileReaders => ({
   // No wait for a slot: a refusal says to try again, a queue would hold the files meanwhile.
-  slots: partnerSlots(config.WORKBOOK_WORKERS_PER_PARTNER, 0, config.WORKBOOK_WORKERS),
+  workbooks: partnerSlots(config.WORKBOOK_WORKERS_PER_PARTNER, 0, config.WORKBOOK_WORKERS),
   total: config.WORKBOOK_WORKERS,
   perPartner: config.WORKBOOK_WORKERS_PER_PARTNER,
   cpuSeconds: config.WORKBOOK_CPU_SECONDS,
+  csvTurns: new Map(),
 });
 
-/** How the file is read: `signal` is the request's; a workbook takes one of the partner's reader slots. */
+/** Waits for the partner's CSV before this one; the function returned ends this one's turn. */
+async function csvTurn({ csvTurns }: FileReaders, partnerId: string): Promise<() => void> {
+  const before = csvTurns.get(partnerId);
+  let end = () => {};
+  const mine = new Promise<void>((resolve) => (end = resolve));
+  const turn = (before ?? Promise.resolve()).then(() => mine);
+  csvTurns.set(partnerId, turn);
+  await before;
+  return () => {
+    end();
+    if (csvTurns.get(partnerId) === turn) csvTurns.delete(partnerId);
+  };
+}
+
+/** How the file is read: whose it is, the process's readers, and the request's signal. */
 export interface ReadContext {
+  partnerId: string;
+  readers: FileReaders;
   signal?: AbortSignal;
-  /** Needed for a workbook (the API's CSV bodies are read without). */
-  workbooks?: { readers: WorkbookReaders; partnerId: string };
 }
 
 /** Bytes of `source`, at most `maxBytes` of them (a 422 beyond), fed to `hash`. */
@@ -136,8 +159,17 @@ function checkRow(values: readonly string[], line: number, limits: FileLimits, c
   }
 }
 
-/** The CSV's records (arrays of fields) in pages, the header row first. */
-async function* csvRecords(text: AsyncIterable<string>, limits: FileLimits, signal?: AbortSignal): Pages {
+/** The CSV's records (arrays of fields) in pages, the header row first, parsed in the partner's turn. */
+async function* csvRecords(text: AsyncIterable<string>, limits: FileLimits, context: ReadContext): Pages {
+  const done = await csvTurn(context.readers, context.partnerId);
+  try {
+    yield* parsedCsv(text, limits, context.signal);
+  } finally {
+    done();
+  }
+}
+
+async function* parsedCsv(text: AsyncIterable<string>, limits: FileLimits, signal?: AbortSignal): Pages {
   const chunks = text[Symbol.asyncIterator]();
   // The header line decides the delimiter: read until it is whole (looking only in what came last).
   let head = "";
@@ -259,12 +291,12 @@ const HEADER_ROWS: Record<FileFormat, number> = { csv: 1, xlsx: 10 };
 const PREVIEW_ROWS = 5;
 
 /** A reader slot of the partner's for a workbook, or a 429 saying whose cap is reached. */
-function workbookSlot({ readers, partnerId }: NonNullable<ReadContext["workbooks"]>): () => void {
-  const release = readers.slots.take(partnerId);
+function workbookSlot({ readers, partnerId }: ReadContext): () => void {
+  const release = readers.workbooks.take(partnerId);
   if (release) return release;
   throw new DomainError(
     "rate_limited",
-    readers.slots.full()
+    readers.workbooks.full()
       ? `The server is reading as many workbooks as it may at once (${readers.total}): try again in a moment.`
       : `At most ${readers.perPartner} of your workbooks are read at once: try again when the one being read is done.`,
   );
@@ -272,11 +304,12 @@ function workbookSlot({ readers, partnerId }: NonNullable<ReadContext["workbooks
 
 /** The rows of a workbook's first sheet, each checked against the limits. */
 async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, limits: FileLimits, context: ReadContext): Pages {
-  if (!context.workbooks) throw new Error("a workbook is read only with the process's workbook readers");
-  const release = workbookSlot(context.workbooks);
+  const release = workbookSlot(context);
   try {
-    const { cpuSeconds } = context.workbooks.readers;
-    for await (const row of firstSheetRows(Readable.from(bytes), { cpuSeconds, signal: context.signal })) {
+    const { cpuSeconds } = context.readers;
+    // Its rows' text at most what a CSV body may hold (the reader's thread copies it all to this one).
+    const options = { cpuSeconds, signal: context.signal, maxTextChars: limits.maxBytes };
+    for await (const row of firstSheetRows(Readable.from(bytes), options)) {
       checkRow(row.values, row.line, limits, true);
       yield [row.values];
     }
@@ -298,7 +331,7 @@ function recordsOf(
   hash: ReturnType<typeof createHash>,
 ): Pages {
   const bytes = capped(body, limits.maxBytes, hash);
-  return format === "csv" ? csvRecords(utf8(bytes), limits, context.signal) : workbookRecords(bytes, limits, context);
+  return format === "csv" ? csvRecords(utf8(bytes), limits, context) : workbookRecords(bytes, limits, context);
 }
 
 /** A file's items (a CSV body, or an uploaded CSV or workbook). */
@@ -363,12 +396,13 @@ export interface Upload {
 
 export interface UploadDeps {
   config: LimitSettings;
-  workbooks: WorkbookReaders;
+  fileReaders: FileReaders;
 }
 
 const uploadContext = (deps: UploadDeps, scope: Scope, signal?: AbortSignal): ReadContext => ({
+  partnerId: scope.partnerId,
+  readers: deps.fileReaders,
   signal,
-  workbooks: { readers: deps.workbooks, partnerId: scope.partnerId },
 });
 
 /** An upload's items, to submit (submitBatch counts the write). */

@@ -150,4 +150,12 @@ describe("firstSheetRows", () => {
     // A workbook within its limit reads whole (without one, 200,000 rows do: the entry cap's test).
     expect(await all(firstSheetRows(Readable.from(await workbookOf([["a"]])), { cpuSeconds: 10 }))).toHaveLength(1);
   });
+
+  it("refuses a workbook whose rows hold more text than it may send to the reading thread", async () => {
+    const bytes = await workbookOf(Array.from({ length: 100 }, () => ["abcdefghij"]));
+    const error = await all(firstSheetRows(Readable.from(bytes), { maxTextChars: 500 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotAWorkbook);
+    expect((error as Error).message).toBe("refused: its rows hold more than 500 characters of text");
+    expect(await all(firstSheetRows(Readable.from(bytes), { maxTextChars: 1000 }))).toHaveLength(100);
+  });
 });

@@ -28,6 +28,8 @@ export const WORKBOOK_HEAP_MB = 512;
 export const WORKBOOK_ENTRY_MAX_MB = 1024;
 /** Rows per message from the reading worker (each batch acknowledged: a slow consumer holds the worker). */
 const BATCH = 500;
+/** Characters of text per message at most (a batch of long rows is sent early): the parent copies each. */
+const BATCH_CHARS = 256 * 1024;
 /** How often the worker's busy time is compared with its limit. */
 const BUSY_CHECK_MS = 100;
 
@@ -42,6 +44,8 @@ export interface ReadOptions {
   cpuSeconds?: number;
   /** The request the workbook came with: when it is aborted (the client gone), the worker is ended at once. */
   signal?: AbortSignal;
+  /** Characters of text the rows may hold in all; past it the workbook is refused. */
+  maxTextChars?: number;
 }
 
 /**
@@ -58,7 +62,8 @@ type FromWorker =
   | { type: "want" }
   | { type: "rows"; rows: SheetRow[] }
   | { type: "done"; sheets: number }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  | { type: "refused"; message: string };
 
 /**
  * The first sheet's rows, read in a worker thread whose heap is capped at `heapMb`: a workbook that
@@ -70,12 +75,24 @@ type FromWorker =
  */
 export async function* firstSheetRows(
   stream: Readable,
-  { heapMb = WORKBOOK_HEAP_MB, entryMaxMb = WORKBOOK_ENTRY_MAX_MB, cpuSeconds, signal }: ReadOptions = {},
+  {
+    heapMb = WORKBOOK_HEAP_MB,
+    entryMaxMb = WORKBOOK_ENTRY_MAX_MB,
+    cpuSeconds,
+    signal,
+    maxTextChars = Number.POSITIVE_INFINITY,
+  }: ReadOptions = {},
 ): AsyncGenerator<SheetRow> {
   signal?.throwIfAborted();
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
-    workerData: { exceljs: exceljsPath(), batch: BATCH, entryMaxBytes: entryMaxMb * 1024 * 1024 },
+    workerData: {
+      exceljs: exceljsPath(),
+      batch: BATCH,
+      batchChars: BATCH_CHARS,
+      entryMaxBytes: entryMaxMb * 1024 * 1024,
+      maxTextChars,
+    },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb / 4) },
   });
   // The source's failure reaches us through its iterator (and is thrown as it is); an error event
@@ -158,6 +175,8 @@ export async function* firstSheetRows(
         // The bytes' own source failed (a size cap, a client gone): that, not the workbook, is the error.
         if (sourceError) throw sourceError;
         throw new NotAWorkbook(`not a readable XLSX workbook (${message.message})`);
+      } else if (message.type === "refused") {
+        throw new NotAWorkbook(`refused: ${message.message}`);
       } else if (message.type === "done") {
         if (!message.sheets)
           throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");

@@ -3,7 +3,7 @@
 // worker, not the process. It is a string because every host runs it as written: bundlers rewrite
 // `require` inside functions they bundle, which an eval worker could not run. `index.test.ts`
 // runs it. Messages: the parent sends {chunk}, {end}, {fail} and {ack} (after each batch of rows);
-// the worker sends {want} (more bytes), {rows}, {done, sheets} and {error}.
+// the worker sends {want} (more bytes), {rows}, {done, sheets}, {error} and {refused} (a limit).
 export const WORKBOOK_READER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { Readable } = require("node:stream");
@@ -91,7 +91,12 @@ async function read() {
   }));
   let sheets = 0;
   let batch = [];
+  // Text sent to the parent, in all and in this batch: the parent's thread copies every row it is
+  // sent (a sheet of 1 GB would keep it busy for minutes), so what it may receive is capped.
+  let text = 0;
+  let batchText = 0;
   const flush = async () => {
+    batchText = 0;
     if (!batch.length) return;
     const ack = new Promise((resolve) => (acked = resolve));
     parentPort.postMessage({ type: "rows", rows: batch });
@@ -103,8 +108,14 @@ async function read() {
     sheets++;
     for await (const row of sheet) {
       // row.values is 1-based: index 0 is always empty.
-      batch.push({ sheet: sheet.name || "1", line: row.number, values: row.values.slice(1).map((v) => cellText(v).trim()) });
-      if (batch.length >= workerData.batch) await flush();
+      const values = row.values.slice(1).map((v) => cellText(v).trim());
+      const chars = values.reduce((sum, v) => sum + v.length, 0);
+      if ((text += chars) > workerData.maxTextChars) {
+        const message = "its rows hold more than " + workerData.maxTextChars + " characters of text";
+        return parentPort.postMessage({ type: "refused", message });
+      }
+      batch.push({ sheet: sheet.name || "1", line: row.number, values });
+      if (batch.length >= workerData.batch || (batchText += chars) >= workerData.batchChars) await flush();
     }
     break;
   }
