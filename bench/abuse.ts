@@ -208,6 +208,16 @@ const reads = () =>
     request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
   });
 
+/**
+ * The server's event loop delay since the last scrape (prom-client's default metrics reset their
+ * histogram on each): its p99 and max, in ms.
+ */
+async function loopDelay(): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) => round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]) * 1000);
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
+}
+
 /** RSS of the server, every 250 ms while `during` runs: its peak (MiB). */
 async function peakRss<T>(during: Promise<T>): Promise<{ result: T; peak: number; start: number }> {
   const start = rssMiB(server.pid!);
@@ -225,6 +235,7 @@ let baseline: LoadResult;
 let attacked: LoadResult;
 let attackResult: Awaited<ReturnType<typeof attack>>;
 let rss: { peak: number; start: number; baselinePeak: number };
+let delay: { alone: { p99: number; max: number }; attacked: { p99: number; max: number } };
 try {
   // B's properties to list, then a warm-up of its reads.
   for (let i = 0; i < 10; i++)
@@ -239,8 +250,10 @@ try {
     request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
   });
   console.log(`baseline: partner B reads alone for ${seconds} s at ${rate}/s...`);
+  await loopDelay();
   const alone = await peakRss(reads());
   baseline = alone.result;
+  const aloneDelay = await loopDelay();
   console.log(`attack: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
   const until = Date.now() + seconds * 1000 + 1000;
   const attackRun = attack(until);
@@ -248,6 +261,7 @@ try {
   const during = await peakRss(Promise.all([reads(), attackRun]));
   [attacked, attackResult] = during.result;
   rss = { peak: during.peak, start: alone.start, baselinePeak: alone.peak };
+  delay = { alone: aloneDelay, attacked: await loopDelay() };
 } finally {
   await stopGroup(server);
   await db.drop();
@@ -264,6 +278,8 @@ console.log(
   `partner B alone:       p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  p99.9 ${baseline.p999} ms  ${baseline.perSecond} req/s\n` +
     `partner B, A attacking: p50 ${attacked.p50} ms  p99 ${attacked.p99} ms  p99.9 ${attacked.p999} ms  ${attacked.perSecond} req/s\n` +
     `p99 ratio ${ratio} (at most ${values["max-ratio"]}), p50 ratio ${round(attacked.p50 / baseline.p50, 2)}\n` +
+    `server event loop delay: p99 ${delay.alone.p99} ms, max ${delay.alone.max} ms alone; ` +
+    `p99 ${delay.attacked.p99} ms, max ${delay.attacked.max} ms under attack\n` +
     `server RSS: ${rss.start} MiB at the start, peak ${rss.baselinePeak} MiB alone, ${rss.peak} MiB under attack (at most ${values["max-rss-mib"]})\n` +
     `A's files: ${JSON.stringify(attackResult.outcomes)}\nA's slowest answers (ms): ${JSON.stringify(attackResult.slowestMs)}\n` +
     `${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`,
