@@ -10,6 +10,7 @@
 // portal's preview command in the same process.
 //   npx tsx bench/abuse.ts [--seconds 20] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
 import http from "node:http";
+import { loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import JSZip from "jszip";
@@ -231,6 +232,8 @@ async function peakRss<T>(during: Promise<T>): Promise<{ result: T; peak: number
   return { result: await result, peak, start };
 }
 
+// Other work on the machine moves every figure: its load average is written beside them.
+const loadBefore = round(loadavg()[0]!, 2);
 let baseline: LoadResult;
 let attacked: LoadResult;
 let attackResult: Awaited<ReturnType<typeof attack>>;
@@ -282,6 +285,7 @@ console.log(
     `p99 ${delay.attacked.p99} ms, max ${delay.attacked.max} ms under attack\n` +
     `server RSS: ${rss.start} MiB at the start, peak ${rss.baselinePeak} MiB alone, ${rss.peak} MiB under attack (at most ${values["max-rss-mib"]})\n` +
     `A's files: ${JSON.stringify(attackResult.outcomes)}\nA's slowest answers (ms): ${JSON.stringify(attackResult.slowestMs)}\n` +
+    `the machine's load average (1 min): ${loadBefore} before, ${round(loadavg()[0]!, 2)} after\n` +
     `${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`,
 );
 const settings = { seconds, rate, attackers, bombMb: Number(values["bomb-mb"]), sheetMb: Number(values["sheet-mb"]) };
@@ -294,6 +298,8 @@ console.log(
     attacked,
     ratio,
     rss,
+    eventLoopDelayMs: delay,
+    machineLoadAverage: { before: loadBefore, after: round(loadavg()[0]!, 2) },
     attack: attackResult,
     verdict,
     problems,
