@@ -6,6 +6,7 @@ import type { Mode } from "@/lib/domain";
 import { startQueue } from "@/lib/queue";
 import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
+import { fileReaders } from "@/lib/batches";
 import { listenSlots, partnerSlots } from "@/lib/webhooks/fair-share";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
@@ -123,6 +124,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     rateLimiter,
     passwords: gatedPasswords(config.PASSWORD_CHECKS_CONCURRENT, config.PASSWORD_CHECKS_QUEUE),
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
+    fileReaders: fileReaders(config),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
     listenSlots: listenSlots(

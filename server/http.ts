@@ -8,6 +8,7 @@
 import type http from "node:http";
 import { BASE_PATH } from "@/lib/partner-api";
 import { FRONT_DOOR } from "@/lib/auth/throttle";
+import { withRequestSignal } from "./request-signal";
 
 // The methods Next's route handlers and pages can answer.
 const ROUTED = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -65,6 +66,6 @@ export function frontDoor(next: http.RequestListener, api: http.RequestListener,
     if (!target.startsWith("/")) req.url = at.path + at.search;
     req.headers[FRONT_DOOR.address] = readable(req.socket.remoteAddress);
     req.headers[FRONT_DOOR.token] = token;
-    return next(req, res);
+    return withRequestSignal(res, () => next(req, res));
   };
 }

@@ -22,9 +22,31 @@ beforeAll(async () => {
 afterAll(() => rm(results, { recursive: true, force: true }));
 
 // What bench/ holds besides the benchmarks: their shared code and the servers and tools they start.
-const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-database.ts"];
+const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-database.ts", "upload-server.ts"];
 
 const SMOKE_RUNS: [string, string[], string][] = [
+  [
+    "abuse.ts",
+    [
+      "--seconds",
+      "2",
+      "--rate",
+      "10",
+      "--attackers",
+      "2",
+      "--bomb-mb",
+      "2",
+      "--sheet-mb",
+      "2",
+      "--csv-mb",
+      "1",
+      "--max-ratio",
+      "1000000",
+      "--max-rss-mib",
+      "1000000",
+    ],
+    "abuse",
+  ],
   ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
   [
     "deadline.ts",

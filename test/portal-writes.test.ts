@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { createProperty } from "@/lib/properties";
+import { previewUpload } from "@/lib/batches";
 import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
 import { accountBucket, budgetOn, operatorBucket, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import type { Scope } from "@/lib/domain";
@@ -78,6 +79,22 @@ describe("createProperty from the portal", () => {
     });
     const rows = await t.app.db.select().from(schema.properties).where(eq(schema.properties.partnerId, partner.id));
     expect(rows).toEqual([]);
+  });
+});
+
+describe("a portfolio file's preview from the portal", () => {
+  it("counts on the partner's write budget, as submitting it does: past it the file is not read", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    let reads = 0;
+    async function* body() {
+      reads++;
+      yield new TextEncoder().encode("refcat\n2749704YJ0624N0001DI\n");
+    }
+    const preview = () => previewUpload(t.app, scope, writes(scope), { format: "csv", body: body() });
+    for (let i = 0; i < 3; i++) expect(await preview()).toMatchObject({ total: 1 });
+    expect(await refusal(preview())).toMatchObject({ code: "rate_limited" });
+    expect(reads).toBe(3);
   });
 });
 

@@ -10,12 +10,20 @@ export { runBatchStep } from "./step";
 export { getBatch, listBatches, listItems, type Page } from "./views";
 export {
   fileFormat,
+  fileLimitsOf,
   previewFile,
+  previewUpload,
   readFile,
+  readUpload,
+  fileReaders,
   type FileFormat,
   type FileLimits,
   type Preview,
+  type ReadContext,
   type ReadFile,
+  type Upload,
+  type UploadDeps,
+  type FileReaders,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export { exportResults, resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";

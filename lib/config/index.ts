@@ -165,6 +165,27 @@ const EnvSchema = z.object({
     .int()
     .min(1024)
     .default(10 * 1024 * 1024),
+  /**
+   * Bounds on one row of a batch file (CSV or workbook), so a file cannot make the reader hold or
+   * work through one huge line: characters of a row, of one field, and fields of a row. Excel's own
+   * cell holds at most 32,767 characters.
+   */
+  BATCH_MAX_ROW_CHARS: z.coerce.number().int().min(1024).default(65_536),
+  BATCH_MAX_FIELD_CHARS: z.coerce.number().int().min(256).default(32_767),
+  BATCH_MAX_COLUMNS: z.coerce.number().int().min(2).default(1000),
+  /**
+   * Workbook (XLSX) readers, each a worker thread, running at once per process: one core fewer than
+   * the machine has (at least one), so reading workbooks always leaves a core to the API...
+   */
+  WORKBOOK_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(Math.max(1, availableParallelism() - 1)),
+  /** ...and of one partner at once: another upload waits for none, it is refused (429) until the first is read. */
+  WORKBOOK_WORKERS_PER_PARTNER: z.coerce.number().int().min(1).default(1),
+  /** Busy time one workbook's reader may take; past it the worker is ended and the workbook refused. */
+  WORKBOOK_CPU_SECONDS: z.coerce.number().min(0.1).default(30),
   /** Batches one partner may have queued or running per mode; more is a 409. */
   BATCH_MAX_ACTIVE: z.coerce.number().int().min(1).default(5),
   /** Items of one batch registered and left enriching at once: batches of several partners take turns within this. */

@@ -1,8 +1,7 @@
 // POST /batches as HTTP: a JSON body or a CSV body (read as a stream), the Idempotency-Key header,
 // and a hash of what was sent, so a repeated key can tell the same request from another one.
 import { createHash } from "node:crypto";
-import { readFile, type Submission } from "@/lib/batches";
-import type { Config } from "@/lib/config";
+import { fileLimitsOf, readFile, type FileReaders, type Submission } from "@/lib/batches";
 import { chunksOf } from "@/lib/http/read-capped";
 import { idempotencyKey, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, type CreateBatchQuery } from "./schemas";
@@ -18,7 +17,8 @@ const hashOf = (...parts: string[]) => createHash("sha256").update(parts.join("\
 export async function readBatchRequest(
   req: Request,
   query: z.output<typeof CreateBatchQuery>,
-  config: Pick<Config, "BATCH_MAX_ITEMS" | "BATCH_MAX_BYTES">,
+  { config, fileReaders }: { config: Parameters<typeof fileLimitsOf>[0]; fileReaders: FileReaders },
+  partnerId: string,
 ): Promise<Submission> {
   const key = idempotencyKey(req);
   if (isJson(req)) {
@@ -41,9 +41,10 @@ export async function readBatchRequest(
     };
   }
   if (!isCsv(req)) throw unsupportedType(req, "application/json or text/csv (UTF-8)");
-  const { items, digest } = await readFile("csv", keepingBody(req, chunksOf(req.body)), {
-    maxItems: config.BATCH_MAX_ITEMS,
-    maxBytes: config.BATCH_MAX_BYTES,
+  const { items, digest } = await readFile("csv", keepingBody(req, chunksOf(req.body)), fileLimitsOf(config), {
+    partnerId,
+    readers: fileReaders,
+    signal: req.signal,
   });
   const name = query.name?.trim() || null;
   return { name, items, idempotencyKey: key, requestHash: hashOf("csv", name ?? "", digest) };

@@ -2,6 +2,7 @@
 // as a write, its documentation and its handler. The table of them is ./operations.ts.
 import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
+import type { FileReaders } from "@/lib/batches";
 import type { Config } from "@/lib/config";
 import type { ErrorCode, Mode, WriteBudget } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
@@ -62,6 +63,8 @@ export interface ApiDeps extends PropertiesDeps {
   onRequest?: (record: RequestRecord) => void;
   /** True once the server is stopping: long-lived answers (listen) end so the stop need not wait. */
   shuttingDown?(): boolean;
+  /** The process's batch file readers (a partner's CSV parsed one at a time; workbook threads capped). */
+  fileReaders: FileReaders;
   /** The process's listen sessions per partner (at most LISTEN_MAX_SESSIONS each). */
   listenSlots: ListenSlots;
   /** The process's one poller of events for its listen sessions. */

@@ -194,7 +194,7 @@ export const operations = [
       ),
     },
     async handle({ deps, req, query, principal, budget }) {
-      const read = () => readBatchRequest(req, query, deps.config);
+      const read = () => readBatchRequest(req, query, deps, principal.partnerId);
       const { created, batch } = await submitBatch(deps, principal, budget, read);
       return { status: created ? 202 : 200, body: batch, headers: batchLocation(batch.batch_id) };
     },

@@ -28,6 +28,25 @@ export const WORKBOOK_HEAP_MB = 512;
 export const WORKBOOK_ENTRY_MAX_MB = 1024;
 /** Rows per message from the reading worker (each batch acknowledged: a slow consumer holds the worker). */
 const BATCH = 500;
+/** Characters of text per message at most (a batch of long rows is sent early): the parent copies each. */
+const BATCH_CHARS = 256 * 1024;
+/** How often the worker's busy time is compared with its limit. */
+const BUSY_CHECK_MS = 100;
+
+let running = 0;
+/** Workbook reader threads of this process alive now (started and not yet exited). */
+export const readersRunning = () => running;
+
+export interface ReadOptions {
+  heapMb?: number;
+  entryMaxMb?: number;
+  /** Busy time (its event loop's active time) the worker may take; then it is ended and the workbook refused. */
+  cpuSeconds?: number;
+  /** The request the workbook came with: when it is aborted (the client gone), the worker is ended at once. */
+  signal?: AbortSignal;
+  /** Characters of text the rows may hold in all; past it the workbook is refused. */
+  maxTextChars?: number;
+}
 
 /**
  * Where the worker finds exceljs: resolved from this module (the CLI's bundle sits elsewhere than
@@ -43,22 +62,37 @@ type FromWorker =
   | { type: "want" }
   | { type: "rows"; rows: SheetRow[] }
   | { type: "done"; sheets: number }
-  | { type: "error"; message: string };
+  | { type: "error"; message: string }
+  | { type: "refused"; message: string };
 
 /**
  * The first sheet's rows, read in a worker thread whose heap is capped at `heapMb`: a workbook that
  * needs more (one that unpacks to far more than its size), or with an archive entry that unpacks to
- * more than `entryMaxMb`, is refused with NotAWorkbook, and the process keeps its memory. A ZIP
- * without a workbook, or a damaged one, ends in NotAWorkbook; a failure of the bytes' own source (a
- * size cap, a client gone) is thrown as it is.
+ * more than `entryMaxMb`, or whose reading keeps the worker busy longer than `cpuSeconds`, is
+ * refused with NotAWorkbook, and the process keeps its memory. A ZIP without a workbook, or a
+ * damaged one, ends in NotAWorkbook; a failure of the bytes' own source (a size cap, a client gone)
+ * is thrown as it is, and so is `signal`'s reason once it aborts. Other sheets are not parsed.
  */
 export async function* firstSheetRows(
   stream: Readable,
-  { heapMb = WORKBOOK_HEAP_MB, entryMaxMb = WORKBOOK_ENTRY_MAX_MB } = {},
+  {
+    heapMb = WORKBOOK_HEAP_MB,
+    entryMaxMb = WORKBOOK_ENTRY_MAX_MB,
+    cpuSeconds,
+    signal,
+    maxTextChars = Number.POSITIVE_INFINITY,
+  }: ReadOptions = {},
 ): AsyncGenerator<SheetRow> {
+  signal?.throwIfAborted();
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
-    workerData: { exceljs: exceljsPath(), batch: BATCH, entryMaxBytes: entryMaxMb * 1024 * 1024 },
+    workerData: {
+      exceljs: exceljsPath(),
+      batch: BATCH,
+      batchChars: BATCH_CHARS,
+      entryMaxBytes: entryMaxMb * 1024 * 1024,
+      maxTextChars,
+    },
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(32, heapMb / 4) },
   });
   // The source's failure reaches us through its iterator (and is thrown as it is); an error event
@@ -86,7 +120,11 @@ export async function* firstSheetRows(
         worker.postMessage({ type: "fail", message: (error as Error).message });
       }
     }));
+  // Busy time counts from the worker's first request for bytes: loading exceljs is not the workbook's.
+  let loaded: number | null = null;
+  const busyTime = () => worker.performance.eventLoopUtilization().active;
   worker.on("message", (message: FromWorker) => {
+    loaded ??= busyTime();
     if (message.type === "want") void feed();
     else {
       inbox.push(message);
@@ -102,13 +140,32 @@ export async function* firstSheetRows(
         : error;
     wake();
   });
+  running++;
   worker.on("exit", () => {
+    running--;
     ended ??= new Error("the workbook reader stopped before the workbook's end");
     wake();
   });
+  // Ended from here: the parent's own event loop runs while the worker is busy.
+  let stopped: Error | null = null;
+  const stop = (error: Error) => {
+    stopped ??= error;
+    void worker.terminate();
+    wake();
+  };
+  const onAbort = () => stop(signal!.reason as Error);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const busy =
+    cpuSeconds === undefined
+      ? undefined
+      : setInterval(() => {
+          if (loaded !== null && busyTime() - loaded > cpuSeconds * 1000)
+            stop(new NotAWorkbook(`reading the workbook took more than ${cpuSeconds} s of work: refused`));
+        }, BUSY_CHECK_MS);
   try {
     for (;;) {
-      while (!inbox.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      while (!inbox.length && !ended && !stopped) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopped) throw stopped;
       const message = inbox.shift();
       if (!message) throw ended;
       if (message.type === "rows") {
@@ -118,6 +175,8 @@ export async function* firstSheetRows(
         // The bytes' own source failed (a size cap, a client gone): that, not the workbook, is the error.
         if (sourceError) throw sourceError;
         throw new NotAWorkbook(`not a readable XLSX workbook (${message.message})`);
+      } else if (message.type === "refused") {
+        throw new NotAWorkbook(`refused: ${message.message}`);
       } else if (message.type === "done") {
         if (!message.sheets)
           throw new NotAWorkbook("a ZIP archive holding no workbook: extract it and use the files inside");
@@ -125,6 +184,8 @@ export async function* firstSheetRows(
       }
     }
   } finally {
+    clearInterval(busy);
+    signal?.removeEventListener("abort", onAbort);
     await worker.terminate();
   }
 }

@@ -3,7 +3,7 @@
 // worker, not the process. It is a string because every host runs it as written: bundlers rewrite
 // `require` inside functions they bundle, which an eval worker could not run. `index.test.ts`
 // runs it. Messages: the parent sends {chunk}, {end}, {fail} and {ack} (after each batch of rows);
-// the worker sends {want} (more bytes), {rows}, {done, sheets} and {error}.
+// the worker sends {want} (more bytes), {rows}, {done, sheets}, {error} and {refused} (a limit).
 export const WORKBOOK_READER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { Readable } = require("node:stream");
@@ -28,6 +28,39 @@ Object.defineProperty(zlib.InflateRaw.prototype, "push", {
 });
 const ExcelJS = require(workerData.exceljs);
 
+// Only the sheet that is read is parsed (a second sheet may unpack to 1 GiB of XML): exceljs takes
+// each archive entry by its path, so a worksheet entry other than the first sheet is given another
+// path, which exceljs drains unread (nor copies to a temporary file). Which sheet is first is
+// decided when exceljs reaches the entry (the workbook and its relationships come before the
+// sheets in every writer's archive); without them, the first worksheet entry is the one read.
+const SHEET = /^xl\\/worksheets\\/sheet\\d+[.]xml$/;
+let reader = null;
+let firstEntry = null;
+function firstSheetPath() {
+  const first = reader && reader.model && reader.model.sheets && reader.model.sheets[0];
+  const rel = first && (reader.workbookRels || []).find((r) => r.Id === first.rId);
+  return rel ? rel.Target.replace(/^\\/?(xl\\/)?/, "xl/") : null;
+}
+const Parse = require(require("node:module").createRequire(require.resolve(workerData.exceljs)).resolve("unzipper")).Parse;
+const pushEntry = Object.getPrototypeOf(Parse.prototype).push;
+Parse.prototype.push = function (entry, encoding) {
+  if (entry && typeof entry.path === "string" && SHEET.test(entry.path)) {
+    const path = entry.path;
+    let seen = null;
+    Object.defineProperty(entry, "path", {
+      get() {
+        if (seen === null) {
+          firstEntry = firstEntry || path;
+          // Another path exceljs' unanchored patterns do not match (no "xl/worksheets/" in it).
+          seen = path === (firstSheetPath() || firstEntry) ? path : "unread:" + path.replaceAll("/", ":");
+        }
+        return seen;
+      },
+    });
+  }
+  return pushEntry.call(this, entry, encoding);
+};
+
 // A cell as the CSV of the same sheet would show it: dates as YYYY-MM-DD, formulas as their stored result.
 function cellText(value) {
   if (value === null || value === undefined) return "";
@@ -49,31 +82,42 @@ parentPort.on("message", (message) => {
 });
 
 async function read() {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+  const workbook = (reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     sharedStrings: "cache",
     styles: "cache",
     hyperlinks: "ignore",
     worksheets: "emit",
     entries: "ignore",
-  });
+  }));
   let sheets = 0;
   let batch = [];
+  // Text sent to the parent, in all and in this batch: the parent's thread copies every row it is
+  // sent (a sheet of 1 GB would keep it busy for minutes), so what it may receive is capped.
+  let text = 0;
+  let batchText = 0;
   const flush = async () => {
+    batchText = 0;
     if (!batch.length) return;
     const ack = new Promise((resolve) => (acked = resolve));
     parentPort.postMessage({ type: "rows", rows: batch });
     batch = [];
     await ack;
   };
-  // Every sheet is read to its end (the reader moves on only then); rows come from the first.
+  // The one sheet exceljs is given; the rest of the archive is not read once it is done.
   for await (const sheet of workbook) {
-    const first = sheets++ === 0;
+    sheets++;
     for await (const row of sheet) {
-      if (!first) continue;
       // row.values is 1-based: index 0 is always empty.
-      batch.push({ sheet: sheet.name || "1", line: row.number, values: row.values.slice(1).map((v) => cellText(v).trim()) });
-      if (batch.length >= workerData.batch) await flush();
+      const values = row.values.slice(1).map((v) => cellText(v).trim());
+      const chars = values.reduce((sum, v) => sum + v.length, 0);
+      if ((text += chars) > workerData.maxTextChars) {
+        const message = "its rows hold more than " + workerData.maxTextChars + " characters of text";
+        return parentPort.postMessage({ type: "refused", message });
+      }
+      batch.push({ sheet: sheet.name || "1", line: row.number, values });
+      if (batch.length >= workerData.batch || (batchText += chars) >= workerData.batchChars) await flush();
     }
+    break;
   }
   await flush();
   parentPort.postMessage({ type: "done", sheets });

@@ -8,7 +8,14 @@ let key: string;
 useTestApp(
   {
     sources: fakeSources(),
-    env: { BATCH_MAX_ITEMS: "5", BATCH_MAX_BYTES: String(1024 * 1024), BATCH_MAX_ACTIVE: "100" },
+    env: {
+      BATCH_MAX_ITEMS: "5",
+      BATCH_MAX_BYTES: String(1024 * 1024),
+      BATCH_MAX_ACTIVE: "100",
+      BATCH_MAX_ROW_CHARS: "2048",
+      BATCH_MAX_FIELD_CHARS: "1000",
+      BATCH_MAX_COLUMNS: "4",
+    },
   },
   (ctx) => ({ t, key } = ctx),
 );
@@ -95,7 +102,23 @@ describe("POST /batches (CSV) → 422", () => {
       /At most 5 rows/,
     ));
   it("more bytes than BATCH_MAX_BYTES", () =>
-    expect422(postCsv(`refcat,note\nx,${"n".repeat(1024 * 1024)}\n`, h()), [{ pointer: "" }], /1048576 bytes/));
+    expect422(postCsv(`refcat,note\n${"\n".repeat(1024 * 1024)}x,1\n`, h()), [{ pointer: "" }], /1048576 bytes/));
+  it("a row longer than BATCH_MAX_ROW_CHARS names its line and the limit", () =>
+    expect422(
+      postCsv(`refcat,a,b\nx,1,2\ny,${"a".repeat(1000)},${"b".repeat(1000)}${"c".repeat(1000)}\n`, h()),
+      [{ line: 3 }],
+      /longer than 2048 characters \(at most 2048 a row\)/,
+    ));
+  it("a header row longer than BATCH_MAX_ROW_CHARS, without a line end", () =>
+    expect422(postCsv("r".repeat(100_000), h()), [{ line: 1 }], /at most 2048 a row/));
+  it("one field of a megabyte, quoted: refused at the row's limit", () =>
+    expect422(postCsv(`refcat,note\nx,"${"q".repeat(1024 * 1024 - 20)}"\n`, h()), [{ line: 2 }], /at most 2048 a row/));
+  it("a field longer than BATCH_MAX_FIELD_CHARS", () =>
+    expect422(postCsv(`refcat,note\nx,${"n".repeat(1001)}\n`, h()), [{ line: 2 }], /at most 1000 a field/));
+  it("more columns than BATCH_MAX_COLUMNS in the header", () =>
+    expect422(postCsv("refcat,a,b,c,d\nx,1,2,3,4\n", h()), [{ line: 1 }], /more than 4 columns \(at most 4 a row\)/));
+  it("a line of a million empty fields is refused as it is read", () =>
+    expect422(postCsv(`refcat,a\nx,1\ny${",".repeat(1_000_000)}\n`, h()), [{ line: 3 }], /more than 4 columns/));
   it("not UTF-8 (Windows-1252)", () =>
     expect422(
       postCsv(new Uint8Array([...Buffer.from("refcat,external_id\n2749704YJ0624N0001DI,Coru"), 0xf1, 0x61, 0x0a]), h()),

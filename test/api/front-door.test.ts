@@ -3,10 +3,11 @@
 // Next.js (stood in for here by a listener that says it was asked; test/api/fuzz-next.test.ts runs
 // the whole product server).
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { frontDoor } from "@/server/http";
+import { requestSignal } from "@/server/request-signal";
 import { FRONT_DOOR } from "@/lib/auth/throttle";
 import { useTestApp, type TestApp } from "../support/app";
 import { BASE_PATH } from "../support/contract";
@@ -107,5 +108,37 @@ describe("everything else reaches Next.js", () => {
     expect((await ask("GET", "/docs/%E0%A4%A")).status).toBe(400);
     const trace = await ask("TRACE", "/docs");
     expect([trace.status, trace.headers.get("allow")]).toEqual([405, "GET, HEAD, POST"]);
+  });
+});
+
+describe("a request Next.js serves carries a signal that aborts when its client goes", () => {
+  it("aborts when the client closes before the answer, and not once it was answered", async () => {
+    const seen: { aborted: Promise<unknown>; signal: AbortSignal }[] = [];
+    // Next.js's stand-in answers `/answered` at once, and `/slow` never (as a workbook being read).
+    const next: http.RequestListener = async (req, res) => {
+      await new Promise((r) => setImmediate(r));
+      const signal = requestSignal()!;
+      seen.push({ signal, aborted: new Promise((resolve) => signal.addEventListener("abort", resolve)) });
+      if (req.url === "/answered") res.end("ok");
+    };
+    const door = http.createServer(frontDoor(next, partnerApiListener(t.api), TOKEN));
+    await new Promise<void>((resolve) => door.listen(0, "127.0.0.1", resolve));
+    const at = (door.address() as AddressInfo).port;
+    try {
+      expect((await fetch(`http://127.0.0.1:${at}/answered`)).status).toBe(200);
+      const socket = net.connect(at, "127.0.0.1");
+      socket.write("GET /slow HTTP/1.1\r\nHost: finca.test\r\n\r\n");
+      while (seen.length < 2) await new Promise((r) => setTimeout(r, 10));
+      expect(seen[1]!.signal.aborted).toBe(false);
+      socket.destroy();
+      await seen[1]!.aborted;
+      expect(seen[1]!.signal.reason).toMatchObject({ message: "the client went away" });
+      expect(seen[0]!.signal.aborted).toBe(false);
+      // Outside a request there is none.
+      expect(requestSignal()).toBeUndefined();
+    } finally {
+      door.closeAllConnections();
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+    }
   });
 });

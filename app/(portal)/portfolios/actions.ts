@@ -9,16 +9,17 @@ import type { ButtonResult } from "../../_components/action-button";
 import {
   cancelBatch,
   fileFormat,
-  previewFile,
-  readFile,
+  previewUpload,
+  readUpload,
   submitBatch,
-  type FileFormat,
   type Preview,
+  type Upload,
 } from "@/lib/batches";
 import { DomainError, whereOf, type Scope } from "@/lib/domain";
 import { chunksOf } from "@/lib/http/read-capped";
 import { budgetOn, rateLimitBucket } from "@/lib/rate-limit";
 import type { App } from "@/server/app";
+import { requestSignal } from "@/server/request-signal";
 
 export type PreviewResult = { preview: Preview; fileName: string } | { error: string };
 export type SubmitResult = { error: string } | undefined;
@@ -31,25 +32,22 @@ const problem = (error: DomainError) =>
 /** The partner's write budget, shared with its integration: a portfolio from either side counts once. */
 const writeBudget = (app: App, scope: Scope) => budgetOn(app.rateLimiter, rateLimitBucket(scope));
 
-function uploaded(form: FormData): { file: File; format: FileFormat } {
+/** The form's file, read in this request: its reading ends when the browser goes. */
+function uploaded(form: FormData): Upload & { name: string } {
   const file = form.get("file");
   if (!(file instanceof File) || !file.size)
     throw new DomainError("validation_error", "Choose a CSV or XLSX file first.");
-  return { file, format: fileFormat(file.name) };
+  return { name: file.name, format: fileFormat(file.name), body: chunksOf(file.stream()), signal: requestSignal() };
 }
 
 export async function previewPortfolioAction(form: FormData): Promise<PreviewResult> {
   // Only a member who may submit reads the file.
   const ctx = await memberFor("submitPortfolio");
   if ("refused" in ctx) return { error: ctx.refused };
-  const { app } = ctx;
+  const { app, scope } = ctx;
   try {
-    const { file, format } = uploaded(form);
-    const preview = await previewFile(format, chunksOf(file.stream()), {
-      maxItems: app.config.BATCH_MAX_ITEMS,
-      maxBytes: app.config.BATCH_MAX_BYTES,
-    });
-    return { preview, fileName: file.name };
+    const upload = uploaded(form);
+    return { preview: await previewUpload(app, scope, writeBudget(app, scope), upload), fileName: upload.name };
   } catch (error) {
     if (error instanceof DomainError) return { error: problem(error) };
     throw error;
@@ -67,11 +65,7 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
         .trim()
         .slice(0, 200) || null;
     const read = async () => {
-      const { file, format } = uploaded(form);
-      const { items, digest } = await readFile(format, chunksOf(file.stream()), {
-        maxItems: app.config.BATCH_MAX_ITEMS,
-        maxBytes: app.config.BATCH_MAX_BYTES,
-      });
+      const { items, digest } = await readUpload(app, scope, uploaded(form));
       return { name, items, idempotencyKey: null, requestHash: digest };
     };
     id = (await submitBatch(app, scope, writeBudget(app, scope), read)).batch.batch_id;

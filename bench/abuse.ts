@@ -1,0 +1,308 @@
+// bench/abuse: one partner cannot stall the others. Partner A sends, for the whole run, the worst
+// files it is allowed, from `--attackers` loops at once, each file as soon as the last one was
+// answered: CSV bodies to POST /batches (rows at the column limit; rows at the row limit) and to the
+// portal's preview, and workbooks to the portal's preview (a shared-strings bomb past the reader's
+// heap cap, a workbook whose second sheet unpacks to `--sheet-mb`, one whose first sheet does). All
+// of it counts on A's write budget (RATE_LIMIT_WRITES), as in production. Meanwhile partner B reads
+// (GET /properties, open loop at `--rate`/s): its p99 against B's p99 alone on the same server in
+// the same run (at most `--max-ratio` times it), and the server's RSS sampled every 250 ms (peak
+// at most `--max-rss-mib`). The server is bench/upload-server.ts: the lean API server with the
+// portal's preview command in the same process.
+//   npx tsx bench/abuse.ts [--seconds 20] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
+import http from "node:http";
+import { loadavg } from "node:os";
+import { Readable } from "node:stream";
+import { parseArgs } from "node:util";
+import JSZip from "jszip";
+import { loadConfig } from "@/lib/config";
+import { excel } from "@/lib/spreadsheets";
+import { stopGroup } from "@/test/support/processes";
+import {
+  benchReference,
+  CREATE_PATH,
+  freePort,
+  freshDatabase,
+  load,
+  READY_PATH,
+  round,
+  rssMiB,
+  seedPartnerKeys,
+  sleep,
+  startServer,
+  writeResult,
+  type LoadResult,
+} from "./lib";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "20" },
+    rate: { type: "string", default: "50" },
+    attackers: { type: "string", default: "4" },
+    "bomb-mb": { type: "string", default: "600" },
+    "sheet-mb": { type: "string", default: "900" },
+    "csv-mb": { type: "string", default: "10" },
+    "max-ratio": { type: "string", default: "2" },
+    "max-rss-mib": { type: "string", default: "1024" },
+  },
+});
+const seconds = Number(values.seconds);
+const rate = Number(values.rate);
+const attackers = Number(values.attackers);
+const MB = 1024 * 1024;
+const limits = loadConfig({});
+const PREVIEW_PATH = "/bench/preview";
+const BATCHES_PATH = "/api/v1/partner-api/batches";
+const NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+
+// ---- the files: each as large as the byte cap allows, each at a limit ----
+
+/** Rows of `line` up to `mb` MiB. */
+const csvOf = (header: string, line: string, mb: number) =>
+  Buffer.from(header + line.repeat(Math.max(1, Math.floor((mb * MB - header.length) / line.length))));
+
+/** XML of about `mb` MiB: `open`, then `item(i)` until the size is reached, then `close` (streamed). */
+function bigXml(mb: number, open: string, item: (i: number) => string, close: string): Readable {
+  return Readable.from(
+    (function* () {
+      yield open;
+      for (let i = 0, size = 0; size < mb * MB; i++) {
+        const chunk = Array.from({ length: 64 }, (_, j) => item(i * 64 + j)).join("");
+        size += chunk.length;
+        yield chunk;
+      }
+      yield close;
+    })(),
+  );
+}
+
+/** Rows of one inline string of 30,000 characters: a sheet of `mb` MiB. */
+const bigSheet = (mb: number) =>
+  bigXml(
+    mb,
+    `<worksheet xmlns="${NS}"><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>cadastral_reference</t></is></c></row>`,
+    (i) => `<row r="${i + 2}"><c r="A${i + 2}" t="inlineStr"><is><t>${"x".repeat(30_000)}</t></is></c></row>`,
+    "</sheetData></worksheet>",
+  );
+
+/**
+ * A workbook (exceljs writes its frame: two sheets, a portfolio's header and one row each) with
+ * entries replaced by streams, in Excel's order (the workbook first), deflated.
+ */
+async function workbook(replace: Record<string, () => Readable>): Promise<Buffer> {
+  const ExcelJS = await excel();
+  const book = new ExcelJS.Workbook();
+  for (const name of ["Portfolio", "Notes"])
+    book.addWorksheet(name).addRows([["cadastral_reference"], [benchReference(1)]]);
+  const frame = await JSZip.loadAsync(await book.xlsx.writeBuffer());
+  const zip = new JSZip();
+  zip.file("xl/workbook.xml", await frame.file("xl/workbook.xml")!.async("nodebuffer"));
+  for (const [name, file] of Object.entries(frame.files))
+    if (!file.dir && name !== "xl/workbook.xml" && !replace[name]) zip.file(name, await file.async("nodebuffer"));
+  for (const [name, stream] of Object.entries(replace)) zip.file(name, stream());
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } });
+}
+
+console.log("writing the files...");
+const ref = benchReference(7);
+const files = {
+  // 999 empty fields after the reference: one under the column limit, the costliest row per byte.
+  csvColumns: csvOf(
+    "cadastral_reference\n",
+    `${ref}${",".repeat(limits.BATCH_MAX_COLUMNS - 1)}\n`,
+    Number(values["csv-mb"]),
+  ),
+  // Two fields at the field limit: a row just under the row limit.
+  csvLongRows: csvOf(
+    "cadastral_reference,a,b\n",
+    `${ref},${"a".repeat(limits.BATCH_MAX_FIELD_CHARS)},${"b".repeat(limits.BATCH_MAX_ROW_CHARS - limits.BATCH_MAX_FIELD_CHARS - 40)}\n`,
+    Number(values["csv-mb"]),
+  ),
+  // Distinct strings of 30,000 characters: the reader caches them all, past its heap cap.
+  xlsxBomb: await workbook({
+    "xl/sharedStrings.xml": () =>
+      bigXml(
+        Number(values["bomb-mb"]),
+        `<sst xmlns="${NS}">`,
+        (i) => `<si><t>${i}${"s".repeat(30_000)}</t></si>`,
+        "</sst>",
+      ),
+  }),
+  xlsxSecondSheet: await workbook({ "xl/worksheets/sheet2.xml": () => bigSheet(Number(values["sheet-mb"])) }),
+  xlsxFirstSheet: await workbook({ "xl/worksheets/sheet1.xml": () => bigSheet(Number(values["sheet-mb"])) }),
+};
+const sizes = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, round(v.length / MB, 2)]));
+console.log("file sizes (MiB):", JSON.stringify(sizes));
+
+// ---- the server, the partners ----
+
+const db = await freshDatabase("finca_bench_abuse");
+const port = await freePort();
+const url = `http://127.0.0.1:${port}`;
+const {
+  keys: [attackerKey, readerKey],
+  partnerIds: [attackerId],
+} = await seedPartnerKeys(db.url, 2);
+const server = await startServer(
+  "bench/upload-server.ts",
+  { DATABASE_URL: db.url, PORT: String(port), FINCA_WORKERS: "0", REQUEST_LOGS: "1" },
+  `${url}${READY_PATH}`,
+);
+
+/** One POST of a whole body; its status ("error:…" when the connection failed) and time. */
+function post(path: string, headers: Record<string, string>, body: Buffer) {
+  const started = performance.now();
+  return new Promise<{ status: string; ms: number }>((resolve) => {
+    const req = http.request(
+      { host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, "Content-Length": body.length } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: String(res.statusCode), ms: performance.now() - started }));
+      },
+    );
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      resolve({ status: `error:${e.code}`, ms: performance.now() - started }),
+    );
+    req.end(body);
+  });
+}
+
+const api = (body: Buffer) => () => post(BATCHES_PATH, { "X-API-Key": attackerKey!, "Content-Type": "text/csv" }, body);
+const preview = (format: "csv" | "xlsx", body: Buffer) => () =>
+  post(`${PREVIEW_PATH}?format=${format}`, { "X-Bench-Partner": attackerId! }, body);
+// In turn, the workbooks apart: A may have one read at a time, the next waits its turn.
+const attacks: [string, () => ReturnType<typeof post>][] = [
+  ["xlsx_bomb_preview", preview("xlsx", files.xlsxBomb)],
+  ["csv_columns_api", api(files.csvColumns)],
+  ["csv_long_rows_preview", preview("csv", files.csvLongRows)],
+  ["xlsx_first_sheet_preview", preview("xlsx", files.xlsxFirstSheet)],
+  ["csv_long_rows_api", api(files.csvLongRows)],
+  ["csv_columns_preview", preview("csv", files.csvColumns)],
+  ["xlsx_second_sheet_preview", preview("xlsx", files.xlsxSecondSheet)],
+];
+
+/** The attack until `until`: each loop sends the next file once the last was answered. */
+async function attack(until: number) {
+  const outcomes: Record<string, Record<string, number>> = {};
+  const slowest: Record<string, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: attackers }, async () => {
+      while (Date.now() < until) {
+        const [name, send] = attacks[next++ % attacks.length]!;
+        const { status, ms } = await send();
+        outcomes[name] ??= {};
+        outcomes[name][status] = (outcomes[name][status] ?? 0) + 1;
+        slowest[name] = round(Math.max(slowest[name] ?? 0, ms));
+      }
+    }),
+  );
+  return { outcomes, slowestMs: slowest };
+}
+
+/** Partner B's reads for the run's length (open loop). */
+const reads = () =>
+  load({
+    url,
+    seconds,
+    concurrency: 256,
+    rate,
+    request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
+  });
+
+/**
+ * The server's event loop delay since the last scrape (prom-client's default metrics reset their
+ * histogram on each): its p99 and max, in ms.
+ */
+async function loopDelay(): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const read = (name: string) => round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]) * 1000);
+  return { p99: read("nodejs_eventloop_lag_p99_seconds"), max: read("nodejs_eventloop_lag_max_seconds") };
+}
+
+/** RSS of the server, every 250 ms while `during` runs: its peak (MiB). */
+async function peakRss<T>(during: Promise<T>): Promise<{ result: T; peak: number; start: number }> {
+  const start = rssMiB(server.pid!);
+  let peak = start;
+  let done = false;
+  const result = during.finally(() => (done = true));
+  while (!done) {
+    peak = Math.max(peak, rssMiB(server.pid!));
+    await sleep(250);
+  }
+  return { result: await result, peak, start };
+}
+
+// Other work on the machine moves every figure: its load average is written beside them.
+const loadBefore = round(loadavg()[0]!, 2);
+let baseline: LoadResult;
+let attacked: LoadResult;
+let attackResult: Awaited<ReturnType<typeof attack>>;
+let rss: { peak: number; start: number; baselinePeak: number };
+let delay: { alone: { p99: number; max: number }; attacked: { p99: number; max: number } };
+try {
+  // B's properties to list, then a warm-up of its reads.
+  for (let i = 0; i < 10; i++)
+    await fetch(`${url}${CREATE_PATH}`, {
+      method: "POST",
+      headers: { "X-API-Key": readerKey!, "Content-Type": "application/json" },
+      body: JSON.stringify({ cadastral_reference: benchReference(100 + i) }),
+    }).then((r) => r.arrayBuffer());
+  await load({
+    ...{ url, concurrency: 256, rate },
+    seconds: Math.min(3, seconds),
+    request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
+  });
+  console.log(`baseline: partner B reads alone for ${seconds} s at ${rate}/s...`);
+  await loopDelay();
+  const alone = await peakRss(reads());
+  baseline = alone.result;
+  const aloneDelay = await loopDelay();
+  console.log(`attack: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
+  const until = Date.now() + seconds * 1000 + 1000;
+  const attackRun = attack(until);
+  await sleep(1000); // the attack under way before B's measured reads begin
+  const during = await peakRss(Promise.all([reads(), attackRun]));
+  [attacked, attackResult] = during.result;
+  rss = { peak: during.peak, start: alone.start, baselinePeak: alone.peak };
+  delay = { alone: aloneDelay, attacked: await loopDelay() };
+} finally {
+  await stopGroup(server);
+  await db.drop();
+}
+
+const ratio = round(attacked.p99 / baseline.p99, 2);
+const problems: string[] = [];
+if (ratio > Number(values["max-ratio"]))
+  problems.push(`B's p99 ${attacked.p99} ms is ${ratio}× its baseline ${baseline.p99} ms`);
+if (rss.peak > Number(values["max-rss-mib"])) problems.push(`server RSS peaked at ${rss.peak} MiB`);
+if (attacked.errorRate) problems.push(`B's reads failed: ${JSON.stringify(attacked.statuses)}`);
+const verdict = problems.length ? "fail" : "pass";
+console.log(
+  `partner B alone:       p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  p99.9 ${baseline.p999} ms  ${baseline.perSecond} req/s\n` +
+    `partner B, A attacking: p50 ${attacked.p50} ms  p99 ${attacked.p99} ms  p99.9 ${attacked.p999} ms  ${attacked.perSecond} req/s\n` +
+    `p99 ratio ${ratio} (at most ${values["max-ratio"]}), p50 ratio ${round(attacked.p50 / baseline.p50, 2)}\n` +
+    `server event loop delay: p99 ${delay.alone.p99} ms, max ${delay.alone.max} ms alone; ` +
+    `p99 ${delay.attacked.p99} ms, max ${delay.attacked.max} ms under attack\n` +
+    `server RSS: ${rss.start} MiB at the start, peak ${rss.baselinePeak} MiB alone, ${rss.peak} MiB under attack (at most ${values["max-rss-mib"]})\n` +
+    `A's files: ${JSON.stringify(attackResult.outcomes)}\nA's slowest answers (ms): ${JSON.stringify(attackResult.slowestMs)}\n` +
+    `the machine's load average (1 min): ${loadBefore} before, ${round(loadavg()[0]!, 2)} after\n` +
+    `${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`,
+);
+const settings = { seconds, rate, attackers, bombMb: Number(values["bomb-mb"]), sheetMb: Number(values["sheet-mb"]) };
+console.log(
+  "written",
+  await writeResult("abuse", {
+    settings,
+    fileSizesMiB: sizes,
+    baseline,
+    attacked,
+    ratio,
+    rss,
+    eventLoopDelayMs: delay,
+    machineLoadAverage: { before: loadBefore, after: round(loadavg()[0]!, 2) },
+    attack: attackResult,
+    verdict,
+    problems,
+  }),
+);
+process.exit(verdict === "pass" ? 0 : 1);
