@@ -117,7 +117,11 @@ async function claimOrJoin(dataDir: string, options: EmbeddedOptions): Promise<E
 async function refusePglite(dataDir: string): Promise<void> {
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) return;
   throw new Error(
-    `The data folder ${dataDir} holds a PGlite database (an earlier Finca's embedded database, PostgreSQL files directly in the folder). Finca now runs a real PostgreSQL in ${path.join(dataDir, "postgres")} and does not read PGlite's files. Move the folder aside (mv ${dataDir} ${dataDir}-pglite) to start afresh; to keep its data, serve it with PGlite's socket server (npx @electric-sql/pglite-socket --db=${dataDir}-pglite) and copy it with pg_dump --data-only into this server's database, or dump it with the earlier Finca's release and DATABASE_URL.`,
+    [
+      `The data folder ${dataDir} holds a PGlite database: the embedded database of Finca before it ran a real PostgreSQL (PostgreSQL's files directly in the folder).`,
+      `This Finca keeps its database in ${path.join(dataDir, "postgres")} and does not read PGlite's files. Move the folder aside (mv ${dataDir} ${dataDir}-pglite) and start again: a new, empty database.`,
+      `To carry its rows over, serve the old folder with PGlite's socket server (npx -p @electric-sql/pglite-socket pglite-server --db ${dataDir}-pglite --port 5499) and copy them with pg_dump --data-only --exclude-schema=pgboss --exclude-schema=drizzle from postgres://postgres@127.0.0.1:5499/postgres into the new database (start Finca once with FINCA_EMBEDDED_PG_PORT set; its password is in ${path.join(dataDir, "postgres-password")}, its database is finca).`,
+    ].join("\n"),
   );
 }
 
