@@ -64,12 +64,18 @@ function run(pkg, name, args) {
 const RUN = randomBytes(6).toString("hex");
 process.env.FINCA_TEST_RUN = RUN;
 
-/** Processes of this run other than this one, still running: `pid command`. */
+/**
+ * Processes of this run still running, `pid command`, other than this one and its own children (the
+ * runners are gone by then: what is left is the esbuild service tsx's loader keeps here).
+ */
 function leftovers() {
   const found = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
     try {
       if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`FINCA_TEST_RUN=${RUN}`)) continue;
+      // stat: "pid (name) state ppid …", the name possibly holding spaces and parentheses.
+      const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1).split(" ")[1]);
+      if (ppid === process.pid) continue;
       found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 200)}`);
     } catch {
       // Gone meanwhile, or not ours to read.

@@ -164,7 +164,8 @@ async function waitForServer(dataDir: string, ownerPid: number): Promise<string>
   for (;;) {
     const postmaster = await postmasterOf(f.cluster);
     if (postmaster?.ready && alive(postmaster.pid)) {
-      return urlOf(postmaster.port, (await readFile(f.password, "utf8")).trim());
+      // The folder is the operator's, known at run time only: nothing for Next.js's build to trace.
+      return urlOf(postmaster.port, (await readFile(/* turbopackIgnore: true */ f.password, "utf8")).trim());
     }
     if (!alive(ownerPid) || Date.now() > until)
       throw new Error(`The PostgreSQL of ${dataDir} did not become ready (its owner ${ownerPid}); see ${f.log}`);
@@ -219,7 +220,7 @@ async function startServer(dataDir: string, options: EmbeddedOptions): Promise<E
     keeper.unref();
     // Its stdin stays open while we live: only our exit (or release) closes it.
     (keeper.stdin as unknown as { unref?(): void }).unref?.();
-    const logFrom = (await stat(f.log).catch(() => ({ size: 0 }))).size;
+    const logFrom = (await stat(/* turbopackIgnore: true */ f.log).catch(() => ({ size: 0 }))).size;
     const started = await Promise.race([ready(f.cluster), exited.then(() => false)]);
     if (!started) {
       const log = await readLogFrom(f.log, logFrom);
