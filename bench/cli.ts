@@ -9,7 +9,7 @@
 // Timed by hyperfine (apt-get install hyperfine): wall time and CPU time of each command.
 //   npx tsx bench/cli.ts [--runs 10] [--warmup 1]
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -83,6 +83,8 @@ function once(argv: string[], env: Record<string, string | undefined>) {
 }
 
 const folder = await mkdtemp(path.join(tmpdir(), "finca-bench-cli-"));
+// Its data folders inside: as root, PostgreSQL runs as the system user postgres, which must pass through.
+await chmod(folder, 0o711);
 const fresh = path.join(folder, "fresh");
 const db = await freshDatabase("finca_bench_cli");
 const results: Record<string, Timing[]> = {};
