@@ -8,7 +8,8 @@ import { spawn } from "node:child_process";
 import { openSync, rmSync } from "node:fs";
 
 const config = JSON.parse(process.argv[2]);
-const log = openSync(config.log, "a");
+// PostgreSQL logs a failing statement with its values: readable by the folder's owner only.
+const log = openSync(config.log, "a", 0o600);
 const server = spawn(config.postgres, config.args, {
   stdio: ["ignore", log, log],
   env: { ...process.env, ...config.env },
