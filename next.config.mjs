@@ -1,16 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native/wasm packages must be loaded by Node, not bundled.
-  serverExternalPackages: [
-    "@electric-sql/pglite",
-    "pg",
-    "pg-boss",
-    "@node-rs/argon2",
-    "pino",
-    "pino-pretty",
-    "prom-client",
-    "opossum",
-  ],
+  // Native packages must be loaded by Node, not bundled.
+  serverExternalPackages: ["pg", "pg-boss", "@node-rs/argon2", "pino", "pino-pretty", "prom-client", "opossum"],
   poweredByHeader: false,
   // Portfolio files are uploaded to a server action (the Portfolios page): BATCH_MAX_BYTES' default,
   // 10 MiB, and the form's own bytes. Larger portfolios go through the API (POST /batches).

@@ -10,6 +10,9 @@ export default defineConfig({
     // itself, with a message saying what never happened (test/support/wait.ts, processes.ts).
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // DATABASE_URL, or else one embedded PostgreSQL for the whole run; each file makes its own
+    // database on it (test/support/database.ts).
+    globalSetup: ["test/support/embedded-server.ts"],
     // Each file gets its own database; two cores do not profit from more.
     maxWorkers: 2,
   },

@@ -1,13 +1,15 @@
 // bench/cli: the operator CLI's own start-up, a command (`partners list`) from process start to
-// exit on an existing PGlite folder and on PostgreSQL, against baselines timed in the same run:
+// exit on an existing data folder (the embedded PostgreSQL started for the command and stopped after
+// it) and on PostgreSQL, against baselines timed in the same run:
 // node starting and exiting, node with tsx's loader, and opening the same database with nothing of
 // ours (bench/open-database.ts library) and through lib/db (…ts app: the migration check too).
 // Also: `--help` (the CLI's imports, no database), the documented `npm run --silent finca` (npm's
-// own start-up on top), and `keys create` on a new PGlite folder (initdb and every migration).
+// own start-up on top), and on a new folder: the embedded PostgreSQL's first start (initdb) alone,
+// and `keys create` (initdb and every migration). The embedded rows are the README's start-up figures.
 // Timed by hyperfine (apt-get install hyperfine): wall time and CPU time of each command.
 //   npx tsx bench/cli.ts [--runs 10] [--warmup 1]
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -81,13 +83,15 @@ function once(argv: string[], env: Record<string, string | undefined>) {
 }
 
 const folder = await mkdtemp(path.join(tmpdir(), "finca-bench-cli-"));
+// Its data folders inside: as root, PostgreSQL runs as the system user postgres, which must pass through.
+await chmod(folder, 0o711);
 const fresh = path.join(folder, "fresh");
 const db = await freshDatabase("finca_bench_cli");
 const results: Record<string, Timing[]> = {};
 try {
-  const pglite = { FINCA_DATA_DIR: path.join(folder, "data"), DATABASE_URL: undefined };
+  const embedded = { FINCA_DATA_DIR: path.join(folder, "data"), DATABASE_URL: undefined };
   const postgres = { DATABASE_URL: db.url };
-  once([...cli, "keys", "create", "--partner", "Bench", "--mode", "test"], pglite);
+  once([...cli, "keys", "create", "--partner", "Bench", "--mode", "test"], embedded);
   once([...cli, "keys", "create", "--partner", "Bench", "--mode", "test"], postgres);
 
   results.process = await time(
@@ -99,7 +103,7 @@ try {
     {},
   );
   for (const [label, env] of [
-    ["pglite", pglite],
+    ["embedded", embedded],
     ["postgres", postgres],
   ] as const) {
     results[label] = await time(
@@ -115,9 +119,14 @@ try {
       env,
     );
   }
-  results.pglite!.push(
+  results.embedded!.push(
     ...(await time(
       [
+        {
+          name: "database alone, new folder (initdb)",
+          argv: [...tsx, "bench/open-database.ts", "library"],
+          prepare: ["rm", "-rf", fresh],
+        },
         {
           name: "finca keys create, new folder",
           argv: [...cli, "keys", "create", "--partner", "Bench", "--mode", "test"],
@@ -136,7 +145,7 @@ try {
 const find = (list: Timing[], name: string) => list.find((t) => t.name === name)!;
 const nodeStart = find(results.process!, "node -e 0").mean_ms;
 const ratios = Object.fromEntries(
-  (["pglite", "postgres"] as const).map((label) => {
+  (["embedded", "postgres"] as const).map((label) => {
     const alone = find(results[label]!, "database alone (library)").mean_ms;
     return [
       label,

@@ -1,5 +1,5 @@
 // The portal driven as a partner and an operator would, in Debian's Chromium, against the real
-// server (npm start) with embedded PGlite or PostgreSQL. Screenshots of every page, at desktop
+// server (npm start) on PostgreSQL (npm test's, or its own embedded one). Screenshots of every page, at desktop
 // and phone widths, go to e2e/screenshots/ (git-ignored) for a person to look at.
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import http from "node:http";

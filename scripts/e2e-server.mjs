@@ -1,5 +1,6 @@
-// The server the Playwright tests run against: the real `npm start`, on a fresh embedded PGlite
-// folder, or on a fresh database of the PostgreSQL server in DATABASE_URL; removed on exit.
+// The server the Playwright tests run against: the real `npm start`, on a fresh database of the
+// PostgreSQL server in DATABASE_URL (npm test's), or else on a fresh data folder (its own embedded
+// PostgreSQL); removed on exit.
 // Should Playwright die without stopping it, it stops itself the same way (exit-with-parent).
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync } from "node:fs";

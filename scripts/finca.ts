@@ -1,4 +1,5 @@
-// Operator CLI on the configured database (PGlite folder while the server is stopped, or DATABASE_URL).
+// Operator CLI on the configured database: DATABASE_URL, or the data folder's embedded PostgreSQL (the
+// running server's, else started for the command and stopped after it).
 //   npm run --silent finca -- keys create --partner "Acme" --mode test   → prints the key as the last line
 import { parseArgs } from "node:util";
 import { defaultDatabaseOptions, openDatabase, type Database, type DbOrTx } from "@/lib/db";
@@ -77,8 +78,8 @@ Commands:
                                                   reachable, parsed, latency (needs internet access)
 ${PARTNER_HELP}
 
-The database is DATABASE_URL, else the PGlite folder FINCA_DATA_DIR (default ./.data), which must
-not be in use by a running server.`;
+The database is DATABASE_URL, else the embedded PostgreSQL of FINCA_DATA_DIR (default ./.data): the
+running server's, or started for the command and stopped after it.`;
 
 class UsageError extends Error {}
 
@@ -431,7 +432,9 @@ async function main() {
   try {
     // A partner's tools (@finca/sdk's own CLI): they talk to the server, never to the database.
     if (await partnerCommand(argv)) return;
-    database = await openDatabase(defaultDatabaseOptions());
+    const options = defaultDatabaseOptions();
+    // The running server's embedded PostgreSQL is joined, not refused.
+    database = await openDatabase({ ...options, embedded: { ...options.embedded, join: true } });
     await run(database, argv);
   } catch (error) {
     const usageError = error instanceof UsageError || error instanceof PartnerUsageError;

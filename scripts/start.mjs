@@ -1,5 +1,5 @@
 // `npm start`: builds when the build is missing or older than the sources, then serves portal + API
-// + workers with server/main.ts (embedded PGlite in FINCA_DATA_DIR unless DATABASE_URL is set).
+// + workers with server/main.ts (the embedded PostgreSQL of FINCA_DATA_DIR unless DATABASE_URL is set).
 // `npm run api` serves the partner API alone (scripts/serve-api.ts) and `npm run worker` runs a
 // worker alone (scripts/worker.ts), both for deployments on PostgreSQL. Each runs compiled (build.mjs).
 import { spawn } from "node:child_process";

@@ -1,13 +1,16 @@
 // `npm test`: the layer order (dependency-cruiser), unit and integration tests (vitest), then the
-// portal end-to-end tests (Playwright in Debian's Chromium). Runs on PGlite, or on PostgreSQL when
-// DATABASE_URL is set.
+// portal end-to-end tests (Playwright in Debian's Chromium), on the PostgreSQL server of DATABASE_URL,
+// or else on one embedded PostgreSQL started here for both runners and stopped at the end
+// (test/support/embedded-server.ts). Every process the run starts carries FINCA_TEST_RUN: any of
+// them still running at the end (a server, a PostgreSQL, a browser) fails the run.
 // Each runner is node itself running the package's own entry point (no npx wrapper between), in a
 // process group of its own: a signal that stops `npm test` (Ctrl-C, a CI time limit) goes on to the
 // whole group, so vitest's workers stop with it (alone, they would run their files to the end).
 // If this process dies without passing it on, the runner's group stops itself, and so does each
 // process a test started (test/support/exit-with-parent.mjs).
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import "../test/support/exit-with-parent.mjs";
@@ -58,8 +61,38 @@ function run(pkg, name, args) {
   });
 }
 
+const RUN = randomBytes(6).toString("hex");
+process.env.FINCA_TEST_RUN = RUN;
+
+/**
+ * Processes of this run still running, `pid command`, other than this one and its own children (the
+ * runners are gone by then: what is left is the esbuild service tsx's loader keeps here).
+ */
+function leftovers() {
+  const found = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`FINCA_TEST_RUN=${RUN}`)) continue;
+      // stat: "pid (name) state ppid …", the name possibly holding spaces and parentheses.
+      const ppid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1).split(" ")[1]);
+      if (ppid === process.pid) continue;
+      found.push(`${pid} ${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").slice(0, 200)}`);
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}
+
 const extra = process.argv.slice(2);
 let failed = false;
+let stopServer = async () => {};
+if (!process.env.DATABASE_URL) {
+  const { tsImport } = await import("tsx/esm/api");
+  const { runServer } = await tsImport("../test/support/embedded-server.ts", import.meta.url);
+  console.log("\n$ (an embedded PostgreSQL for this run: DATABASE_URL is unset)");
+  stopServer = await runServer();
+}
 // The codebase's shape first (whole runs only): Biome's formatter and linter over the whole tree, the layer
 // order of the README by dependency-cruiser, the SDK's own build.
 if (!extra.length) {
@@ -80,4 +113,15 @@ if (!extra.length) {
 failed = (await run("vitest", "vitest", ["run", ...extra])) !== 0 || failed;
 if (!interrupted && !process.env.FINCA_SKIP_E2E && !extra.length)
   failed = (await run("@playwright/test", "playwright", ["test"])) !== 0 || failed;
+await stopServer();
+// What stops on its own (a server whose parent went, a PostgreSQL finishing its shutdown) has seconds.
+let left = leftovers();
+for (let i = 0; i < 30 && left.length; i++) {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  left = leftovers();
+}
+if (left.length) {
+  console.error(`\nStill running after the tests (they must stop what they start):\n${left.join("\n")}`);
+  failed = true;
+}
 process.exit(failed || interrupted ? 1 : 0);

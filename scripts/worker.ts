@@ -1,4 +1,4 @@
-// A worker-only process (PostgreSQL deployments): runs the enrichment and webhook jobs, no API.
+// A worker-only process (deployments on DATABASE_URL): runs the enrichment and webhook jobs, no API.
 // Start as many as needed beside `FINCA_WORKERS=0` app instances:  DATABASE_URL=… npm run worker
 // With WORKER_OPS_PORT it serves /api/health, /api/ready and /metrics there (its own job figures).
 import { createOpsServer } from "@/lib/ops/server";
@@ -7,7 +7,7 @@ import { appOrExit, closeOnSignals, stopHttpServer } from "@/server/lifecycle";
 import { opsHandlers } from "@/server/ops";
 
 if (!process.env.DATABASE_URL) {
-  console.error("scripts/worker.ts needs DATABASE_URL: with embedded PGlite the server runs the workers itself.");
+  console.error("scripts/worker.ts needs DATABASE_URL: on the embedded PostgreSQL, npm start runs the workers itself.");
   process.exit(2);
 }
 const app = await appOrExit(() => createApp({ workers: true }));

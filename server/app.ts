@@ -46,7 +46,7 @@ export interface AppOptions {
   config?: Config;
   database?: Database;
   sources?: Record<Mode, Sources>;
-  /** Run pg-boss workers in this process (default: config FINCA_WORKERS; always with PGlite). */
+  /** Run pg-boss workers in this process (default: config FINCA_WORKERS). */
   workers?: boolean;
   env?: Record<string, string | undefined>;
   /** Where the App logs; default stdout at LOG_LEVEL. */
@@ -147,8 +147,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     },
   };
   await bootstrap(app.db, env);
-  // Embedded PGlite has one connection in one process: workers must live here.
-  if (options.workers ?? (config.FINCA_WORKERS || database.kind === "pglite")) await registerWorkers(app);
+  if (options.workers ?? config.FINCA_WORKERS) await registerWorkers(app);
   return app;
 }
 
@@ -180,7 +179,7 @@ type Holder = { [KEY]?: Promise<App> };
 
 /**
  * The process's App. Kept on globalThis because Next.js may load this module in several bundles
- * (instrumentation, route handlers, pages): there must still be one PGlite and one queue.
+ * (instrumentation, route handlers, pages): there must still be one pool and one queue.
  */
 export function getApp(): Promise<App> {
   const holder = globalThis as Holder;

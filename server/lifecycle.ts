@@ -37,7 +37,15 @@ export function closeOnSignals(app: App, stopServing: () => Promise<void> | void
     app.logger.flush();
     process.exit(0);
   };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => void shutdown(signal));
+  // Once: a terminal's Ctrl-C reaches this process twice (from the terminal, and relayed by npm
+  // start's launcher), and a second signal left to node's default would end it mid-shutdown.
+  let stopping = false;
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      void shutdown(signal);
+    });
 }
 
 /**

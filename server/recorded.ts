@@ -19,8 +19,8 @@ export const recordedChange = <T>(
   });
 
 /**
- * The same, counted on `budget` first, outside the transaction (on PGlite the transaction holds the
- * one connection a count needs): what it made, or the budget's refusal, with nothing changed.
+ * The same, counted on `budget` first, outside the transaction (so a request never holds two pooled
+ * connections at once): what it made, or the budget's refusal, with nothing changed.
  */
 export const countedChange = <T>(
   app: App,

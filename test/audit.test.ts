@@ -87,7 +87,7 @@ describe("endpoint writes through the API", () => {
     const rows = await rowsOf(partner.id);
     // Named by host and id: a hook's path or query may hold the receiver's own secret.
     const named = `hooks.example.com (${id})`;
-    // As a set: PGlite's clock counts milliseconds, so rows of one millisecond have no order of time.
+    // As a set: the order of rows of one instant is not the question here.
     const recorded = rows.map((r) => [r.action, r.target, r.detail]);
     const expected = [
       ["webhook_endpoint.created", named, { mode: "test" }],

@@ -3,13 +3,12 @@
 // duplicate or missing webhook, every create answered) and write its result, into a folder of the
 // test's own: bench/results keeps the recorded figures. Timing verdicts are the benchmarks' business
 // on a real run: the deadline's allowance and the soak's slope are opened wide here.
-// Benchmarks run on PostgreSQL only (they measure it), so this runs in the PostgreSQL pass of the
-// suite, once, on the server of DATABASE_URL; it needs wrk and hyperfine (Debian packages).
+// They run on the server of DATABASE_URL (the run's embedded PostgreSQL unless set); they need wrk
+// and hyperfine (Debian packages).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { onPostgres } from "./support/database";
 import { runNode } from "./support/processes";
 
 // A hang, not slowness: the longest (chaos, with its baseline) takes about a minute on an idle machine.
@@ -63,6 +62,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ],
   ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
+  ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
   [
     "batch.ts",
     [
@@ -89,7 +89,7 @@ it("every benchmark in bench/ has its smoke run", async () => {
   expect(scripts.sort()).toEqual(SMOKE_RUNS.map(([script]) => script).sort());
 });
 
-describe.skipIf(!onPostgres)("benchmarks, smoke runs", () => {
+describe("benchmarks, smoke runs", () => {
   it.each(SMOKE_RUNS)("bench/%s runs and writes its result", async (script, args, name) => {
     const run = await runNode(`bench/${script}`, args, {
       env: { BENCH_RESULTS_DIR: results, BENCH_DATABASE_SERVER: process.env.DATABASE_URL },

@@ -7,8 +7,9 @@ import { NEVER_MS } from "./support/bounds";
 import { runNode, stopAll } from "./support/processes";
 
 // The operator CLI as `npm run finca` runs it (node with tsx's loader, without npm around it), on a
-// fresh PGlite folder. The tests run in order on that folder. A run starts PGlite (a few seconds on
-// an idle machine, more on a new folder): only a run that hangs is stopped (NEVER_MS).
+// fresh data folder: each run starts the folder's embedded PostgreSQL and stops it (a second or two on
+// an idle machine, more on a new folder). The tests run in order on that folder; only a run that
+// hangs is stopped (NEVER_MS).
 let dir = "";
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "finca-cli-"));

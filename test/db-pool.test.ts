@@ -1,17 +1,16 @@
 // The pool keeps an idle connection for DATABASE_POOL_IDLE_SECONDS (300 by default), not pg's own
-// 10 s: a burst after a pause would otherwise pay new backends. PostgreSQL runs only (PGlite is one
-// connection of its own).
+// 10 s: a burst after a pause would otherwise pay new backends.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Database } from "@/lib/db";
 import { NEVER_MS } from "./support/bounds";
-import { createTestDatabase, onPostgres, type TestDatabase } from "./support/database";
+import { createTestDatabase, type TestDatabase } from "./support/database";
 
 let testDb: TestDatabase;
 beforeAll(async () => {
-  if (onPostgres) testDb = await createTestDatabase();
+  testDb = await createTestDatabase();
 });
-afterAll(() => testDb?.drop());
+afterAll(() => testDb.drop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,7 +25,7 @@ async function others(prober: Database): Promise<number> {
   return row!.n;
 }
 
-it.runIf(onPostgres)("closes a connection idle for the configured time, and keeps one past pg's own 10 s", async () => {
+it("closes a connection idle for the configured time, and keeps one past pg's own 10 s", async () => {
   const prober = testDb.database;
   await prober.db.execute(sql`select 1`);
   const baseline = await others(prober);

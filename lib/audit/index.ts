@@ -109,7 +109,7 @@ export function tell(log: AuditLog, row: AuditRow): void {
 /**
  * `change` and its row in one transaction: recorded when `change` says what it did (an entry),
  * nothing when it did nothing (null); the log line after the commit. A write budget is spent
- * before (on PGlite the transaction holds the one connection a count would need).
+ * before (so a request never holds two pooled connections at once).
  */
 export async function audited<T>(
   deps: { db: DbOrTx; logger: AuditLog },

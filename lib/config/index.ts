@@ -53,7 +53,7 @@ const EnvSchema = z.object({
   /** Deliveries of one partner in flight at once per worker process; the rest wait up to a second for a slot, then go back on the queue, so one partner's slow or failing receivers cannot take every slot. */
   WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number().int().min(1).default(10),
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
-  /** Run the pg-boss workers in this process (always true in embedded PGlite mode). */
+  /** Run the pg-boss workers in this process. */
   FINCA_WORKERS: flag.default(true),
   /** Seconds after which a job whose worker died is handed to another worker. */
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),

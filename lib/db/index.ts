@@ -1,12 +1,12 @@
-// One Drizzle database over embedded PGlite (default, a data folder) or PostgreSQL (DATABASE_URL).
-// Both expose the same pg-core API; only opening, migrating and raw SQL differ.
+// One Drizzle database on PostgreSQL: the server of DATABASE_URL, or the embedded PostgreSQL of the
+// data folder (./embedded.ts) when it is unset.
 import path from "node:path";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
 import { IDEMPOTENCY_HOURS, type Scope } from "@/lib/domain";
+import { embeddedPostgres, type EmbeddedOptions } from "./embedded";
 import * as schema from "./schema";
 
 export { schema };
@@ -19,7 +19,8 @@ export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execu
 export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
 
 export interface Database {
-  kind: "pglite" | "postgres";
+  /** `embedded`: the data folder's own PostgreSQL; `postgres`: DATABASE_URL's. */
+  kind: "embedded" | "postgres";
   db: Db;
   /** Raw SQL on the shared connection(s), for pg-boss. */
   executor: SqlExecutor;
@@ -27,11 +28,13 @@ export interface Database {
 }
 
 export interface DatabaseOptions {
-  /** PostgreSQL connection string; when absent, embedded PGlite is used. */
+  /** PostgreSQL connection string; when absent, the data folder's embedded PostgreSQL is used. */
   url?: string;
-  /** PGlite data folder, or "memory://" for a throw-away database. */
+  /** The data folder of the embedded PostgreSQL (FINCA_DATA_DIR). */
   dataDir?: string;
-  /** PostgreSQL only: pool size and timeouts (defaults: see `PostgresEnv`). */
+  /** How the embedded PostgreSQL is shared and where it listens. */
+  embedded?: EmbeddedOptions;
+  /** Pool size and timeouts (defaults: see `PostgresEnv`). */
   postgres?: Partial<PostgresLimits>;
   /** Where a pooled connection's failure while idle is told (the App's logger). */
   onIdleError?: (error: Error) => void;
@@ -51,6 +54,7 @@ const PostgresEnv = z.object({
   // pg closes a connection idle for 10 s by default: the next burst then pays new backends, each
   // parsing our prepared statements and filling its caches again (up to 0.6 s per create here).
   DATABASE_POOL_IDLE_SECONDS: z.coerce.number().int().min(0).default(300),
+  FINCA_EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
 });
 
 export interface PostgresLimits {
@@ -62,7 +66,7 @@ export interface PostgresLimits {
   idleSeconds: number;
 }
 
-function postgresLimits(env: Record<string, string | undefined>): PostgresLimits {
+function databaseEnv(env: Record<string, string | undefined>): z.infer<typeof PostgresEnv> {
   // Empty variables mean "unset", as in lib/config.
   const parsed = PostgresEnv.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")),
@@ -71,7 +75,11 @@ function postgresLimits(env: Record<string, string | undefined>): PostgresLimits
     throw new Error(
       `Invalid configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
     );
-  const e = parsed.data;
+  return parsed.data;
+}
+
+function postgresLimits(env: Record<string, string | undefined>): PostgresLimits {
+  const e = databaseEnv(env);
   return {
     poolSize: e.DATABASE_POOL_SIZE,
     connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
@@ -90,13 +98,14 @@ export function defaultDatabaseOptions(env: Record<string, string | undefined> =
   return {
     url: env.DATABASE_URL || undefined,
     dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
+    embedded: { port: databaseEnv(env).FINCA_EMBEDDED_PG_PORT },
     postgres: postgresLimits(env),
   };
 }
 
 /**
  * pg-boss's executor bound to a transaction, so a job is enqueued atomically with our rows. It runs
- * on the transaction's own client (pg's PoolClient or PGlite's Transaction, both `query(text, values)`):
+ * on the transaction's own client (pg's PoolClient, `query(text, values)`):
  * pg-boss reuses `$n` placeholders with different inferred types, which only the raw client keeps intact.
  */
 export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
@@ -105,7 +114,7 @@ export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
       session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
     }
   ).session?.client;
-  if (!client) throw new Error("executorFor needs a Drizzle transaction of the pglite or node-postgres driver");
+  if (!client) throw new Error("executorFor needs a Drizzle transaction of the node-postgres driver");
   return { executeSql: (text, values) => client.query(text, values) };
 }
 
@@ -160,7 +169,7 @@ export const bare = (column: AnyPgColumn) => sql.identifier(column.name);
 export const qualified = (column: AnyPgColumn) =>
   sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
 
-/** Rows of a `db.execute` result, whichever driver produced it. */
+/** Rows of a `db.execute` result. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
@@ -186,9 +195,24 @@ export async function pendingMigrations(db: Pick<Db, "execute">): Promise<number
 let migrationTimes: Promise<number[]> | undefined;
 
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
-  return options.url
-    ? openPostgres(options.url, { ...postgresLimits({}), ...options.postgres }, options.onIdleError)
-    : openPglite(options.dataDir ?? "memory://");
+  const limits = { ...postgresLimits({}), ...options.postgres };
+  if (options.url) return openPostgres(options.url, limits, options.onIdleError);
+  const server = await embeddedPostgres(options.dataDir ?? path.join(process.cwd(), ".data"), options.embedded);
+  try {
+    const database = await openPostgres(server.url, limits, options.onIdleError);
+    return {
+      ...database,
+      kind: "embedded",
+      async close() {
+        // The pool first: the server stops once no session is left.
+        await database.close();
+        await server.release();
+      },
+    };
+  } catch (error) {
+    await server.release();
+    throw error;
+  }
 }
 
 const QUERY_TIMED_OUT = "Query read timeout"; // pg's message for query_timeout
@@ -274,56 +298,6 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
     executor: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
     close: () => pool.end(),
   };
-}
-
-async function openPglite(dataDir: string): Promise<Database> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const release = dataDir.startsWith("memory://") ? async () => {} : await lockDataDir(dataDir);
-  const client = await PGlite.create(dataDir);
-  const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
-  return {
-    kind: "pglite",
-    db: db as unknown as Db,
-    executor: {
-      async executeSql(text, values) {
-        if (values?.length) return client.query(text, values);
-        // Parameterless calls may hold several statements (pg-boss migrations): only exec takes them.
-        const results = await client.exec(text);
-        return { rows: results.at(-1)?.rows ?? [] };
-      },
-    },
-    close: async () => {
-      await client.close();
-      await release();
-    },
-  };
-}
-
-/**
- * PGlite is one process per data folder: a second process would silently lose writes. A pid file
- * makes the second opener (a CLI while the server runs, say) fail loudly instead.
- */
-async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  await mkdir(dataDir, { recursive: true });
-  const lock = path.join(dataDir, "finca.pid");
-  const holder = Number(await readFile(lock, "utf8").catch(() => ""));
-  if (holder && holder !== process.pid && isAlive(holder)) {
-    throw new Error(`The data folder ${dataDir} is in use by process ${holder}. Stop it first, or use DATABASE_URL.`);
-  }
-  await writeFile(lock, String(process.pid));
-  return () => rm(lock, { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 // What an Idempotency-Key made: properties, webhook endpoints and batches keep their keys alike.

@@ -1,4 +1,4 @@
-// The one database schema (PGlite and PostgreSQL). Migrations in drizzle/migrations are generated from
+// The one database schema. Migrations in drizzle/migrations are generated from
 // it with `npm run db:generate`; never edit a landed migration.
 import { sql } from "drizzle-orm";
 import {
@@ -103,7 +103,7 @@ export const auditEvents = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     at: ts("at").notNull().defaultNow(),
-    // The order rows were written in: it orders rows of one instant (PGlite's clock counts milliseconds).
+    // The order rows were written in: rows of one transaction share its now().
     seq: bigint("seq", { mode: "number" }).notNull().generatedAlwaysAsIdentity(),
     // Null for what concerns no partner (an operator's own account, a register refresh).
     partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),

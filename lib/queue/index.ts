@@ -1,4 +1,4 @@
-// Durable jobs on pg-boss, in the same database as the data (PGlite or PostgreSQL).
+// Durable jobs on pg-boss, in the same database as the data.
 import PgBoss from "pg-boss";
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
@@ -36,7 +36,7 @@ const RETRIES = { retryLimit: 20, retryDelay: 1, retryBackoff: true };
 
 export async function startQueue(database: Database, config: Config, log: LogSink): Promise<Queue> {
   const boss = new PgBoss({
-    // Our own connection(s): PGlite allows one client, and on PostgreSQL one pool is enough.
+    // The data's own pool: one is enough.
     db: queueExecutor(database.executor, log) as PgBoss.Db,
     schema: SCHEMA,
     // A worker that dies mid-job: its job expires and is retried after this long.

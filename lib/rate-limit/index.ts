@@ -45,7 +45,7 @@ const CLOCK_NOW = sql`(select now from ${CLOCK})`;
 type Hits = (string | number)[] | null;
 
 /**
- * Sliding log in PostgreSQL/PGlite: the row lock of the upsert serialises concurrent hits. The
+ * Sliding log in PostgreSQL: the row lock of the upsert serialises concurrent hits. The
  * clock is the database's, shared by all instances.
  */
 export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: number): RateLimiter {

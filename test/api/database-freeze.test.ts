@@ -11,7 +11,6 @@ const quiet = { error: (_fields: Record<string, unknown>, message: string) => vo
 import { createPartnerApi } from "@/lib/partner-api";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createFreezingProxy, type FreezingProxy } from "../support/freezing-proxy";
 import { NEVER_MS } from "../support/bounds";
@@ -19,7 +18,6 @@ import { NEVER_MS } from "../support/bounds";
 // PostgreSQL freezes with connections open (a hung server, a failover, a network dropping packets):
 // queries on open connections end at the query timeout as a 503, the connections that waited are
 // discarded rather than reused, and the app serves again as soon as the server answers.
-// PostgreSQL runs only (PGlite is embedded).
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** An answer, or "hang" when none comes at all (every timeout below is 1 or 2 s). */
@@ -31,9 +29,8 @@ let database: Database;
 let app: App;
 let closed = false;
 beforeAll(async () => {
-  if (!onPostgres) return;
   t = await createTestApp({ sources: fakeSources() });
-  const target = new URL(t.testDb.url!);
+  const target = new URL(t.testDb.url);
   proxy = await createFreezingProxy(target.hostname, Number(target.port || 5432));
   const url = new URL(target);
   url.host = `127.0.0.1:${proxy.port}`;
@@ -45,7 +42,6 @@ beforeAll(async () => {
   app = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
 });
 afterAll(async () => {
-  if (!onPostgres) return;
   proxy.thaw();
   if (!closed) await app.close();
   await proxy.close();
@@ -58,55 +54,52 @@ const reference = () => {
   return first18 + checkLetters(first18);
 };
 
-it.skipIf(!onPostgres)(
-  "a frozen server: 503 at the query timeout, no connection reused half-way, served again once it answers",
-  async () => {
-    const { key } = await newPartnerKey(t.app);
-    const api = createPartnerApi(app);
-    const create = () =>
-      within(api.createProperty(post("/properties", { cadastral_reference: reference() }, { "X-API-Key": key })));
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
-      expect(((await create()) as Response).status).toBe(201);
+it("a frozen server: 503 at the query timeout, no connection reused half-way, served again once it answers", async () => {
+  const { key } = await newPartnerKey(t.app);
+  const api = createPartnerApi(app);
+  const create = () =>
+    within(api.createProperty(post("/properties", { cadastral_reference: reference() }, { "X-API-Key": key })));
+  const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    expect(((await create()) as Response).status).toBe(201);
 
-      proxy.freeze();
-      // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
-      const inTransaction = await within(
-        database.db
-          .transaction((tx) => tx.execute(sql`select 1`))
-          .then(
-            () => "committed",
-            (error: unknown) => error,
-          ),
-      );
-      expect(inTransaction).toBeInstanceOf(Error);
-      expect(STATUS_OF_CODE[toDomainError(inTransaction, "request", quiet).code]).toBe(503);
-      expect(reported.at(-1)).toBe("database unavailable");
-      // That connection was discarded: the next query opens a new one (which, frozen, times out
-      // connecting) instead of waiting for a connection that never comes back to the pool.
-      const acceptedBefore = proxy.accepted;
-      const next = await within(
-        database.db.execute(sql`select 1`).then(
-          () => "answered",
+    proxy.freeze();
+    // A transaction on the pool's one (idle, connected) connection: its BEGIN times out.
+    const inTransaction = await within(
+      database.db
+        .transaction((tx) => tx.execute(sql`select 1`))
+        .then(
+          () => "committed",
           (error: unknown) => error,
         ),
-      );
-      expect(STATUS_OF_CODE[toDomainError(next, "request", quiet).code]).toBe(503);
-      expect(reported.at(-1)).toBe("database unavailable");
-      expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
-      // And the API answers 503 problem+json.
-      const frozen = await create();
-      expect(frozen).not.toBe("hang");
-      expect((frozen as Response).status).toBe(503);
-      expect((await (frozen as Response).json()).code).toBe("service_unavailable");
+    );
+    expect(inTransaction).toBeInstanceOf(Error);
+    expect(STATUS_OF_CODE[toDomainError(inTransaction, "request", quiet).code]).toBe(503);
+    expect(reported.at(-1)).toBe("database unavailable");
+    // That connection was discarded: the next query opens a new one (which, frozen, times out
+    // connecting) instead of waiting for a connection that never comes back to the pool.
+    const acceptedBefore = proxy.accepted;
+    const next = await within(
+      database.db.execute(sql`select 1`).then(
+        () => "answered",
+        (error: unknown) => error,
+      ),
+    );
+    expect(STATUS_OF_CODE[toDomainError(next, "request", quiet).code]).toBe(503);
+    expect(reported.at(-1)).toBe("database unavailable");
+    expect(proxy.accepted).toBeGreaterThan(acceptedBefore);
+    // And the API answers 503 problem+json.
+    const frozen = await create();
+    expect(frozen).not.toBe("hang");
+    expect((frozen as Response).status).toBe(503);
+    expect((await (frozen as Response).json()).code).toBe("service_unavailable");
 
-      proxy.thaw();
-      expect(((await create()) as Response).status).toBe(201);
-      // Every connection went back to the pool or was discarded: closing does not wait for one.
-      closed = true;
-      expect(await within(app.close().then(() => "closed"))).toBe("closed");
-    } finally {
-      logged.mockRestore();
-    }
-  },
-);
+    proxy.thaw();
+    expect(((await create()) as Response).status).toBe(201);
+    // Every connection went back to the pool or was discarded: closing does not wait for one.
+    closed = true;
+    expect(await within(app.close().then(() => "closed"))).toBe("closed");
+  } finally {
+    logged.mockRestore();
+  }
+});

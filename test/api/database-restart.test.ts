@@ -10,7 +10,6 @@ const quiet = { error: (_fields: Record<string, unknown>, message: string) => vo
 import { checkLetters } from "@/lib/cadastral-reference";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createPgCluster, type PgCluster } from "../support/pg-cluster";
 import { NEVER_MS } from "../support/bounds";
@@ -76,195 +75,189 @@ function slowSources() {
   return { state, sources: { test: sources, live: sources } };
 }
 
-describe.skipIf(!onPostgres)(
-  "PostgreSQL restarted under load (PostgreSQL runs only: PGlite is embedded, there is no server to restart)",
-  () => {
-    let cluster: PgCluster | undefined;
-    let database: Database | undefined;
-    let t: TestApp | undefined;
-    let closed = false;
-    const registers = slowSources();
-    // Errors that escape everything (an 'error' event nobody listens to, a floating rejection) would
-    // crash a server process; here they are collected.
-    const escaped: unknown[] = [];
-    const collect = (error: unknown) => escaped.push(error);
-    beforeAll(async () => {
-      process.on("uncaughtException", collect);
-      process.on("unhandledRejection", collect);
-      cluster = await createPgCluster();
-      database = await openDatabase({ url: cluster.url, postgres: { poolSize: 10 } });
-      const env = {
-        ENRICHMENT_DEADLINE_MS: "300",
-        ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1,1,1,1,1",
-        JOB_POLL_SECONDS: "0.5",
-        JOB_EXPIRE_SECONDS: "3",
-        JOB_MAINTENANCE_SECONDS: "1",
-        RATE_LIMIT_WRITES: "1000000",
-      };
-      t = await createTestApp({
-        testDb: { database, url: cluster.url, drop: async () => {} },
-        workers: true,
-        sources: registers.sources,
-        env,
-      });
+describe("PostgreSQL restarted under load", () => {
+  let cluster: PgCluster | undefined;
+  let database: Database | undefined;
+  let t: TestApp | undefined;
+  let closed = false;
+  const registers = slowSources();
+  // Errors that escape everything (an 'error' event nobody listens to, a floating rejection) would
+  // crash a server process; here they are collected.
+  const escaped: unknown[] = [];
+  const collect = (error: unknown) => escaped.push(error);
+  beforeAll(async () => {
+    process.on("uncaughtException", collect);
+    process.on("unhandledRejection", collect);
+    cluster = await createPgCluster();
+    database = await openDatabase({ url: cluster.url, postgres: { poolSize: 10 } });
+    const env = {
+      ENRICHMENT_DEADLINE_MS: "300",
+      ENRICHMENT_RETRY_SCHEDULE_TEST: "1,1,1,1,1,1",
+      JOB_POLL_SECONDS: "0.5",
+      JOB_EXPIRE_SECONDS: "3",
+      JOB_MAINTENANCE_SECONDS: "1",
+      RATE_LIMIT_WRITES: "1000000",
+    };
+    t = await createTestApp({
+      testDb: { database, url: cluster.url, drop: async () => {} },
+      workers: true,
+      sources: registers.sources,
+      env,
     });
-    afterAll(async () => {
-      try {
-        // Bounded: a pool that never ends (a lost client) must not keep the cluster alive.
-        if (!closed) await Promise.race([t?.close().then(() => database?.close()), sleep(ANSWER_BOUND_MS)]);
-      } finally {
-        await cluster?.destroy();
-        process.off("uncaughtException", collect);
-        process.off("unhandledRejection", collect);
-      }
-    });
+  });
+  afterAll(async () => {
+    try {
+      // Bounded: a pool that never ends (a lost client) must not keep the cluster alive.
+      if (!closed) await Promise.race([t?.close().then(() => database?.close()), sleep(ANSWER_BOUND_MS)]);
+    } finally {
+      await cluster?.destroy();
+      process.off("uncaughtException", collect);
+      process.off("unhandledRejection", collect);
+    }
+  });
 
-    it("answers 503 while it is down, recovers by itself and loses no accepted property", async () => {
-      const { app, api } = t!;
-      const { key } = await newPartnerKey(app);
-      // Every 503 and every failed worker poll logs a line: keep them out of the test output.
-      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+  it("answers 503 while it is down, recovers by itself and loses no accepted property", async () => {
+    const { app, api } = t!;
+    const { key } = await newPartnerKey(app);
+    // Every 503 and every failed worker poll logs a line: keep them out of the test output.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
 
-      const answers: Answer[] = [];
-      let stopped = false;
-      const client = async () => {
-        while (!stopped) {
-          const startedAt = Date.now();
-          const request = api.createProperty(
-            post("/properties", { cadastral_reference: nextReference() }, { "X-API-Key": key }),
-          );
-          const answer = await Promise.race([
-            request.then(
-              async (res): Promise<Answer> => ({
-                status: res.status,
-                startedAt,
-                endedAt: Date.now(),
-                contentType: res.headers.get("content-type"),
-                retryAfter: res.headers.get("retry-after"),
-                body: await res.json(),
-              }),
-            ),
-            sleep(ANSWER_BOUND_MS).then((): Answer => ({ status: "hang", startedAt, endedAt: Date.now() })),
-          ]);
-          answers.push(answer);
-          await sleep(20);
-        }
-      };
-      let clients: Promise<void>[] = [];
-      let runsAtCrash = 0;
-      let crashedAt = 0;
-      let restartingAt = 0;
-      try {
-        clients = Array.from({ length: CLIENTS }, client);
-        // The first durable runs are under way (deadline + 1 s ± jitter after their create).
-        await eventually("a durable run is under way", () => registers.state.jobRunsInFlight > 0, { intervalMs: 50 });
-        runsAtCrash = registers.state.jobRunsInFlight;
-        await cluster!.crash();
-        crashedAt = Date.now();
-        await sleep(4000);
-        restartingAt = Date.now();
-        await cluster!.start();
-        // Recovery: creates succeed again without touching the app.
-        const restartedAt = Date.now();
-        await eventually(
-          "a create succeeds after the restart",
-          () => answers.some((a) => a.status === 201 && a.startedAt > restartedAt),
-          { intervalMs: 100 },
+    const answers: Answer[] = [];
+    let stopped = false;
+    const client = async () => {
+      while (!stopped) {
+        const startedAt = Date.now();
+        const request = api.createProperty(
+          post("/properties", { cadastral_reference: nextReference() }, { "X-API-Key": key }),
         );
-        const recoveredAt = Date.now();
-        await sleep(3000);
-        await eventually(
-          "creates are answered after the recovery",
-          () => answers.filter((a) => a.startedAt > recoveredAt).length > CLIENTS,
-          { intervalMs: 100 },
-        );
-        stopped = true;
-        await Promise.all(clients);
-
-        const summary = countBy(answers, (a) => String(a.status));
-        expect(
-          answers.filter((a) => a.status === "hang"),
-          JSON.stringify(summary),
-        ).toEqual([]);
-        expect(
-          answers.filter((a) => a.status !== 201 && a.status !== 503),
-          JSON.stringify(summary),
-        ).toEqual([]);
-        for (const a of answers.filter((a) => a.status === 503)) {
-          expect(a.contentType).toMatch(/^application\/problem\+json/);
-          expect(a.body?.code).toBe("service_unavailable");
-          expect(a.retryAfter).toMatch(/^[1-9]\d*$/);
-        }
-        const during = answers.filter((a) => a.startedAt > crashedAt && a.endedAt < restartingAt);
-        expect(during.length).toBeGreaterThan(CLIENTS);
-        expect(during.every((a) => a.status === 503)).toBe(true);
-        expect(answers.some((a) => a.status === 201 && a.endedAt < crashedAt)).toBe(true);
-        expect(runsAtCrash).toBeGreaterThan(0);
-        // Once recovered, it stays recovered: every create after the first success is a 201.
-        const after = answers.filter((a) => a.startedAt > recoveredAt);
-        expect(after.length).toBeGreaterThan(CLIENTS);
-        expect(after.every((a) => a.status === 201)).toBe(true);
-      } finally {
-        stopped = true;
-        await Promise.all(clients);
-        logged.mockRestore();
+        const answer = await Promise.race([
+          request.then(
+            async (res): Promise<Answer> => ({
+              status: res.status,
+              startedAt,
+              endedAt: Date.now(),
+              contentType: res.headers.get("content-type"),
+              retryAfter: res.headers.get("retry-after"),
+              body: await res.json(),
+            }),
+          ),
+          sleep(ANSWER_BOUND_MS).then((): Answer => ({ status: "hang", startedAt, endedAt: Date.now() })),
+        ]);
+        answers.push(answer);
+        await sleep(20);
       }
+    };
+    let clients: Promise<void>[] = [];
+    let runsAtCrash = 0;
+    let crashedAt = 0;
+    let restartingAt = 0;
+    try {
+      clients = Array.from({ length: CLIENTS }, client);
+      // The first durable runs are under way (deadline + 1 s ± jitter after their create).
+      await eventually("a durable run is under way", () => registers.state.jobRunsInFlight > 0, { intervalMs: 50 });
+      runsAtCrash = registers.state.jobRunsInFlight;
+      await cluster!.crash();
+      crashedAt = Date.now();
+      await sleep(4000);
+      restartingAt = Date.now();
+      await cluster!.start();
+      // Recovery: creates succeed again without touching the app.
+      const restartedAt = Date.now();
+      await eventually(
+        "a create succeeds after the restart",
+        () => answers.some((a) => a.status === 201 && a.startedAt > restartedAt),
+        { intervalMs: 100 },
+      );
+      const recoveredAt = Date.now();
+      await sleep(3000);
+      await eventually(
+        "creates are answered after the recovery",
+        () => answers.filter((a) => a.startedAt > recoveredAt).length > CLIENTS,
+        { intervalMs: 100 },
+      );
+      stopped = true;
+      await Promise.all(clients);
 
-      // Every 201 is stored with its three source rows.
-      const accepted = answers.filter((a) => a.status === 201).map((a) => a.body!.property_id!);
-      const leftEnriching = answers
-        .filter((a) => a.status === 201 && a.body!.status === "enriching")
-        .map((a) => a.body!.property_id!);
-      expect(leftEnriching.length).toBeGreaterThan(0);
-      const { properties, enrichmentSources, events } = schema;
-      const stored = await app.db
-        .select({ id: properties.id })
-        .from(properties)
-        .where(inArray(properties.id, accepted));
-      expect(stored.length).toBe(accepted.length);
-      const sourceRows = rowsOf<{ n: number }>(
-        await app.db.execute(
-          sql`select count(*)::int as n from ${enrichmentSources} where ${inArray(enrichmentSources.propertyId, accepted)}`,
-        ),
-      )[0]!.n;
-      expect(sourceRows).toBe(3 * accepted.length);
+      const summary = countBy(answers, (a) => String(a.status));
+      expect(
+        answers.filter((a) => a.status === "hang"),
+        JSON.stringify(summary),
+      ).toEqual([]);
+      expect(
+        answers.filter((a) => a.status !== 201 && a.status !== 503),
+        JSON.stringify(summary),
+      ).toEqual([]);
+      for (const a of answers.filter((a) => a.status === 503)) {
+        expect(a.contentType).toMatch(/^application\/problem\+json/);
+        expect(a.body?.code).toBe("service_unavailable");
+        expect(a.retryAfter).toMatch(/^[1-9]\d*$/);
+      }
+      const during = answers.filter((a) => a.startedAt > crashedAt && a.endedAt < restartingAt);
+      expect(during.length).toBeGreaterThan(CLIENTS);
+      expect(during.every((a) => a.status === 503)).toBe(true);
+      expect(answers.some((a) => a.status === 201 && a.endedAt < crashedAt)).toBe(true);
+      expect(runsAtCrash).toBeGreaterThan(0);
+      // Once recovered, it stays recovered: every create after the first success is a 201.
+      const after = answers.filter((a) => a.startedAt > recoveredAt);
+      expect(after.length).toBeGreaterThan(CLIENTS);
+      expect(after.every((a) => a.status === 201)).toBe(true);
+    } finally {
+      stopped = true;
+      await Promise.all(clients);
+      logged.mockRestore();
+    }
 
-      // The workers survive the restart: every property left enriching reaches its final state, once.
-      const pending = async () =>
-        (
-          await app.db
-            .select({ id: properties.id })
-            .from(properties)
-            .where(sql`${inArray(properties.id, accepted)} and ${properties.status} = 'enriching'`)
-        ).length;
-      await eventually("every property left enriching is final", async () => (await pending()) === 0, {
-        intervalMs: 500,
-      });
-      const finals = await app.db
-        .select({ status: properties.status })
-        .from(properties)
-        .where(inArray(properties.id, accepted));
-      expect(new Set(finals.map((p) => p.status))).toEqual(new Set(["enriched"]));
-      const announced = await app.db
-        .select({ propertyId: events.propertyId })
-        .from(events)
-        .where(inArray(events.propertyId, leftEnriching));
-      expect(announced.length).toBe(leftEnriching.length);
-      expect(new Set(announced.map((e) => e.propertyId)).size).toBe(leftEnriching.length);
+    // Every 201 is stored with its three source rows.
+    const accepted = answers.filter((a) => a.status === 201).map((a) => a.body!.property_id!);
+    const leftEnriching = answers
+      .filter((a) => a.status === 201 && a.body!.status === "enriching")
+      .map((a) => a.body!.property_id!);
+    expect(leftEnriching.length).toBeGreaterThan(0);
+    const { properties, enrichmentSources, events } = schema;
+    const stored = await app.db.select({ id: properties.id }).from(properties).where(inArray(properties.id, accepted));
+    expect(stored.length).toBe(accepted.length);
+    const sourceRows = rowsOf<{ n: number }>(
+      await app.db.execute(
+        sql`select count(*)::int as n from ${enrichmentSources} where ${inArray(enrichmentSources.propertyId, accepted)}`,
+      ),
+    )[0]!.n;
+    expect(sourceRows).toBe(3 * accepted.length);
 
-      // Every pooled client went back to the pool (closing waits for all of them): none was lost to
-      // the crash, so the pool keeps its full size outage after outage.
-      closed = true;
-      await t!.close();
-      const ending = await Promise.race([
-        database!.close().then(() => "closed"),
-        sleep(ANSWER_BOUND_MS).then(() => "a client was never released"),
-      ]);
-      expect(ending).toBe("closed");
-      expect(escaped.map((e) => (e as Error).stack ?? String(e))).toEqual([]);
+    // The workers survive the restart: every property left enriching reaches its final state, once.
+    const pending = async () =>
+      (
+        await app.db
+          .select({ id: properties.id })
+          .from(properties)
+          .where(sql`${inArray(properties.id, accepted)} and ${properties.status} = 'enriching'`)
+      ).length;
+    await eventually("every property left enriching is final", async () => (await pending()) === 0, {
+      intervalMs: 500,
     });
-  },
-);
+    const finals = await app.db
+      .select({ status: properties.status })
+      .from(properties)
+      .where(inArray(properties.id, accepted));
+    expect(new Set(finals.map((p) => p.status))).toEqual(new Set(["enriched"]));
+    const announced = await app.db
+      .select({ propertyId: events.propertyId })
+      .from(events)
+      .where(inArray(events.propertyId, leftEnriching));
+    expect(announced.length).toBe(leftEnriching.length);
+    expect(new Set(announced.map((e) => e.propertyId)).size).toBe(leftEnriching.length);
+
+    // Every pooled client went back to the pool (closing waits for all of them): none was lost to
+    // the crash, so the pool keeps its full size outage after outage.
+    closed = true;
+    await t!.close();
+    const ending = await Promise.race([
+      database!.close().then(() => "closed"),
+      sleep(ANSWER_BOUND_MS).then(() => "a client was never released"),
+    ]);
+    expect(ending).toBe("closed");
+    expect(escaped.map((e) => (e as Error).stack ?? String(e))).toEqual([]);
+  });
+});
 
 // The same bound when the server hangs instead of crashing (frozen, or a half-open network): a
 // connection that never completes times out and is a 503, like a refused one. No PostgreSQL needed.

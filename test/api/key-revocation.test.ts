@@ -1,7 +1,7 @@
 // A key's check rides on the statement each request makes anyway (route.ts), so a revoke, a roll
 // or an expiry made through one instance holds on the next request to any other: no instance keeps
-// a key it was told about. On PostgreSQL instance B is an App of its own (own pool, own queue) on
-// the same database; on PGlite, one process holds the database, so B is a second App in it.
+// a key it was told about. Instance B is an App of its own (own pool, own queue) on the same
+// database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createApp, type App } from "@/server/app";
@@ -10,7 +10,6 @@ import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { createApiKey, revokeApiKey, rollApiKey } from "@/lib/api-keys";
 import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { NEVER_MS } from "../support/bounds";
 import { eventually } from "../support/wait";
@@ -21,16 +20,12 @@ let apiB: PartnerApi;
 beforeAll(async () => {
   a = await createTestApp({ sources: fakeSources() });
   const env = { ENRICHMENT_DEADLINE_MS: "1500", LOG_LEVEL: "warn" };
-  const database = onPostgres
-    ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 4, poolWaitMs: NEVER_MS } })
-    : a.testDb.database;
+  const database = await openDatabase({ url: a.testDb.url, postgres: { poolSize: 4, poolWaitMs: NEVER_MS } });
   b = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
   apiB = createPartnerApi(b);
 });
 afterAll(async () => {
-  // On PGlite B shares A's database: only its queue is B's own.
-  if (onPostgres) await b.close();
-  else await b.queue.stop({ graceful: false, wait: true, timeout: 2000 });
+  await b.close();
   await a.close();
 });
 

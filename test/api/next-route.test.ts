@@ -3,9 +3,6 @@
 // the same operations table as `npm start`'s own listener. Malformed targets are `npm start`'s
 // business (its front door); here the contract's answers to well-formed requests.
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generateApiKey } from "@/lib/api-keys";
 import { BASE_PATH } from "../support/contract";
@@ -33,15 +30,9 @@ beforeAll(async () => {
     AUTH_TRUST_HOST: "true",
     LOG_LEVEL: "warn",
   };
-  if (process.env.DATABASE_URL) {
-    const created = await createPostgresDatabase(process.env.DATABASE_URL, "finca_next");
-    env.DATABASE_URL = created.url;
-    cleanup = created.drop;
-  } else {
-    const dir = await mkdtemp(path.join(tmpdir(), "finca-next-"));
-    env.FINCA_DATA_DIR = dir;
-    cleanup = () => rm(dir, { recursive: true, force: true });
-  }
+  const created = await createPostgresDatabase(process.env.DATABASE_URL!, "finca_next");
+  env.DATABASE_URL = created.url;
+  cleanup = created.drop;
   server = startNode("node_modules/next/dist/bin/next", ["start", "-p", String(port)], {
     env,
     stdio: ["ignore", "ignore", "inherit"],

@@ -5,7 +5,6 @@ import { loadConfig } from "@/lib/config";
 import { openDatabase, rowsOf, schema } from "@/lib/db";
 import { createPartnerApi } from "@/lib/partner-api";
 import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { NEVER_MS } from "../support/bounds";
 import { checkLetters } from "@/lib/cadastral-reference";
@@ -13,8 +12,8 @@ import { countBy } from "../support/count-by";
 
 // 1,000 simultaneous writes from 10 partners with different demands (55, 65, ..., 145; limit 100):
 // each partner gets exactly min(n, 100) creates and a 429 for every other write, and exactly the
-// accepted properties are stored. On PostgreSQL the writes go through two independent app
-// instances (own pools, own queues) sharing the database; on PGlite through the one app.
+// accepted properties are stored. The writes go through two independent app instances (own pools,
+// own queues) sharing the database.
 const LIMIT = 100;
 const DEMANDS = Array.from({ length: 10 }, (_, i) => 55 + 10 * i);
 // The sliding window must hold the whole burst, however slow the machine (a few seconds idle): an
@@ -22,17 +21,15 @@ const DEMANDS = Array.from({ length: 10 }, (_, i) => 55 + 10 * i);
 const WINDOW_SECONDS = 3600;
 
 let t: TestApp;
-let second: App | undefined;
+let second: App;
 beforeAll(async () => {
   t = await createTestApp({ sources: fakeSources(), env: { RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) } });
-  if (onPostgres) {
-    const env = { ENRICHMENT_DEADLINE_MS: "1500", RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
-    const database = await openDatabase({ url: t.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } });
-    second = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
-  }
+  const env = { ENRICHMENT_DEADLINE_MS: "1500", RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS) };
+  const database = await openDatabase({ url: t.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } });
+  second = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
 });
 afterAll(async () => {
-  await second?.close();
+  await second.close();
   await t.close();
 });
 
@@ -41,7 +38,7 @@ const unit = (n: number) => {
   return first18 + checkLetters(first18);
 };
 
-it(`is exact for 1,000 concurrent writes of 10 partners${onPostgres ? " across two app instances" : ""}`, async () => {
+it("is exact for 1,000 concurrent writes of 10 partners across two app instances", async () => {
   expect(t.app.config.RATE_LIMIT_WRITES).toBe(LIMIT);
   const partners = await Promise.all(DEMANDS.map(async (demand) => ({ demand, ...(await newPartnerKey(t.app)) })));
   // Interleaved: every partner's writes are spread over the whole burst and over both instances.

@@ -1,8 +1,7 @@
 // The Upstash write limit (@upstash/ratelimit on @upstash/redis), run against a real Redis behind an
 // Upstash-compatible REST front (test/support/upstash.ts), so the library's own Lua scripts decide:
 // exact across two app instances, the contract's headers, and a 503 (logged, counted) while Upstash
-// cannot be reached. On PostgreSQL instance B has its own pool; on PGlite it is a second App in the
-// one process that holds the database.
+// cannot be reached. Instance B has its own pool.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createApp, type App } from "@/server/app";
@@ -12,7 +11,7 @@ import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createLogger } from "@/lib/observability/logger";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
-import { countOf, onPostgres } from "../support/database";
+import { countOf } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { NEVER_MS } from "../support/bounds";
 import { redisInstalled, startRedis, upstashFront, type RedisServer, type UpstashFront } from "../support/upstash";
@@ -54,9 +53,7 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
       destination: { write: (line: string) => void warnings.push(JSON.parse(line)) },
     });
     a = await createTestApp({ sources: fakeSources(), env, logger });
-    const database = onPostgres
-      ? await openDatabase({ url: a.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } })
-      : a.testDb.database;
+    const database = await openDatabase({ url: a.testDb.url, postgres: { poolSize: 10, poolWaitMs: NEVER_MS } });
     const envB = { ENRICHMENT_DEADLINE_MS: "1500", LOG_LEVEL: "warn", ...env };
     b = await createApp({
       config: loadConfig(envB),
@@ -69,8 +66,7 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
     apis = [a.api, createPartnerApi(b)];
   }, NEVER_MS);
   afterAll(async () => {
-    if (b && onPostgres) await b.close();
-    else await b?.queue.stop({ graceful: false, wait: true, timeout: 2000 });
+    await b?.close();
     await a?.close();
     await front?.close();
     await redis?.stop();

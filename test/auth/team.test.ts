@@ -8,7 +8,6 @@ import { changeRole, createInvitation, removeMember, withdrawInvitation } from "
 import { endSessions, setDisabled, type User } from "@/lib/auth/users";
 import { createTestApp, type TestApp } from "../support/app";
 import { organisation as teamOf, refusal } from "../support/team";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 
 let t: TestApp;
@@ -103,7 +102,7 @@ describe("role changes", () => {
     expect(await roleOf(org.admin)).toBe("owner");
   });
 
-  it.runIf(onPostgres)("two owners demoting each other at once leave one owner", async () => {
+  it("two owners demoting each other at once leave one owner", async () => {
     const org = await organisation();
     await changeRole(t.app.db, org.partnerId, org.owner, org.admin.id, "owner");
     const second = { ...org.admin, role: "owner" as const };

@@ -7,7 +7,6 @@ import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
 import { createApp, type App } from "@/server/app";
 import { createTestApp, problemOf, type TestApp } from "../support/app";
-import { onPostgres } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
 import { createFreezingProxy } from "../support/freezing-proxy";
 import { eventually } from "../support/wait";
@@ -60,37 +59,34 @@ it("database closed: 503 naming database (and migrations, which need it)", async
   expectNoInternals(text);
 });
 
-it.skipIf(!onPostgres)(
-  "PostgreSQL frozen (unreachable, connections hang): 503 within the check's bound, ready again when it answers",
-  async () => {
-    const t = await testApp();
-    const target = new URL(t.testDb.url!);
-    const proxy = await createFreezingProxy(target.hostname, Number(target.port || 5432));
-    cleanups.push(() => proxy.close());
-    const url = new URL(target);
-    url.host = `127.0.0.1:${proxy.port}`;
-    const database = await openDatabase({
-      url: url.toString(),
-      postgres: { poolSize: 2, connectTimeoutMs: 1000, poolWaitMs: 2000, queryTimeoutMs: 1000 },
-    });
-    const env = { READY_TIMEOUT_MS: "500", LOG_LEVEL: "silent" };
-    const app = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
-    cleanups.push(() => app.close());
-    cleanups.push(async () => proxy.thaw());
-    expect((await ready({ app, api: t.api })).status).toBe(200);
-    proxy.freeze();
-    const res = await ready({ app, api: t.api });
-    expect(res.status).toBe(503);
-    const text = await res.clone().text();
-    expect((await problemOf(res)).detail).toMatch(/^Not ready: database \(the database does not answer\)/);
-    expectNoInternals(text);
-    proxy.thaw();
-    await eventually(
-      "ready again after the database answers",
-      async () => (await ready({ app, api: t.api })).status === 200,
-    );
-  },
-);
+it("PostgreSQL frozen (unreachable, connections hang): 503 within the check's bound, ready again when it answers", async () => {
+  const t = await testApp();
+  const target = new URL(t.testDb.url);
+  const proxy = await createFreezingProxy(target.hostname, Number(target.port || 5432));
+  cleanups.push(() => proxy.close());
+  const url = new URL(target);
+  url.host = `127.0.0.1:${proxy.port}`;
+  const database = await openDatabase({
+    url: url.toString(),
+    postgres: { poolSize: 2, connectTimeoutMs: 1000, poolWaitMs: 2000, queryTimeoutMs: 1000 },
+  });
+  const env = { READY_TIMEOUT_MS: "500", LOG_LEVEL: "silent" };
+  const app = await createApp({ config: loadConfig(env), database, sources: fakeSources(), workers: false, env });
+  cleanups.push(() => app.close());
+  cleanups.push(async () => proxy.thaw());
+  expect((await ready({ app, api: t.api })).status).toBe(200);
+  proxy.freeze();
+  const res = await ready({ app, api: t.api });
+  expect(res.status).toBe(503);
+  const text = await res.clone().text();
+  expect((await problemOf(res)).detail).toMatch(/^Not ready: database \(the database does not answer\)/);
+  expectNoInternals(text);
+  proxy.thaw();
+  await eventually(
+    "ready again after the database answers",
+    async () => (await ready({ app, api: t.api })).status === 200,
+  );
+});
 
 it("a migration not applied: 503 naming migrations only", async () => {
   const t = await testApp();

@@ -1,14 +1,14 @@
 // A worker-only process (scripts/worker.ts, PostgreSQL) with WORKER_OPS_PORT serves the operators'
 // endpoints: liveness, readiness and its own metrics; on SIGTERM it logs, stops and exits 0.
 import { afterAll, expect, it } from "vitest";
-import { createPostgresDatabase, onPostgres } from "../support/database";
+import { createPostgresDatabase } from "../support/database";
 import { freePort } from "../support/ports";
 import { startNode, stopGroup, stopAll } from "../support/processes";
 import { eventually } from "../support/wait";
 
 afterAll(stopAll);
 
-it.skipIf(!onPostgres)("serves /api/health, /api/ready and /metrics beside its workers", async () => {
+it("serves /api/health, /api/ready and /metrics beside its workers", async () => {
   const database = await createPostgresDatabase(process.env.DATABASE_URL!, "finca_worker");
   try {
     const port = await freePort();

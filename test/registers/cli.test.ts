@@ -1,4 +1,4 @@
-// `finca registers …` as operators run it (node with tsx's loader), on a fresh PGlite folder.
+// `finca registers …` as operators run it (node with tsx's loader), on a fresh data folder (its embedded PostgreSQL).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

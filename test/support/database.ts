@@ -1,16 +1,15 @@
-// A fresh, migrated database per test file: in-memory PGlite, or a new database on the
-// PostgreSQL server of DATABASE_URL (dropped afterwards), so files never see each other's rows.
+// A fresh, migrated database per test file: a new database on the PostgreSQL server of DATABASE_URL
+// (the run's embedded one unless set: ./embedded-server.ts), dropped afterwards, so files never see
+// each other's rows.
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { openDatabase, type Database } from "@/lib/db";
 import { NEVER_MS } from "./bounds";
 
-export const onPostgres = Boolean(process.env.DATABASE_URL);
-
 export interface TestDatabase {
   database: Database;
-  /** Connection string of the PostgreSQL test database (PostgreSQL runs only). */
-  url?: string;
+  /** Connection string of the test database. */
+  url: string;
   drop(): Promise<void>;
 }
 
@@ -37,10 +36,7 @@ export async function createPostgresDatabase(
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   const server = process.env.DATABASE_URL;
-  if (!server) {
-    const database = await openDatabase({ dataDir: "memory://" });
-    return { database, drop: () => database.close() };
-  }
+  if (!server) throw new Error("no DATABASE_URL: vitest's globalSetup (test/support/embedded-server.ts) sets it");
   const created = await createPostgresDatabase(server, "finca_t");
   // A burst of a test's requests queues for a connection as long as the machine makes it: only a
   // hang fails (the product's 30 s bound is tested on databases of its own).
@@ -63,35 +59,21 @@ export async function countOf(db: import("@/lib/db").DbOrTx, query: import("driz
 }
 
 /**
- * A database that several processes take turns on (a test and the children it crashes): the
- * connection string of a new PostgreSQL database, or a PGlite folder (one process at a time).
- * `open` opens it in this process; `remove` deletes it once every process is done with it.
+ * A database that several processes share (a test and the children it crashes): the connection
+ * string of a new database; `open` opens it in this process; `remove` drops it once every process
+ * is done with it.
  */
 export async function sharedDatabase(): Promise<{
   target: string;
   open(): Promise<TestDatabase>;
   remove(): Promise<void>;
 }> {
-  if (onPostgres) {
-    const testDb = await createTestDatabase();
-    await testDb.database.close();
-    const target = testDb.url!;
-    return {
-      target,
-      open: async () => ({ database: await openDatabase({ url: target }), drop: async () => {} }),
-      remove: () => testDb.drop(),
-    };
-  }
-  const { mkdtemp, rm } = await import("node:fs/promises");
-  const { tmpdir } = await import("node:os");
-  const path = await import("node:path");
-  const target = await mkdtemp(path.join(tmpdir(), "finca-shared-"));
+  const testDb = await createTestDatabase();
+  await testDb.database.close();
+  const target = testDb.url;
   return {
     target,
-    async open() {
-      const database = await openDatabase({ dataDir: target });
-      return { database, drop: () => database.close() };
-    },
-    remove: () => rm(target, { recursive: true, force: true }),
+    open: async () => ({ database: await openDatabase({ url: target }), url: target, drop: async () => {} }),
+    remove: () => testDb.drop(),
   };
 }

@@ -21,6 +21,8 @@ export interface NodeOptions {
   nodeArgs?: string[];
   /** Default: no stdin, stdout and stderr piped. */
   stdio?: StdioOptions;
+  /** Run as this user (a root test checking what a normal user gets). */
+  user?: { uid: number; gid: number };
 }
 
 // One set per process, however many test files import this module (vitest isolates modules per
@@ -60,6 +62,7 @@ export function startNode(script: string, args: string[] = [], options: NodeOpti
   const loader = /\.[cm]?ts$/.test(script) ? ["--import", "tsx"] : [];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, "--import", GUARD, script, ...args], {
     cwd: options.cwd,
+    ...options.user,
     env: { ...process.env, ...options.env },
     stdio: options.stdio ?? ["ignore", "pipe", "pipe"],
     detached: true,
