@@ -1,18 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { openDatabase } from "@/lib/db";
+import { createTestDatabase } from "@/test/support/database";
 import { errorFields } from "./logger";
 
 describe("errorFields", () => {
   it("keeps a database error's statement and SQLSTATE but never its values", async () => {
-    const database = await openDatabase({ dataDir: "memory://" });
+    const testDb = await createTestDatabase();
+    const { database } = testDb;
     try {
       const failed = await database.db.execute(sql`select ${"s3cr3t-row-value"}::int`).catch((error: unknown) => error);
       const fields = errorFields(failed);
       expect(fields.error).toBe("Failed query: select $1::int (SQLSTATE 22P02)");
       expect(JSON.stringify(fields)).not.toContain("s3cr3t-row-value");
     } finally {
-      await database.close();
+      await testDb.drop();
     }
   });
 

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "@/lib/db";
+import type { Database } from "@/lib/db";
+import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 import { PROVIDERS } from "@/lib/enrichment/sources/types";
 import { budgetOf, DEFAULT_REGISTER_RATES, registerBudgets, registerRates } from "./budgets";
 
+let testDb: TestDatabase;
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
+  testDb = await createTestDatabase();
+  database = testDb.database;
 });
-afterAll(() => database.close());
+afterAll(() => testDb.drop());
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { aBatch, aProperty } from "@/test/support/payloads";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { openDatabase, rowsOf, schema, type Database } from "@/lib/db";
+import { rowsOf, schema, type Database } from "@/lib/db";
 import { loadConfig, type Config } from "@/lib/config";
 import { createLogger } from "@/lib/observability/logger";
 import { startQueue, type Queue } from "@/lib/queue";
@@ -31,9 +31,11 @@ import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "@/lib/http/ssrf";
 import { partnerSlots } from "./fair-share";
 import { decideLiveAccess } from "@/lib/partners/live";
+import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 
 const { partners, webhookDeliveries, webhookAttempts, webhookEndpoints, events } = schema;
 
+let testDb: TestDatabase;
 let database: Database;
 let queue: Queue;
 let config: Config;
@@ -45,7 +47,8 @@ beforeAll(async () => {
     WEBHOOK_RETRY_SCHEDULE_TEST: "1,1,1",
     WEBHOOK_TIMEOUT_MS: "300",
   });
-  database = await openDatabase({ dataDir: "memory://" });
+  testDb = await createTestDatabase();
+  database = testDb.database;
   queue = await startQueue(database, config, createLogger({ level: "warn" }));
   deps = { db: database.db, queue, config };
   receiver = await startReceiver();
@@ -53,7 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
   await queue.stop({ graceful: false, wait: true, timeout: 2000 });
-  await database.close();
+  await testDb.drop();
 });
 beforeEach(() => {
   receiver.received.length = 0;

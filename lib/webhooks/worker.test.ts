@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aProperty } from "@/test/support/payloads";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { openDatabase, schema, type Database } from "@/lib/db";
+import { schema, type Database } from "@/lib/db";
 import { loadConfig } from "@/lib/config";
 import { createLogger } from "@/lib/observability/logger";
 import { enqueue, QUEUES, startQueue, type Queue } from "@/lib/queue";
@@ -13,9 +13,11 @@ import { eventually } from "@/test/support/wait";
 import { registerDeliverWebhookWorker } from "@/jobs/deliver-webhook";
 import { createEndpoint } from "./endpoints";
 import { recordEvent } from "./events";
+import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 
 const { partners, webhookDeliveries, webhookAttempts } = schema;
 
+let testDb: TestDatabase;
 let database: Database;
 let queue: Queue;
 const receivers: Receiver[] = [];
@@ -26,14 +28,15 @@ beforeAll(async () => {
     WEBHOOK_TIMEOUT_MS: "5000",
     JOB_POLL_SECONDS: "0.5",
   });
-  database = await openDatabase({ dataDir: "memory://" });
+  testDb = await createTestDatabase();
+  database = testDb.database;
   queue = await startQueue(database, config, createLogger({ level: "warn" }));
   await registerDeliverWebhookWorker(queue, { db: database.db, queue, config }, config.JOB_POLL_SECONDS);
 });
 afterAll(async () => {
   for (const r of receivers) await r.close();
   await queue.stop({ graceful: false, wait: true, timeout: 2000 });
-  await database.close();
+  await testDb.drop();
 });
 
 async function setup(url: string) {
