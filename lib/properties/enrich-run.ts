@@ -33,7 +33,13 @@ export const runEnrichmentJob = (deps: PropertiesDeps, job: EnrichJob) => runEnr
 
 export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
   const read = await deps.db
-    .select({ property: properties, source: enrichmentSources, live: liveAccessApproved(properties.partnerId) })
+    .select({
+      property: properties,
+      source: enrichmentSources,
+      // A live property asks the live registers only while its organisation has live access; a test
+      // property's row never runs the lookup (the pipeline's hot path).
+      allowed: sql<boolean>`${properties.mode} = 'test' or ${liveAccessApproved(properties.partnerId)}`,
+    })
     .from(properties)
     .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
     .where(
@@ -43,13 +49,8 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
       ),
     );
   const stored = new Map<string, Stored>();
-  for (const { property, source: r, live } of read) {
-    // A live property asks the live registers only while its organisation has live access.
-    const entry: Stored = stored.get(property.id) ?? {
-      property,
-      sources: {},
-      allowed: property.mode === "test" || live,
-    };
+  for (const { property, source: r, allowed } of read) {
+    const entry: Stored = stored.get(property.id) ?? { property, sources: {}, allowed };
     entry.sources[r.source] = {
       status: r.status,
       attempts: r.attempts,
