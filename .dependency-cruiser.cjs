@@ -1,4 +1,4 @@
-// The layer order of the README's architecture, enforced (`npm test` runs depcruise): each lib/
+// The layer order of docs/architecture.md, enforced (`npm test` runs depcruise): each lib/
 // folder stands on a floor and imports only folders on lower floors, never one on its own floor
 // (so no two folders import each other); lib/ imports nothing of Next.js, next-auth, jobs/,
 // server/, app/ or the root; jobs/ nothing of server/ or app/.
@@ -24,7 +24,7 @@ const alternatives = (names) => `(${names.join("|")})`;
 /** Imports from the folders of floor `i` to folders of floor `i` or above. */
 const upward = FLOORS.map((floor, i) => ({
   name: `lib-floor-${i}-imports-down-only`,
-  comment: `lib/${floor.join(", lib/")} may import only folders on lower floors (README, Architecture).`,
+  comment: `lib/${floor.join(", lib/")} may import only folders on lower floors (docs/architecture.md).`,
   severity: "error",
   from: { path: `^lib/${alternatives(floor)}/`, pathNot: TESTS },
   to: {

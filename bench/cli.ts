@@ -5,7 +5,7 @@
 // ours (bench/open-database.ts library) and through lib/db (…ts app: the migration check too).
 // Also: `--help` (the CLI's imports, no database), the documented `npm run --silent finca` (npm's
 // own start-up on top), and on a new folder: the embedded PostgreSQL's first start (initdb) alone,
-// and `keys create` (initdb and every migration). The embedded rows are the README's start-up figures.
+// and `keys create` (initdb and every migration). The embedded rows are docs/performance.md's start-up figures.
 // Timed by hyperfine (apt-get install hyperfine): wall time and CPU time of each command.
 //   npx tsx bench/cli.ts [--runs 10] [--warmup 1]
 import { spawnSync } from "node:child_process";

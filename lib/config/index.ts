@@ -1,4 +1,5 @@
-// Every tunable of the service, read once from the environment with documented defaults (README).
+// Every tunable of the service, read once from the environment with documented defaults
+// (docs/operations.md, "Configuration", which test/docs.test.ts holds to SETTINGS).
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 
@@ -109,7 +110,7 @@ const EnvSchema = z.object({
     .default(4 * 1024 ** 3),
   /** Register downloads over plain http and to private addresses (development and tests only). */
   FINCA_REGISTERS_ALLOW_PRIVATE: flag.default(false),
-  /** Lasting column overrides, `<dataset>.json` each, applied to every import (README, "Column overrides"). */
+  /** Lasting column overrides, `<dataset>.json` each, applied to every import (docs/registers.md, "Column overrides"). */
   REGISTER_COLUMNS_DIR: z.string().min(1).default("register-columns"),
   /** pino's levels; `silent` logs nothing. */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -201,6 +202,9 @@ const EnvSchema = z.object({
 });
 
 export type Config = z.infer<typeof EnvSchema>;
+
+/** The names of every setting read here: the documentation's table of settings is checked against them. */
+export const SETTINGS = Object.keys(EnvSchema.shape) as (keyof Config)[];
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty variables mean "unset", as in most shells' `VAR= cmd`.

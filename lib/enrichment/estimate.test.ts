@@ -28,7 +28,7 @@ function gaps(t: Table): Record<string, number> {
   );
 }
 
-/** The tolerance the held-out tables are held to, per letter (README, "The estimated rating"). */
+/** The tolerance the held-out tables are held to, per letter (docs/enrichment.md, "The estimated rating"). */
 const HELD_OUT_POINTS = 5;
 /** The tolerance every fully weighted fitted table is held to, per letter. */
 const FITTED_POINTS = 7;

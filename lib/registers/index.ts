@@ -1,5 +1,5 @@
 // The local register index: open certificate and inspection datasets, imported and refreshed,
-// looked up by cadastral reference before the live registries (see README "Register index"), and
+// looked up by cadastral reference before the live registries (see docs/registers.md), and
 // the region table everything about a community is derived from.
 export type { Dataset, FormatEvidence } from "./datasets";
 export { importDataset, type ImportFile, type ImportProgress, type ImportResult } from "./import";

@@ -229,7 +229,7 @@ export function certificateEvidence(region: Region): FormatEvidenceLevel | null 
 
 /**
  * Spain's population by the best evidence for the format of its community's certificate source,
- * every dataset imported: the README's coverage figures.
+ * every dataset imported: docs/registers.md's coverage figures.
  */
 export function populationByCertificateEvidence(): {
   level: FormatEvidenceLevel | null;

@@ -1,5 +1,5 @@
 // A real Prometheus (Debian's `prometheus`, installed by .ci/run) scraping a running instance (the
-// lean server, with METRICS_TOKEN) with the scrape configuration the README documents: through its
+// lean server, with METRICS_TOKEN) with the scrape configuration docs/operations.md documents: through its
 // HTTP API, the target is up and the create counter equals the creates made. Skipped only outside
 // CI when the program is missing.
 import { execFileSync } from "node:child_process";

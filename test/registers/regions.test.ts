@@ -1,6 +1,6 @@
 // The region table and what is derived from it: the 19 communities as the reference data names
 // them, the live clients' dispatch, the live-register lists (metrics labels, `registers check`),
-// the datasets' communities, and the README's population shares by format evidence.
+// the datasets' communities, and docs/registers.md's population shares by format evidence.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { allCommunities, COMMUNITY_NAMES, isCommunityName, provinceByCode } from "@/lib/reference-data";
@@ -93,14 +93,14 @@ describe("derived from it", () => {
     expect(datasetRegion(DATASETS.find((d) => d.id === "gal-xunta")!).name).toBe("Galicia");
   });
 
-  it("the README's population shares by the evidence of each community's certificate source", () => {
-    const readme = readFileSync("README.md", "utf8");
+  it("docs/registers.md's population shares by the evidence of each community's certificate source", () => {
+    const page = readFileSync("docs/registers.md", "utf8");
     for (const { level, communities, population, share } of populationByCertificateEvidence()) {
       if (!communities.length) continue;
       const name = level === null ? "no certificate source" : `\`${level}\``;
       const figures = `${(population / 1e6).toFixed(1)} million | ${(share * 100).toFixed(1)} %`;
       const row = `| ${name} | ${communities.join(", ")} | ${figures} |`;
-      expect(readme, row).toContain(row);
+      expect(page, row).toContain(row);
     }
   });
 });
