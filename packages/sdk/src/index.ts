@@ -224,10 +224,42 @@ export type WebhookEvent =
   | { type: "webhook.test"; timestamp: string; data: { endpoint_id: string; message: string } };
 
 /**
+ * A delivery's headers as a server hands them over: Fetch's `Headers` (Next.js, Hono, Deno, Bun,
+ * workers), Node's `IncomingHttpHeaders` (`node:http`, Express, Fastify: values may be lists or
+ * missing) or a plain object of strings. Names are matched in any case.
+ */
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+const WEBHOOK_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
+
+/** The three Standard Webhooks headers of a delivery, by their lower-case names. */
+function webhookHeaders(headers: WebhookHeaders): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (typeof Headers !== "undefined" && headers instanceof Headers) {
+    for (const name of WEBHOOK_HEADERS) {
+      const value = headers.get(name);
+      if (value !== null) found[name] = value;
+    }
+    return found;
+  }
+  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+    const lower = name.toLowerCase();
+    if (value === undefined || !(WEBHOOK_HEADERS as readonly string[]).includes(lower)) continue;
+    // A header sent twice arrives as a list: signatures are a space-separated list anyway, and two
+    // ids or timestamps joined match no signature, so the delivery is refused rather than guessed.
+    found[lower] = typeof value === "string" ? value : value.join(" ");
+  }
+  return found;
+}
+
+/**
  * Verifies a delivery with the endpoint's `whsec_` secret (Standard Webhooks: the raw body as
  * received, and its `webhook-id`, `webhook-timestamp` and `webhook-signature` headers) and returns
- * the event; throws when the signature or the timestamp does not hold.
+ * the event; throws when a header is missing or the signature or the timestamp does not hold.
+ * `headers` may be `req.headers` of `node:http` or Express, a Fetch `Request`'s `headers`, or a
+ * plain object; `rawBody` the text or the bytes as received (before any JSON parsing).
  */
-export function verifyWebhook(rawBody: string, headers: Record<string, string>, secret: string): WebhookEvent {
-  return new Webhook(secret).verify(rawBody, headers) as WebhookEvent;
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
+  const body = typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody);
+  return new Webhook(secret).verify(body, webhookHeaders(headers)) as WebhookEvent;
 }
