@@ -37,46 +37,69 @@ import {
 import { stat } from "node:fs/promises";
 import { createSources } from "@/lib/enrichment/sources";
 import { checkRegisters } from "@/lib/enrichment/sources/check";
-import { PARTNER_HELP, partnerCommand, UsageError as PartnerUsageError } from "@/packages/sdk/src/cli";
+import {
+  PARTNER_HELP,
+  PARTNER_HELP_NOTE,
+  partnerCommand,
+  UsageError as PartnerUsageError,
+} from "@/packages/sdk/src/cli";
+import { type HelpEntry, helpText } from "@/packages/sdk/src/cli/help";
+
+const OPERATOR_HELP: readonly HelpEntry[] = [
+  { usage: "partners list", text: "List partners with their users, keys and properties" },
+  { usage: "partners create --name <name>", text: "Create a partner (no-op if it exists)" },
+  {
+    usage: "partners live --partner <name> --grant|--refuse",
+    text: "Grant live mode (live keys work), or take it away",
+  },
+  {
+    usage: "keys create --partner <name> --mode test|live [--name <label>]",
+    text: "Create an API key (creates the partner if missing); the key is printed once, alone, as the last line",
+  },
+  { usage: "keys list [--partner <name>] [--mode test|live]", text: "List keys (visible start only)" },
+  { usage: "keys revoke <key id>", text: "Revoke a key" },
+  {
+    usage: "users create --email <e> --password <p> --role owner|admin|developer|viewer|operator [--partner <name>]",
+    text: "Create a portal user (admins belong to no partner)",
+  },
+  { usage: "users disable|enable --email <e>", text: "Disable a user (every session ends) or enable again" },
+  {
+    usage: "users reset-password --email <e>",
+    text: "A new random password, printed once as the last line; every session ends",
+  },
+  { usage: "users sign-out --email <e>", text: "End every session of the user" },
+  {
+    usage: "audit list [--partner <name>] [--area <area>]",
+    text: "The security history, newest 50 rows (an area is the part before the dot: api_key, user, sign_in…)",
+  },
+  {
+    usage: "registers list",
+    text: "Register index datasets: community, format evidence, rows, what was left out, as_of, last import, error",
+  },
+  {
+    usage: [
+      "registers import <dataset> (--file <path> ... | --url <url> ...) [--as-of YYYY-MM-DD]",
+      "                 [--columns <map.json>] [--dry-run]",
+    ],
+    text: `Import a dataset from files or downloads (several make one dataset); replaces the previous copy only
+      when every file was read. Rows and values that cannot be read are left out and counted by reason. as_of
+      defaults to the files' modification date, or today for --url. --columns maps the dataset's expected
+      column names to the file's, over the lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json. --dry-run
+      writes nothing: it prints each file's format, encoding, header, columns found or missing, sample records
+      and what would be left out, and exits 1 when a file lacks a needed column`,
+  },
+  {
+    usage: "registers check",
+    text: "Ask each live register for a known reference: reachable, parsed, latency (needs internet access)",
+  },
+];
 
 const HELP = `Usage: npm run --silent finca -- <command> [options]
 
 Commands:
-  partners list                                   List partners with their users, keys and properties
-  partners create --name <name>                   Create a partner (no-op if it exists)
-  partners live --partner <name> --grant|--refuse Grant live mode (live keys work), or take it away
-  keys create --partner <name> --mode test|live [--name <label>]
-                                                  Create an API key (creates the partner if missing);
-                                                  the key is printed once, alone, as the last line
-  keys list [--partner <name>] [--mode test|live] List keys (visible start only)
-  keys revoke <key id>                            Revoke a key
-  users create --email <e> --password <p> --role owner|admin|developer|viewer|operator [--partner <name>]
-                                                  Create a portal user (admins belong to no partner)
-  users disable|enable --email <e>                Disable a user (every session ends) or enable again
-  users reset-password --email <e>                A new random password, printed once as the last line;
-                                                  every session ends
-  users sign-out --email <e>                      End every session of the user
-  audit list [--partner <name>] [--area <area>]   The security history, newest 50 rows (an area is
-                                                  the part before the dot: api_key, user, sign_in…)
-  registers list                                  Register index datasets: community, format evidence,
-                                                  rows, what was left out, as_of, last import, error
-  registers import <dataset> (--file <path> ... | --url <url> ...) [--as-of YYYY-MM-DD]
-                   [--columns <map.json>] [--dry-run]
-                                                  Import a dataset from files or downloads (several
-                                                  make one dataset); replaces the previous copy only
-                                                  when every file was read. Rows and values that
-                                                  cannot be read are left out and counted by reason.
-                                                  as_of defaults to the files' modification date, or
-                                                  today for --url. --columns maps the dataset's
-                                                  expected column names to the file's, over the
-                                                  lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json.
-                                                  --dry-run writes nothing: it prints each file's
-                                                  format, encoding, header, columns found or missing,
-                                                  sample records and what would be left out, and
-                                                  exits 1 when a file lacks a needed column
-  registers check                                 Ask each live register for a known reference:
-                                                  reachable, parsed, latency (needs internet access)
-${PARTNER_HELP}
+${helpText([...OPERATOR_HELP, ...PARTNER_HELP])}
+
+${PARTNER_HELP_NOTE}
 
 The database is DATABASE_URL, else the embedded PostgreSQL of FINCA_DATA_DIR (default ./.data): the
 running server's, or started for the command and stopped after it.`;

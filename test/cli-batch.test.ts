@@ -9,11 +9,14 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { checkLetters } from "@/lib/cadastral-reference";
+import { checkLetters, checkReference, unitNumber } from "@/lib/cadastral-reference";
+import { scenarioOf } from "@/lib/enrichment/sources/sandbox";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { createTestApp, newPartnerKey, type TestApp } from "./support/app";
 import { NEVER_MS } from "./support/bounds";
 import { runNode, stopAll } from "./support/processes";
+import { PARTNER_HELP } from "../packages/sdk/src/cli";
+import { HELP_COLUMN, HELP_WIDTH } from "../packages/sdk/src/cli/help";
 // @ts-expect-error: a plain ES module of the SDK's build, without types
 import { buildCli } from "../packages/sdk/build-cli.mjs";
 
@@ -111,6 +114,68 @@ describe.sequential("finca batch", () => {
     const noKey = await finca(["status", id], { FINCA_API_KEY: undefined, XDG_CONFIG_HOME: path.join(dir, "none") });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("--key (or FINCA_API_KEY, or finca login) is required");
+    // A local file that is not there is said to be missing; the server is not blamed for it.
+    const gone = path.join(dir, "gone.csv");
+    const noFile = await finca(["submit", "--file", gone]);
+    expect(noFile.code).toBe(1);
+    expect(noFile.stderr).toContain(`finca: no such file or folder: ${gone}`);
+    expect(noFile.stderr).not.toContain("could not reach");
+    const folder = await finca(["submit", "--file", dir]);
+    expect(folder.stderr).toContain(`${dir} is a folder, not a file`);
+    const out = path.join(dir, "missing", "results.csv");
+    const noFolder = await finca(["results", id, "--out", out]);
+    expect(noFolder.code).toBe(1);
+    expect(noFolder.stderr).toContain(`finca: no such file or folder: ${out}`);
+  });
+});
+
+describe("finca sandbox refs", () => {
+  const sandbox = (args: string[]) =>
+    runNode("scripts/finca.ts", ["sandbox", "refs", ...args], { timeoutMs: NEVER_MS });
+  const references = (csv: string) => {
+    const [header, ...rows] = csv.trimEnd().split("\r\n");
+    expect(header).toBe("cadastral_reference,external_id");
+    return rows.map((row, i) => {
+      const [reference, external] = row.split(",");
+      expect(external).toBe(`sandbox-${i + 1}`);
+      expect(checkReference(reference!)).toMatchObject({ ok: true, length: 20 });
+      return reference!;
+    });
+  };
+
+  it("writes valid references of one scenario, or ordinary ones, on new parcels; the same again with --seed", async () => {
+    const run = await sandbox(["--count", "5", "--scenario", "9300", "--seed", "s1"]);
+    expect(run.code, run.stderr).toBe(0);
+    const refs = references(run.stdout);
+    expect(refs.map(scenarioOf)).toEqual(Array(5).fill("9300"));
+    expect(new Set(refs.map((r) => r.slice(0, 14))).size).toBe(5);
+    expect((await sandbox(["--count", "5", "--scenario", "9300", "--seed", "s1"])).stdout).toBe(run.stdout);
+    const ordinary = references((await sandbox(["--count", "50"])).stdout);
+    expect(ordinary.filter((r) => scenarioOf(r) !== null || unitNumber(r)!.startsWith("9"))).toEqual([]);
+    expect(references((await sandbox(["--count", "50"])).stdout)).not.toEqual(ordinary);
+  });
+
+  it("writes a workbook the API takes as a portfolio as it is", async () => {
+    const file = path.join(dir, "sandbox.xlsx");
+    const run = await sandbox(["--count", "3", "--format", "xlsx", "--out", file]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`3 references written to ${file}`);
+    const submitted = await finca(["submit", "--file", file]);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.stdout).toMatch(/Completed: 3\/3 final \(3 enriched\)/);
+  });
+
+  it("refuses what it cannot make", async () => {
+    for (const [args, said] of [
+      [["--count", "0"], "--count must be a whole number from 1 to 100,000"],
+      [["--count", "2.5"], "--count must be"],
+      [["--count", "2", "--scenario", "9500"], "--scenario must be one of 9100, 9200, 9300, 9404"],
+      [["--count", "2", "--format", "ods"], "--format must be csv or xlsx"],
+    ] as const) {
+      const run = await sandbox([...args]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(said);
+    }
   });
 });
 
@@ -139,6 +204,21 @@ describe("finca as a partner installs it (@finca/sdk's bin)", () => {
     expect(help.stdout).toMatch(/Usage: finca <command>/);
     expect(help.stdout).toContain("batch submit");
     expect(help.stdout).not.toContain("registers import");
+    // Aligned: every command's usage at the margin, its description from one column, nothing wider.
+    const commands = help.stdout
+      .slice(help.stdout.indexOf("Commands:\n") + 10)
+      .split("\n\n")[0]!
+      .split("\n");
+    const column = new RegExp(`^ {${HELP_COLUMN}}\\S`);
+    for (const { usage } of PARTNER_HELP) {
+      const at = commands.findIndex((l) => l.startsWith(`  ${usage}`));
+      const line = commands[at]!;
+      // The description beside the usage, from the column, or on the next line, from the column.
+      if (line === `  ${usage}`) expect(commands[at + 1]).toMatch(column);
+      else expect(" ".repeat(2 + usage.length) + line.slice(2 + usage.length)).toMatch(column);
+    }
+    const descriptions = commands.filter((l) => l.startsWith(" ".repeat(HELP_COLUMN)));
+    expect(descriptions.filter((l) => l[HELP_COLUMN] === " " || l.length > HELP_WIDTH)).toEqual([]);
     // A workbook (read by the code bundled in) submitted and followed to the end.
     const book = new ExcelJS.Workbook();
     book.addWorksheet("Book").addRows([["cadastral_reference"], [unit(9)]]);

@@ -262,6 +262,11 @@ app.post("/webhooks/finca", express.raw({ type: "application/json" }), (req, res
                 </tbody>
               </table>
             </div>
+            <p>
+              More, each on a new parcel, as a portfolio file to upload as it is:{" "}
+              {c("finca sandbox refs --count 100 [--scenario 9300] [--format csv|xlsx] [--out book.xlsx]")} (ordinary
+              references, answered at once, unless a scenario is named).
+            </p>
           </Section>
 
           <Section id="errors-and-limits" title="6. Errors and rate limit">

@@ -62,6 +62,19 @@ export function scenarioReference(unit: ScenarioUnit, seed: string | number = 0)
   return parcel + unit + checkLetters(parcel + unit);
 }
 
+/**
+ * `count` valid references on parcels drawn from `seed`, one parcel each: all of `scenario`'s unit,
+ * or else units of 0001–8999 (never `9xxx`, so none selects a scenario), with their check letters.
+ * Test data for partners (`finca sandbox refs`, the sample portfolios).
+ */
+export function sandboxReferences(count: number, scenario: ScenarioUnit | null, seed: string): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const parcel = scenarioReference(SCENARIOS.slowCadastre, `${seed}:${i}`).slice(0, 14);
+    const unit = scenario ?? String(1 + Math.floor(draw(`sandbox-unit:${seed}:${i}`)() * 8999)).padStart(4, "0");
+    return parcel + unit + checkLetters(parcel + unit);
+  });
+}
+
 export const TIMEOUT: SourceOutcome<never> = {
   kind: "error",
   code: "timeout",

@@ -44,10 +44,23 @@ export interface FincaOptions {
   fetch?: typeof fetch;
 }
 
+/**
+ * Waits `ms`, or rejects when `signal` aborts. The abort listener goes when the time is up: a long
+ * `batches.wait` sleeps hundreds of times on one signal (left behind, they passed Node's limit of
+ * ten listeners and its MaxListenersExceededWarning).
+ */
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 
 /** A fetch that waits out 429s as the server's Retry-After says, up to `maxRetries` times. */

@@ -3,7 +3,7 @@
 // or look at a batch, or download its results, later.
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -12,6 +12,7 @@ import { stringify } from "csv-stringify/sync";
 import { firstSheetRows } from "@/lib/spreadsheets";
 import { createFinca, FincaApiError, type Batch, type Finca } from "../index.js";
 import { apiKeyOf } from "./credentials.js";
+import type { HelpEntry } from "./help.js";
 
 /** The fields a 422 names, after its detail. */
 const details = (error: FincaApiError) => {
@@ -21,18 +22,42 @@ const details = (error: FincaApiError) => {
 
 const POLL_MS = 2000;
 
-export const BATCH_HELP = `  batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|ndjson]
-                                                  Upload a portfolio, follow its progress (a bar on a
-                                                  terminal, plain lines otherwise) and write the
-                                                  results when it completes (default <file>.results.csv)
-  batch status <batch id>                         A batch's status and counts
-  batch results <batch id> [--out <file>] [--format csv|ndjson]
-                                                  Download a batch's results (so far, while it runs)
-                                  batch commands take --key (or FINCA_API_KEY, or finca login) and --base-url (or
-                                  FINCA_URL, else http://localhost:3000)`;
+export const BATCH_HELP: readonly HelpEntry[] = [
+  {
+    usage: "batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|ndjson]",
+    text: `Upload a portfolio, follow its progress (a bar on a terminal, plain lines otherwise) and write the
+      results when it completes (default <file>.results.csv)`,
+  },
+  { usage: "batch status <batch id>", text: "A batch's status and counts" },
+  {
+    usage: "batch results <batch id> [--out <file>] [--format csv|ndjson]",
+    text: "Download a batch's results (so far, while it runs)",
+  },
+];
 
 /** A refusal of the command itself (exit status 2). */
 export class UsageError extends Error {}
+
+/** A local file that cannot be read or written: the command's own failure, not the server's. */
+class LocalFileError extends Error {}
+
+/** A local file's failure (a node:fs error names its path; a network one does not), said as such. */
+function fileProblem(error: unknown): string | null {
+  const { path: file, code, message } = error as NodeJS.ErrnoException;
+  if (typeof file !== "string") return null;
+  if (code === "ENOENT") return `no such file or folder: ${file}`;
+  if (code === "EACCES" || code === "EPERM") return `permission denied: ${file}`;
+  if (code === "EISDIR") return `${file} is a folder, not a file`;
+  return message;
+}
+
+/** The file to upload, checked before anything is sent: the server is not blamed for it. */
+async function localFile(file: string): Promise<void> {
+  const found = await stat(file).catch((error: unknown) => {
+    throw new LocalFileError(fileProblem(error) ?? `cannot read ${file}`);
+  });
+  if (!found.isFile()) throw new LocalFileError(`${file} is a folder, not a file`);
+}
 
 interface Client {
   finca: Finca;
@@ -108,6 +133,7 @@ async function submit(client: Client, values: Record<string, unknown>): Promise<
   const format = formatOf(values);
   const out = (values.out as string | undefined) ?? `${file.replace(/\.[^./]+$/, "")}.results.${format}`;
   const name = (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]+$/, "");
+  await localFile(file);
   const { body, digest } = await csvBody(file);
   // The same file and name make the same key: a retried upload answers the batch it created.
   const idempotencyKey = `finca-cli-${createHash("sha256").update(`${digest}\n${name}`).digest("hex").slice(0, 40)}`;
@@ -175,7 +201,9 @@ export async function batchCommand(argv: string[]): Promise<void> {
       throw new Error(
         `the server answered ${error.status}: ${error.problem?.detail ?? error.message}${details(error)}`,
       );
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || error instanceof LocalFileError) throw error;
+    const problem = fileProblem(error);
+    if (problem) throw new Error(problem);
     throw new Error(`could not reach ${client.base}: ${(error as Error).message}`);
   }
 }

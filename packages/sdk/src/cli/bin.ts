@@ -1,10 +1,13 @@
 // `finca`, as a partner installs it with @finca/sdk: the partner commands alone.
-import { PARTNER_HELP, partnerCommand, UsageError } from "./index.js";
+import { helpText } from "./help.js";
+import { PARTNER_HELP, PARTNER_HELP_NOTE, partnerCommand, UsageError } from "./index.js";
 
 const HELP = `Usage: finca <command> [options]
 
 Commands:
-${PARTNER_HELP}`;
+${helpText(PARTNER_HELP)}
+
+${PARTNER_HELP_NOTE}`;
 
 const argv = process.argv.slice(2);
 if (!argv.length || argv.includes("--help") || argv.includes("-h")) console.log(HELP);

@@ -5,11 +5,15 @@ import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { clientOf, UsageError } from "./batch.js";
+import type { HelpEntry } from "./help.js";
 
-export const TRIGGER_HELP = `  trigger property.enriched|batch.completed      Make test-mode data that sends that event (a new
-                                                  sandbox property that finishes on its durable
-                                                  retry; a two-item portfolio), e.g. for \`listen\`;
-                                                  test keys only (--key, FINCA_API_KEY or finca login; --base-url)`;
+export const TRIGGER_HELP: readonly HelpEntry[] = [
+  {
+    usage: "trigger property.enriched|batch.completed",
+    text: `Make test-mode data that sends that event (a new sandbox property that finishes on its durable retry;
+      a two-item portfolio), e.g. for \`listen\`; test keys only`,
+  },
+];
 
 // A sandbox reference whose cadastre answers only on the durable retry: the property is
 // registered as enriching, and property.enriched follows a few seconds later. A new parcel each
