@@ -609,7 +609,10 @@ test("docs render locally", async ({ page }) => {
   const listen = page.locator("#listen");
   await expect(listen.getByRole("heading", { name: "10. Test webhooks on your machine" })).toBeVisible();
   await expect(listen).toContainText("finca trigger property.enriched");
-  await expect(listen).toContainText("npm install -g @finca/sdk");
+  // The package from this server, with its SHA-256 to check it against (section 8).
+  const sdk = page.locator("#sdk");
+  await expect(sdk).toContainText(/npm install -g http:\/\/[^ ]+\/sdk\/finca-sdk-\d+\.\d+\.\d+\.tgz/);
+  await expect(sdk).toContainText(/its SHA-256 is [0-9a-f]{64}/);
   await expect(listen).toContainText("after 1 h");
   await shoot(page, "docs");
   await page.goto("/docs/api");

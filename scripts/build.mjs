@@ -5,6 +5,9 @@
 // - The server processes (`npm start`'s, the API alone, a worker) compiled to plain JavaScript in
 //   .finca-server/ (esbuild; packages stay in node_modules). Run through tsx's loader instead, each
 //   process kept 80 MiB more (the loader's own thread and its transforms) for nothing.
+// - The SDK's package (packages/sdk, with its `finca` bin) as npm packs it, in .finca-sdk/ with a
+//   manifest of its version and SHA-256: the portal serves it at /sdk/<file>, and partners install it
+//   from there (the `@finca/sdk` name is not on the public registry).
 //   node scripts/build.mjs      (what scripts/start.mjs does first; tests and bench/create run it too)
 import { spawn } from "node:child_process";
 import {
@@ -18,9 +21,10 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SOURCES = [
@@ -160,6 +164,73 @@ export async function compileServers() {
   }
 }
 
+const SDK = path.join(root, "packages", "sdk");
+/** Where the SDK's package and its manifest are (server/sdk-package.ts reads them). */
+export const SDK_OUT = path.join(root, ".finca-sdk");
+const SDK_MANIFEST = path.join(SDK_OUT, "manifest.json");
+// What goes into the package: the SDK, and the pure modules of lib/ its bin bundles.
+const SDK_SOURCES = [
+  "packages/sdk/src",
+  "packages/sdk/package.json",
+  "packages/sdk/README.md",
+  "packages/sdk/tsconfig.json",
+  "packages/sdk/build-cli.mjs",
+  "lib/spreadsheets",
+  "lib/cadastral-reference",
+  "lib/enrichment/sources/sandbox.ts",
+  "lib/enrichment/sources/types.ts",
+  "package-lock.json",
+  "tsconfig.json",
+];
+
+/** Runs a command; resolves with what it printed on stdout (its stderr goes to ours). */
+function run(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"], ...options });
+    const out = [];
+    child.stdout.on("data", (chunk) => out.push(chunk));
+    child.on("error", reject).on("exit", (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString("utf8"));
+      else reject(new Error(`${path.basename(command)} failed (exit ${code}):\n${Buffer.concat(out)}`));
+    });
+  });
+}
+
+/**
+ * Packs the SDK when its package is missing or older than its sources: its declarations and
+ * JavaScript (tsc) and its bin (build-cli.mjs) in a staging folder beside its manifest, README and
+ * package.json, packed by npm itself (fixed file times, so the same sources give the same bytes),
+ * then the tarball and a manifest with its SHA-256 and npm's integrity moved into place.
+ */
+export async function packSdk() {
+  const newest = Math.max(...SDK_SOURCES.map((s) => newestMtime(path.join(root, s))));
+  if (existsSync(SDK_MANIFEST) && statSync(SDK_MANIFEST).mtimeMs >= newest) return;
+  mkdirSync(SDK_OUT, { recursive: true });
+  const work = mkdtempSync(path.join(SDK_OUT, ".tmp-"));
+  try {
+    const staging = path.join(work, "package");
+    mkdirSync(staging);
+    for (const file of ["package.json", "README.md"])
+      writeFileSync(path.join(staging, file), readFileSync(path.join(SDK, file)));
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    await run(process.execPath, [tsc, "-p", path.join(SDK, "tsconfig.json"), "--outDir", path.join(staging, "dist")]);
+    const { buildCli } = await import(pathToFileURL(path.join(SDK, "build-cli.mjs")).href);
+    await buildCli(path.join(staging, "dist", "cli.mjs"));
+    const packed = await run("npm", ["pack", staging, "--json", "--loglevel", "error", "--pack-destination", work], {
+      cwd: work,
+    });
+    const [{ name, version, filename, integrity }] = JSON.parse(packed);
+    const bytes = readFileSync(path.join(work, filename));
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    renameSync(path.join(work, filename), path.join(SDK_OUT, filename));
+    const manifest = { name, version, file: filename, size: bytes.length, sha256, integrity };
+    writeFileSync(path.join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    renameSync(path.join(work, "manifest.json"), SDK_MANIFEST);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** The JavaScript to run for a script: a server entry point's compiled file (compiled when stale), or the script itself. */
 export async function runnable(script) {
   if (!Object.values(SERVER_ENTRIES).includes(script)) return script;
@@ -168,7 +239,7 @@ export async function runnable(script) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await Promise.all([buildWhenStale(), compileServers()]).catch((error) => {
+  await Promise.all([buildWhenStale(), compileServers(), packSdk()]).catch((error) => {
     console.error(error.message);
     process.exit(1);
   });

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { buildWhenStale, compiledPath, compileServers, SERVER_ENTRIES } from "./build.mjs";
+import { buildWhenStale, compiledPath, compileServers, packSdk, SERVER_ENTRIES } from "./build.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
@@ -29,8 +29,12 @@ if (!Object.hasOwn(SERVER_ENTRIES, role)) {
   console.error(`[finca] no such process "${role}": ${Object.keys(SERVER_ENTRIES).join(", ")}`);
   process.exit(2);
 }
-// Only npm start's own server serves Next.js's build.
-await Promise.all([role === "main" ? buildWhenStale(env) : undefined, compileServers()]).catch((error) => {
+// Only npm start's own server serves Next.js's build and the SDK's package.
+await Promise.all([
+  role === "main" ? buildWhenStale(env) : undefined,
+  compileServers(),
+  role === "main" ? packSdk() : undefined,
+]).catch((error) => {
   console.error(`[finca] ${error.message}`);
   process.exit(1);
 });

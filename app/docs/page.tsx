@@ -3,6 +3,7 @@ import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { scenarioReference } from "@/lib/enrichment/sources/sandbox";
 import { connection } from "next/server";
 import { getApp } from "@/server/app";
+import { SdkInstall } from "../_components/sdk-install";
 import { currentUser, requestOrigin } from "@/server/session";
 import { listApiKeys, keyIsActive } from "@/lib/api-keys";
 import { ROTATION_OVERLAPS } from "@/lib/webhooks/endpoints";
@@ -320,10 +321,12 @@ Content-Type: application/problem+json
 
           <Section id="sdk" title="8. TypeScript SDK">
             <p>
-              {c("@finca/sdk")} (the repository&apos;s {c("packages/sdk")}) types every operation from this API&apos;s
-              OpenAPI document, throws {c("FincaApiError")} with the problem&apos;s {c("code")} and {c("requestId")},
-              waits out a 429 as {c("Retry-After")} says, walks pages and verifies webhooks:
+              The SDK types every operation from this API&apos;s OpenAPI document, throws {c("FincaApiError")} with the
+              problem&apos;s {c("code")} and {c("requestId")}, waits out a 429 as {c("Retry-After")} says, walks pages
+              and verifies webhooks ({c("req.headers")} of Node.js or Express, a Fetch request&apos;s {c("headers")}, or
+              a plain object). Its package also holds the {c("finca")} command; install both from this server:
             </p>
+            <SdkInstall origin={origin} />
             <CodeBlock label="The SDK in ten lines">{`import { createFinca, FincaApiError, verifyWebhook } from "@finca/sdk";
 
 const finca = createFinca({ apiKey: process.env.FINCA_API_KEY!, baseUrl: "${origin}" });
@@ -350,12 +353,14 @@ const event = verifyWebhook(rawBody, headers, process.env.FINCA_WEBHOOK_SECRET!)
             <p>
               No public URL needed: as {c("stripe listen")} does, the {c("finca")} CLI holds one connection to this
               server and posts each of your test-mode events to a receiver on your machine, signed exactly as a delivery
-              is. The CLI is the {c("finca")} command of the SDK&apos;s package ({c("npm install -g @finca/sdk")}, or
-              the package file your Finca contact gives you); in a checkout of Finca itself it is{" "}
-              {c("npm run finca --")}. The key comes from {c("FINCA_API_KEY")} or from {c("finca login")}, which keeps
-              it in a file only you can read (either way it stays out of {c("ps")} and your shell history); test keys
-              only. The CLI prints the signing secret first, the same on every connection: configure your receiver with
-              it once.
+              is. The CLI is the {c("finca")} command of the SDK&apos;s package (installed from this server:{" "}
+              <a className="link" href="#sdk">
+                section 8
+              </a>
+              ); in a checkout of Finca itself it is {c("npm run finca --")}. The key comes from {c("FINCA_API_KEY")} or
+              from {c("finca login")}, which keeps it in a file only you can read (either way it stays out of {c("ps")}{" "}
+              and your shell history); test keys only. The CLI prints the signing secret first, the same on every
+              connection: configure your receiver with it once.
             </p>
             <CodeBlock label="Forward test events to a local receiver, then make one happen">{`export FINCA_API_KEY="finca_test_…"   # your whole test key
 export FINCA_URL="${origin}"

@@ -1,7 +1,8 @@
 import Link from "next/link";
-import { requirePartner } from "@/server/session";
+import { requestOrigin, requirePartner } from "@/server/session";
 import { keyIsActive, listApiKeys } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
+import { SdkInstall } from "../../_components/sdk-install";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { revokeKeyAction } from "../actions";
 import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "../forms";
@@ -156,6 +157,9 @@ export default async function Keys() {
           </div>
         </details>
       )}
+      <Card title="The SDK and the finca command" className="mt-6">
+        <SdkInstall origin={await requestOrigin()} />
+      </Card>
     </>
   );
 }

@@ -118,8 +118,11 @@ finca batch submit --file book.csv     # follows it, writes book.results.csv (XL
 finca batch status $BATCH_ID
 finca batch results $BATCH_ID --format ndjson`}</CodeBlock>
         <p className="mt-2">
-          {c("finca")} is the command of the SDK&apos;s package, {c("@finca/sdk")} (see the API guide&apos;s TypeScript
-          SDK and webhook sections).
+          {c("finca")} is the command of the SDK&apos;s package, installed from this server as the API guide&apos;s{" "}
+          <Link className="link" href="/docs#sdk">
+            TypeScript SDK section
+          </Link>{" "}
+          says.
         </p>
       </Section>
       <Section id="pace" title="5. How fast, and why">
