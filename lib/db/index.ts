@@ -291,7 +291,7 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const db: Db = drizzle(pool, { schema });
   return {
     kind: "postgres",
     db,
