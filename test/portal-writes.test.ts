@@ -1,14 +1,15 @@
-// One command per write: the portal calls the API's own commands, so it accepts and refuses what the
-// API does, with its messages, and counts on the budgets the contract names (the partner's write
-// budget for properties and portfolios, the account's own for keys and endpoints).
+// One command per write: the portal parses its forms with the API's request schemas and calls the
+// API's own commands, so it accepts and refuses what the API does, with its messages, and counts on
+// the budgets the contract names (the partner's write budget for properties and portfolios, the
+// account's own for keys and endpoints).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
-import { createProperty } from "@/lib/properties";
+import { createProperty, CreatePropertyInput } from "@/lib/properties";
 import { previewUpload } from "@/lib/batches";
-import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
+import { addEndpoint, changeEndpoint, CreateWebhookEndpointInput, removeEndpoint } from "@/lib/webhooks/commands";
 import { accountBucket, budgetOn, operatorBucket, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
-import type { Scope } from "@/lib/domain";
+import { parseBody, type Scope } from "@/lib/domain";
 import { createTestApp, grantLive, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
 import { fakeSources } from "@/test/support/fake-sources";
 
@@ -25,6 +26,9 @@ const by = (scope: Scope) => ({
   actor: { userId: null, label: "owner@example.test", address: null },
   budget: account(scope),
 });
+/** A portal create as its action makes it: the form parsed by the API's schema, then the command. */
+const portalCreate = async (scope: Scope, form: unknown) =>
+  createProperty(t.app, scope, writes(scope), parseBody(CreatePropertyInput, form));
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
     () => null,
@@ -39,7 +43,7 @@ describe("createProperty from the portal", () => {
         await t.api.createProperty(post("/properties", { cadastral_reference: input }, { "X-API-Key": key })),
       );
       const scope = { partnerId: partner.id, mode: "test" as const };
-      const portal = await refusal(createProperty(t.app, scope, writes(scope), { cadastral_reference: input }));
+      const portal = await refusal(portalCreate(scope, { cadastral_reference: input }));
       expect(portal).toMatchObject({ code: api.code, detail: api.detail });
     }
   });
@@ -57,7 +61,7 @@ describe("createProperty from the portal", () => {
     expect((await problemOf(await t.api.createProperty(post("/properties", body, { "X-API-Key": key })))).code).toBe(
       "rate_limited",
     );
-    const portal = await refusal(createProperty(t.app, scope, writes(scope), body));
+    const portal = await refusal(portalCreate(scope, body));
     expect(portal).toMatchObject({
       code: "rate_limited",
       detail: expect.stringMatching(/^At most 3 write requests per 60 s; retry after \d+ s\.$/),
@@ -65,16 +69,18 @@ describe("createProperty from the portal", () => {
     // The live bucket of the same partner is separate, and a bad reference is counted there too.
     await grantLive(t.app, partner.id);
     const live = { partnerId: partner.id, mode: "live" as const };
-    expect(await refusal(createProperty(t.app, live, writes(live), { cadastral_reference: "bad" }))).toMatchObject({
+    expect(await refusal(portalCreate(live, { cadastral_reference: "bad" }))).toMatchObject({
       code: "invalid_cadastral_reference",
     });
   });
 
-  it("counts the write first: past the budget even a bad body is told rate_limited, and nothing is written", async () => {
+  it("a form off the schema is refused before it counts; past the budget nothing is written", async () => {
     const { partner } = await newPartnerKey(t.app);
     const scope = { partnerId: partner.id, mode: "test" as const };
+    for (let i = 0; i < 3; i++)
+      expect(await refusal(portalCreate(scope, { nonsense: 1 }))).toMatchObject({ code: "validation_error" });
     for (let i = 0; i < 3; i++) await writes(scope)();
-    expect(await refusal(createProperty(t.app, scope, writes(scope), { nonsense: 1 }))).toMatchObject({
+    expect(await refusal(portalCreate(scope, { cadastral_reference: "2749704YJ0624N0001DI" }))).toMatchObject({
       code: "rate_limited",
     });
     const rows = await t.app.db.select().from(schema.properties).where(eq(schema.properties.partnerId, partner.id));
@@ -106,7 +112,9 @@ describe("webhook endpoint commands from the portal", () => {
       const api = await problemOf(
         await t.api.createWebhookEndpoint(post("/webhook-endpoints", body, { "X-API-Key": key })),
       );
-      const portal = await refusal(addEndpoint(t.app, scope, by(scope), body));
+      const portal = await refusal(
+        (async () => addEndpoint(t.app, scope, by(scope), parseBody(CreateWebhookEndpointInput, body)))(),
+      );
       expect(portal).toMatchObject({ code: api.code, detail: api.detail, errors: api.errors });
     }
   });

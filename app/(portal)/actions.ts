@@ -18,6 +18,7 @@ import {
   DomainError,
   EVENT_TYPES,
   hasControl,
+  parseBody,
   TEAM_ROLES,
   whereOf,
   type PortalAction,
@@ -32,8 +33,15 @@ import {
   type RotationOverlap,
   signingSecrets,
 } from "@/lib/webhooks/endpoints";
-import { addEndpoint, changeEndpoint, endpointNamed, removeEndpoint } from "@/lib/webhooks/commands";
-import { createProperty } from "@/lib/properties";
+import {
+  addEndpoint,
+  changeEndpoint,
+  CreateWebhookEndpointInput,
+  endpointNamed,
+  removeEndpoint,
+  UpdateWebhookEndpointInput,
+} from "@/lib/webhooks/commands";
+import { createProperty, CreatePropertyInput } from "@/lib/properties";
 import { hasLiveAccess, requestLiveAccess } from "@/lib/partners/live";
 import { accountBucket, budgetOn, rateLimitBucket, unlessRefused } from "@/lib/rate-limit";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "@/lib/webhooks/replay";
@@ -280,7 +288,8 @@ export async function registerPropertyAction(_: ActionState, form: FormData): Pr
   try {
     // Counted on the partner's write budget, as the API's create: the integration shares it.
     const budget = budgetOn(app.rateLimiter, rateLimitBucket(scope));
-    id = (await createProperty(app, scope, budget, { cadastral_reference: typed })).property.property_id;
+    const input = parseBody(CreatePropertyInput, { cadastral_reference: typed });
+    id = (await createProperty(app, scope, budget, input)).property.property_id;
   } catch (error) {
     if (error instanceof DomainError) return { error: problemText(error), values: { cadastral_reference: typed } };
     throw error;
@@ -304,11 +313,12 @@ export async function createEndpointAction(_: ActionState, form: FormData): Prom
   if (eventTypes && !eventTypes.length) return { error: "Choose at least one event for the endpoint.", values };
   try {
     // The API's own command: the portal accepts exactly what the API accepts.
-    const { secret } = await addEndpoint(app, scope, await writer(ctx), {
+    const input = parseBody(CreateWebhookEndpointInput, {
       url: field(form, "url"),
       ...(field(form, "description") && { description: field(form, "description") }),
       ...(eventTypes && { event_types: eventTypes }),
     });
+    const { secret } = await addEndpoint(app, scope, await writer(ctx), input);
     revalidatePath("/webhooks", "layout");
     return { secret };
   } catch (error) {
@@ -339,10 +349,11 @@ export async function updateEndpointAction(_: ActionState, form: FormData): Prom
     description: field(form, "description").slice(0, 501),
   };
   try {
-    const updated = await changeEndpoint(app, scope, await writer(ctx), endpoint.id, {
+    const changes = parseBody(UpdateWebhookEndpointInput, {
       url: field(form, "url"),
       description: field(form, "description"),
     });
+    const updated = await changeEndpoint(app, scope, await writer(ctx), endpoint.id, changes);
     if (!updated) return { error: "This endpoint was deleted meanwhile.", values };
     revalidatePath("/webhooks", "layout");
     return {};

@@ -132,8 +132,7 @@ export async function acceptInvitation(
     if (!invitation) throw refuse("This invitation link is invalid, expired or already used.");
     if (invitation.email && invitation.email !== normalizeEmail(input.email))
       throw refuse("This invitation is for another email address.");
-    if (await findUserByEmail(tx as unknown as Db, input.email))
-      throw refuse("An account with this email already exists.");
+    if (await findUserByEmail(tx, input.email)) throw refuse("An account with this email already exists.");
     return createUser(tx, {
       email: input.email,
       passwordHash,

@@ -146,6 +146,14 @@ const rowTooLong = (line: number, limits: FileLimits) => {
   return invalidRequest(`Line ${line} is ${detail}.`, [{ line, detail }]);
 };
 
+/** The number of fields of the record csv-parse 7 is reading (its own `state.record`, which its types do not show). */
+function openRecordFields(parser: object): () => number {
+  const state = "state" in parser ? parser.state : null;
+  if (!state || typeof state !== "object" || !("record" in state))
+    throw new Error("csv-parse no longer keeps the record being read in state.record");
+  return () => (Array.isArray(state.record) ? state.record.length : 0);
+}
+
 /** A row past the limits on columns, fields and (`chars`: a workbook's) its length is a 422 naming the limit. */
 function checkRow(values: readonly string[], line: number, limits: FileLimits, chars = false): void {
   if (values.length > limits.maxColumns) throw tooManyColumns(line, limits);
@@ -193,7 +201,7 @@ async function* parsedCsv(text: AsyncIterable<string>, limits: FileLimits, signa
     },
   });
   // The record being read (csv-parse 7's own state; a slice adds at most SLICE fields to it).
-  const open = (parser as unknown as { state: { record: unknown[] } }).state;
+  const openFields = openRecordFields(parser);
   // Records are collected as the parser emits them and handed on once per slice written: an
   // async iteration per record cost more than the parsing itself (2 KB of garbage a row).
   const page: string[][] = [];
@@ -207,7 +215,7 @@ async function* parsedCsv(text: AsyncIterable<string>, limits: FileLimits, signa
       for (let at = 0; at < piece.length; at += SLICE) {
         await write(piece.slice(at, at + SLICE));
         if (failure) throw failure;
-        if (open.record.length > limits.maxColumns) throw tooManyColumns(parser.info.lines, limits);
+        if (openFields() > limits.maxColumns) throw tooManyColumns(parser.info.lines, limits);
         if (page.length) yield page.splice(0);
         if (performance.now() - since < TURN_MS) continue;
         await turn();

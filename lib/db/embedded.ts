@@ -219,7 +219,8 @@ async function startServer(dataDir: string, options: EmbeddedOptions): Promise<E
     const exited = new Promise<number | null>((resolve) => keeper.once("exit", (code) => resolve(code)));
     keeper.unref();
     // Its stdin stays open while we live: only our exit (or release) closes it.
-    (keeper.stdin as unknown as { unref?(): void }).unref?.();
+    const { stdin } = keeper;
+    if ("unref" in stdin && typeof stdin.unref === "function") stdin.unref();
     const logFrom = (await stat(/* turbopackIgnore: true */ f.log).catch(() => ({ size: 0 }))).size;
     const started = await Promise.race([ready(f.cluster), exited.then(() => false)]);
     if (!started) {

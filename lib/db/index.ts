@@ -109,13 +109,13 @@ export function defaultDatabaseOptions(env: Record<string, string | undefined> =
  * pg-boss reuses `$n` placeholders with different inferred types, which only the raw client keeps intact.
  */
 export function executorFor(tx: Pick<Db, "execute">): SqlExecutor {
-  const client = (
-    tx as unknown as {
-      session?: { client?: { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } };
-    }
-  ).session?.client;
-  if (!client) throw new Error("executorFor needs a Drizzle transaction of the node-postgres driver");
-  return { executeSql: (text, values) => client.query(text, values) };
+  // Drizzle keeps the transaction's client in its session, which its types do not show.
+  const session = "session" in tx ? tx.session : null;
+  const client = session && typeof session === "object" && "client" in session ? session.client : null;
+  if (!client || typeof client !== "object" || !("query" in client) || typeof client.query !== "function")
+    throw new Error("executorFor needs a Drizzle transaction of the node-postgres driver");
+  const { query } = client;
+  return { executeSql: (text, values) => query.call(client, text, values) };
 }
 
 /**
@@ -291,7 +291,7 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
-  const db = drizzle(pool, { schema }) as unknown as Db;
+  const db: Db = drizzle(pool, { schema });
   return {
     kind: "postgres",
     db,

@@ -1,12 +1,4 @@
-import type { z } from "zod";
-
-type Def = {
-  type: string;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  in?: z.ZodType;
-};
+import { z } from "zod";
 
 /**
  * `value` with the members of each object in the order `schema` declares them, the order a create
@@ -24,9 +16,9 @@ const same: Orderer = (value) => value;
  * Each schema's orderer, made once: walking the schema's definition for every value cost a tenth of
  * the CPU of streaming a batch's results (a Property per row).
  */
-const orderers = new WeakMap<z.ZodType, Orderer>();
+const orderers = new WeakMap<z.core.$ZodType, Orderer>();
 
-function orderer(schema: z.ZodType): Orderer {
+function orderer(schema: z.core.$ZodType): Orderer {
   let made = orderers.get(schema);
   if (!made) {
     // Registered before it is made, so a schema that contains itself refers to its own orderer.
@@ -38,38 +30,33 @@ function orderer(schema: z.ZodType): Orderer {
   return made;
 }
 
-function orderFor(schema: z.ZodType): Orderer {
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
-  switch (def.type) {
-    case "nullable":
-    case "optional":
-    case "default":
-    case "prefault":
-    case "readonly":
-    case "nonoptional":
-      return def.innerType ? orderer(def.innerType) : same;
-    case "pipe":
-      return def.in ? orderer(def.in) : same;
-    case "array": {
-      if (!def.element) return same;
-      const each = orderer(def.element);
-      return (value) => (Array.isArray(value) ? value.map(each) : value);
-    }
-    case "object": {
-      if (!def.shape) return same;
-      const members = Object.entries(def.shape).map(
-        ([member, memberSchema]) => [member, orderer(memberSchema)] as const,
-      );
-      return (value) => {
-        if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-        const source = value as Record<string, unknown>;
-        const out: Record<string, unknown> = {};
-        for (const [member, order] of members) if (Object.hasOwn(source, member)) out[member] = order(source[member]);
-        for (const member of Object.keys(source)) if (!Object.hasOwn(out, member)) out[member] = source[member];
-        return out;
-      };
-    }
-    default:
-      return same;
+function orderFor(schema: z.core.$ZodType): Orderer {
+  if (
+    schema instanceof z.ZodNullable ||
+    schema instanceof z.ZodOptional ||
+    schema instanceof z.ZodDefault ||
+    schema instanceof z.ZodPrefault ||
+    schema instanceof z.ZodReadonly ||
+    schema instanceof z.ZodNonOptional
+  )
+    return orderer(schema.def.innerType);
+  if (schema instanceof z.ZodPipe) return orderer(schema.in);
+  if (schema instanceof z.ZodArray) {
+    const each = orderer(schema.element);
+    return (value) => (Array.isArray(value) ? value.map(each) : value);
   }
+  if (schema instanceof z.ZodObject) {
+    const members = Object.entries(schema.shape).map(
+      ([member, memberSchema]) => [member, orderer(memberSchema)] as const,
+    );
+    return (value) => {
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+      const source = new Map(Object.entries(value));
+      const out: Record<string, unknown> = {};
+      for (const [member, order] of members) if (source.has(member)) out[member] = order(source.get(member));
+      for (const [member, memberValue] of source) if (!Object.hasOwn(out, member)) out[member] = memberValue;
+      return out;
+    };
+  }
+  return same;
 }

@@ -54,3 +54,25 @@ export function parseQuery<S extends z.ZodType>(schema: S, url: URL): z.infer<S>
   }
   throw new DomainError("validation_error", "The query parameters are invalid.", errors);
 }
+
+/**
+ * The headers a schema names (its keys, any case on the wire), else a 422 naming each header once
+ * with its first problem.
+ */
+export function parseHeaders<S extends z.ZodObject>(schema: S, headers: Headers): z.infer<S> {
+  const raw = Object.fromEntries(Object.keys(schema.shape).map((name) => [name, headers.get(name) ?? undefined]));
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const errors = new Map<string, string>();
+  for (const issue of result.error.issues) {
+    const header = String(issue.path[0] ?? "");
+    if (!errors.has(header)) errors.set(header, issue.message);
+  }
+  const named = [...errors].map(([header, detail]) => ({ header, detail }));
+  const [only] = named;
+  throw new DomainError(
+    "validation_error",
+    only && named.length === 1 ? `The ${only.header} header ${only.detail}.` : "The headers are invalid.",
+    named,
+  );
+}

@@ -57,9 +57,9 @@ function sources(
                 registry: "R",
                 reference: "ITE-9",
               },
-              provider: "r",
+              provider: "gva-gesiee",
             }
-          : { kind: "not_found", provider: "r" },
+          : { kind: "not_found", provider: "gva-gesiee" },
     },
   };
 }
@@ -114,9 +114,9 @@ describe("the engine's Property members", () => {
     expect(Object.fromEntries(Object.entries(draft.sources).map(([name, s]) => [name, s.provider]))).toEqual({
       cadastre: "catastro-ovc",
       energy_certificate: "icaen-socrata",
-      ite: "r",
+      ite: "gva-gesiee",
     });
-    expect(draft.attempts.map((a) => a.provider)).toEqual(["catastro-ovc", "icaen-socrata", "r"]);
+    expect(draft.attempts.map((a) => a.provider)).toEqual(["catastro-ovc", "icaen-socrata", "gva-gesiee"]);
   });
 
   it("a parcel has no unit; no certificate means an estimate, said by its provider; no inspection on record: the rules' first due date", async () => {

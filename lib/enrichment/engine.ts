@@ -2,12 +2,14 @@
 // draft of a property. It knows no database and no queue: the caller gives it the state it has
 // stored and the registers, lets it run until a deadline, and writes the draft's fields, source
 // states and new attempt records itself (lib/properties).
+import { z } from "zod";
 import {
   addYears,
   certificateExpired,
   certificateValidity,
   EMPTY_DATA,
   iteOverdue,
+  SOURCE_STATUSES,
   SOURCES,
   type EnergyCertificate,
   type Ite,
@@ -23,15 +25,31 @@ import { ccaaForProvince, climateZoneForMunicipality, municipalityByIne, provinc
 import { estimateEnergyCertificate } from "./estimate";
 import { firstDueOn, RENEWAL_YEARS } from "./sources/ite/rules";
 import {
+  CadastreFacts,
+  Provider,
   PROVIDERS,
-  type CadastreFacts,
   type IteFinding,
   type RegistryCertificate,
+  type SourceErrorCode,
   type SourceOutcome,
   type Sources,
 } from "./sources/types";
 
 export type Trigger = "inline" | "job";
+
+/**
+ * A short summary of a register's answer, for operators and the portal timeline: its outcome and
+ * the register's own members for an answer, the message for a failure.
+ */
+export const SourceSummary = z.looseObject({
+  outcome: z.enum(["found", "not_found"]).optional(),
+  message: z.string().optional(),
+});
+export type SourceSummary = z.infer<typeof SourceSummary>;
+
+/** What the cadastre said, kept with the property for later runs: they need it to ask the other registers. */
+export const StoredFacts = z.object({ cadastre: CadastreFacts.optional() });
+export type StoredFacts = z.infer<typeof StoredFacts>;
 
 export interface SourceState {
   status: SourceStatus;
@@ -39,11 +57,24 @@ export interface SourceState {
   lastError: string | null;
   lastDurationMs: number | null;
   /** Which register answered last (the Property's enrichment.<source>.provider). */
-  provider: string | null;
-  /** A short summary of the register's answer, for operators and the portal timeline. */
-  summary: Record<string, unknown> | null;
+  provider: Provider | null;
+  summary: SourceSummary | null;
   updatedAt: Date;
 }
+
+/**
+ * A source's state as stored (its jsonb summary and text provider), decoded: the one place stored
+ * state re-enters the engine, so a row off these schemas fails here, by name, not deep in a run.
+ */
+export const StoredSourceState = z.object({
+  status: z.enum(SOURCE_STATUSES),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  lastDurationMs: z.number().nullable(),
+  provider: Provider.nullable(),
+  summary: SourceSummary.nullable(),
+  updatedAt: z.date(),
+});
 
 /** One attempt at one source, as the attempt log records it. */
 export interface AttemptRecord {
@@ -51,8 +82,8 @@ export interface AttemptRecord {
   attempt: number;
   trigger: Trigger;
   outcome: "completed" | "not_found" | "error" | "timeout";
-  error: string | null;
-  provider: string | null;
+  error: SourceErrorCode | null;
+  provider: Provider | null;
   startedAt: Date;
   durationMs: number;
 }
@@ -63,8 +94,7 @@ export interface Draft {
   mode: Mode;
   /** The Property's members as far as known (what gets written). */
   data: PropertyData;
-  /** What the cadastre said (`facts.cadastre`), kept for later runs: they need it to ask the other registers. */
-  facts: Record<string, unknown>;
+  facts: StoredFacts;
   sources: Record<SourceName, SourceState>;
   /** Attempts made by this run (the stored log holds the earlier ones). */
   attempts: AttemptRecord[];
@@ -79,7 +109,7 @@ const TIMEOUT = { kind: "error", code: "timeout", message: "deadline reached" } 
 /** What a stored property gives a later run: its data, the cadastre's facts and its source states. */
 export interface StoredState {
   data: PropertyData;
-  facts: Record<string, unknown>;
+  facts: StoredFacts;
   sources: Partial<Record<SourceName, SourceState>>;
 }
 
@@ -106,7 +136,7 @@ export function newDraft(reference: string, mode: Mode, stored?: StoredState, no
   };
 }
 
-const factsOf = (draft: Draft) => (draft.facts as { cadastre?: CadastreFacts }).cadastre;
+const factsOf = (draft: Draft) => draft.facts.cadastre;
 
 // ---- effects of outcomes on the draft (pure) ----
 
@@ -243,7 +273,7 @@ type Answer<S extends SourceName> = Exclude<SourceOutcome<Findings[S]>, { kind: 
  * Each source's effects of a definite answer; each returns the provider to record (an estimate's,
  * where one replaced a missing certificate). A table by source, so each answer keeps its own type.
  */
-const EFFECTS: { [S in SourceName]: (draft: Draft, outcome: Answer<S>, now: Date) => string } = {
+const EFFECTS: { [S in SourceName]: (draft: Draft, outcome: Answer<S>, now: Date) => Provider } = {
   cadastre(draft, outcome, now) {
     if (outcome.kind === "found") applyCadastre(draft, outcome.data);
     else settleWithoutCadastre(draft, "completed", "reference_not_found", "not_found", now);
@@ -417,7 +447,6 @@ export function finalStatus(draft: Pick<Draft, "sources">): PropertyStatus | nul
   const states = Object.values(draft.sources);
   if (!states.every((s) => s.status !== "pending")) return null;
   const cadastre = draft.sources.cadastre;
-  if (cadastre.status === "completed" && (cadastre.summary as { outcome?: string } | null)?.outcome === "not_found")
-    return "not_found";
+  if (cadastre.status === "completed" && cadastre.summary?.outcome === "not_found") return "not_found";
   return states.some((s) => s.status === "failed") ? "partially_enriched" : "enriched";
 }

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { fileLimitsOf, readFile, type FileReaders, type Submission } from "@/lib/batches";
 import { chunksOf } from "@/lib/http/read-capped";
-import { idempotencyKey, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
+import { isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, type CreateBatchQuery } from "./schemas";
 import type { z } from "zod";
 import { DomainError, parseBody } from "@/lib/domain";
@@ -13,14 +13,17 @@ const isCsv = (req: Request) =>
 
 const hashOf = (...parts: string[]) => createHash("sha256").update(parts.join("\n")).digest("hex");
 
-/** The request's submission; `query` is its query as the operation's wrapper parsed it (CreateBatchQuery). */
+/**
+ * The request's submission; `query` and `key` (its Idempotency-Key) are as the operation's wrapper
+ * parsed them (CreateBatchQuery, IdempotencyHeaders).
+ */
 export async function readBatchRequest(
   req: Request,
   query: z.output<typeof CreateBatchQuery>,
+  key: string | null,
   { config, fileReaders }: { config: Parameters<typeof fileLimitsOf>[0]; fileReaders: FileReaders },
   partnerId: string,
 ): Promise<Submission> {
-  const key = idempotencyKey(req);
   if (isJson(req)) {
     // A JSON body names its batch itself.
     if (query.name !== undefined)

@@ -13,7 +13,8 @@ import { Batch, Property, Timestamp } from "@/lib/domain";
 import type { ErrorCode } from "@/lib/domain";
 import { STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
-import { BASE_PATH, TAGS, type Operation, type Responses } from "./operation";
+import { contract } from "./contract";
+import { BASE_PATH, TAGS, type Contract } from "./operation";
 
 type HeaderRefs = Record<string, { $ref: string }>;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -100,10 +101,10 @@ const problem = (status: string, description: string, headers: HeaderRefs): ZodO
  * An operation's responses: its own, and the errors its flags imply. Every response carries
  * X-Request-Id; the rate-limit headers only those of a write that was counted (not its 401).
  */
-function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiResponseObject> {
+function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiResponseObject> {
   const counted = op.write ? writeHeaders : requestIdHeaders;
   const own = Object.fromEntries(
-    Object.entries(op.responses as Responses).map(([status, declared]) => {
+    Object.entries(op.responses).map(([status, declared]) => {
       const description =
         typeof declared.description === "string" ? declared.description : declared.description(config);
       if (declared.kind === "problem") return [status, problem(status, description, counted)];
@@ -149,14 +150,14 @@ function responsesOf(op: Operation, config: Config): Record<string, ZodOpenApiRe
  * The schema an answer of `op` with this status and media type was declared with (the document's
  * own), or null where none is (a stream, an empty body).
  */
-export function declaredSchema(op: Operation, config: Config, status: number, mediaType: string): z.ZodType | null {
+export function declaredSchema(op: Contract, config: Config, status: number, mediaType: string): z.ZodType | null {
   const content = responsesOf(op, config)[String(status)]?.content as
     | Record<string, { schema?: z.ZodType }>
     | undefined;
   return content?.[mediaType]?.schema ?? null;
 }
 
-function operationObject(op: Operation, config: Config): ZodOpenApiOperationObject {
+function operationObject(op: Contract, config: Config): ZodOpenApiOperationObject {
   return {
     operationId: op.id,
     tags: [op.tag],
@@ -221,11 +222,12 @@ function webhook(
 
 const cache = new WeakMap<Config, Record<string, unknown>>();
 
-export function buildOpenApiDocument(operations: readonly Operation[], config: Config): Record<string, unknown> {
+/** The OpenAPI document of the contract's operations (made once per configuration). */
+export function openApiDocument(config: Config): Record<string, unknown> {
   const cached = cache.get(config);
   if (cached) return cached;
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of operations)
+  for (const op of contract)
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, config) };
   const document = createDocument({
     openapi: "3.1.0",

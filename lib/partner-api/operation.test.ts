@@ -1,11 +1,19 @@
-// A handler's reply is typed by its operation's declared answers: an undeclared status, a body off
-// its schema or a created item's answer without Location does not compile (tsc checks each
-// `@ts-expect-error` below: one that no longer marks an error is itself an error). The flags are
-// written in each entry, as in the table: they choose the handler's context.
+// A handler is typed by its contract entry both ways: its input by the request's schemas, its reply
+// by the declared answers (an undeclared status, a body off its schema or a created item's answer
+// without Location does not compile). tsc checks each `@ts-expect-error` below: one that no longer
+// marks an error is itself an error.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { answer, createdAnswer, defineOperation, emptyAnswer, problemAnswer } from "./operation";
-import { IdParam } from "./schemas";
+import {
+  answer,
+  createdAnswer,
+  emptyAnswer,
+  implement,
+  problemAnswer,
+  type Contract,
+  type Handlers,
+} from "./operation";
+import { idParam, IdempotencyHeaders } from "./schemas";
 
 const Thing = z.object({ id: z.string(), size: z.number() });
 const base = {
@@ -14,6 +22,8 @@ const base = {
   tag: "Meta",
   summary: "A thing",
   description: () => "A thing.",
+  authenticated: false,
+  write: false,
 } as const;
 const responses = {
   "200": answer("The thing.", Thing),
@@ -22,106 +32,82 @@ const responses = {
   "404": problemAnswer("`not_found`"),
 };
 
-describe("defineOperation", () => {
-  it("parses a path id as the handlers use it: decoded and lower-cased, null when it cannot name one", () => {
-    expect(IdParam.parse({ id: "0B0C2D4E-8F00-4A4A-9B9B-0123456789AB" })).toEqual({
+const contract = [
+  { ...base, id: "things", responses },
+  { ...base, id: "undeclaredStatus", responses },
+  { ...base, id: "bodyOffItsSchema", responses },
+  { ...base, id: "createdWithoutLocation", responses },
+  { ...base, id: "problemReturned", responses },
+  { ...base, id: "typedQuery", request: { query: z.strictObject({ limit: z.number() }) }, responses },
+  { ...base, id: "typedPath", request: { path: idParam("thing") }, responses },
+  {
+    ...base,
+    id: "typedBody",
+    method: "POST",
+    request: { body: z.strictObject({ size: z.number() }), headers: IdempotencyHeaders },
+    responses,
+  },
+] as const satisfies readonly Contract[];
+
+const handlers: Handlers<typeof contract> = {
+  async things({ query, body }) {
+    const none: undefined = query ?? body;
+    if (none) return { status: 204 };
+    return { status: 201, body: { id: "a", size: 1 }, headers: { Location: "/things/a" } };
+  },
+  // @ts-expect-error 202 is not one of the declared statuses
+  async undeclaredStatus() {
+    return { status: 202, body: { id: "a", size: 1 } };
+  },
+  // @ts-expect-error `size` must be a number
+  async bodyOffItsSchema() {
+    return { status: 200, body: { id: "a", size: "big" } };
+  },
+  // @ts-expect-error a created item's answer carries its Location
+  async createdWithoutLocation() {
+    return { status: 201, body: { id: "a", size: 1 } };
+  },
+  // @ts-expect-error a problem is thrown as a DomainError, never returned
+  async problemReturned() {
+    return { status: 404, body: { id: "a", size: 1 } };
+  },
+  async typedQuery({ query }) {
+    // @ts-expect-error the query is typed by its schema: `limit` is a number
+    const limit: string = query.limit;
+    return { status: 200, body: { id: limit, size: query.limit } };
+  },
+  async typedPath({ path }) {
+    // A path that cannot name a thing never reaches the handler (404): the id is a string.
+    const id: string = path.id;
+    // @ts-expect-error only the declared parameters
+    return { status: 200, body: { id: path.name, size: id.length } };
+  },
+  async typedBody({ body, headers }) {
+    const key: string | undefined = headers["Idempotency-Key"];
+    // @ts-expect-error the body is typed by its schema: `size` is a number
+    const size: string = body.size;
+    return { status: 200, body: { id: key ?? size, size: body.size } };
+  },
+};
+
+describe("the contract's request schemas", () => {
+  it("parse a path id as the handlers get it: decoded and lower-cased; else the 404 of an unknown id", () => {
+    const path = idParam("thing");
+    expect(path.parse({ id: "0B0C2D4E-8F00-4A4A-9B9B-0123456789AB" })).toEqual({
       id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab",
     });
-    expect(IdParam.parse({ id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789a%62" }).id).toBe(
+    expect(path.parse({ id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789a%62" }).id).toBe(
       "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab",
     );
-    for (const id of ["42", "%E0%A4%A", ""]) expect(IdParam.parse({ id }).id).toBeNull();
+    for (const id of ["42", "%E0%A4%A", ""])
+      expect(path.safeParse({ id }).error?.issues.map((i) => i.message)).toEqual([
+        "No thing with this id for this API key's partner and mode.",
+      ]);
   });
 
-  it("accepts each declared answer", async () => {
-    const op = defineOperation({
-      ...base,
-      authenticated: false,
-      write: false,
-      id: "things",
-      responses,
-      async handle({ query }) {
-        const none: undefined = query;
-        if (none) return { status: 204 };
-        return { status: 201, body: { id: "a", size: 1 }, headers: { Location: "/things/a" } };
-      },
-    });
-    expect(op.id).toBe("things");
-  });
-
-  it("refuses, at compile time, what the answers do not declare", () => {
-    const refused = [
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "undeclaredStatus",
-        responses,
-        // @ts-expect-error 202 is not one of the declared statuses
-        async handle() {
-          return { status: 202, body: { id: "a", size: 1 } };
-        },
-      }),
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "bodyOffItsSchema",
-        responses,
-        // @ts-expect-error `size` must be a number
-        async handle() {
-          return { status: 200, body: { id: "a", size: "big" } };
-        },
-      }),
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "createdWithoutLocation",
-        responses,
-        // @ts-expect-error a created item's answer carries its Location
-        async handle() {
-          return { status: 201, body: { id: "a", size: 1 } };
-        },
-      }),
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "problemReturned",
-        responses,
-        // @ts-expect-error a problem is thrown as a DomainError, never returned
-        async handle() {
-          return { status: 404, body: { id: "a", size: 1 } };
-        },
-      }),
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "typedQuery",
-        request: { query: z.strictObject({ limit: z.number() }) },
-        responses,
-        async handle({ query }) {
-          // @ts-expect-error the query is typed by its schema: `limit` is a number
-          const limit: string = query.limit;
-          return { status: 200, body: { id: limit, size: query.limit } };
-        },
-      }),
-      defineOperation({
-        ...base,
-        authenticated: false,
-        write: false,
-        id: "typedPath",
-        request: { path: IdParam },
-        responses,
-        async handle({ path }) {
-          // @ts-expect-error an id that cannot name an item is null (then: 404)
-          const id: string = path.id;
-          return { status: 200, body: { id, size: 1 } };
-        },
-      }),
-    ];
-    expect(refused.map((op) => op.id)).toHaveLength(6);
+  it("join each entry with its handler, in the contract's order", () => {
+    const operations = implement(contract, handlers);
+    expect(operations.map((op) => op.id)).toEqual(contract.map((entry) => entry.id));
+    expect(operations.every((op) => typeof op.handle === "function")).toBe(true);
   });
 });

@@ -150,26 +150,44 @@ export type Reply =
   | { status: number; stream: ReadableStream<Uint8Array> | null; headers: Record<string, string> }
   | { status: number; headers?: Record<string, string> };
 
-/** `body` is JSON; `alsoAccepts` other media types of the body (for the document; the command reads them). */
+/**
+ * What an operation takes besides its key, each part parsed by the wrapper with its schema before
+ * the handler runs (a 422 naming the parameter, header or body member; a path that names nothing is
+ * the 404 its schema says), in this order: headers, query, body, path.
+ */
 export interface RequestShape {
-  /** Parsed by the wrapper (a 422 naming the parameter) and handed to the handler as `query`. */
-  query?: z.ZodObject;
-  /** Path parameters, parsed by the wrapper from the template's segments and handed over as `path`. */
-  path?: z.ZodObject;
   headers?: z.ZodObject;
-  /** Parsed by the write's command with this same schema, so the portal's write is checked by it too. */
+  query?: z.ZodObject;
+  /** A JSON body (read up to MAX_BODY_BYTES). */
   body?: z.ZodType;
+  /** Other media types of the body, for the document. */
   alsoAccepts?: Record<string, z.ZodType>;
+  /**
+   * The handler reads the body itself (a CSV upload streams; a batch's JSON is hashed as sent), by
+   * `body`'s schema: the wrapper parses the other parts only.
+   */
+  bodyReadByHandler?: true;
+  path?: z.ZodObject;
 }
 
-type QueryOf<Q> = Q extends { query: infer S extends z.ZodType } ? z.output<S> : undefined;
-type PathOf<Q> = Q extends { path: infer S extends z.ZodType } ? z.output<S> : undefined;
-/** The request as the wrapper parsed it by the operation's declared schemas. */
-type Parsed<Q> = { query: QueryOf<Q>; path: PathOf<Q> };
+type Parsed<Q, K extends keyof RequestShape> = Q extends { [P in K]: infer S extends z.ZodType }
+  ? z.output<S>
+  : undefined;
+/** The request as the wrapper parsed it by the operation's declared schemas (undefined: none declared). */
+export type Input<Q> = {
+  headers: Parsed<Q, "headers">;
+  query: Parsed<Q, "query">;
+  body: Q extends { bodyReadByHandler: true } ? undefined : Parsed<Q, "body">;
+  path: Parsed<Q, "path">;
+};
 
-interface Described<Id extends string = string, R extends Responses = Responses, Q = RequestShape | undefined> {
-  /** The OpenAPI operationId, and the key of the bound handler. */
-  id: Id;
+/**
+ * An operation's contract: its place, whether it needs a key and counts as a write, its
+ * documentation, what it takes and what it answers. The table of them is ./contract.ts.
+ */
+export interface Contract {
+  /** The OpenAPI operationId, and the key of its handler. */
+  id: string;
   method: Method;
   /** Under the base path, OpenAPI style: `/properties/{id}`. */
   path: string;
@@ -177,70 +195,82 @@ interface Described<Id extends string = string, R extends Responses = Responses,
   tag: Tag;
   summary: string;
   description: (config: Config) => string;
-  request?: Q;
+  authenticated: boolean;
+  /** Counted against the write limit (authenticated operations only). */
+  write: boolean;
+  request?: RequestShape;
   /** Success and operation-specific error answers; 401, 422 and 429 follow from the flags. */
-  responses: R;
-  lookup?: Lookup;
+  responses: Responses;
 }
 
+/** What a keyed operation's handler gets: the key's principal, and its write's budget (counted with the key's check). */
+interface Keyed {
+  principal: Principal;
+  budget: WriteBudget;
+}
+
+/** What the handler of contract `C` is called with. */
+export type HandlerContext<C extends Contract> = Context &
+  Input<C["request"]> &
+  (C["authenticated"] extends true ? Keyed : unknown);
+
+type Handle<C extends Contract, Extra = unknown> = (ctx: HandlerContext<C> & Extra) => Promise<ReplyTo<C["responses"]>>;
+
 /**
- * A keyed operation's first read that depends on its input (a create's repeat check): the input is
- * read and checked before the key, so the read rides on the statement that checks the key and
- * counts the write (one round trip); the input's errors still answer after the key's and the limit's.
+ * A keyed operation's first read that depends on its input (a create's repeat check): the request
+ * is parsed before the key is checked, so the read rides on the statement that checks the key and
+ * counts the write (one round trip); the request's errors still answer after the key's and the limit's.
  */
-export interface Lookup {
-  /** The input the read needs (`value`) and the body it came from, from the request; throws its 422 or 400. */
-  input(req: Request): Promise<{ value: string; body: unknown }>;
+export interface Lookup<I = unknown> {
+  /** The value the read needs, from the parsed request; throws its 400. */
+  input(request: I): string;
   /** The read: a scalar subquery over the key's scope, the input as `input` (a placeholder's SQL). */
   sql(scope: { partnerId: SQL; mode: SQL }, input: SQL): SQL;
 }
 
-/** What a lookup gave the handler: its input, the body read for it, and the id it found (null: none). */
+/** What a lookup gave the handler: its input and the id it found (null: none). */
 export interface Looked {
   input: string;
-  body: unknown;
   found: string | null;
 }
 
-/** An operation as its handler is typed: its input from its request, its reply from its answers. */
-type Spec<Id extends string, R extends Responses, Q extends RequestShape | undefined> = Described<Id, R, Q> &
-  (
-    | {
-        authenticated: true;
-        write: boolean;
-        /** `budget`: a write's count, made with the key's check, for the write's command. */
-        handle(
-          ctx: Context & Parsed<Q> & { principal: Principal; looked?: Looked; budget: WriteBudget },
-        ): Promise<ReplyTo<R>>;
-      }
-    | { authenticated: false; write: false; handle(ctx: Context & Parsed<Q>): Promise<ReplyTo<R>> }
-  );
-
-/** An operation as the wrapper, the router and the document see it (its types checked where it was defined). */
-export type Operation<Id extends string = string> = Described<Id, Responses, RequestShape | undefined> &
-  (
-    | {
-        authenticated: true;
-        write: boolean;
-        handle(
-          ctx: Context & { query: unknown; path: unknown } & {
-            principal: Principal;
-            looked?: Looked;
-            budget: WriteBudget;
-          },
-        ): Promise<Reply>;
-      }
-    | { authenticated: false; write: false; handle(ctx: Context & { query: unknown; path: unknown }): Promise<Reply> }
-  );
+/** The handler of contract `C`: the function, or the function and its lookup. */
+export type Implementation<C extends Contract> =
+  | Handle<C>
+  | { lookup: Lookup<Input<C["request"]>>; handle: Handle<C, { looked: Looked }> };
 
 /**
- * One entry of the table, checked against itself: a handler returning a status or a body its
- * answers do not declare is a compile error.
+ * A handler for every operation of a contract table, each typed by its entry: its input from its
+ * request's schemas, its reply from its answers (an undeclared status or body does not compile).
  */
-export const defineOperation = <
-  const Id extends string,
-  const R extends Responses,
-  const Q extends RequestShape | undefined = undefined,
->(
-  spec: Spec<Id, R, Q>,
-): Operation<Id> => spec as unknown as Operation<Id>;
+export type Handlers<T extends readonly Contract[]> = { [C in T[number] as C["id"]]: Implementation<C> };
+
+/** The request as any handler gets it. */
+type AnyInput = { [K in keyof Input<unknown>]: unknown };
+/** What any handler is called with, as the wrapper calls it (each was typed against its own entry). */
+type AnyContext = Context & AnyInput & Partial<Keyed> & { looked?: Looked };
+type AnyLookup = { input(request: AnyInput): string; sql: Lookup["sql"] };
+/** Method syntax: a handler of a narrower context is one of these (checked where it was defined). */
+type AnyHandle = { handle(ctx: AnyContext): Promise<Reply> }["handle"];
+type AnyImplementation = AnyHandle | { lookup: AnyLookup; handle: AnyHandle };
+
+/** An operation as the wrapper, the router and the document see it: its contract and its handler. */
+export interface Operation<Id extends string = string> extends Contract {
+  id: Id;
+  lookup?: AnyLookup;
+  handle: AnyHandle;
+}
+
+/** The table of operations: each contract entry with its handler, in the contract's order. */
+export function implement<const T extends readonly Contract[]>(
+  contract: T,
+  handlers: Record<T[number]["id"], AnyImplementation> & Record<string, AnyImplementation | undefined>,
+): Operation<T[number]["id"]>[] {
+  return contract.map((entry: T[number]) => {
+    const implementation = handlers[entry.id];
+    if (!implementation) throw new Error(`${entry.id} has no handler`);
+    return typeof implementation === "function"
+      ? { ...entry, handle: implementation }
+      : { ...entry, ...implementation };
+  });
+}

@@ -2,7 +2,6 @@
 import { randomUUID } from "node:crypto";
 import { readCapped } from "@/lib/http/read-capped";
 import { DomainError, type FieldError } from "@/lib/domain";
-import { IdempotencyHeaders } from "./schemas";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 /** How an API key or a signing secret begins. */
@@ -274,18 +273,4 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
   } catch {
     throw invalid("The body is not valid JSON.");
   }
-}
-
-/** The Idempotency-Key header, checked: at most 200 visible characters. */
-export function idempotencyKey(req: Request): string | null {
-  const key = req.headers.get("idempotency-key");
-  if (key === null) return null;
-  const parsed = IdempotencyHeaders.shape["Idempotency-Key"].safeParse(key);
-  if (!parsed.success || !key || !/^[\x21-\x7e]+$/.test(key)) {
-    const detail = "must be 1 to 200 visible ASCII characters";
-    throw new DomainError("validation_error", `The Idempotency-Key header ${detail}.`, [
-      { header: "Idempotency-Key", detail },
-    ]);
-  }
-  return key;
 }

@@ -1,20 +1,31 @@
 // The one wrapper every operation goes through, in the contract's precedence order:
-// request id → API key (401) → rate limit on writes (429) → the handler (422, 400, ...).
+// request id → API key (401) → rate limit on writes (429) → the request parsed by the operation's
+// schemas (422; 404 for a path naming nothing) → the handler (400, 404, ...).
 // The key's check, the write's count and the operation's lookup (a create's repeat check) are one
-// database round trip; a lookup's input is read first, its errors held until after 401 and 429.
+// database round trip; a lookup's request is parsed first, its errors held until after 401 and 429.
 // Errors become problem+json in one place; every response gets X-Request-Id; every answer is
 // reported once to `onRequest`.
 import { sql } from "drizzle-orm";
 import { authenticationWith, type Principal } from "@/lib/api-keys";
-import { DomainError, parseQuery } from "@/lib/domain";
+import type { z } from "zod";
+import { DomainError, parseBody, parseHeaders, parseQuery } from "@/lib/domain";
 import { countedAs, rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
 import { problemBody, problemResponse, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
-import { bodyRead, loggableBody, loggableHeaders, loggablePath, loggableQuery, requestIdOf } from "./request";
+import {
+  bodyRead,
+  loggableBody,
+  loggableHeaders,
+  loggablePath,
+  loggableQuery,
+  readJsonBody,
+  requestIdOf,
+} from "./request";
 import type { ApiDeps, Context, Handler, Operation, Reply, RequestRecord } from "./operation";
 
 export function route(deps: ApiDeps, op: Operation): Handler {
   const admit = admission(deps, op);
+  const { lookup } = op;
   return async (req, params) => {
     const ctx = { deps, req, requestId: requestIdOf(req), startedAt: Date.now(), about: {} };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
@@ -23,20 +34,22 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     let error: DomainError | null = null;
     try {
       if (op.authenticated) {
-        const input = op.lookup ? await settle(op.lookup.input(req)) : null;
-        const admitted = await admit(req.headers.get("x-api-key"), input?.ok ? input.value.value : null);
+        // A lookup needs the request before the key: it is parsed first, its errors held until after 401 and 429.
+        const early = lookup
+          ? await settle(parsedRequest(op, req, params).then((input) => ({ input, value: lookup.input(input) })))
+          : null;
+        const admitted = await admit(req.headers.get("x-api-key"), early?.ok ? early.value.value : null);
         principal = admitted.principal;
         if (admitted.decision) {
           Object.assign(headers, rateLimitHeaders(admitted.decision));
           if (!admitted.decision.allowed) throw rateLimited(admitted.decision);
         }
-        if (input && !input.ok) throw input.error;
-        const looked = input?.ok
-          ? { input: input.value.value, body: input.value.body, found: admitted.found }
-          : undefined;
+        if (early && !early.ok) throw early.error;
+        const input = early ? early.value.input : await parsedRequest(op, req, params);
+        const looked = early ? { input: early.value.value, found: admitted.found } : undefined;
         const budget = admitted.decision ? countedAs(admitted.decision) : notAWrite(op.id);
-        response = toResponse(await op.handle({ ...ctx, ...parsed(op, req, params), principal, looked, budget }));
-      } else response = toResponse(await op.handle({ ...ctx, ...parsed(op, req, params) }));
+        response = toResponse(await op.handle({ ...ctx, ...input, principal, looked, budget }));
+      } else response = toResponse(await op.handle({ ...ctx, ...(await parsedRequest(op, req, params)) }));
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
       response = problemResponse(error, ctx.requestId);
@@ -68,13 +81,24 @@ async function undeclared(deps: ApiDeps, op: Operation, response: Response): Pro
 }
 
 /**
- * The request by the operation's declared schemas: its query (a 422 naming each parameter) and its
- * path parameters; undefined where it declares none.
+ * The request by the operation's declared schemas, in the contract's order (headers, query, JSON
+ * body, path): the first part off its schema is a 422 naming its members, a path that names nothing
+ * the 404 its schema says; undefined where the operation declares none.
  */
-const parsed = (op: Operation, req: Request, params: Record<string, string>) => ({
-  query: op.request?.query ? parseQuery(op.request.query, new URL(req.url)) : undefined,
-  path: op.request?.path?.parse(params),
-});
+async function parsedRequest(op: Operation, req: Request, params: Record<string, string>) {
+  const shape = op.request;
+  const headers = shape?.headers && parseHeaders(shape.headers, req.headers);
+  const query = shape?.query && parseQuery(shape.query, new URL(req.url));
+  const body = shape?.body && !shape.bodyReadByHandler ? parseBody(shape.body, await readJsonBody(req)) : undefined;
+  const path = shape?.path && parsePath(shape.path, params);
+  return { headers, query, body, path };
+}
+
+function parsePath(schema: z.ZodType, params: Record<string, string>): unknown {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  throw new DomainError("not_found", parsed.error.issues[0]?.message ?? "Nothing is at this path.");
+}
 
 /** A handler's reply as HTTP: a JSON body, a stream, or nothing. */
 function toResponse(reply: Reply): Response {

@@ -76,11 +76,18 @@ export const CreateBatchCsv = z.string().meta({
   example: "cadastral_reference,external_id\r\n2749704YJ0624N0001DI,loan-0001\r\n9872023VH5797S0001WX,loan-0002\r\n",
 });
 
+const IDEMPOTENCY_KEY = "must be 1 to 200 visible ASCII characters";
+
 export const IdempotencyHeaders = z.object({
-  "Idempotency-Key": z.string().max(MAX_TEXT).optional().meta({
-    description:
-      "Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422.",
-  }),
+  "Idempotency-Key": z
+    .string()
+    .max(MAX_TEXT, { error: IDEMPOTENCY_KEY })
+    .regex(/^[\x21-\x7e]+$/, { error: IDEMPOTENCY_KEY })
+    .optional()
+    .meta({
+      description:
+        "Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422.",
+    }),
 });
 
 export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: startingAfter() });
@@ -120,16 +127,24 @@ function idOf(segment: string): string | null {
   return isUuid(id) ? id.toLowerCase() : null;
 }
 
+/** What a 404 says of an id that names nothing of the key's partner and mode. */
+export const notFoundDetail = (what: string) => `No ${what} with this id for this API key's partner and mode.`;
+
 /**
- * As the handlers get it: any segment, the id or null; a null (not a UUID) answers 404 as an
- * unknown id does, never 422.
+ * The id of a `what` in the path, decoded and lower-cased; any segment that cannot name one fails
+ * with the 404 an unknown id answers (never a 422), which the wrapper answers.
  */
-export const IdParam = z.object({
-  id: z
-    .string()
-    .transform(idOf)
-    .meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
-});
+export const idParam = (what: string) =>
+  z.object({
+    id: z
+      .string()
+      .transform((segment, ctx) => {
+        const id = idOf(segment);
+        if (id === null) ctx.issues.push({ code: "custom", input: segment, message: notFoundDetail(what) });
+        return id ?? z.NEVER;
+      })
+      .meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
+  });
 
 export const Problem = z
   .object({

@@ -8,7 +8,17 @@
 import { inArray, sql } from "drizzle-orm";
 import { bare, jsonRecords, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
 import type { SourceName } from "@/lib/domain";
-import { finalStatus, giveUpPending, newDraft, runUntil, type Draft, type SourceState } from "@/lib/enrichment/engine";
+import { z } from "zod";
+import {
+  finalStatus,
+  giveUpPending,
+  newDraft,
+  runUntil,
+  StoredFacts,
+  StoredSourceState,
+  type Draft,
+  type SourceState,
+} from "@/lib/enrichment/engine";
 import { isLastRun, nextRunDelaySeconds, runDeadline } from "@/lib/enrichment/schedule";
 import { enqueueMany, QUEUES, type JobData } from "@/lib/queue";
 import { recordEvents } from "@/lib/webhooks/events";
@@ -50,16 +60,13 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
     );
   const stored = new Map<string, Stored>();
   for (const { property, source: r, allowed } of read) {
-    const entry: Stored = stored.get(property.id) ?? { property, sources: {}, allowed };
-    entry.sources[r.source] = {
-      status: r.status,
-      attempts: r.attempts,
-      lastError: r.lastError,
-      lastDurationMs: r.lastDurationMs,
-      provider: r.provider,
-      summary: r.summary,
-      updatedAt: r.updatedAt,
+    const entry: Stored = stored.get(property.id) ?? {
+      property,
+      facts: decoded(StoredFacts, property.facts, `property ${property.id}'s facts`),
+      sources: {},
+      allowed,
     };
+    entry.sources[r.source] = decoded(StoredSourceState, r, `property ${property.id}'s ${r.source} state`);
     stored.set(property.id, entry);
   }
   const due = jobs.filter((job) => {
@@ -81,8 +88,19 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
   }
 }
 
+/**
+ * Stored jsonb and text decoded by the engine's schemas: the one point where a run's stored state
+ * re-enters it; a row off them fails its run, named, instead of misleading the engine.
+ */
+function decoded<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${what} is off its schema: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 interface Stored {
   property: PropertyRow;
+  facts: StoredFacts;
   sources: Partial<Record<SourceName, SourceState>>;
   /** False for a live property whose organisation's live access was refused or revoked. */
   allowed: boolean;
@@ -93,7 +111,7 @@ async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: Stored): Pro
   const { property } = stored;
   const draft: Draft = newDraft(property.cadastralReference, property.mode, {
     data: dataOf(property),
-    facts: property.facts,
+    facts: stored.facts,
     sources: stored.sources,
   });
   if (stored.allowed) {

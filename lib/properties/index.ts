@@ -2,7 +2,7 @@
 export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
 export {
   createProperty,
-  CreatePropertyBody,
+  CreatePropertyInput,
   referenceOf,
   registeredIdSql,
   type CreateOptions,

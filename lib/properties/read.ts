@@ -1,4 +1,5 @@
 // Reading a partner's properties in one mode, as the contract's Property.
+import { z } from "zod";
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
 import { containsPattern, schema, type DbOrTx } from "@/lib/db";
 import {
@@ -40,10 +41,15 @@ export function columnsOf(data: PropertyData): Pick<PropertyRow, DataColumn | "d
   return { ...columns, details } as Pick<PropertyRow, DataColumn | "details">;
 }
 
-/** The data members of a stored row (members it was written without are null). */
+/**
+ * The data members of a stored row (members it was written without are null), decoded by the
+ * Property's schema: the one point where its jsonb (`details`, the certificate) re-enters as types.
+ */
 export function dataOf(p: PropertyRow): PropertyData {
   const columns = Object.fromEntries(COLUMN_MEMBERS.map(([member, key]) => [member, p[key] ?? null]));
-  return { ...EMPTY_DATA, ...p.details, ...columns } as PropertyData;
+  const parsed = PropertyData.safeParse({ ...EMPTY_DATA, ...p.details, ...columns });
+  if (!parsed.success) throw new Error(`property ${p.id}'s data is off its schema: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }
 
 /** The contract's Property from a stored row and its source rows. */

@@ -14,7 +14,6 @@ import {
   type Mode,
   type Property,
   type PropertyStatus,
-  parseBody,
   type Scope,
   type WriteBudget,
 } from "@/lib/domain";
@@ -209,8 +208,8 @@ function normalisedReference(input: string): string {
   return check.reference;
 }
 
-/** A create's body: the one schema of the API's request and the portal's form. */
-export const CreatePropertyBody = z
+/** A create's input: the one schema of the API's request body and the portal's form. */
+export const CreatePropertyInput = z
   .strictObject({
     cadastral_reference: z.string().meta({
       description: "14-character parcel or 20-character unit reference; spaces and hyphens are ignored.",
@@ -218,10 +217,10 @@ export const CreatePropertyBody = z
     }),
   })
   .meta({ id: "CreatePropertyRequest" });
+export type CreatePropertyInput = z.output<typeof CreatePropertyInput>;
 
-/** The reference a create's body names, normalised: a 422 off the schema, a 400 when it cannot be one. */
-export const referenceOf = (body: unknown): string =>
-  normalisedReference(parseBody(CreatePropertyBody, body).cadastral_reference);
+/** The reference a create names, normalised; `invalid_cadastral_reference` (400) when it cannot be one. */
+export const referenceOf = (input: CreatePropertyInput): string => normalisedReference(input.cadastral_reference);
 
 export interface CreateOptions {
   idempotencyKey?: string | null;
@@ -232,19 +231,20 @@ export interface CreateOptions {
 }
 
 /**
- * A create, from the API or the portal: live access checked (live mode), the write counted, the body
- * checked, the reference registered (a repeat answers the existing property, `created` false).
+ * A create, from the API or the portal (each parsed its request with CreatePropertyInput): live
+ * access checked (live mode), the write counted, the reference registered (a repeat answers the
+ * existing property, `created` false).
  */
 export async function createProperty(
   deps: PropertiesDeps,
   scope: Scope,
   budget: WriteBudget,
-  body: unknown,
+  input: CreatePropertyInput,
   options: CreateOptions = {},
 ): Promise<Registration> {
   const startedAt = options.startedAt ?? Date.now();
   await requireLiveAccess(deps.db, scope);
   await budget();
-  const reference = referenceOf(body);
+  const reference = referenceOf(input);
   return registerProperty(deps, scope, reference, startedAt, options.registeredId, options.idempotencyKey ?? null);
 }

@@ -9,7 +9,7 @@ import { CATALONIA_REGISTRY } from "@/lib/enrichment/sources/registries/cataloni
 import { ARAGON_REGISTRY } from "@/lib/enrichment/sources/registries/aragon";
 import { GESIEE_REGISTRY } from "@/lib/enrichment/sources/registries/gesiee";
 import { VALENCIA_REGISTRY } from "@/lib/enrichment/sources/registries/valencia";
-import { PROVIDERS, type LiveRoutes } from "@/lib/enrichment/sources/types";
+import { PROVIDERS, type LiveRoutes, type Provider } from "@/lib/enrichment/sources/types";
 import type { CheckTarget } from "@/lib/enrichment/sources/check";
 import {
   allCommunities,
@@ -25,7 +25,7 @@ import type { Dataset, FormatEvidence } from "./datasets";
 export interface LiveRegister {
   source: SourceName;
   /** As in `enrichment.<source>.provider` and the metrics' `provider` label. */
-  provider: string;
+  provider: Provider;
   /** The registry label its answers carry. */
   registry: string;
   evidence: FormatEvidence;

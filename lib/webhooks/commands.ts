@@ -1,16 +1,16 @@
-// The writes of webhook endpoints a partner makes, from the API or the portal: each counts the
-// write, checks the input with the API's request schema and applies the configured rules (the
-// SSRF check, https in live mode, the cap per mode), so both sides accept and refuse alike.
+// The writes of webhook endpoints a partner makes, from the API or the portal: each takes its input
+// as parsed by the API's request schema (both sides parse with it), counts the write and applies the
+// configured rules (the SSRF check, https in live mode, the cap per mode), so both accept and refuse alike.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { authorize, EVENT_TYPES, parseBody, type Scope, type WriteBudget } from "@/lib/domain";
+import { authorize, EVENT_TYPES, type Scope, type WriteBudget } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
 import { requireLiveAccess } from "@/lib/partners/live";
 import { audited, type Actor, type AuditAction, type AuditEntry, type AuditLog } from "@/lib/audit";
 import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
 
-export const CreateWebhookEndpointBody = z
+export const CreateWebhookEndpointInput = z
   .strictObject({
     url: z.string().max(MAX_URL_LENGTH).meta({ example: "https://example.com/webhooks/finca" }),
     // PostgreSQL text cannot hold a NUL.
@@ -25,12 +25,13 @@ export const CreateWebhookEndpointBody = z
     }),
   })
   .meta({ id: "CreateWebhookEndpointRequest" });
+export type CreateWebhookEndpointInput = z.output<typeof CreateWebhookEndpointInput>;
 
 // Create's own member schemas: an update accepts exactly what a create would, member by member.
-const endpointMember = CreateWebhookEndpointBody.shape;
+const endpointMember = CreateWebhookEndpointInput.shape;
 
 /** At least one member: an empty update is a mistake rather than a no-op worth a write. */
-export const UpdateWebhookEndpointBody = z
+export const UpdateWebhookEndpointInput = z
   .strictObject({
     url: endpointMember.url.optional(),
     description: endpointMember.description
@@ -53,6 +54,7 @@ export const UpdateWebhookEndpointBody = z
     when: (payload) => payload.issues.length === 0,
   })
   .meta({ id: "UpdateWebhookEndpointRequest", minProperties: 1 });
+export type UpdateWebhookEndpointInput = z.output<typeof UpdateWebhookEndpointInput>;
 
 /** What the endpoint commands need: the database, the configured rules, the history's log. */
 export interface EndpointDeps {
@@ -110,12 +112,11 @@ export async function addEndpoint(
   deps: EndpointDeps,
   scope: Scope,
   by: Writer,
-  body: unknown,
+  input: CreateWebhookEndpointInput,
   idempotencyKey: string | null = null,
 ): Promise<{ endpoint: EndpointRow; secret: string; created: boolean }> {
   await mayChange(deps, scope, by);
   await by.budget();
-  const input = parseBody(CreateWebhookEndpointBody, body);
   const rules = {
     allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
     maxEndpoints: deps.config.WEBHOOK_MAX_ENDPOINTS,
@@ -135,11 +136,10 @@ export async function changeEndpoint(
   scope: Scope,
   by: Writer,
   id: string,
-  body: unknown,
+  changes: UpdateWebhookEndpointInput,
 ): Promise<EndpointRow | null> {
   await mayChange(deps, scope, by);
   await by.budget();
-  const changes = parseBody(UpdateWebhookEndpointBody, body);
   const action =
     changes.enabled === false
       ? "webhook_endpoint.disabled"

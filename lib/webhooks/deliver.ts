@@ -2,7 +2,7 @@
 // contract's schedule, or give up — the log, the state and the next job in one transaction (one
 // statement for all of a batch's successes).
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { bare, rowsOf, schema, type Db } from "@/lib/db";
+import { bare, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import { enqueue, QUEUES, type Queue } from "@/lib/queue";
 import { isUuid, type Mode } from "@/lib/domain";
@@ -75,6 +75,8 @@ export function nextDelaySeconds(
 
 export type DeliveryOutcome = "succeeded" | "retry" | "failed" | "skipped" | "deferred";
 
+const now = (deps: DeliveryDeps) => deps.now?.() ?? new Date();
+
 type Row = {
   delivery: typeof webhookDeliveries.$inferSelect;
   endpoint: typeof webhookEndpoints.$inferSelect;
@@ -144,35 +146,73 @@ export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<
   return (await deliverMany(deps, [job]))[0]!;
 }
 
+/** A job's attempt, in three typed stages (as Svix's dispatcher): prepare → send → record. */
 async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<DeliveryOutcome | Success> {
-  const now = deps.now ?? (() => new Date());
-  if (row.delivery.attempts !== job.attempt || row.delivery.status !== "pending") return "skipped";
-  const { delivery, endpoint, event } = row;
-  const current = and(
-    eq(webhookDeliveries.id, delivery.id),
-    eq(webhookDeliveries.attempts, job.attempt),
+  const ready = await prepare(deps, job, row);
+  if (ready === "skipped") return ready;
+  const sent = await send(deps, ready);
+  if (sent === "deferred") return sent;
+  return record(deps, sent);
+}
+
+/** An attempt that may be made: its delivery, endpoint and event, and the body to send. */
+interface Ready extends Row {
+  job: DeliverJob;
+  body: string;
+  /** This attempt's number (1 for the first), and its position in the retry schedule. */
+  attempt: number;
+  step: number;
+}
+
+/** An attempt made: when, the signature sent and what the receiver answered. */
+interface Sent extends Ready {
+  startedAt: Date;
+  signature: string;
+  result: SendResult;
+}
+
+/** The delivery while it still awaits this job's attempt (the guard of every write an attempt makes). */
+const awaiting = (deliveryId: string, attempts: number) =>
+  and(
+    eq(webhookDeliveries.id, deliveryId),
+    eq(webhookDeliveries.attempts, attempts),
     eq(webhookDeliveries.status, "pending"),
   );
+
+/**
+ * Stage 1: whether the job's attempt is still due (not already made, nor superseded by a replay),
+ * and to an endpoint that may be called; a deleted one, or a disabled one for a scheduled attempt,
+ * fails the delivery. The body is made here: a payload off its schema fails the job before a slot is taken.
+ */
+async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<Ready | "skipped"> {
+  const { delivery, endpoint } = row;
+  if (delivery.attempts !== job.attempt || delivery.status !== "pending") return "skipped";
   if (endpoint.deletedAt || (!endpoint.enabled && job.trigger === "scheduled")) {
     const why = endpoint.deletedAt
       ? "endpoint deleted"
       : `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
     await deps.db
       .update(webhookDeliveries)
-      .set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now() })
-      .where(current);
+      .set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now(deps) })
+      .where(awaiting(delivery.id, job.attempt));
     return "skipped";
   }
+  const body = wirePayload(row.event);
+  return { ...row, job, body, attempt: delivery.attempts + 1, step: job.step ?? job.attempt };
+}
 
-  // Made before a slot is taken: a payload off its schema fails the job without holding one.
-  const body = wirePayload(event);
+/**
+ * Stage 2: signed and sent within the partner's share of delivery slots; a partner that kept its
+ * share in flight all the wait gets the same job again in a moment, no attempt counted.
+ */
+async function send(deps: DeliveryDeps, ready: Ready): Promise<Sent | "deferred"> {
+  const { endpoint, delivery, body } = ready;
   const release = deps.slots ? await deps.slots.wait(endpoint.partnerId) : () => {};
   if (!release) {
-    // This partner kept its share in flight all the wait: the same job again in a moment, no attempt counted.
-    await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, job, { delaySeconds: deferSeconds() });
+    await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, ready.job, { delaySeconds: deferSeconds() });
     return "deferred";
   }
-  const startedAt = now();
+  const startedAt = now(deps);
   const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);
   const result = await sendWebhook(endpoint.url, headers, body, {
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
@@ -180,10 +220,34 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
     requireHttps: endpoint.mode === "live",
     resolver: deps.resolver,
   }).finally(release);
-  const attempt = delivery.attempts + 1;
-  const step = job.step ?? job.attempt;
-  const report = (outcome: DeliveryOutcome): DeliveryOutcome => {
-    if (outcome !== "skipped" && outcome !== "deferred") {
+  return { ...ready, startedAt, signature: headers["webhook-signature"], result };
+}
+
+/**
+ * Stage 3: a success, to be written with the batch's other successes (./writeSuccesses); a failure
+ * written now, with its retry or its end. Either is told to `onAttempt` once its outcome is known.
+ */
+async function record(deps: DeliveryDeps, sent: Sent): Promise<Success | DeliveryOutcome> {
+  const report = reporter(deps, sent);
+  if (!sent.result.ok) return report(await deps.db.transaction((tx) => recordFailure(deps, tx, sent)));
+  return {
+    deliveryId: sent.delivery.id,
+    expected: sent.job.attempt,
+    attempt: sent.attempt,
+    trigger: sent.job.trigger,
+    startedAt: sent.startedAt,
+    at: now(deps),
+    signature: sent.signature,
+    result: sent.result,
+    report,
+  };
+}
+
+/** Tells `onAttempt` of an attempt whose outcome was written (not of one skipped or deferred). */
+const reporter =
+  (deps: DeliveryDeps, { delivery, endpoint, event, job, attempt, result }: Sent) =>
+  (outcome: DeliveryOutcome): DeliveryOutcome => {
+    if (outcome !== "skipped" && outcome !== "deferred")
       deps.onAttempt?.({
         deliveryId: delivery.id,
         messageId: delivery.messageId,
@@ -197,94 +261,83 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
         statusCode: result.statusCode,
         errorClass: result.errorClass,
         durationMs: result.durationMs,
-        sinceEventMs: now().getTime() - event.createdAt.getTime(),
+        sinceEventMs: now(deps).getTime() - event.createdAt.getTime(),
       });
-    }
     return outcome;
   };
 
-  if (result.ok)
-    return {
-      deliveryId: delivery.id,
-      expected: job.attempt,
-      attempt,
-      trigger: job.trigger,
-      startedAt,
-      at: now(),
-      signature: headers["webhook-signature"]!,
-      result,
-      report,
-    };
+/**
+ * A failed attempt's log, the delivery's next try or its end, and the endpoint's failure streak
+ * (disabled after a 410 or five days failing). The row lock makes this the only run that logs this
+ * attempt (a job handed out twice sends twice at worst, which at-least-once allows, but is counted
+ * and scheduled once).
+ */
+async function recordFailure(deps: DeliveryDeps, tx: DbOrTx, sent: Sent): Promise<DeliveryOutcome> {
+  const { delivery, endpoint, job, attempt, step, startedAt, result } = sent;
+  const [claimed] = await tx
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(awaiting(delivery.id, job.attempt))
+    .for("update");
+  if (!claimed) return "skipped";
 
-  // A failed attempt.
-  const failed = await deps.db.transaction(async (tx): Promise<DeliveryOutcome> => {
-    // The row lock makes this the only run that logs this attempt (a job handed out twice sends twice
-    // at worst, which at-least-once allows, but is counted and scheduled once).
-    const [claimed] = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(current)
-      .for("update");
-    if (!claimed) return "skipped";
-
-    // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
-    // the same endpoint run concurrently, and a success in between must not be overwritten.
-    const [state] = await tx
-      .update(webhookEndpoints)
-      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
-      .where(eq(webhookEndpoints.id, endpoint.id))
-      .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
-    const gone = result.statusCode === 410;
-    // A blocked address stays blocked: retrying it for days only knocks on the operator's network.
-    const blocked = result.errorClass === "ssrf_blocked";
-    const failingTooLong =
-      state!.failingSince !== null && now().getTime() - state!.failingSince.getTime() >= FAILING_DISABLE_MS;
-    const disableReason = !state!.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
-    if (disableReason) {
-      await tx
-        .update(webhookEndpoints)
-        .set({ enabled: false, disabledReason: disableReason })
-        .where(eq(webhookEndpoints.id, endpoint.id));
-    }
-    const retriable = !gone && !blocked && state!.enabled && !disableReason;
-    const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;
-    const outcome: DeliveryOutcome = delay === null ? "failed" : "retry";
-
+  // The failure streak is kept in SQL, not from the snapshot read before sending: deliveries to
+  // the same endpoint run concurrently, and a success in between must not be overwritten.
+  const [state] = await tx
+    .update(webhookEndpoints)
+    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
+    .where(eq(webhookEndpoints.id, endpoint.id))
+    .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
+  if (!state) throw new Error(`endpoint ${endpoint.id} of delivery ${delivery.id} is gone while its row was read`);
+  const gone = result.statusCode === 410;
+  // A blocked address stays blocked: retrying it for days only knocks on the operator's network.
+  const blocked = result.errorClass === "ssrf_blocked";
+  const failingTooLong =
+    state.failingSince !== null && now(deps).getTime() - state.failingSince.getTime() >= FAILING_DISABLE_MS;
+  const disableReason = !state.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
+  if (disableReason) {
     await tx
-      .update(webhookDeliveries)
-      .set({
-        status: outcome === "retry" ? "pending" : "failed",
-        attempts: attempt,
-        lastStatusCode: result.statusCode,
-        lastError: result.error?.slice(0, 500) ?? null,
-        nextAttemptAt: delay === null ? null : new Date(now().getTime() + delay * 1000),
-        updatedAt: now(),
-      })
-      .where(eq(webhookDeliveries.id, delivery.id));
-    await tx.insert(webhookAttempts).values({
-      deliveryId: delivery.id,
-      trigger: job.trigger,
-      startedAt,
-      durationMs: result.durationMs,
-      statusCode: result.statusCode,
-      responseBody: result.responseBody,
-      errorClass: result.errorClass,
-      error: result.error?.slice(0, 500) ?? null,
-      signature: headers["webhook-signature"]!,
-    });
-    if (delay !== null) {
-      const next: DeliverJob = {
-        deliveryId: delivery.id,
-        messageId: delivery.messageId,
-        attempt,
-        step: step + 1,
-        trigger: "scheduled",
-      };
-      await enqueue(deps.queue, tx, QUEUES.deliverWebhook, next, { delaySeconds: delay });
-    }
-    return outcome;
+      .update(webhookEndpoints)
+      .set({ enabled: false, disabledReason: disableReason })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+  }
+  const retriable = !gone && !blocked && state.enabled && !disableReason;
+  const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;
+  const outcome: DeliveryOutcome = delay === null ? "failed" : "retry";
+
+  await tx
+    .update(webhookDeliveries)
+    .set({
+      status: outcome === "retry" ? "pending" : "failed",
+      attempts: attempt,
+      lastStatusCode: result.statusCode,
+      lastError: result.error?.slice(0, 500) ?? null,
+      nextAttemptAt: delay === null ? null : new Date(now(deps).getTime() + delay * 1000),
+      updatedAt: now(deps),
+    })
+    .where(eq(webhookDeliveries.id, delivery.id));
+  await tx.insert(webhookAttempts).values({
+    deliveryId: delivery.id,
+    trigger: job.trigger,
+    startedAt,
+    durationMs: result.durationMs,
+    statusCode: result.statusCode,
+    responseBody: result.responseBody,
+    errorClass: result.errorClass,
+    error: result.error?.slice(0, 500) ?? null,
+    signature: sent.signature,
   });
-  return report(failed);
+  if (delay !== null) {
+    const next: DeliverJob = {
+      deliveryId: delivery.id,
+      messageId: delivery.messageId,
+      attempt,
+      step: step + 1,
+      trigger: "scheduled",
+    };
+    await enqueue(deps.queue, tx, QUEUES.deliverWebhook, next, { delaySeconds: delay });
+  }
+  return outcome;
 }
 
 /**

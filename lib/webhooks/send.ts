@@ -1,7 +1,6 @@
 // One webhook POST: guarded DNS, no redirects, a hard time limit, at most 1 KiB of the answer kept.
 import http from "node:http";
 import https from "node:https";
-import type net from "node:net";
 import { blockedLiteral, guardedLookup, SsrfBlockedError, type Resolver } from "@/lib/http/ssrf";
 
 export type ErrorClass = "timeout" | "dns" | "refused" | "tls" | "ssrf_blocked" | "network" | "http_status";
@@ -89,7 +88,7 @@ export function sendWebhook(
       {
         method: "POST",
         headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(options.resolver, options.allowPrivate) as unknown as net.LookupFunction,
+        lookup: guardedLookup(options.resolver, options.allowPrivate),
         // A fresh connection per attempt: a pooled socket would skip the connect-time check.
         agent: false,
       },

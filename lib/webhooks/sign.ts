@@ -6,12 +6,16 @@ export function signatureHeader(secrets: string[], messageId: string, timestamp:
   return secrets.map((secret) => new Webhook(secret).sign(messageId, timestamp, body)).join(" ");
 }
 
-export function webhookHeaders(
-  secrets: string[],
-  messageId: string,
-  timestamp: Date,
-  body: string,
-): Record<string, string> {
+/** The headers of a signed request (a type, not an interface: it is also a plain record of strings). */
+export type WebhookHeaders = {
+  "content-type": string;
+  "user-agent": string;
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+};
+
+export function webhookHeaders(secrets: string[], messageId: string, timestamp: Date, body: string): WebhookHeaders {
   return {
     "content-type": "application/json",
     "user-agent": "Finca-Webhooks/1.0",

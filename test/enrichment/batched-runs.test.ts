@@ -20,7 +20,7 @@ const sources: Sources = {
       return {
         kind: "found",
         data: { reference: input.reference, ...MADRID_FACTS, address: "CL MAYOR\u0000 1" },
-        provider: "fake",
+        provider: "sandbox",
       };
     },
   },

@@ -34,9 +34,9 @@ const sources: Sources = {
         signal.addEventListener("abort", () => ((hang.abortedInTime = !late), clearTimeout(whole)), { once: true });
         await hanging;
       }
-      if (unit === "0004") return { kind: "not_found", provider: "test" };
+      if (unit === "0004") return { kind: "not_found", provider: "sandbox" };
       if (unit === "0005" && attempt === 1) return { kind: "error", code: "upstream_html", message: "WAF page" };
-      return { kind: "found", data: { reference, ...MADRID_FACTS }, provider: "test" };
+      return { kind: "found", data: { reference, ...MADRID_FACTS }, provider: "sandbox" };
     },
   },
   energyCertificate: {
@@ -44,14 +44,14 @@ const sources: Sources = {
       calls.push(`energy_certificate:${reference}:${attempt}`);
       if (behaviour(reference) === "0002" && attempt === 1)
         return { kind: "error", code: "registry_unavailable", message: "503" };
-      return { kind: "not_found", provider: "test" };
+      return { kind: "not_found", provider: "sandbox" };
     },
   },
   ite: {
     async lookup({ reference, attempt }) {
       calls.push(`ite:${reference}:${attempt}`);
       if (behaviour(reference) === "0003") return { kind: "error", code: "registry_unavailable", message: "down" };
-      return { kind: "found", data: { status: "not_required" }, provider: "test" };
+      return { kind: "found", data: { status: "not_required" }, provider: "sandbox" };
     },
   },
 };

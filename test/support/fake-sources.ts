@@ -32,19 +32,19 @@ export function fakeSources(calls: string[] = []): Record<Mode, Sources> {
     cadastre: {
       async lookup({ reference }) {
         calls.push(`cadastre:${reference}`);
-        return { kind: "found", data: { reference, ...MADRID_FACTS }, provider: "fake" };
+        return { kind: "found", data: { reference, ...MADRID_FACTS }, provider: "sandbox" };
       },
     },
     energyCertificate: {
       async lookup({ reference }) {
         calls.push(`energy_certificate:${reference}`);
-        return { kind: "found", data: FAKE_CERTIFICATE, provider: "fake" };
+        return { kind: "found", data: FAKE_CERTIFICATE, provider: "sandbox" };
       },
     },
     ite: {
       async lookup({ reference }) {
         calls.push(`ite:${reference}`);
-        return { kind: "found", data: { status: "unsupported" }, provider: "fake" };
+        return { kind: "found", data: { status: "unsupported" }, provider: "sandbox" };
       },
     },
   };

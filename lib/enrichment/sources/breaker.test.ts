@@ -102,11 +102,11 @@ it("a failed trial opens it again; answers and permanent errors never count as f
   for (let i = 0; i < 5; i++) expect(await c.lookup()).toMatchObject({ kind: "not_found" });
   const permanent = await c.breakers.guard("catastro-ovc", async () => ({
     kind: "error" as const,
-    code: "invalid_reference",
+    code: "catastro_12",
     message: "cod 12",
     permanent: true,
   }));
-  expect(permanent).toMatchObject({ code: "invalid_reference", permanent: true });
+  expect(permanent).toMatchObject({ code: "catastro_12", permanent: true });
   expect(c.states).toEqual([]);
   c.breakers.shutdown();
 });
@@ -118,10 +118,10 @@ it("an open breaker answers at once while every place is held by requests sent b
   const lookup = { signal: new AbortController().signal };
   // Two requests to a register that never answers hold both places (their own timeouts are far off).
   for (const key of ["hung-1", "hung-2"]) void ask(key, lookup, "catastro-ovc", () => new Promise<never>(() => {}));
-  const down = { kind: "error" as const, code: "upstream_status_503", message: "HTTP 503" };
+  const down = { kind: "error", code: "upstream_status_503", message: "HTTP 503" } as const;
   expect(await breakers.guard("catastro-ovc", async () => down)).toMatchObject(down);
   expect(breakers.states()).toEqual({ "catastro-ovc": "open" });
-  const fetch = vi.fn(async () => ({ kind: "not_found" as const, provider: "catastro-ovc" }));
+  const fetch = vi.fn(async () => ({ kind: "not_found" as const, provider: "catastro-ovc" as const }));
   expect(await ask("next", lookup, "catastro-ovc", fetch)).toMatchObject({ code: "register_unavailable" });
   expect(fetch).not.toHaveBeenCalled();
   breakers.shutdown();

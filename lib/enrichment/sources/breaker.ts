@@ -8,7 +8,7 @@
 import CircuitBreaker from "opossum";
 import type { BreakerState } from "@/lib/observability/metrics";
 import { toError } from "./http";
-import type { RegisterGuard, SourceOutcome } from "./types";
+import type { Provider, RegisterGuard, SourceOutcome } from "./types";
 
 export type { BreakerState };
 
@@ -88,7 +88,7 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
     return breaker;
   }
 
-  const unavailable = (provider: string): SourceOutcome<never> => ({
+  const unavailable = (provider: Provider): SourceOutcome<never> => ({
     kind: "error",
     code: "register_unavailable",
     message: `${provider} failed repeatedly and is not asked for ${Math.round(settings.cooldownMs / 1000)} s`,
@@ -96,7 +96,7 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
   });
 
   return {
-    async guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
+    async guard<T>(provider: Provider, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>> {
       const breaker = breakerFor(provider);
       try {
         return (await breaker.fire(fetch)) as SourceOutcome<T>;

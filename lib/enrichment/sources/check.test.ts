@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { createSources } from ".";
 import { checkRegisters, type CheckTarget } from "./check";
+import type { LiveRoutes } from "./types";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
 
 const fixture = (folder: string, name: string) => readFileSync(path.join(__dirname, folder, "fixtures", name), "utf8");
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** The live registers as the region table lists them (lib/registers/regions.ts; test/registers checks the table's). */
-const ROUTES = {
+const ROUTES: LiveRoutes = {
   energyCertificate: new Map([
     ["08", "icaen-socrata"],
     ["46", "gva-wfs"],

@@ -143,7 +143,7 @@ describe("createLimiter", () => {
 });
 
 describe("memoryCache", () => {
-  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "test" });
+  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "sandbox" });
 
   it("expires entries after their TTL", async () => {
     let now = 1000;
@@ -167,7 +167,7 @@ describe("memoryCache", () => {
 });
 
 describe("createCachedLookup", () => {
-  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "test", summary: { n } });
+  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "sandbox", summary: { n } });
 
   it("caches definite answers only, and marks cache hits", async () => {
     const lookup = createCachedLookup({ cache: memoryCache(), ttlMs: 60_000, limit: createLimiter(4) });
@@ -179,15 +179,15 @@ describe("createCachedLookup", () => {
     expect(await lookup("k", never(), fetcher)).toEqual({
       kind: "found",
       data: 7,
-      provider: "test",
+      provider: "sandbox",
       summary: { n: 7, cached: true },
     });
     expect(calls).toBe(2);
-    const notFound = async (): Promise<Outcome<number>> => ({ kind: "not_found", provider: "test" });
+    const notFound = async (): Promise<Outcome<number>> => ({ kind: "not_found", provider: "sandbox" });
     await lookup("nf", never(), notFound);
     expect(await lookup("nf", never(), async () => found(1))).toEqual({
       kind: "not_found",
-      provider: "test",
+      provider: "sandbox",
       summary: { cached: true },
     });
   });

@@ -1,14 +1,14 @@
 // What every live register client needs: a bounded GET with a timeout, error classification,
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
 import { readCapped } from "@/lib/http/read-capped";
-import type { RegisterBudget, RegisterGuard, SourceInput, SourceOutcome } from "./types";
+import type { Provider, RegisterBudget, RegisterGuard, SourceErrorCode, SourceInput, SourceOutcome } from "./types";
 
 export type Outcome<T> = SourceOutcome<T>;
 
 /** A failure with a stable code (`timeout`, `network`, `upstream_status_503`, `upstream_html`, `malformed`...). */
 export class UpstreamError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: SourceErrorCode,
     message: string,
   ) {
     super(message);
@@ -291,7 +291,7 @@ export type LookupInput = Pick<SourceInput, "signal" | "trigger">;
 export type Ask = <T>(
   key: string,
   input: LookupInput,
-  provider: string,
+  provider: Provider,
   fetch: () => Promise<Outcome<T>>,
 ) => Promise<Outcome<T>>;
 

@@ -1,46 +1,40 @@
 // The one interface every register implements, live (real registers) or sandbox (test mode).
 import { z } from "zod";
-import {
-  CERTIFICATE_SCOPES,
-  ITE_RESULTS,
-  ITE_STATUSES,
-  RATINGS,
-  type Location,
-  type Mode,
-  type Unit,
-} from "@/lib/domain";
+import { CERTIFICATE_SCOPES, ITE_RESULTS, ITE_STATUSES, Location, RATINGS, type Mode, Unit } from "@/lib/domain";
 
 /** What the cadastre tells us about a unit or parcel; later steps derive everything else from it. */
-export interface CadastreFacts {
+export const CadastreFacts = z.object({
   /** The reference the answer is about (20 characters when a unit was resolved). */
-  reference: string;
+  reference: z.string(),
   /** urban (UR) or rustic (RU) */
-  kind: "urban" | "rustic" | null;
-  address: string | null;
+  kind: z.enum(["urban", "rustic"]).nullable(),
+  address: z.string().nullable(),
   /** Municipality and province names as the register gives them. */
-  municipality: string | null;
-  province: string | null;
+  municipality: z.string().nullable(),
+  province: z.string().nullable(),
   /** INE codes: 2-digit province, 5-digit municipality (from `loine`). */
-  provinceCode: string | null;
-  municipalityCode: string | null;
+  provinceCode: z.string().nullable(),
+  municipalityCode: z.string().nullable(),
   /** Main use as Catastro labels it (`luso`), e.g. "Residencial"; for a parcel, the use with the largest built area. */
-  use: string | null;
+  use: z.string().nullable(),
   /** Built surface (`sfc`), m²; for a parcel the sum over its units. */
-  surfaceM2: number | null;
-  yearBuilt: number | null;
+  surfaceM2: z.number().nullable(),
+  yearBuilt: z.number().nullable(),
   /** Number of units when a 14-character parcel was asked for. */
-  units?: number;
+  units: z.number().optional(),
   /** Plot surface (`finca.dff.ss`), m², when given. */
-  plotAreaM2?: number | null;
+  plotAreaM2: z.number().nullable().optional(),
   /** Staircase, floor and door (`loint`) of a unit. */
-  unit?: Unit | null;
+  unit: Unit.nullable().optional(),
   /** `dp`, 5 digits. */
-  postalCode?: string | null;
+  postalCode: z.string().nullable().optional(),
   /** The parcel's point (Consulta_CPMRC, WGS 84); null when the coordinates service did not answer. */
-  location?: Location | null;
+  location: Location.nullable().optional(),
   /** The street as Catastro files it (`dir.tv`, `dir.nv`, `dir.pnp`): how registers kept by address are matched. */
-  street?: { type: string; name: string; number: string } | null;
-}
+  street: z.object({ type: z.string(), name: z.string(), number: z.string() }).nullable().optional(),
+});
+/** What the cadastre tells us about a unit or parcel; later steps derive everything else from it. */
+export type CadastreFacts = z.infer<typeof CadastreFacts>;
 
 export interface SourceInput {
   /** Normalised reference as registered (14 or 20 characters). */
@@ -56,13 +50,13 @@ export interface SourceInput {
 
 /** Runs lookups at a register under its circuit breaker (./breaker.ts keeps one per register). */
 export interface RegisterGuard {
-  guard<T>(provider: string, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
+  guard<T>(provider: Provider, fetch: () => Promise<SourceOutcome<T>>): Promise<SourceOutcome<T>>;
   /**
    * The answer of an open breaker (null: closed, or its trial may be made), asked before a lookup
    * queues for a place among the register's requests in flight: those places may all be held by
    * requests sent before it opened, each running on to its own timeout.
    */
-  refusal(provider: string): SourceOutcome<never> | null;
+  refusal(provider: Provider): SourceOutcome<never> | null;
 }
 
 /**
@@ -80,9 +74,28 @@ export interface RegisterBudget {
  * `provider` names the register that answered (catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, rules, sandbox…).
  */
 export type SourceOutcome<T> =
-  | { kind: "found"; data: T; provider: string; summary?: Record<string, unknown> }
-  | { kind: "not_found"; provider: string; summary?: Record<string, unknown> }
-  | { kind: "error"; code: string; message: string; provider?: string; permanent?: boolean };
+  | { kind: "found"; data: T; provider: Provider; summary?: Record<string, unknown> }
+  | { kind: "not_found"; provider: Provider; summary?: Record<string, unknown> }
+  | { kind: "error"; code: SourceErrorCode; message: string; provider?: Provider; permanent?: boolean };
+
+/** Why a lookup failed: its transport, the register's answer, or our own guard. */
+export type SourceErrorCode =
+  | "timeout"
+  | "network"
+  | "redirect"
+  | "malformed"
+  | "upstream_html"
+  /** A WFS ExceptionReport (an XML answer to a bad request, even with HTTP 200). */
+  | "wfs_exception"
+  | `upstream_status_${number}`
+  /** Catastro's own error, by its `cod`. */
+  | `catastro_${string}`
+  /** A register's breaker is open. */
+  | "register_unavailable"
+  /** The sandbox's simulated outage. */
+  | "registry_unavailable"
+  /** The lookup threw: a bug, retried. */
+  | "internal";
 
 export interface CadastreSource {
   lookup(input: SourceInput): Promise<SourceOutcome<CadastreFacts>>;
@@ -173,9 +186,13 @@ export interface RegisterIndex {
  * table's (lib/registers/regions.ts), handed to the live clients by the composition root.
  */
 export interface LiveRoutes {
-  energyCertificate: ReadonlyMap<string, string>;
-  ite: ReadonlyMap<string, string>;
+  energyCertificate: ReadonlyMap<string, Provider>;
+  ite: ReadonlyMap<string, Provider>;
 }
 
 /** The provider name of an index answer: `index:<dataset>`. */
-export const indexProvider = (dataset: string) => `index:${dataset}`;
+export const indexProvider = (dataset: string): Provider => `index:${dataset}`;
+
+/** Who answered a lookup: a register of PROVIDERS, or the local index of one of its datasets. */
+export type Provider = (typeof PROVIDERS)[keyof typeof PROVIDERS] | `index:${string}`;
+export const Provider = z.union([z.enum(Object.values(PROVIDERS)), z.templateLiteral(["index:", z.string()])]);

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
 import type { CataloniaRow } from "../registries/catalonia";
-import type { CadastreFacts } from "../types";
+import { PROVIDERS, type CadastreFacts } from "../types";
 import { createLiveEnergyCertificate } from "./live";
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, "../registries/fixtures", name), "utf8");
@@ -390,8 +390,9 @@ describe("Aragón (GA_OD_Core view 237)", () => {
 
 describe("routes", () => {
   it("a provider no client answers for is refused when the client is made", () => {
-    const routes = new Map([["28", "madrid-ckan"]]);
-    expect(() => cee({ routes })).toThrow("no live certificate client for madrid-ckan");
+    // The ITE's register, routed to for certificates by mistake.
+    const routes = new Map([["28", PROVIDERS.gesiee]]);
+    expect(() => cee({ routes })).toThrow("no live certificate client for gva-gesiee");
   });
 });
 

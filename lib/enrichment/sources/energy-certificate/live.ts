@@ -8,7 +8,13 @@
 // building). A certificate of another unit of the building is not this property's. A record whose
 // letter is not A-G is no usable certificate.
 import type { CertificateScope } from "@/lib/domain";
-import { PROVIDERS, type EnergyCertificateSource, type RegistryCertificate, type LiveRoutes } from "../types";
+import {
+  PROVIDERS,
+  type EnergyCertificateSource,
+  type LiveRoutes,
+  type Provider,
+  type RegistryCertificate,
+} from "../types";
 import { liveClient, type LiveClientOptions, type Outcome } from "../http";
 import { ARAGON_BASE_URL, ARAGON_COLUMNS, ARAGON_REGISTRY, aragonRows } from "../registries/aragon";
 import type { AragonClient, AragonRow } from "../registries/aragon";
@@ -75,7 +81,7 @@ const fromValencia = (p: ValenciaProperties, scope: CertificateScope) =>
 const fromAragon = (row: AragonRow, scope: CertificateScope) =>
   registryCertificate(certificateValues(row, ARAGON_COLUMNS), scope, ARAGON_REGISTRY);
 
-const notFound = (provider: string, registry: string, unusable: number): Outcome<never> => ({
+const notFound = (provider: Provider, registry: string, unusable: number): Outcome<never> => ({
   kind: "not_found",
   provider,
   summary: { registry, ...(unusable ? { unusable_records: unusable } : {}) },
@@ -83,7 +89,7 @@ const notFound = (provider: string, registry: string, unusable: number): Outcome
 
 /** How one registry's rows read: its provider and registry label, its headline letter, its certificate. */
 interface RowRegistry<R> {
-  provider: string;
+  provider: Provider;
   registry: string;
   letter: (row: R) => unknown;
   certificate: (row: R, scope: CertificateScope) => RegistryCertificate;

@@ -1,0 +1,285 @@
+// The contract of the partner API: each operation's place, flags, documentation, request schemas
+// and declared answers, importing only domain schemas and types. Its handlers are ./handlers.ts;
+// the Next.js route, the lean server's routing (with its 404 and 405) and the OpenAPI document all
+// derive from this one table (./operations.ts joins the two): to add an endpoint, add an entry here
+// and its handler there.
+import { z } from "zod";
+import { Batch, Coverage, Property } from "@/lib/domain";
+import { RESULT_COLUMNS } from "@/lib/batches";
+import { CreatePropertyInput } from "@/lib/properties";
+import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "@/lib/webhooks/commands";
+import {
+  BatchItemList,
+  BatchList,
+  CreateBatchBody,
+  CreateBatchCsv,
+  CreateBatchQuery,
+  IdempotencyHeaders,
+  idParam,
+  ListBatchesQuery,
+  ListBatchItemsQuery,
+  ListPropertiesQuery,
+  PropertyList,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+} from "./schemas";
+import { answer, createdAnswer, emptyAnswer, problemAnswer, streamAnswer, type Contract } from "./operation";
+
+const notFoundAnswer = problemAnswer("`not_found`");
+
+export const contract = [
+  {
+    id: "createProperty",
+    method: "POST",
+    path: "/properties",
+    tag: "Properties",
+    authenticated: true,
+    write: true,
+    summary: "Register a property",
+    description: () =>
+      "Normalises the reference (trim, remove spaces and hyphens, upper-case), validates it, and answers within the enrichment deadline with what is known. Idempotent per reference: a repeat answers 200 with the existing property. With an `Idempotency-Key`, a repeat within 24 h answers as the first request did: 201 with the property it registered (as it is now); the key with another reference is a 422.",
+    request: { body: CreatePropertyInput, headers: IdempotencyHeaders },
+    responses: {
+      "200": answer("The reference was already registered: the existing property.", Property),
+      "201": createdAnswer(
+        "Registered (or, with its Idempotency-Key within 24 h, registered by that key's first request).",
+        Property,
+      ),
+      "400": problemAnswer(
+        "`invalid_cadastral_reference`: not 14 or 20 characters of [0-9A-ZÑ], or wrong check letters.",
+      ),
+    },
+  },
+  {
+    id: "listProperties",
+    method: "GET",
+    path: "/properties",
+    tag: "Properties",
+    authenticated: true,
+    write: false,
+    summary: "List properties, newest first",
+    description: () =>
+      "Properties of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page; `status` keeps only properties in that state; `cadastral_reference` finds the property of a reference.",
+    request: { query: ListPropertiesQuery },
+    responses: { "200": answer("A page of properties.", PropertyList) },
+  },
+  {
+    id: "getProperty",
+    method: "GET",
+    path: "/properties/{id}",
+    tag: "Properties",
+    authenticated: true,
+    write: false,
+    summary: "Get a property",
+    description: () =>
+      "The property as it stands now: members still being enriched are null until their source finishes (`enrichment` says which).",
+    request: { path: idParam("property") },
+    responses: { "200": answer("The property.", Property), "404": notFoundAnswer },
+  },
+  {
+    id: "createBatch",
+    method: "POST",
+    path: "/batches",
+    tag: "Portfolios",
+    authenticated: true,
+    write: true,
+    summary: "Register a portfolio",
+    description: (config) =>
+      `Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items) or CSV (\`text/csv\`, up to ${config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and ${config.BATCH_MAX_BYTES / 1024 / 1024} MiB; name it with \`?name=\`). Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, \`property.enriched\` per new property and \`batch.completed\` at the end. A bad reference never fails the request: its item is \`invalid\`. At most ${config.BATCH_MAX_ACTIVE} batches queued or running per mode.`,
+    request: {
+      query: CreateBatchQuery,
+      headers: IdempotencyHeaders,
+      body: CreateBatchBody,
+      alsoAccepts: { "text/csv": CreateBatchCsv },
+      bodyReadByHandler: true,
+    },
+    responses: {
+      "200": createdAnswer(
+        "This Idempotency-Key created a batch within 24 h: that batch (nothing new was created).",
+        Batch,
+      ),
+      "202": createdAnswer("Accepted: the batch, queued.", Batch),
+      "409": problemAnswer(
+        "`too_many_active_batches`: too many batches of this partner and mode are queued or running.",
+      ),
+    },
+  },
+  {
+    id: "listBatches",
+    method: "GET",
+    path: "/batches",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "List batches, newest first",
+    description: () =>
+      "Batches of this key's partner and mode, newest first. Pass the page's `next_starting_after` as `starting_after` for the next page.",
+    request: { query: ListBatchesQuery },
+    responses: { "200": answer("A page of batches.", BatchList) },
+  },
+  {
+    id: "getBatch",
+    method: "GET",
+    path: "/batches/{id}",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "Get a batch",
+    description: () => "The batch with its counts per item status (refreshed about every second while it runs).",
+    request: { path: idParam("batch") },
+    responses: { "200": answer("The batch.", Batch), "404": notFoundAnswer },
+  },
+  {
+    id: "cancelBatch",
+    method: "DELETE",
+    path: "/batches/{id}",
+    tag: "Portfolios",
+    authenticated: true,
+    write: true,
+    summary: "Cancel a batch",
+    description: () =>
+      "Items not yet started end `cancelled`; items already registered finish enriching, and `batch.completed` follows once they have. A batch already completed or cancelled is answered as it is.",
+    request: { path: idParam("batch") },
+    responses: { "200": answer("The batch, cancelled.", Batch), "404": notFoundAnswer },
+  },
+  {
+    id: "listBatchItems",
+    method: "GET",
+    path: "/batches/{id}/items",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "List a batch's items, in input order",
+    description: () =>
+      "Items in input order (by `line`); `status` keeps only items in that state. Pass the page's `next_starting_after` (a line) as `starting_after` for the next page.",
+    request: { path: idParam("batch"), query: ListBatchItemsQuery },
+    responses: { "200": answer("A page of items.", BatchItemList), "404": notFoundAnswer },
+  },
+  {
+    id: "getBatchResults",
+    method: "GET",
+    path: "/batches/{id}/results",
+    tag: "Portfolios",
+    authenticated: true,
+    write: false,
+    summary: "Download a batch's results (CSV or NDJSON)",
+    description: () =>
+      "Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). Available while the batch runs: what is known so far.",
+    request: { path: idParam("batch") },
+    responses: {
+      "200": streamAnswer("The results.", {
+        "text/csv": z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }),
+        "application/x-ndjson": z.string().meta({
+          description: "One JSON object a line: `{item, property}` (property null when the item has none).",
+        }),
+      }),
+      "404": notFoundAnswer,
+    },
+  },
+  {
+    id: "listWebhookEndpoints",
+    method: "GET",
+    path: "/webhook-endpoints",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: false,
+    summary: "List webhook endpoints",
+    description: () =>
+      "The webhook endpoints of this key's partner and mode, without their signing secrets (the portal reveals and rotates them).",
+    responses: { "200": answer("Endpoints of this partner and mode (secrets are not listed).", WebhookEndpointList) },
+  },
+  {
+    id: "createWebhookEndpoint",
+    method: "POST",
+    path: "/webhook-endpoints",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: true,
+    summary: "Add a webhook endpoint",
+    description: () =>
+      "Live mode requires https. Addresses in private, loopback, link-local and reserved ranges are refused.",
+    request: { body: CreateWebhookEndpointInput, headers: IdempotencyHeaders },
+    responses: {
+      "201": createdAnswer(
+        "Created; `secret` is shown only now. A repeat of the request with its Idempotency-Key within 24 h answers the same again (that endpoint, its secret) and creates nothing.",
+        WebhookEndpointWithSecret,
+      ),
+    },
+  },
+  {
+    id: "updateWebhookEndpoint",
+    method: "PATCH",
+    path: "/webhook-endpoints/{id}",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: true,
+    summary: "Update a webhook endpoint",
+    description: () =>
+      "Changes the members sent (at least one of `url`, `description`, `event_types`, `enabled`); the others stay. A new URL follows the rules of a create (live mode requires https; private, loopback, link-local and reserved addresses are refused) and takes effect from the next attempt, retries of earlier events included. The signing secret does not change.",
+    request: { path: idParam("webhook endpoint"), body: UpdateWebhookEndpointInput },
+    responses: {
+      "200": answer("The endpoint as updated (its secret is not shown).", WebhookEndpoint),
+      "404": notFoundAnswer,
+    },
+  },
+  {
+    id: "deleteWebhookEndpoint",
+    method: "DELETE",
+    path: "/webhook-endpoints/{id}",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: true,
+    summary: "Delete a webhook endpoint",
+    description: () => "Stops deliveries to the endpoint at once; deliveries already made stay visible in the portal.",
+    request: { path: idParam("webhook endpoint") },
+    responses: { "204": emptyAnswer("Deleted."), "404": notFoundAnswer },
+  },
+  {
+    id: "listenWebhooks",
+    method: "GET",
+    path: "/webhooks/listen",
+    tag: "Webhook endpoints",
+    authenticated: true,
+    write: false,
+    summary: "Stream test-mode events for local forwarding (finca listen)",
+    description: (config) =>
+      `Test keys only. A Server-Sent Events stream: first a \`session\` event with the signing secret of this key's listen sessions (\`{"secret":"whsec_…"}\`, the same on every connection), then one \`webhook\` event per test-mode event recorded after the connection opened, within ${config.LISTEN_POLL_MS} ms: \`{"id","type","headers","body"}\`, where \`headers\` are the Standard Webhooks headers signed over \`body\` exactly as a delivery is. \`finca listen --forward-to <url>\` (the SDK's CLI) POSTs each to a local receiver. Comment lines keep the stream alive; at most ${config.LISTEN_MAX_SESSIONS} sessions per partner at once. The stream ends with an \`error\` event once the key is revoked or past a roll's expiry (checked every ${config.LISTEN_KEY_CHECK_MS} ms), and with \`end\` (\`{"reason":"session_limit"}\`) after ${config.LISTEN_MAX_SESSION_SECONDS} s: reconnect.`,
+    responses: {
+      "200": streamAnswer("The event stream (text/event-stream); it ends when the client or the server goes.", {
+        "text/event-stream": z.string(),
+      }),
+      "422": problemAnswer("`validation_error`: a live key (live events go to your registered endpoints)."),
+      "429": problemAnswer(
+        (config) =>
+          `\`rate_limited\`: ${config.LISTEN_MAX_SESSIONS} listen sessions of this partner are open already, or the server holds all it can: ${config.LISTEN_MAX_TOTAL_SESSIONS} of all partners, of which organisations without live access hold ${config.LISTEN_TEST_ONLY_PERCENT} % at most.`,
+      ),
+    },
+  },
+  {
+    id: "getCoverage",
+    method: "GET",
+    path: "/coverage",
+    tag: "Coverage",
+    authenticated: true,
+    write: false,
+    summary: "What each register covers, per autonomous community",
+    description: () =>
+      "For each of the 19 autonomous communities and cities, and each source (cadastre, energy certificate, ITE), the providers asked in order and the best kind among them: `live` (a register queried by reference), `index` (a local copy of an open dataset, with its `as_of` date and row count), `rules` (ITE age rules only), `estimate` (energy only) or `unsupported`. País Vasco and Navarra keep foral cadastres the national cadastre does not cover.",
+    responses: { "200": answer("Coverage per community.", Coverage) },
+  },
+  {
+    id: "getOpenApiDocument",
+    method: "GET",
+    path: "/openapi.json",
+    tag: "Meta",
+    authenticated: false,
+    write: false,
+    summary: "This OpenAPI document",
+    description: () =>
+      "The OpenAPI 3.1 document of this API, generated from the same schemas that validate requests. No key needed.",
+    responses: { "200": answer("The OpenAPI 3.1 document of this API.", z.looseObject({})) },
+  },
+] as const satisfies readonly Contract[];
+
+export type OperationId = (typeof contract)[number]["id"];
