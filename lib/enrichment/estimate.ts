@@ -57,10 +57,11 @@ export interface ModelParameters {
 
 /**
  * The first permit applications each later standard applied to, as fractional years: NBE-CT-79
- * (RD 2429/1979) from 1980 (the research note's date); CTE DB-HE (RD 314/2006, BOE 28 March 2006)
- * for permits applied for from 29 September 2006, after its six months' transition; DB-HE 2013
- * (Orden FOM/1635/2013, BOE 12 September 2013) from 13 March 2014. DB-HE 2019 (RD 732/2019, from
- * 24 June 2020) shares the last period: no table separates it.
+ * (RD 2429/1979) from 1980 (the research note's date); CTE DB-HE (RD 314/2006, in force 29 March
+ * 2006) for permits applied for from 29 September 2006, after six months in which the earlier
+ * thermal rules could still be used (its transitional provisions); DB-HE 2013 (Orden FOM/1635/2013,
+ * in force 13 September 2013, the same six months) from 13 March 2014. DB-HE 2019 (RD 732/2019)
+ * shares the last period: no table separates it.
  */
 const PERMIT_CUTOFFS = [1980, 2006 + 271 / 365, 2014 + 71 / 365];
 /**
