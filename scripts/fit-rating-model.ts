@@ -1,7 +1,8 @@
 // Fits the estimate's ordinal model (lib/enrichment/estimate.ts) to the published distributions in
 // lib/enrichment/data/rating-evidence.json and writes lib/enrichment/data/rating-model.json with the
 // parameters and, per table, what was observed and what the model predicts. Run it after changing
-// the evidence, then the tests (one checks the held-out tables).
+// the evidence, then scripts/estimate-evaluation.ts (docs/estimate.md) and the tests. Deterministic:
+// a rerun writes the same file (a few minutes on a shared machine).
 //   node --import tsx scripts/fit-rating-model.ts
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -124,9 +125,9 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
 
 /**
  * Block coordinate descent: the shared parameters (thresholds, periods, zone slope), then each
- * community's three, in turn, until a sweep no longer improves. A community's tables depend only on
- * the shared parameters and its own, so each block is small and Nelder-Mead converges (over all 52
- * at once it stalled with the A shares unfitted).
+ * community's three, in turn, until a sweep improves the loss by less than 1e-4. A community's
+ * tables depend only on the shared parameters and its own, so each block is small (Nelder-Mead is
+ * slow to converge over many parameters at once) and a community's block reads only its tables.
  */
 function blockDescent(start: number[]): number[] {
   let x = start;
