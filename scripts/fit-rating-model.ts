@@ -1,14 +1,15 @@
 // Fits the estimate's ordinal model (lib/enrichment/estimate.ts) to the published distributions in
 // lib/enrichment/data/rating-evidence.json and writes lib/enrichment/data/rating-model.json with the
 // parameters and, per table, what was observed and what the model predicts. Run it after changing
-// the evidence, then the tests (one checks the held-out tables).
+// the evidence, then scripts/estimate-evaluation.ts (docs/estimate.md) and the tests. Deterministic:
+// a rerun writes the same file (a few minutes on a shared machine).
 //   node --import tsx scripts/fit-rating-model.ts
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RATINGS, type Rating } from "@/lib/domain";
 import { populationByWinterZone } from "@/lib/reference-data";
-import { mixture, PERIODS, type ModelParameters, type Period } from "@/lib/enrichment/estimate";
+import { mixture, PERIODS, type ModelParameters, type Period, type RegionEffect } from "@/lib/enrichment/estimate";
 import evidence from "@/lib/enrichment/data/rating-evidence.json";
 
 type Table = (typeof evidence.tables)[number];
@@ -29,7 +30,7 @@ function predicted(params: ModelParameters, t: Table): Record<string, number> {
 }
 
 const fitting = evidence.tables.filter((t) => t.role !== "holdout");
-/** Communities with a table of their own that is fitted: each gets a regional effect δ. */
+/** Communities with a table of their own that is fitted: each gets its effects (δ before and after CTE, spread). */
 const REGIONS = [...new Set(fitting.map(regionOf).filter((r): r is string => r !== null))].sort();
 
 /** Unconstrained vector → parameters: increasing thresholds, μ(≤1979) = 0 (the scale's origin). */
@@ -37,23 +38,47 @@ function decode(x: number[]): ModelParameters {
   const thresholds = [x[0]!];
   for (let k = 1; k < RATINGS.length - 1; k++) thresholds.push(thresholds[k - 1]! + Math.exp(x[k]!));
   const at = 6 + PERIODS.length - 1;
+  const region = (i: number): RegionEffect => ({
+    existing: x[at + 1 + 3 * i]!,
+    cte: x[at + 2 + 3 * i]!,
+    spread: x[at + 3 + 3 * i]!,
+  });
   return {
     thresholds,
     periods: [0, ...x.slice(6, at)],
     zoneSlope: x[at]!,
-    regions: Object.fromEntries(REGIONS.map((r, i) => [r, x[at + 1 + i]!])),
+    regions: Object.fromEntries(REGIONS.map((r, i) => [r, region(i)])),
   };
 }
 
-function loss(x: number[]): number {
+/**
+ * Pearson's χ² term of one share: (observed − predicted)² / (predicted·(1 − predicted)). A share of
+ * 0.3 % counts as much as one of 82 % (squared error would let the A shares go unheard).
+ */
+const chi = (observed: number, predicted: number) => {
+  const p = Math.min(Math.max(predicted, 1e-4), 1 - 1e-4);
+  return (observed - p) ** 2 / (p * (1 - p));
+};
+
+/**
+ * Penalised loss: ½·n·weight·χ² per share given, plus the Gaussian priors (evidence.json says why
+ * each). With `region`, only the terms that community's parameters move: its tables and its prior.
+ */
+function loss(x: number[], region: string | null = null): number {
   const params = decode(x);
   let sum = 0;
-  for (const t of fitting) {
+  for (const t of region === null ? fitting : fitting.filter((t) => regionOf(t) === region)) {
     const p = predicted(params, t);
-    for (const [key, observed] of Object.entries(t.letters)) sum += (t.weight ?? 1) * (observed - p[key]!) ** 2;
+    for (const [key, observed] of Object.entries(t.letters))
+      sum += 0.5 * evidence.effectiveN.n * (t.weight ?? 1) * chi(observed, p[key]!);
   }
-  const { zoneSlopePrior: zone, regionPrior: region } = evidence;
-  const penalty = (d: number) => region.weight * ((d - region.mean) / region.sd) ** 2;
+  const { zoneSlopePrior: zone, regionPrior: prior } = evidence;
+  const penalty = (d: RegionEffect) =>
+    prior.weight *
+    (((d.existing - prior.mean) / prior.sd) ** 2 +
+      ((d.cte - d.existing) / prior.cteSd) ** 2 +
+      (d.spread / prior.spreadSd) ** 2);
+  if (region !== null) return sum + penalty(params.regions[region]!);
   const regions = Object.values(params.regions).reduce((s, d) => s + penalty(d), 0);
   return sum + zone.weight * ((params.zoneSlope - zone.mean) / zone.sd) ** 2 + regions;
 }
@@ -98,9 +123,34 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
   return best;
 }
 
+/**
+ * Block coordinate descent: the shared parameters (thresholds, periods, zone slope), then each
+ * community's three, in turn, until a sweep improves the loss by less than 1e-4. A community's
+ * tables depend only on the shared parameters and its own, so each block is small (Nelder-Mead is
+ * slow to converge over many parameters at once) and a community's block reads only its tables.
+ */
+function blockDescent(start: number[]): number[] {
+  let x = start;
+  const shared = 6 + PERIODS.length;
+  const blocks = [
+    [0, shared, null],
+    ...REGIONS.map((r, i) => [shared + 3 * i, shared + 3 * i + 3, r] as const),
+  ] as const;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    const before = loss(x);
+    for (const [from, to, region] of blocks) {
+      const part = minimise((y) => loss([...x.slice(0, from), ...y, ...x.slice(to)], region), x.slice(from, to));
+      x = [...x.slice(0, from), ...part, ...x.slice(to)];
+    }
+    console.log(`sweep ${sweep + 1}: loss ${loss(x).toFixed(6)}`);
+    if (before - loss(x) < 1e-4) break;
+  }
+  return x;
+}
+
 // Start: thresholds spread over the scale, newer periods better (lower η), no zone or regional effect.
-const start = [-4, 0, 0, 0.3, 0.7, 0.3, -0.8, -2.5, -6, 0, ...REGIONS.map(() => 0)];
-const x = minimise(loss, start);
+const start = [-4, 0, 0, 0.3, 0.7, 0.3, -0.8, -2.5, -6, 0, ...REGIONS.flatMap(() => [0, 0, 0])];
+const x = blockDescent(start);
 const parameters = decode(x);
 const round = (v: number) => Math.round(v * 1e4) / 1e4;
 const output = {
@@ -113,7 +163,12 @@ const output = {
     thresholds: parameters.thresholds.map(round),
     periods: parameters.periods.map(round),
     zoneSlope: round(parameters.zoneSlope),
-    regions: Object.fromEntries(Object.entries(parameters.regions).map(([r, d]) => [r, round(d)])),
+    regions: Object.fromEntries(
+      Object.entries(parameters.regions).map(([r, d]) => [
+        r,
+        { existing: round(d.existing), cte: round(d.cte), spread: round(d.spread) },
+      ]),
+    ),
   },
   loss: round(loss(x)),
   fit: evidence.tables.map((t) => ({

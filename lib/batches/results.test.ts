@@ -1,7 +1,8 @@
 import { stringify } from "csv-stringify/sync";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { csvLines, neutralised } from "./results";
+import { estimateEnergyCertificate } from "@/lib/enrichment/estimate";
+import { csvLines, neutralised, RESULT_COLUMNS, resultCells, type Result } from "./results";
 
 // csv-stringify is the reference the hand-written writer must match: every field holding a
 // separator of some reader (`;` for Spanish-locale Excel) quoted, formula starts neutralised.
@@ -81,6 +82,29 @@ describe("csvLines", () => {
     expect(rows).toEqual([
       ["'=1+1", "-2", 'a,"b"\nc', ""],
       ["two\nlines", "cr\rhere", "'\rCR", "end"],
+    ]);
+  });
+});
+
+describe("resultCells", () => {
+  it("carries an estimate's confidence and plausible range; a registry certificate leaves them empty", () => {
+    const estimate = estimateEnergyCertificate({ yearBuilt: 1975, climateZone: "D3", use: "Residencial", ccaa: null })!;
+    const cells = (energy_certificate: unknown) => {
+      const row = resultCells({
+        item: { line: 1 } as Result["item"],
+        property: { energy_certificate } as Result["property"],
+      });
+      const at = (name: string) => row[RESULT_COLUMNS.indexOf(name)];
+      return [at("estimate_confidence"), at("estimate_range_from"), at("estimate_range_to")];
+    };
+    expect(cells(estimate)).toEqual(["low", estimate.plausible_range!.from, estimate.plausible_range!.to]);
+    expect(estimate.plausible_range!.from <= estimate.rating && estimate.rating <= estimate.plausible_range!.to).toBe(
+      true,
+    );
+    expect(cells({ ...estimate, source: "registry", confidence: null, plausible_range: null })).toEqual([
+      null,
+      null,
+      null,
     ]);
   });
 });

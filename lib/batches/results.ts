@@ -91,6 +91,10 @@ const COLUMNS: [string, (r: Result) => Cell | undefined][] = [
   ["energy_certificate_id", (r) => r.property?.energy_certificate?.certificate_id],
   ["energy_issued_on", (r) => r.property?.energy_certificate?.issued_on],
   ["energy_expired", (r) => r.property?.energy_certificate?.expired],
+  ["emissions_rating", (r) => r.property?.energy_certificate?.emissions_rating],
+  ["estimate_confidence", (r) => r.property?.energy_certificate?.confidence],
+  ["estimate_range_from", (r) => r.property?.energy_certificate?.plausible_range?.from],
+  ["estimate_range_to", (r) => r.property?.energy_certificate?.plausible_range?.to],
 ];
 
 export const RESULT_COLUMNS = COLUMNS.map(([name]) => name);

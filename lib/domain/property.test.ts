@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { certificateAsOf, iteAsOf, iteOverdue, type StoredCertificate } from "./property";
+import { certificateAsOf, iteAsOf, iteOverdue, plausibleRange, type StoredCertificate } from "./property";
 
 describe("ite.overdue", () => {
   it("is the due date against today's date in Spain, not UTC's", () => {
@@ -59,8 +59,12 @@ describe("certificateAsOf", () => {
 
   it("works out expiry whenever the certificate is shown", () => {
     const kept = { ...stored, registered_on: null, valid_until_source: "registry" } as const;
-    expect(certificateAsOf(kept, now)).toEqual({ ...kept, expired: false });
-    expect(certificateAsOf(kept, new Date("2032-03-01T12:00:00Z"))).toEqual({ ...kept, expired: true });
+    expect(certificateAsOf(kept, now)).toEqual({ ...kept, expired: false, plausible_range: null });
+    expect(certificateAsOf(kept, new Date("2032-03-01T12:00:00Z"))).toEqual({
+      ...kept,
+      expired: true,
+      plausible_range: null,
+    });
     expect(certificateAsOf(null, now)).toBeNull();
   });
 
@@ -76,5 +80,29 @@ describe("certificateAsOf", () => {
     // An end that is not issue + 10 years was the registry's own.
     const given = { ...stored, valid_until: "2031-05-01" };
     expect(certificateAsOf(given, now)).toMatchObject({ valid_until: "2031-05-01", valid_until_source: "registry" });
+  });
+});
+
+describe("plausibleRange", () => {
+  const p = (...v: number[]) => ({ A: v[0]!, B: v[1]!, C: v[2]!, D: v[3]!, E: v[4]!, F: v[5]!, G: v[6]! });
+
+  it("is the narrowest run of letters holding 80 %", () => {
+    expect(plausibleRange(p(0, 0, 0, 0.05, 0.85, 0.05, 0.05))).toEqual({ from: "E", to: "E" });
+    expect(plausibleRange(p(0.01, 0.01, 0.02, 0.1, 0.48, 0.12, 0.26))).toEqual({ from: "E", to: "G" });
+    expect(plausibleRange(p(0.12, 0.23, 0.19, 0.2, 0.17, 0.06, 0.03))).toEqual({ from: "A", to: "E" });
+  });
+
+  it("of runs as narrow, takes the one holding more", () => {
+    // B-D holds 0.80 and C-E 0.82 (C-D alone 0.71): both three letters wide.
+    expect(plausibleRange(p(0.05, 0.09, 0.36, 0.35, 0.11, 0.04, 0))).toEqual({ from: "C", to: "E" });
+    expect(plausibleRange(p(0.05, 0.11, 0.36, 0.35, 0.09, 0.04, 0))).toEqual({ from: "B", to: "D" });
+  });
+
+  it("is not thrown off by floating point: 0.7 + 0.1 is 80 %", () => {
+    expect(plausibleRange(p(0, 0, 0, 0.7, 0.1, 0.1, 0.1))).toEqual({ from: "D", to: "E" });
+  });
+
+  it("spans every letter when the probability is spread evenly", () => {
+    expect(plausibleRange(p(1, 1, 1, 1, 1, 1, 1))).toEqual({ from: "A", to: "F" });
   });
 });

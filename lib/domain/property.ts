@@ -46,6 +46,35 @@ export const RatingProbabilities = z
   )
   .meta({ id: "RatingProbabilities", description: "Probability of each letter; they sum to 1." });
 
+/** The share of the probability a plausible range holds at least (contract: 80 %). */
+export const PLAUSIBLE_MASS = 0.8;
+
+export const PlausibleRange = z.object({ from: Rating, to: Rating }).meta({
+  id: "PlausibleRange",
+  description: "The narrowest run of consecutive letters holding at least 80 % of the estimate's probability.",
+});
+export type PlausibleRange = z.infer<typeof PlausibleRange>;
+
+/**
+ * The narrowest run of consecutive letters whose probabilities add up to at least 80 %; among runs
+ * as narrow, the one holding the most. Letters are ordered, so a run (not any set) is what a reader
+ * can act on: "between D and F".
+ */
+export function plausibleRange(p: Record<(typeof RATINGS)[number], number>): PlausibleRange {
+  const total = RATINGS.reduce((s, r) => s + p[r], 0);
+  // Floating point: 0.7 + 0.1 is 0.7999999999999999.
+  const needed = PLAUSIBLE_MASS * total - 1e-9;
+  for (let width = 1; width <= RATINGS.length; width++) {
+    let best: { from: number; mass: number } | null = null;
+    for (let from = 0; from + width <= RATINGS.length; from++) {
+      const mass = RATINGS.slice(from, from + width).reduce((s, r) => s + p[r], 0);
+      if (mass >= needed && (!best || mass > best.mass)) best = { from, mass };
+    }
+    if (best) return { from: RATINGS[best.from]!, to: RATINGS[best.from + width - 1]! };
+  }
+  return { from: RATINGS[0], to: RATINGS[RATINGS.length - 1]! };
+}
+
 export const EnergyCertificate = z
   .object({
     rating: Rating.meta({
@@ -106,13 +135,20 @@ export const EnergyCertificate = z
       description:
         "Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates.",
     }),
+    plausible_range: PlausibleRange.nullable().meta({
+      description:
+        "Estimates only: the narrowest run of consecutive letters holding at least 80 % of the probability; null for registry certificates.",
+    }),
   })
   .meta({ id: "EnergyCertificate" });
 export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
 
-/** A certificate as stored: those written before registered_on and valid_until_source lack them. */
-export type StoredCertificate = Omit<EnergyCertificate, "registered_on" | "valid_until_source"> &
-  Partial<Pick<EnergyCertificate, "registered_on" | "valid_until_source">>;
+/**
+ * A certificate as stored: those written before registered_on and valid_until_source lack them, and
+ * estimates written before plausible_range lack it.
+ */
+export type StoredCertificate = Omit<EnergyCertificate, "registered_on" | "valid_until_source" | "plausible_range"> &
+  Partial<Pick<EnergyCertificate, "registered_on" | "valid_until_source" | "plausible_range">>;
 
 /**
  * The certificate as of `now`: `expired` changes with the date, so it is worked out whenever a
@@ -142,6 +178,7 @@ export function certificateAsOf(c: StoredCertificate | null, now: Date): EnergyC
     valid_until: validUntil,
     valid_until_source: source,
     expired: c.source === "registry" ? certificateExpired(validUntil, now) : null,
+    plausible_range: c.plausible_range ?? (c.probabilities ? plausibleRange(c.probabilities) : null),
   };
 }
 

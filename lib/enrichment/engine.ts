@@ -216,6 +216,7 @@ export function certificateOf(c: RegistryCertificate, now: Date): EnergyCertific
     probabilities: null,
     confidence: null,
     basis: null,
+    plausible_range: null,
   };
 }
 

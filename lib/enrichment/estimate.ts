@@ -1,26 +1,31 @@
 // Estimated energy rating when no official certificate exists: a calibrated model, always
-// labelled `source: "estimated"`, with the probability of each letter, a confidence and its basis.
+// labelled `source: "estimated"`, with the probability of each letter, its plausible range, a
+// confidence and its basis.
 //
-// The model is an ordinal (cumulative-logit) one: P(letter ≤ k) = σ(θ_k − η), with
-// η = μ(construction period) + β·(winter zone − C) + δ(community). The thermal standard in force
-// sets the period (none ≤ 1979, NBE-CT-79 1980-2006, CTE DB-HE 2006 2007-2013, DB-HE 2013 or 2019
-// from 2014); the winter zone (α, A … E) and the community move the whole distribution. Its
-// parameters are fitted by scripts/fit-rating-model.ts to the published distributions in
-// ./data/rating-evidence.json, each cited there: Spain's certified stock and new buildings (2014),
-// new buildings certified in 2017 (the post-2013 rules), ICAEN's Catalonia (2014), Extremadura
-// (2013-2021), Galicia's new buildings, and IDAE's share of E, F and G per community (the regional
-// effects). The Comunidad de Madrid registry (2014) and Spain's certified stock of 2018 are held
-// out of the fit and checked in the tests. The fitted parameters and the fit are in
-// ./data/rating-model.json; every assumption the tables need is listed there and in the basis.
+// The model is an ordinal (cumulative-logit) one: P(letter ≤ k) = σ((θ_k − η) / s), with
+// η = μ(period) + β·(winter zone − C) + δ(community, period) and s the community's spread. The
+// period is the thermal standard the building was permitted under (none before 1980, NBE-CT-79,
+// CTE DB-HE 2006, DB-HE 2013 or 2019), read from the year Catastro gives through the time a permit
+// takes to become a building (see regulationPeriods). A community moves its older stock (δ before
+// CTE) and its CTE-era buildings (δ after) apart, and spreads its letters more or less widely than
+// Spain's: Canarias has both Spain's highest A share and one of its highest E+F+G shares, which one
+// shift cannot give. Parameters are fitted by scripts/fit-rating-model.ts to the published
+// distributions in ./data/rating-evidence.json, each cited there: Spain's national tables and
+// IDAE's 2019 snapshot of every community (A and E+F+G shares). Each community register's own
+// summary (Madrid, Aragón, Andalucía, Catalonia, Extremadura, Galicia, Navarra, Canarias) and Spain's
+// stock of 2018 and 2022 are held out; docs/estimate.md (scripts/estimate-evaluation.ts) compares.
+// The fitted parameters and the fit are in ./data/rating-model.json; every assumption the tables
+// need is listed there and in the basis.
 //
 // Not estimated: land, farming, industrial units (RD 390/2021 certifies only their non-process
 // parts), parking and storage, and anything without a plausible year. Non-residential uses are
 // rated against a reference building, so the model (fitted on dwellings) says little: "very_low";
 // so are new builds (one national table of 2017) and places whose zone is unknown.
-import { RATINGS, type EnergyCertificate, type Rating } from "@/lib/domain";
+import { RATINGS, plausibleRange, type EnergyCertificate, type Rating } from "@/lib/domain";
 import { populationByWinterZone } from "@/lib/reference-data";
 import model from "./data/rating-model.json";
 
+/** Regulation periods: the thermal standard a building's permit was applied for under. */
 export const PERIODS = ["<=1979", "1980-2006", "2007-2013", ">=2014"] as const;
 export type Period = (typeof PERIODS)[number];
 const STANDARDS: Record<Period, string> = {
@@ -32,6 +37,13 @@ const STANDARDS: Record<Period, string> = {
 /** Winter zones from mildest to coldest; C is the reference. */
 export const WINTER_ZONES = ["α", "A", "B", "C", "D", "E"] as const;
 
+/** A community's effects: δ on buildings before CTE and on CTE-era ones, and log s (its spread). */
+export interface RegionEffect {
+  existing: number;
+  cte: number;
+  spread: number;
+}
+
 export interface ModelParameters {
   /** θ_A … θ_F, increasing. */
   thresholds: number[];
@@ -39,17 +51,52 @@ export interface ModelParameters {
   periods: number[];
   /** β per step of winter zone. */
   zoneSlope: number;
-  /** δ per community with a published table (reference-data names); others are Spain's average, 0. */
-  regions: Record<string, number>;
+  /** Per community with a published table (reference-data names); others are Spain's average (all 0). */
+  regions: Record<string, RegionEffect>;
 }
 
-export const periodOf = (year: number): Period =>
-  year <= 1979 ? "<=1979" : year <= 2006 ? "1980-2006" : year <= 2013 ? "2007-2013" : ">=2014";
+/**
+ * The first permit applications each later standard applied to, as fractional years: NBE-CT-79
+ * (RD 2429/1979) from 1980 (the research note's date); CTE DB-HE (RD 314/2006, in force 29 March
+ * 2006) for permits applied for from 29 September 2006, after six months in which the earlier
+ * thermal rules could still be used (its transitional provisions); DB-HE 2013 (Orden FOM/1635/2013,
+ * in force 13 September 2013, the same six months) from 13 March 2014. DB-HE 2019 (RD 732/2019)
+ * shares the last period: no table separates it.
+ */
+const PERMIT_CUTOFFS = [1980, 2006 + 271 / 365, 2014 + 71 / 365];
+/**
+ * Years between a permit's application and the building's completion (the year Catastro gives):
+ * APCE reports a permit takes 12-14 months and a block of 120 dwellings about 20 months to build
+ * (Cinco Días, 17 January 2019), about 2.75 years; ±1 year around it, evenly, is an assumption.
+ */
+const PERMIT_LAG = [1.75, 3.75] as const;
+/** Points per dimension of the (completion day, lag) grid the period shares are averaged over. */
+const GRID = 40;
+
+/**
+ * The periods a building completed in `year` was permitted under, with their shares: its completion
+ * falls anywhere in the year and its permit was applied for PERMIT_LAG years before. So a building
+ * finished in 2015 was permitted under CTE 2006, one finished in 2016 mostly so, and one finished
+ * in 1981 most likely before NBE-CT-79.
+ */
+export function regulationPeriods(year: number): Partial<Record<Period, number>> {
+  const counts: Partial<Record<Period, number>> = {};
+  for (let i = 0; i < GRID; i++) {
+    for (let j = 0; j < GRID; j++) {
+      const lag = PERMIT_LAG[0] + ((PERMIT_LAG[1] - PERMIT_LAG[0]) * (j + 0.5)) / GRID;
+      const applied = year + (i + 0.5) / GRID - lag;
+      const period = PERIODS[PERMIT_CUTOFFS.filter((c) => applied >= c).length]!;
+      counts[period] = (counts[period] ?? 0) + 1;
+    }
+  }
+  return Object.fromEntries(Object.entries(counts).map(([p, n]) => [p, n / GRID ** 2]));
+}
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
+const NO_EFFECT: RegionEffect = { existing: 0, cte: 0, spread: 0 };
 const regionEffect = (params: ModelParameters, ccaa: string | null) =>
-  ccaa !== null && Object.hasOwn(params.regions, ccaa) ? params.regions[ccaa]! : 0;
+  ccaa !== null && Object.hasOwn(params.regions, ccaa) ? params.regions[ccaa]! : NO_EFFECT;
 
 /** P(letter) for one period, winter zone and community (null: Spain's average) under `params`. */
 export function letterProbabilities(
@@ -59,8 +106,11 @@ export function letterProbabilities(
   ccaa: string | null = null,
 ): Record<Rating, number> {
   const zone = WINTER_ZONES.indexOf(winterZone as (typeof WINTER_ZONES)[number]) - 3;
-  const eta = params.periods[PERIODS.indexOf(period)]! + params.zoneSlope * zone + regionEffect(params, ccaa);
-  const cumulative = [...params.thresholds.map((t) => sigmoid(t - eta)), 1];
+  const region = regionEffect(params, ccaa);
+  const p = PERIODS.indexOf(period);
+  const eta = params.periods[p]! + params.zoneSlope * zone + (p < 2 ? region.existing : region.cte);
+  const scale = Math.exp(region.spread);
+  const cumulative = [...params.thresholds.map((t) => sigmoid((t - eta) / scale)), 1];
   return Object.fromEntries(RATINGS.map((r, k) => [r, cumulative[k]! - (k ? cumulative[k - 1]! : 0)])) as Record<
     Rating,
     number
@@ -122,7 +172,7 @@ export function estimateProbabilities({
   const winter = winterOf(climateZone);
   return mixture(
     PARAMETERS,
-    { [periodOf(yearBuilt)]: 1 },
+    regulationPeriods(yearBuilt),
     winter ? { [winter]: 1 } : populationByWinterZone(ccaa),
     ccaa,
   );
@@ -133,13 +183,21 @@ const MODEL_BASIS =
   `ordinal model fitted to ${model.fittedTo.length} published distributions of certificates ` +
   `(${model.fittedTo.join(", ")}); assumptions: ${model.assumptions.join("; ")}`;
 
+/** The periods a building was likely permitted under, for the basis: "CTE DB-HE 2006 70 %, …" (5 % or more). */
+function permitNote(periods: Partial<Record<Period, number>>): string {
+  const likely = PERIODS.filter((p) => (periods[p] ?? 0) >= 0.05).sort((a, b) => periods[b]! - periods[a]!);
+  if (likely.length === 1) return `permitted under ${STANDARDS[likely[0]!]}`;
+  return `permitted under ${likely.map((p) => `${STANDARDS[p]} ${Math.round(periods[p]! * 100)} %`).join(", ")}`;
+}
+
 export function estimateEnergyCertificate(input: EstimateInput): EnergyCertificate | null {
   const probabilities = estimateProbabilities(input);
   if (!probabilities || !plausibleYear(input.yearBuilt)) return null;
   const rating = RATINGS.reduce((best, r) => (probabilities[r] > probabilities[best] ? r : best), RATINGS[0]);
   const residential = input.use !== null && /residencial/i.test(input.use);
   const winter = winterOf(input.climateZone);
-  const period = periodOf(input.yearBuilt);
+  const periods = regulationPeriods(input.yearBuilt);
+  const newBuild = (periods[">=2014"] ?? 0) >= 0.5;
   const useNote = residential
     ? "residential"
     : input.use
@@ -150,12 +208,12 @@ export function estimateEnergyCertificate(input: EstimateInput): EnergyCertifica
     : `climate zone unknown (${input.ccaa ?? "Spain"}'s mix of zones by population)`;
   const regional = input.ccaa !== null && Object.hasOwn(PARAMETERS.regions, input.ccaa);
   const regionNote = regional
-    ? `${input.ccaa} (its regional effect, fitted to its published shares)`
+    ? `${input.ccaa} (its regional effects, fitted to its published shares)`
     : `${input.ccaa ?? "community unknown"} (no published table of its own: Spain's average)`;
-  const newBuild =
-    period === ">=2014"
-      ? "; a new build: one national table of 2017 new buildings stands for every post-2013 building"
-      : "";
+  const newBuildNote = newBuild
+    ? "; a new build: one national table of 2017 new buildings stands for every building permitted since 2014"
+    : "";
+  const shown = rounded(probabilities);
   return {
     rating,
     source: "estimated",
@@ -170,10 +228,11 @@ export function estimateEnergyCertificate(input: EstimateInput): EnergyCertifica
     scope: null,
     registry: null,
     certificate_id: null,
-    probabilities: rounded(probabilities),
-    confidence: residential && winter && period !== ">=2014" ? "low" : "very_low",
+    probabilities: shown,
+    confidence: residential && winter && !newBuild ? "low" : "very_low",
     basis:
-      `built ${input.yearBuilt} (${STANDARDS[period]}), ${zoneNote}, ${regionNote}, ${useNote}${newBuild}; ` +
+      `built ${input.yearBuilt} (${permitNote(periods)}), ${zoneNote}, ${regionNote}, ${useNote}${newBuildNote}; ` +
       `${MODEL_BASIS}; not a certificate`,
+    plausible_range: plausibleRange(probabilities),
   };
 }

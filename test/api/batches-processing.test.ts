@@ -155,16 +155,16 @@ describe("GET /batches/{id}/results", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).split("\r\n");
     expect(lines[0]).toBe(
-      "line,external_id,cadastral_reference,status,property_id,address,municipality,province,ccaa,year_built,climate_zone,use,built_area_m2,energy_rating,energy_source,primary_energy_kwh_m2_year,emissions_kg_co2_m2_year,certificate_valid_until,ite_fetch_status,ite_next_due_on,latitude,longitude,error_code,postal_code,municipality_code,energy_certificate_id,energy_issued_on,energy_expired",
+      "line,external_id,cadastral_reference,status,property_id,address,municipality,province,ccaa,year_built,climate_zone,use,built_area_m2,energy_rating,energy_source,primary_energy_kwh_m2_year,emissions_kg_co2_m2_year,certificate_valid_until,ite_fetch_status,ite_next_due_on,latitude,longitude,error_code,postal_code,municipality_code,energy_certificate_id,energy_issued_on,energy_expired,emissions_rating,estimate_confidence,estimate_range_from,estimate_range_to",
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe("");
     expect(lines[1]).toMatch(
       new RegExp(
-        `^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,,,28079,C-1,2020-01-01,false$`,
+        `^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,,,28079,C-1,2020-01-01,false,E,,,$`,
       ),
     );
-    expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference,,,,,");
+    expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference,,,,,,,,,");
     expect(lines[3]).toMatch(/^3,'@me,.*,duplicate,/);
   });
 

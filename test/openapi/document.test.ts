@@ -77,7 +77,9 @@ describe("the OpenAPI document", () => {
 
   it("declares the estimated certificate's members", () => {
     const members = Object.keys(doc.components.schemas.EnergyCertificate.properties);
-    expect(members).toEqual(expect.arrayContaining(["probabilities", "confidence", "basis", "source"]));
+    expect(members).toEqual(
+      expect.arrayContaining(["probabilities", "confidence", "basis", "plausible_range", "source"]),
+    );
   });
 
   it("describes every event under webhooks with the Standard Webhooks headers as shared parameters", () => {

@@ -445,6 +445,8 @@ export type components = {
             confidence: ("medium" | "low" | "very_low") | null;
             /** @description Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates. */
             basis: string | null;
+            /** @description Estimates only: the narrowest run of consecutive letters holding at least 80 % of the probability; null for registry certificates. */
+            plausible_range: components["schemas"]["PlausibleRange"] | null;
         };
         /** @description Probability of each letter; they sum to 1. */
         RatingProbabilities: {
@@ -455,6 +457,13 @@ export type components = {
             E: number;
             F: number;
             G: number;
+        };
+        /** @description The narrowest run of consecutive letters holding at least 80 % of the estimate's probability. */
+        PlausibleRange: {
+            /** @enum {string} */
+            from: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+            /** @enum {string} */
+            to: "A" | "B" | "C" | "D" | "E" | "F" | "G";
         };
         Ite: {
             /**
@@ -907,6 +916,8 @@ export type components = {
             confidence: ("medium" | "low" | "very_low") | null;
             /** @description Estimates only: what the estimate rests on (inputs and the published data behind the model); null for registry certificates. */
             basis: string | null;
+            /** @description Estimates only: the narrowest run of consecutive letters holding at least 80 % of the probability; null for registry certificates. */
+            plausible_range: components["schemas"]["PlausibleRangeOutput"] | null;
         };
         /** @description Probability of each letter; they sum to 1. */
         RatingProbabilitiesOutput: {
@@ -917,6 +928,13 @@ export type components = {
             E: number;
             F: number;
             G: number;
+        };
+        /** @description The narrowest run of consecutive letters holding at least 80 % of the estimate's probability. */
+        PlausibleRangeOutput: {
+            /** @enum {string} */
+            from: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+            /** @enum {string} */
+            to: "A" | "B" | "C" | "D" | "E" | "F" | "G";
         };
         IteOutput: {
             /**
