@@ -22,9 +22,10 @@ import {
   inspectFile,
   lastingOverrides,
   listDatasets,
-  liveRoutes,
+  liveRegisters,
   localFile,
   readOverrides,
+  registerSettings,
   refreshSettings,
   remoteFile,
   type ColumnOverrides,
@@ -282,7 +283,10 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers check": {
-      const checks = await checkRegisters(createSources(loadConfig(), { routes: liveRoutes() }).live, checkTargets());
+      const checks = await checkRegisters(
+        createSources(loadConfig(), { live: liveRegisters(registerSettings()) }).live,
+        checkTargets(),
+      );
       console.table(
         checks.map((c) => ({
           register: c.register,

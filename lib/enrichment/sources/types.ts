@@ -136,13 +136,12 @@ export interface Sources {
   ite: IteSource;
 }
 
-/** Providers named in outcomes (registers add their own, e.g. `index:<dataset>`). */
+/**
+ * Providers the engine names itself; each regional register names its own (lib/registers/<id>/),
+ * and the index answers as `index:<dataset>`.
+ */
 export const PROVIDERS = {
   catastro: "catastro-ovc",
-  catalonia: "icaen-socrata",
-  valencia: "gva-wfs",
-  gesiee: "gva-gesiee",
-  aragon: "aragon-gaodcore",
   rules: "rules",
   estimate: "estimate",
   sandbox: "sandbox",
@@ -168,13 +167,36 @@ export interface RegisterIndex {
   inspection(query: { parcel: string; addressKey?: string | null }): Promise<IndexHit<IteFinding> | null>;
 }
 
+/** A regional register asked live for a unit's (or else its parcel's) certificate. */
+export interface LiveCertificateClient {
+  provider: string;
+  lookup(
+    query: { unit: string | null; parcel: string },
+    timeoutMs: number,
+  ): Promise<SourceOutcome<RegistryCertificate>>;
+}
+
+/** A regional register asked live for a building's inspection, by its parcel. */
+export interface LiveInspectionClient {
+  provider: string;
+  lookup(query: { parcel: string }, timeoutMs: number): Promise<SourceOutcome<IteFinding>>;
+}
+
+/** Where the cadastre's services are (its client is the engine's own, ./cadastre); defaults Catastro's. */
+export interface CadastreEndpoints {
+  baseUrl?: string;
+  coordinatesBaseUrl?: string;
+}
+
 /**
- * Which live register answers a source in each province (province code → provider): the region
- * table's (lib/registers/regions.ts), handed to the live clients by the composition root.
+ * The live registers, made by the register modules (lib/registers/<id>/) from their settings: the
+ * cadastre's endpoints, and which client answers each source in each province (province code →
+ * client), handed to the live sources by the composition root.
  */
-export interface LiveRoutes {
-  energyCertificate: ReadonlyMap<string, string>;
-  ite: ReadonlyMap<string, string>;
+export interface LiveRegisters {
+  cadastre: CadastreEndpoints;
+  energyCertificate: ReadonlyMap<string, LiveCertificateClient>;
+  ite: ReadonlyMap<string, LiveInspectionClient>;
 }
 
 /** The provider name of an index answer: `index:<dataset>`. */

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
-import type { CataloniaRow } from "../registries/catalonia";
+import type { CataloniaRow } from "@/lib/registers/icaen/client";
+import { liveRegisters } from "@/lib/registers";
 import type { CadastreFacts } from "../types";
 import { createLiveEnergyCertificate } from "./live";
 
@@ -128,18 +129,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
-const ROUTES = new Map([
-  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
-  ...["03", "12", "46"].map((p) => [p, "gva-wfs"] as const),
-  ...["22", "44", "50"].map((p) => [p, "aragon-gaodcore"] as const),
-]);
-
+/** The region table's routes (lib/registers), every register asked at the replay server. */
 const cee = (options: Partial<Parameters<typeof createLiveEnergyCertificate>[0]> = {}) =>
   createLiveEnergyCertificate({
-    cataloniaBaseUrl: server.url,
-    valenciaBaseUrl: `${server.url}/26_GCEE`,
-    routes: ROUTES,
+    routes: liveRegisters({
+      CEE_CATALONIA_BASE_URL: server.url,
+      CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`,
+      CEE_ARAGON_BASE_URL: server.url,
+    }).energyCertificate,
     ...options,
   });
 
@@ -310,8 +307,7 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
 });
 
 describe("Aragón (GA_OD_Core view 237)", () => {
-  const ask = (reference: string) =>
-    cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
+  const ask = (reference: string) => cee().lookup(input(reference, facts(reference, "50")));
   const sent = (from: number) =>
     server.requests
       .slice(from)
@@ -372,11 +368,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
       kind: "found",
       data: { scope: "building", certificateId: "ARA-0004" },
     });
-    expect(
-      await cee({ aragonBaseUrl: server.url }).lookup(
-        input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")),
-      ),
-    ).toEqual({
+    expect(await cee().lookup(input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")))).toEqual({
       kind: "not_found",
       provider: "aragon-gaodcore",
       summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)" },
@@ -385,13 +377,6 @@ describe("Aragón (GA_OD_Core view 237)", () => {
 
   it("an answer that is not rows is an error", async () => {
     expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
-  });
-});
-
-describe("routes", () => {
-  it("a provider no client answers for is refused when the client is made", () => {
-    const routes = new Map([["28", "madrid-ckan"]]);
-    expect(() => cee({ routes })).toThrow("no live certificate client for madrid-ckan");
   });
 });
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, type ReplayServer } from "../testing/replay-server";
-import type { CataloniaRow } from "../registries/catalonia";
+import type { CataloniaRow } from "@/lib/registers/icaen/client";
+import { liveRegisters } from "@/lib/registers";
 import type { CadastreFacts } from "../types";
 import { createLiveIte } from "./live";
 
@@ -67,18 +68,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
-const ROUTES = new Map([
-  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
-  ...["03", "12", "46"].map((p) => [p, "gva-gesiee"] as const),
-]);
-
 const ite = (options: Partial<Parameters<typeof createLiveIte>[0]> = {}) =>
   createLiveIte({
-    cataloniaBaseUrl: server.url,
-    valenciaBaseUrl: `${server.url}/0801_GESIEE`,
     now: () => new Date("2026-06-01"),
-    routes: ROUTES,
+    // The region table's routes (lib/registers), every register asked at the replay server.
+    routes: liveRegisters({ CEE_CATALONIA_BASE_URL: server.url, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` })
+      .ite,
     ...options,
   });
 

@@ -1,10 +1,12 @@
 // Cantabria: the register's XLSX export (DGICC, last published April 2022). Letters are written
 // "E - Calificación E", "N/D" for none. Its date, VIGENCIA DESDE, is when validity starts: read as
 // the issue date, from which validity runs.
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const cantabria = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "ctb-dgicc",
     title: "Cantabria: register of energy certificates (XLSX, 2022)",
@@ -26,3 +28,18 @@ export const cantabria = certificateDataset(
     certificateId: "CERTIFICADO",
   },
 );
+
+export const cantabria: Register = {
+  id: "cantabria",
+  publisher: "Gobierno de Cantabria (DGICC)",
+  community: "Cantabria",
+  licence: {
+    name: "unstated",
+    attribution: "Gobierno de Cantabria",
+    source:
+      "none found: the workbook is published on DGICC's pages, not an open-data portal; the publisher is named as a courtesy",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};

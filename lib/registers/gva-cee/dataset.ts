@@ -2,10 +2,10 @@
 // dataset, several files, `;` separated as NBEM reads them). The files give the end of validity,
 // not the issue date. Their certificates carry this dataset's own registry label, not the live
 // WFS's: a record says which copy it came from.
-import { certificateDataset } from "./certificates";
-import { NBEM_MAIN, nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { NBEM_MAIN, nbemScript } from "../datasets/evidence";
 
-export const valencia = certificateDataset(
+export const valenciaDataset = certificateDataset(
   {
     id: "val-gva",
     title: "Comunitat Valenciana: GVA yearly certificate files (per year and province)",

@@ -1,9 +1,11 @@
 // La Rioja: the register's CSV on ias1.larioja.org. `FECHA_VALIDEZ` is the end of validity; no
 // certificate number.
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const laRioja = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "rio-larioja",
     title: "La Rioja: register of energy certificates (CSV)",
@@ -24,3 +26,17 @@ export const laRioja = certificateDataset(
     validUntil: "FECHA_VALIDEZ",
   },
 );
+
+export const laRioja: Register = {
+  id: "la-rioja",
+  publisher: "Gobierno de La Rioja",
+  community: "La Rioja",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Gobierno de La Rioja",
+    source: "La Rioja's open-data portal states CC BY 4.0 (portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};

@@ -1,10 +1,12 @@
 // Castilla y León: the register's bulk CSV (`;`) for the whole community. Column names: NBEM's
 // Castilla_Y_León script, the only evidence. Its only date is the registration ("Fecha de
 // inscripción"): no issue date, no end of validity.
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const castillaLeon = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "cyl-jcyl",
     title: "Castilla y León: register of energy certificates (bulk CSV)",
@@ -23,3 +25,17 @@ export const castillaLeon = certificateDataset(
     certificateId: "Nº de inscripción",
   },
 );
+
+export const castillaLeon: Register = {
+  id: "castilla-leon",
+  publisher: "Junta de Castilla y León",
+  community: "Castilla y León",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Junta de Castilla y León",
+    source: "the JCyL open-data portal states CC BY 4.0 for its datasets (portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};
