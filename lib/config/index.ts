@@ -104,6 +104,8 @@ const EnvSchema = z.object({
     .default(4 * 1024 ** 3),
   /** Register downloads over plain http and to private addresses (development and tests only). */
   FINCA_REGISTERS_ALLOW_PRIVATE: flag.default(false),
+  /** An index copy whose as_of (the publisher's snapshot date) is older than this many days shows `stale`. */
+  REGISTER_STALE_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   /** Lasting column overrides, `<dataset>.json` each, applied to every import (README, "Column overrides"). */
   REGISTER_COLUMNS_DIR: z.string().min(1).default("register-columns"),
   /** pino's levels; `silent` logs nothing. */

@@ -472,7 +472,7 @@ export const operations = [
       "For each of the 19 autonomous communities and cities, and each source (cadastre, energy certificate, ITE), the providers asked in order and the best kind among them: `live` (a register queried by reference), `index` (a local copy of an open dataset, with its `as_of` date and row count), `rules` (ITE age rules only), `estimate` (energy only) or `unsupported`. País Vasco and Navarra keep foral cadastres the national cadastre does not cover.",
     responses: { "200": answer("Coverage per community.", Coverage) },
     async handle({ deps }) {
-      return { status: 200, body: { data: await coverage(deps.db) } };
+      return { status: 200, body: { data: await coverage(deps.db, deps.config.REGISTER_STALE_DAYS) } };
     },
   }),
   defineOperation({

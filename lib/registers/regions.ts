@@ -22,7 +22,7 @@ import {
 } from "@/lib/reference-data";
 import type { Dataset } from "./datasets";
 import * as list from "./list";
-import { liveOf, type LiveRegister, type Register, type RegisterSettings } from "./register";
+import { liveOf, provenanceOf, type LiveRegister, type Register, type RegisterSettings } from "./register";
 
 /** Every register module, in the list's order. */
 export const REGISTERS: readonly Register[] = Object.values(list);
@@ -76,18 +76,24 @@ export const providerRegister = (provider: string): Register | null =>
 
 /** The live registers, connected with `settings`: the cadastre's endpoints and province → client, per source. */
 export function liveRegisters(settings: RegisterSettings): LiveRegisters {
-  /** Province → the client of `pick`'s register there, each client made once. */
-  const routes = <L extends { provider: string }, C>(pick: (m: readonly Register[]) => L[], connect: (l: L) => C) => {
-    const clients = new Map(pick([...REGISTERS]).map((l) => [l.provider, connect(l)] as const));
+  /** Province → the client of `pick`'s register there, each client made once, with its register's provenance. */
+  const routes = <L extends LiveRegister, C>(pick: (m: readonly Register[]) => L[], connect: (l: L) => C) => {
+    const clients = new Map(
+      REGISTERS.flatMap((r) =>
+        pick([r]).map((l) => [l.provider, { ...connect(l), provenance: provenanceOf(r) }] as const),
+      ),
+    );
     return new Map(
       REGIONS.flatMap((r) =>
         pick([...r.modules]).flatMap((l) => r.provinceCodes.map((p) => [p, clients.get(l.provider)!] as const)),
       ),
     );
   };
-  const [cadastre] = liveOf(REGISTERS, "cadastre");
+  const cadastre = REGISTERS.find((r) => liveOf([r], "cadastre").length);
   return {
-    cadastre: cadastre ? cadastre.connect(settings) : {},
+    cadastre: cadastre
+      ? { ...liveOf([cadastre], "cadastre")[0]!.connect(settings), provenance: provenanceOf(cadastre) }
+      : {},
     energyCertificate: routes(
       (m) => liveOf(m, "energy_certificate"),
       (l) => l.connect(settings),

@@ -4,9 +4,18 @@
 // that list, so adding a register is its folder and one line.
 import type { z } from "zod";
 import type { SourceName } from "@/lib/domain";
-import type { CadastreEndpoints, LiveCertificateClient, LiveInspectionClient } from "@/lib/enrichment/sources/types";
+import type {
+  CadastreEndpoints,
+  LiveCertificateClient,
+  LiveInspectionClient,
+  Provenance,
+} from "@/lib/enrichment/sources/types";
 import type { CommunityName } from "@/lib/reference-data";
 import type { Dataset, FormatEvidence } from "./datasets";
+
+/** A register's live clients, as its module makes them (the region table adds its provenance). */
+export type CertificateClient = Omit<LiveCertificateClient, "provenance">;
+export type InspectionClient = Omit<LiveInspectionClient, "provenance">;
 
 /** The register's environment keys, validated: `settings` names them, each with its schema. */
 export type RegisterSettings = Readonly<Record<string, string | undefined>>;
@@ -34,9 +43,9 @@ interface LiveRegisterBase {
 /** A register queried by reference, live: its client, made from the register's settings. */
 export type LiveRegister = LiveRegisterBase &
   (
-    | { source: "cadastre"; connect(settings: RegisterSettings): CadastreEndpoints }
-    | { source: "energy_certificate"; connect(settings: RegisterSettings): LiveCertificateClient }
-    | { source: "ite"; connect(settings: RegisterSettings): LiveInspectionClient }
+    | { source: "cadastre"; connect(settings: RegisterSettings): Omit<CadastreEndpoints, "provenance"> }
+    | { source: "energy_certificate"; connect(settings: RegisterSettings): CertificateClient }
+    | { source: "ite"; connect(settings: RegisterSettings): InspectionClient }
   );
 
 export interface Register {
@@ -56,6 +65,12 @@ export interface Register {
   /** Requests per second the workers may send to its host by default (REGISTER_RATE_LIMITS overrides). */
   budget?: { name: string; rate: number };
 }
+
+/** What a register's answers carry of its licence (lib/enrichment's Provenance). */
+export const provenanceOf = (register: Register): Provenance => ({
+  licence: register.licence.name,
+  attribution: register.licence.attribution,
+});
 
 /** The live registers of `source`. */
 export const liveOf = <S extends SourceName>(registers: readonly Register[], source: S) =>

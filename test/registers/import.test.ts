@@ -134,7 +134,7 @@ describe("a file that cannot be read", () => {
     expect(error).toMatchObject({ file: renamed, line: 1 });
     const lacks = 'the header lacks the column "REFERENCIA_CATASTRAL" that val-gva needs';
     expect((error as Error).message).toBe(`${renamed}: line 1: ${lacks}`);
-    const status = (await listDatasets(db())).find((d) => d.id === "val-gva")!;
+    const status = (await listDatasets(db(), 400)).find((d) => d.id === "val-gva")!;
     expect(status).toMatchObject({ rows: 5, asOf: "2026-10-01", lastError: (error as Error).message });
     expect(
       await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0001" }),
@@ -377,7 +377,7 @@ describe("replacing a dataset", () => {
       asOf: "2026-11-01",
     });
     expect(result.rows).toBe(6);
-    expect((await listDatasets(db())).find((d) => d.id === "val-gva")).toMatchObject({
+    expect((await listDatasets(db(), 400)).find((d) => d.id === "val-gva")).toMatchObject({
       rows: 6,
       lastError: null,
       source: expect.stringContaining("val-2021.csv"),

@@ -147,11 +147,15 @@ export const PROVIDERS = {
   sandbox: "sandbox",
 } as const;
 
-/** A record of the local register index: which dataset, as of when, from which line. */
-export interface IndexHit<T> {
+/**
+ * A record of the local register index: which dataset, as of when (the publisher's snapshot date),
+ * read when (the copy's import), from which line, under which licence.
+ */
+export interface IndexHit<T> extends Provenance {
   data: T;
   dataset: string;
   asOf: string | null;
+  retrievedAt: string | null;
   sourceRow: number;
 }
 
@@ -167,9 +171,20 @@ export interface RegisterIndex {
   inspection(query: { parcel: string; addressKey?: string | null }): Promise<IndexHit<IteFinding> | null>;
 }
 
+/**
+ * Whose data an answer is and what its use requires: the licence's name and the notice it asks for
+ * (lib/registers' register modules state both). Stored in the answer's summary, so a Property says
+ * it of every value (`enrichment.<source>.licence`, `attribution`).
+ */
+export interface Provenance {
+  licence: string | null;
+  attribution: string | null;
+}
+
 /** A regional register asked live for a unit's (or else its parcel's) certificate. */
 export interface LiveCertificateClient {
   provider: string;
+  provenance: Provenance;
   lookup(
     query: { unit: string | null; parcel: string },
     timeoutMs: number,
@@ -179,13 +194,17 @@ export interface LiveCertificateClient {
 /** A regional register asked live for a building's inspection, by its parcel. */
 export interface LiveInspectionClient {
   provider: string;
+  provenance: Provenance;
   lookup(query: { parcel: string }, timeoutMs: number): Promise<SourceOutcome<IteFinding>>;
 }
 
-/** Where the cadastre's services are (its client is the engine's own, ./cadastre); defaults Catastro's. */
+/** Where the cadastre's services are (its client is the engine's own, ./cadastre), and its provenance. */
 export interface CadastreEndpoints {
+  /** The WCF Callejero service root (without `/json/...`). Default: Catastro's. */
   baseUrl?: string;
+  /** The WCF Coordenadas service root. Default: Catastro's. */
   coordinatesBaseUrl?: string;
+  provenance?: Provenance;
 }
 
 /**

@@ -8,7 +8,7 @@ import { getText, parseJson, UpstreamError } from "@/lib/enrichment/sources/http
 import { certificateValues, registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import type { CertificateColumns } from "@/lib/enrichment/sources/registries/fields";
 import { unitThenBuilding } from "@/lib/enrichment/sources/registries/rows";
-import type { LiveCertificateClient } from "@/lib/enrichment/sources/types";
+import type { CertificateClient } from "../register";
 
 export const ARAGON_BASE_URL = "https://opendata.aragon.es";
 export const ARAGON_REGISTRY = "Gobierno de Aragón (GA_OD_Core 237)";
@@ -75,7 +75,7 @@ const ROWS_READ = {
     registryCertificate(certificateValues(row, ARAGON_COLUMNS), scope, ARAGON_REGISTRY),
 };
 
-export const aragonCertificates = (base: string): LiveCertificateClient => ({
+export const aragonCertificates = (base: string): CertificateClient => ({
   provider: ARAGON_PROVIDER,
   lookup({ unit, parcel }, timeoutMs) {
     const client = { base, timeoutMs };

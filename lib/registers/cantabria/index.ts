@@ -13,6 +13,8 @@ const dataset: Dataset = certificateDataset(
     registry: "Gobierno de Cantabria RCEEC",
     url: "https://dgicc.cantabria.es//documents/16626/22038372/DATOS_RCEEC-05042022.xlsx/53189aaa-87ac-60a6-c061-7edbef59716a?t=1650285779330",
     download: "one XLSX workbook (a 2022 snapshot)",
+    // The date in the file's name (DATOS_RCEEC-05042022): the register as the DGICC published it.
+    snapshotOn: "2022-04-05",
     evidence: {
       level: "single_source",
       citations: [`${nbemScript("Cantabria")}: the column names and the letters' wording`],

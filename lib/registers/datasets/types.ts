@@ -40,6 +40,8 @@ export interface Dataset {
   url: string | null;
   /** What the publisher offers, and what an operator does to it before importing. */
   download: string;
+  /** The snapshot date the publisher states for a file that is no longer updated (its as_of). */
+  snapshotOn?: string;
   evidence: FormatEvidence;
   /**
    * Field → the names a file gives it, the documented one first. Element paths for XML; for

@@ -7,7 +7,7 @@ import { bareReference as bare, isoDate, ratingLetter } from "@/lib/enrichment/s
 import { registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import { foundCertificate, noCertificate } from "@/lib/enrichment/sources/registries/rows";
 import { wfsFeatures } from "@/lib/enrichment/sources/registries/wfs";
-import type { LiveCertificateClient } from "@/lib/enrichment/sources/types";
+import type { CertificateClient } from "../register";
 
 export const VALENCIA_BASE_URL = "https://terramapas.icv.gva.es/26_GCEE";
 export const VALENCIA_REGISTRY = "GVA GCEE WFS";
@@ -59,7 +59,7 @@ const certificate = (p: ValenciaProperties, scope: CertificateScope) =>
 const newestFirst = (a: ValenciaProperties, b: ValenciaProperties) =>
   (isoDate(b.validohasta) ?? "").localeCompare(isoDate(a.validohasta) ?? "");
 
-export const valenciaCertificates = (base: string): LiveCertificateClient => ({
+export const valenciaCertificates = (base: string): CertificateClient => ({
   provider: VALENCIA_PROVIDER,
   async lookup({ unit, parcel }, timeoutMs) {
     let unusable = 0;

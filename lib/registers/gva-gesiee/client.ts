@@ -7,7 +7,8 @@
 // filters the same layer on `inf_refcatastral`. Licence CC BY 4.0 Generalitat (its capabilities).
 import { isoDate } from "@/lib/enrichment/sources/registries/fields";
 import { wfsFeatures } from "@/lib/enrichment/sources/registries/wfs";
-import type { IteFinding, LiveInspectionClient, SourceOutcome } from "@/lib/enrichment/sources/types";
+import type { IteFinding, SourceOutcome } from "@/lib/enrichment/sources/types";
+import type { InspectionClient } from "../register";
 
 export const GESIEE_BASE_URL = "https://terramapas.icv.gva.es/0801_GESIEE";
 export const GESIEE_REGISTRY = "GVA GESIEE (IEE.CV)";
@@ -39,7 +40,7 @@ const newestReport = (a: GesieeReport, b: GesieeReport) =>
  * The newest report of the parcel is `found`, with its number and the date it expires (the next one
  * is due); urgent interventions not carried out make the result `unfavourable`; no report is `not_found`.
  */
-export const gesieeInspections = (base: string): LiveInspectionClient => ({
+export const gesieeInspections = (base: string): InspectionClient => ({
   provider: GESIEE_PROVIDER,
   async lookup({ parcel }, timeoutMs): Promise<SourceOutcome<IteFinding>> {
     const [report] = (await gesieeReports(base, parcel, timeoutMs)).sort(newestReport);

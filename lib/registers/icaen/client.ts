@@ -7,12 +7,8 @@ import { getText, parseJson, UpstreamError } from "@/lib/enrichment/sources/http
 import { isoDate, registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import { unitThenBuilding } from "@/lib/enrichment/sources/registries/rows";
 import { appTokenHeader } from "@/lib/enrichment/sources/registries/socrata";
-import type {
-  IteFinding,
-  LiveCertificateClient,
-  LiveInspectionClient,
-  SourceOutcome,
-} from "@/lib/enrichment/sources/types";
+import type { IteFinding, SourceOutcome } from "@/lib/enrichment/sources/types";
+import type { CertificateClient, InspectionClient } from "../register";
 
 export const CATALONIA_BASE_URL = "https://analisi.transparenciacatalunya.cat";
 export const CATALONIA_REGISTRY = "ICAEN (j6ii-t3w2)";
@@ -102,7 +98,7 @@ const ROWS_READ = {
 };
 
 /** The unit's certificates, else those registered under the bare parcel (the building's). */
-export const cataloniaCertificates = (base: string, appToken: string | undefined): LiveCertificateClient => ({
+export const cataloniaCertificates = (base: string, appToken: string | undefined): CertificateClient => ({
   provider: CATALONIA_PROVIDER,
   lookup({ unit, parcel }, timeoutMs) {
     const client = { base, timeoutMs, appToken };
@@ -118,7 +114,7 @@ export const cataloniaCertificates = (base: string, appToken: string | undefined
  * neither its date nor its result; the row's date is the energy certificate's, kept for operators
  * in the summary). No code is `not_found`.
  */
-export const cataloniaInspections = (base: string, appToken: string | undefined): LiveInspectionClient => ({
+export const cataloniaInspections = (base: string, appToken: string | undefined): InspectionClient => ({
   provider: CATALONIA_PROVIDER,
   async lookup({ parcel }, timeoutMs): Promise<SourceOutcome<IteFinding>> {
     const row = await cataloniaIiteRow({ base, timeoutMs, appToken }, parcel);

@@ -129,6 +129,17 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** What every live answer adds: its register's licence and notice, and when it was read (today). */
+const read = (attribution: string) => ({
+  licence: "CC-BY-4.0",
+  attribution,
+  as_of: new Date().toISOString().slice(0, 10),
+  retrieved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+});
+const ICAEN_READ = read("Institut Català d'Energia (ICAEN), Generalitat de Catalunya");
+const GVA_READ = read("Generalitat Valenciana");
+const ARAGON_READ = read("Gobierno de Aragón (Aragón Open Data)");
+
 /** The region table's routes (lib/registers), every register asked at the replay server. */
 const cee = (options: Partial<Parameters<typeof createLiveEnergyCertificate>[0]> = {}) =>
   createLiveEnergyCertificate({
@@ -159,7 +170,7 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
         certificateId: "HT2V7Q9K4M",
       },
       provider: "icaen-socrata",
-      summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit" },
+      summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit", ...ICAEN_READ },
     });
     const request = server.requests.findLast((u) => u.searchParams.get("referencia_cadastral") === UNIT_CAT)!;
     expect(Object.fromEntries(request.searchParams)).toEqual({
@@ -270,7 +281,7 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
         certificateId: "E2019VS012374",
       },
       provider: "gva-wfs",
-      summary: { registry: "GVA GCEE WFS", scope: "unit" },
+      summary: { registry: "GVA GCEE WFS", scope: "unit", ...GVA_READ },
     });
     const request = server.requests.findLast((u) => (u.searchParams.get("FILTER") ?? "").includes(UNIT_VAL))!;
     expect(request.searchParams.get("service")).toBe("WFS");
@@ -331,7 +342,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
         certificateId: "ARA-0001",
       },
       provider: "aragon-gaodcore",
-      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit" },
+      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit", ...ARAGON_READ },
     });
     expect(sent(before)).toEqual([
       {

@@ -5,6 +5,7 @@
 import { PROVIDERS, type EnergyCertificateSource, type LiveRegisters } from "../types";
 import { liveClient, type LiveClientOptions } from "../http";
 import { propertyUnit } from "../registries/fields";
+import { withProvenance } from "../provenance";
 
 export interface LiveEnergyCertificateOptions extends LiveClientOptions {
   /** Province → the register that answers there. */
@@ -24,7 +25,7 @@ export function createLiveEnergyCertificate(options: LiveEnergyCertificateOption
         return { kind: "not_found", provider: PROVIDERS.estimate, summary };
       }
       return ask(`cee:${client.provider}:${unit ?? parcel}`, input, client.provider, () =>
-        client.lookup({ unit, parcel }, timeoutMs),
+        client.lookup({ unit, parcel }, timeoutMs).then((o) => withProvenance(o, client.provenance)),
       );
     },
   };

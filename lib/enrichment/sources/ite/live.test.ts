@@ -68,6 +68,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+/** What every live answer adds: its register's licence and notice, and when it was read (today). */
+const read = (attribution: string) => ({
+  licence: "CC-BY-4.0",
+  attribution,
+  as_of: new Date().toISOString().slice(0, 10),
+  retrieved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+});
+
 const ite = (options: Partial<Parameters<typeof createLiveIte>[0]> = {}) =>
   createLiveIte({
     now: () => new Date("2026-06-01"),
@@ -96,6 +104,7 @@ describe("live ITE", () => {
         urgent_state: "INTu sin ejecutar",
         assessed: "Completo",
         requirement: "required",
+        ...read("Generalitat Valenciana"),
       },
     });
   });
@@ -131,6 +140,7 @@ describe("live ITE", () => {
         certificate_id: "B7M2X9QF3D",
         reported_on: "2016-09-20",
         requirement: "required",
+        ...read("Institut Català d'Energia (ICAEN), Generalitat de Catalunya"),
       },
     });
   });

@@ -7,6 +7,7 @@ import { ccaaForProvince } from "@/lib/reference-data";
 import { PROVIDERS, type IteFinding, type IteSource, type LiveRegisters } from "../types";
 import { liveClient, type LiveClientOptions } from "../http";
 import { iteRequirement } from "./rules";
+import { withProvenance } from "../provenance";
 
 export interface LiveIteOptions extends LiveClientOptions {
   /** The date building ages are counted at (tests); default now. */
@@ -38,7 +39,7 @@ export function createLiveIte(options: LiveIteOptions): IteSource {
       // depends on the unit (its requirement) is added after the shared lookup, not cached.
       const parcel = reference.slice(0, 14);
       const outcome = await ask<IteFinding>(`ite:${client.provider}:${parcel}`, input, client.provider, () =>
-        client.lookup({ parcel }, timeoutMs),
+        client.lookup({ parcel }, timeoutMs).then((o) => withProvenance(o, client.provenance)),
       );
       return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
     },
