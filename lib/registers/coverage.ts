@@ -14,7 +14,7 @@ import type {
 import type { Db } from "@/lib/db";
 import { firstInspectionAge } from "@/lib/enrichment/sources/ite/rules";
 import { indexProvider, PROVIDERS } from "@/lib/enrichment/sources/types";
-import type { Licence } from "./register";
+import { holdsCodes, type Licence } from "./register";
 import { REGIONS, type Region } from "./regions";
 import { listDatasets, type DatasetStatus } from "./status";
 
@@ -38,13 +38,21 @@ const entry = (
   attribution: licence?.attribution ?? null,
 });
 
-/** A provider and the part of the community it covers (null: all of it). */
-type Covering = { provider: CoverageProvider; area: string | null };
+/**
+ * A provider, the part of the community it covers (null: all of it), and whether it holds only
+ * inspection-report codes (Catalonia's certificates: asked, but no inspection register).
+ */
+type Covering = { provider: CoverageProvider; area: string | null; codes?: boolean };
 
-/** The strongest kind; partial when every provider of that kind covers only part of the community. */
+/**
+ * The strongest kind among the providers that are sources of their own (codes are not: a parcel
+ * without one is `unsupported`); partial when every provider of that kind covers only part of the
+ * community.
+ */
 function source(coverings: Covering[]): CoverageSource {
-  const kind = RANK.find((k) => coverings.some((c) => c.provider.kind === k)) ?? "unsupported";
-  const best = coverings.filter((c) => c.provider.kind === kind);
+  const counted = coverings.filter((c) => !c.codes);
+  const kind = RANK.find((k) => counted.some((c) => c.provider.kind === k)) ?? "unsupported";
+  const best = counted.filter((c) => c.provider.kind === kind);
   const partial = best.length > 0 && best.every((c) => c.area !== null);
   return {
     kind,
@@ -55,6 +63,10 @@ function source(coverings: Covering[]): CoverageSource {
 }
 
 const whole = (provider: CoverageProvider): Covering => ({ provider, area: null });
+
+export const CODES_NOTE =
+  "No inspection register: certificates carry an inspection-report code, often empty; the ITE is found with " +
+  "that code where a parcel has one, else unsupported.";
 
 export const FORAL_NOTE =
   "Foral cadastre: the national cadastre (Catastro) does not cover it, so its references cannot be located.";
@@ -67,7 +79,9 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
   const imported = datasets.filter((d) => d.ccaa === region.name && d.rows > 0);
   const live = (name: SourceName) =>
     region.modules.flatMap((m) =>
-      m.live.filter((r) => r.source === name).map((r) => whole(entry(r.provider, "live", r.evidence, m.licence))),
+      m.live
+        .filter((r) => r.source === name)
+        .map((r) => ({ ...whole(entry(r.provider, "live", r.evidence, m.licence)), codes: holdsCodes(r) })),
     );
   const index = (kind: RegisterRecordKind) =>
     imported
@@ -82,10 +96,12 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
             rows: d.rows,
           },
           area: d.area,
+          codes: kind === "inspection" && d.inspections === "codes",
         }),
       );
   const rules = firstInspectionAge(region.name) === null ? [] : [whole(entry(PROVIDERS.rules, "rules", null, null))];
   const partial = imported.filter((d) => d.area).map((d) => `${indexProvider(d.id)}: ${d.area}.`);
+  const codes = region.live.some(holdsCodes) ? [CODES_NOTE] : [];
   return {
     ccaa: region.name,
     cadastre: source(live("cadastre")),
@@ -95,7 +111,7 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
       whole(entry(PROVIDERS.estimate, "estimate", null, null)),
     ]),
     ite: source([...index("inspection"), ...rules, ...live("ite")]),
-    note: partial.length ? partial.join(" ") : null,
+    note: [...partial, ...codes].join(" ") || null,
   };
 }
 

@@ -100,7 +100,7 @@ export function liveRegisters(settings: RegisterSettings): LiveRegisters {
     ),
     ite: routes(
       (m) => liveOf(m, "ite"),
-      (l) => l.connect(settings),
+      (l) => ({ ...l.connect(settings), ...(l.holds ? { holds: l.holds } : {}) }),
     ),
   };
 }

@@ -15,7 +15,7 @@ import type { Dataset, FormatEvidence } from "./datasets";
 
 /** A register's live clients, as its module makes them (the region table adds its provenance). */
 export type CertificateClient = Omit<LiveCertificateClient, "provenance">;
-export type InspectionClient = Omit<LiveInspectionClient, "provenance">;
+export type InspectionClient = Omit<LiveInspectionClient, "provenance" | "holds">;
 
 /** The register's environment keys, validated: `settings` names them, each with its schema. */
 export type RegisterSettings = Readonly<Record<string, string | undefined>>;
@@ -45,7 +45,7 @@ export type LiveRegister = LiveRegisterBase &
   (
     | { source: "cadastre"; connect(settings: RegisterSettings): Omit<CadastreEndpoints, "provenance"> }
     | { source: "energy_certificate"; connect(settings: RegisterSettings): CertificateClient }
-    | { source: "ite"; connect(settings: RegisterSettings): InspectionClient }
+    | { source: "ite"; holds?: LiveInspectionClient["holds"]; connect(settings: RegisterSettings): InspectionClient }
   );
 
 export interface Register {
@@ -75,3 +75,6 @@ export const provenanceOf = (register: Register): Provenance => ({
 /** The live registers of `source`. */
 export const liveOf = <S extends SourceName>(registers: readonly Register[], source: S) =>
   registers.flatMap((r) => r.live).filter((l): l is Extract<LiveRegister, { source: S }> => l.source === source);
+
+/** A live register that holds only inspection-report codes: no inspection register of its own. */
+export const holdsCodes = (l: LiveRegister) => l.source === "ite" && l.holds === "codes";

@@ -20,6 +20,8 @@ export interface DatasetStatus {
   /** Where the expected format comes from (no format was ever checked against a real download here). */
   evidence: FormatEvidence;
   kinds: readonly RegisterRecordKind[];
+  /** `codes`: its inspection records are report codes on certificates, not an inspection register. */
+  inspections: "codes" | null;
   /** Records in the live copy (0 before the first import). */
   rows: number;
   /** Source rows left out of the live copy. */
@@ -60,6 +62,7 @@ export async function listDatasets(db: Db, staleDays: number, now = new Date()):
       download: d.download,
       evidence: d.evidence,
       kinds: d.kinds,
+      inspections: d.inspections ?? null,
       rows: live ? row.rows : 0,
       skipped: live ? row.skipped : 0,
       skips: live ? (row.skips as Skips) : {},

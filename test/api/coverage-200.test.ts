@@ -114,6 +114,9 @@ describe("GET /coverage → 200", () => {
     });
     expect(all.Aragón!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
     expect(all.Cataluña!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
+    // ICAEN's report codes are asked, but are no inspection register: the rules are the source.
+    expect(all.Cataluña!.ite.kind).toBe("rules");
+    expect(all.Cataluña!.note).toMatch(/No inspection register: .* else unsupported/);
     expect(all.Cataluña!.energy_certificate.kind).toBe("live");
   });
 

@@ -195,6 +195,11 @@ export interface LiveCertificateClient {
 export interface LiveInspectionClient {
   provider: string;
   provenance: Provenance;
+  /**
+   * `codes`: it holds only codes of inspection reports found elsewhere (ICAEN's certificates), no
+   * inspection register: a parcel without a code is `unsupported` (nothing is known), not `not_found`.
+   */
+  holds?: "codes";
   lookup(query: { parcel: string }, timeoutMs: number): Promise<SourceOutcome<IteFinding>>;
 }
 

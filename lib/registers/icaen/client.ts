@@ -112,7 +112,8 @@ export const cataloniaCertificates = (base: string, appToken: string | undefined
 /**
  * The IITE code on any certificate of the parcel: evidence an inspection exists (the dataset gives
  * neither its date nor its result; the row's date is the energy certificate's, kept for operators
- * in the summary). No code is `not_found`.
+ * in the summary). No code is `not_found` here; Catalonia has no inspection register, so the
+ * module declares it `holds: "codes"` and the answer becomes `unsupported` (the field is often empty).
  */
 export const cataloniaInspections = (base: string, appToken: string | undefined): InspectionClient => ({
   provider: CATALONIA_PROVIDER,

@@ -44,10 +44,11 @@ export const icaen: Register = {
       source: "energy_certificate",
       connect: (s) => cataloniaCertificates(base(s), s.SOCRATA_APP_TOKEN),
     } satisfies LiveRegister,
-    // The IITE code on ICAEN's certificates: evidence an inspection exists.
+    // The IITE code on ICAEN's certificates: evidence an inspection exists; no inspection register.
     {
       ...live,
       source: "ite",
+      holds: "codes",
       connect: (s) => cataloniaInspections(base(s), s.SOCRATA_APP_TOKEN),
     } satisfies LiveRegister,
   ],

@@ -145,10 +145,12 @@ describe("live ITE", () => {
     });
   });
 
-  it("Catalonia: none on record is not_found; a year unknown still asks the registry", async () => {
-    expect(await ite().lookup(input(UNINSPECTED, facts("43", 1950)))).toMatchObject({
-      kind: "not_found",
-      summary: { requirement: "required" },
+  it("Catalonia: no code on record is unsupported (no inspection register); a year unknown still asks", async () => {
+    expect(await ite().lookup(input(UNINSPECTED, facts("43", 1950)))).toEqual({
+      kind: "found",
+      data: { status: "unsupported" },
+      provider: "icaen-socrata",
+      summary: { registry: "ICAEN (j6ii-t3w2)", requirement: "required", reason: "no_inspection_code" },
     });
     expect(await ite().lookup(input(INSPECTED, facts("17", null)))).toMatchObject({
       kind: "found",

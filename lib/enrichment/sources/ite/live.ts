@@ -2,7 +2,8 @@
 // first-inspection age is `not_required`, without a request. Otherwise a registry is asked only
 // where one can be queried by cadastral reference: which one, and how, is the register modules'
 // (lib/registers/<id>/, passed in as `routes`). Everywhere else the answer is `unsupported`, also
-// when the rule is unconfirmed or the year of construction unknown (nothing could be looked up).
+// when the rule is unconfirmed or the year of construction unknown (nothing could be looked up),
+// and where a register holds only report codes (Catalonia's) and the parcel has none.
 import { ccaaForProvince } from "@/lib/reference-data";
 import { PROVIDERS, type IteFinding, type IteSource, type LiveRegisters } from "../types";
 import { liveClient, type LiveClientOptions } from "../http";
@@ -41,7 +42,12 @@ export function createLiveIte(options: LiveIteOptions): IteSource {
       const outcome = await ask<IteFinding>(`ite:${client.provider}:${parcel}`, input, client.provider, () =>
         client.lookup({ parcel }, timeoutMs).then((o) => withProvenance(o, client.provenance)),
       );
-      return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, requirement } };
+      if (outcome.kind === "error") return outcome;
+      if (outcome.kind === "not_found" && client.holds === "codes") {
+        const summary = { ...outcome.summary, requirement, reason: "no_inspection_code" };
+        return { kind: "found", data: { status: "unsupported" }, provider: client.provider, summary };
+      }
+      return { ...outcome, summary: { ...outcome.summary, requirement } };
     },
   };
 }
