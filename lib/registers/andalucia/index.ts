@@ -19,6 +19,8 @@ const dataset: Dataset = {
           `${nbemScript("Andalucia")}: the files hold the national certificate XML, and these element paths`,
           "the national schema's paths themselves are read alike by independent certificate-XML readers; " +
             "that Andalucía's downloads follow it rests on NBEM alone",
+          "single source (NBEM alone): `DatosDelCertificador/Fecha` day first; the encoding is read from each " +
+            "file's XML declaration",
         ],
       },
     },

@@ -14,7 +14,10 @@ const dataset: Dataset = certificateDataset(
     download: "one XLSX workbook, by hand (its FTP link does not answer scripts)",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Asturias")}: the column names, one line above the header`],
+      citations: [
+        `${nbemScript("Asturias")}: the column names, one line above the header`,
+        "single source (NBEM alone): `FECHA REGISTRO` a date cell and the line above the header",
+      ],
     },
   },
   {
@@ -36,7 +39,8 @@ export const asturias: Register = {
     name: "CC-BY-4.0",
     attribution: "Principado de Asturias",
     source:
-      "the Principado's open-data catalogue (datos.gob.es federation) states CC BY 4.0 (portal-wide, recalled, not re-checked)",
+      "the Principado's open-data catalogue (datos.gob.es federation) states CC BY 4.0 " +
+      "(portal-wide, recalled, not re-checked)",
   },
   settings: {},
   live: [],

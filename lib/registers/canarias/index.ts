@@ -14,7 +14,11 @@ const dataset: Dataset = certificateDataset(
     download: "one CSV (older releases as a ZIP: extract it)",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Canarias")}: the column names, \`;\` and a Windows code page`],
+      citations: [
+        `${nbemScript("Canarias")}: the column names, \`;\` and a Windows code page`,
+        "single source (NBEM alone): `;`, the Windows code page and `fecha_registro` day first; the decimal mark " +
+          "is documented by no source (the reader takes either)",
+      ],
     },
   },
   {

@@ -17,7 +17,10 @@ const dataset: Dataset = certificateDataset(
     snapshotOn: "2022-04-05",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Cantabria")}: the column names and the letters' wording`],
+      citations: [
+        `${nbemScript("Cantabria")}: the column names and the letters' wording`,
+        "single source (NBEM alone): the header on the first row and `VIGENCIA DESDE` a date cell",
+      ],
     },
   },
   {
@@ -39,7 +42,8 @@ export const cantabria: Register = {
     name: "unstated",
     attribution: "Gobierno de Cantabria",
     source:
-      "none found: the workbook is published on DGICC's pages, not an open-data portal; the publisher is named as a courtesy",
+      "none found: the workbook is published on DGICC's pages, not an open-data portal; " +
+      "the publisher is named as a courtesy",
   },
   settings: {},
   live: [],

@@ -25,6 +25,7 @@ const dataset: Dataset = certificateDataset(
       citations: [
         `${nbemScript("Castilla_La_Mancha")}: the column names; XLSX, else tab-separated Windows text`,
         `${NBEM_MAIN}: the ten file names`,
+        "single source (NBEM alone): the tab-separated Windows-1252 fallback and `ns1:Fecha` day first",
       ],
     },
   },

@@ -13,7 +13,14 @@ const dataset: Dataset = certificateDataset(
     registry: "JCyL certificados de eficiencia energética",
     url: "https://datosabiertos.jcyl.es/web/jcyl/risp/es/energia/certificados-eficiencia/1285094021912.csv",
     download: "one CSV for the whole community (per-province files hold fewer columns)",
-    evidence: { level: "single_source", citations: [`${nbemScript("Castilla_Y_León")}: the column names, \`;\``] },
+    evidence: {
+      level: "single_source",
+      citations: [
+        `${nbemScript("Castilla_Y_León")}: the column names, \`;\``,
+        "single source (NBEM alone): `;` and `Fecha de inscripción` year first; the decimal mark is documented " +
+          "by no source (the reader takes either)",
+      ],
+    },
   },
   {
     reference: "Ref. Catastral",

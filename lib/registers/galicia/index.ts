@@ -25,6 +25,7 @@ const dataset: Dataset = {
         citations: [
           `${nbemScript("Galicia")}: the fields by position, parenthesised text removed; ` +
             `its "A CORUÃA" repair shows the file is UTF-8`,
+          "single source (NBEM alone): `,` with nothing quoted, UTF-8 and `fechaCaducidade` day first",
         ],
       },
     },

@@ -20,6 +20,8 @@ export const cataloniaDataset = certificateDataset(
         "ICAEN's field dictionary (fndvit/mds-udg-viz-i-dgpcd-hackathon-25, src/dades/font/dictionary.json): " +
           "what each column holds",
         "independent public analyses of the same export read the same header names, with decimal-comma figures",
+        "single source (NBEM alone): `;` (from NBEM's download URL; Socrata's default `,` is Socrata's own " +
+          "documentation) and DATA_ENTRADA day first (NBEM parses it `dayfirst=True`)",
       ],
     },
   },

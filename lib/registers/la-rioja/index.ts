@@ -14,7 +14,11 @@ const dataset: Dataset = certificateDataset(
     download: "one CSV",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Rioja")}: the column names, a single-byte encoding`],
+      citations: [
+        `${nbemScript("Rioja")}: the column names, a single-byte encoding`,
+        "single source (NBEM alone): `,`, a single-byte encoding and `FECHA_VALIDEZ` year first; decimal comma " +
+          "figures are the fixture's, documented by no source",
+      ],
     },
   },
   {
