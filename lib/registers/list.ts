@@ -13,4 +13,5 @@ export { gvaCee } from "./gva-cee";
 export { gvaGesiee } from "./gva-gesiee";
 export { icaen } from "./icaen";
 export { laRioja } from "./la-rioja";
+export { madridCee } from "./madrid-cee";
 export { madridIte } from "./madrid-ite";

@@ -34,6 +34,8 @@ const EXPECTED = {
   "ast-principado": { parcel: "3342101VJ1634S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
   "ctb-dgicc": { parcel: "9182706VP2398S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
   "gal-xunta": { parcel: "4815903NH4941N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  // No date is read: the newer certificate is the later line (the fixture's README).
+  "mad-cee": { parcel: "3346105VK4734N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
 } as const;
 
 /** Which dates each dataset gives: an issue date, only a registration date, or the end of validity. */
@@ -49,6 +51,7 @@ const DATES: Record<keyof typeof EXPECTED, readonly string[]> = {
   "ast-principado": ["registeredOn"],
   "ctb-dgicc": ["issuedOn"],
   "gal-xunta": ["validUntil"],
+  "mad-cee": [],
 };
 
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
@@ -383,6 +386,12 @@ describe("replacing a dataset", () => {
       source: expect.stringContaining("val-2021.csv"),
     });
   });
+});
+
+it("reads Madrid's no-value sentinel (99999999,99) as no figure, not as a figure", async () => {
+  await importFixture(db(), "mad-cee");
+  const building = await registerIndex(db()).certificate({ parcel: "3346105VK4734N", unit: null });
+  expect(building?.data).toMatchObject({ rating: "E", primaryEnergyKwhM2Year: 170, emissionsKgCo2M2Year: null });
 });
 
 it("every dataset has a fixture covered here", () => {

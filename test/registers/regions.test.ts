@@ -84,6 +84,7 @@ describe("derived from it", () => {
       "cat-icaen": "confirmed",
       "val-gva": "confirmed",
       "gal-xunta": "single_source",
+      "mad-cee": "single_source",
       "mad-ite": "unconfirmed",
       "rio-larioja": "single_source",
     });
