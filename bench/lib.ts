@@ -15,7 +15,7 @@ import { decideLiveAccess } from "@/lib/partners/live";
 import { createPartner } from "@/lib/partners";
 import { loadConfig } from "@/lib/config";
 import { createSources } from "@/lib/enrichment/sources";
-import { liveRoutes } from "@/lib/registers";
+import { liveRegisters } from "@/lib/registers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
 import { generateSecret } from "@/lib/webhooks/secrets";
@@ -675,7 +675,7 @@ export class PipelineStack {
  * directly from `parallel` loops (the workers' concurrency).
  */
 export async function directLoop(total: number, parallel: number) {
-  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { routes: liveRoutes() }).test;
+  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { live: liveRegisters({}) }).test;
   const receiver = await WebhookReceiver.start();
   const secret = generateSecret();
   receiver.expect("/baseline", secret);

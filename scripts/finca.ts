@@ -14,6 +14,7 @@ import { DomainError, MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 import { loadConfig } from "@/lib/config";
 import {
   checkTargets,
+  DATASETS,
   datasetById,
   describeLines,
   describeSkips,
@@ -22,9 +23,10 @@ import {
   inspectFile,
   lastingOverrides,
   listDatasets,
-  liveRoutes,
+  liveRegisters,
   localFile,
   readOverrides,
+  registerSettings,
   refreshSettings,
   remoteFile,
   type ColumnOverrides,
@@ -34,7 +36,6 @@ import {
   type ImportProgress,
   type ImportResult,
 } from "@/lib/registers";
-import { stat } from "node:fs/promises";
 import { createSources } from "@/lib/enrichment/sources";
 import { checkRegisters } from "@/lib/enrichment/sources/check";
 import {
@@ -82,9 +83,9 @@ const OPERATOR_HELP: readonly HelpEntry[] = [
       "                 [--columns <map.json>] [--dry-run]",
     ],
     text: `Import a dataset from files or downloads (several make one dataset); replaces the previous copy only
-      when every file was read. Rows and values that cannot be read are left out and counted by reason. as_of
-      defaults to the files' modification date, or today for --url. --columns maps the dataset's expected
-      column names to the file's, over the lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json. --dry-run
+      when every file was read. Rows and values that cannot be read are left out and counted by reason. --as-of
+      is the publisher's snapshot date from the dataset's metadata; without it, as_of is the latest record's
+      date (never the download day). --columns maps the dataset's expected column names to the file's, over the lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json. --dry-run
       writes nothing: it prints each file's format, encoding, header, columns found or missing, sample records
       and what would be left out, and exits 1 when a file lacks a needed column`,
   },
@@ -282,7 +283,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers list": {
-      const datasets = await listDatasets(db);
+      const datasets = await listDatasets(db, loadConfig().REGISTER_STALE_DAYS);
       console.table(
         datasets.map((d) => ({
           dataset: d.id,
@@ -291,6 +292,10 @@ async function run(database: Database, argv: string[]): Promise<void> {
           rows: d.rows,
           skipped: d.skipped,
           as_of: d.asOf ?? "",
+          as_of_from:
+            d.asOfBasis === "published" ? "publisher" : d.asOfBasis === "latest_record" ? "latest record" : "",
+          stale: d.stale ? "stale" : "",
+          licence: d.licence.name,
           imported: d.importedAt?.toISOString() ?? "",
           last_error: d.lastError ?? "",
         })),
@@ -305,7 +310,10 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers check": {
-      const checks = await checkRegisters(createSources(loadConfig(), { routes: liveRoutes() }).live, checkTargets());
+      const checks = await checkRegisters(
+        createSources(loadConfig(), { live: liveRegisters(registerSettings()) }).live,
+        checkTargets(),
+      );
       console.table(
         checks.map((c) => ({
           register: c.register,
@@ -322,8 +330,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
     }
     case "registers import": {
       const dataset =
-        (arg && datasetById(arg)) ||
-        usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
+        (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${DATASETS.map((d) => d.id).join(", ")}`);
       const files = values.file ?? [];
       const urls = values.url ?? [];
       if (!files.length === !urls.length) {
@@ -343,7 +350,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       }
       const result = await importRegister(database, dataset, files, urls, values["as-of"], columns);
       console.log(
-        `${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
+        `${result.dataset}: ${result.rows} records (${result.skipped} rows skipped), as of ${result.asOf ?? "an unknown date"}${result.asOfBasis ? ` (${result.asOfBasis === "published" ? "publisher's date" : "latest record's date"})` : ""}${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
       );
       console.log(`  ${describeLines(result.lines)}`);
       for (const line of describeSkips(result.skips)) console.log(`  ${line}`);
@@ -382,12 +389,9 @@ async function importRegister(
   try {
     if (urls.length) {
       const settings = refreshSettings(loadConfig());
-      const now = asOf ? new Date(asOf) : undefined;
-      return await importFromUrls(database.db, dataset, urls, settings, { now, onProgress, columns });
+      return await importFromUrls(database.db, dataset, urls, settings, { asOf, onProgress, columns });
     }
-    const modified = Math.max(...(await Promise.all(files.map(async (f) => (await stat(f)).mtimeMs))));
-    const options = { asOf: asOf ?? new Date(modified).toISOString().slice(0, 10), onProgress, columns };
-    return await importDataset(database.db, dataset, files.map(localFile), options);
+    return await importDataset(database.db, dataset, files.map(localFile), { asOf, onProgress, columns });
   } finally {
     if (onProgress) process.stderr.write("\n");
   }

@@ -10,7 +10,14 @@ import { fileReaders } from "@/lib/batches";
 import { listenSlots, partnerSlots } from "@/lib/webhooks/fair-share";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
-import { liveRoutes, refreshPlan, registerBudgets, registerIndex, registerRates } from "@/lib/registers";
+import {
+  liveRegisters,
+  refreshPlan,
+  registerBudgets,
+  registerIndex,
+  registerRates,
+  registerSettings,
+} from "@/lib/registers";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
@@ -59,6 +66,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   // A dataset or register that does not exist stops the start before anything opens.
   refreshPlan(config.REGISTER_URLS);
   registerRates(config.REGISTER_RATE_LIMITS);
+  const settings = registerSettings(env);
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const onIdleError = (error: Error) => logger.error(errorFields(error), "an idle database connection failed");
   const database = options.database ?? (await openDatabase({ ...defaultDatabaseOptions(env), onIdleError }));
@@ -88,7 +96,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   // Live lookups ask the local register index first (lib/registers), then the live registries.
   const liveSources = () =>
     createSources(config, {
-      routes: liveRoutes(),
+      live: liveRegisters(settings),
       index: registerIndex(database.db),
       breakers: observability.breakers,
       budget: registerBudgets(database.db, config.REGISTER_RATE_LIMITS),

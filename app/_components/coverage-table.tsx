@@ -7,6 +7,11 @@ function SourceView({ source }: { source: CoverageSource }) {
   return (
     <>
       <Badge value={source.kind} />
+      {source.partial && (
+        <span className="ml-1 text-xs text-slate-600" data-testid="coverage-partial">
+          partial: {source.area}
+        </span>
+      )}
       <ul className="mt-1 space-y-0.5 text-xs text-slate-700">
         {source.providers.map((p) => (
           <li key={p.provider} className="font-mono">
@@ -14,9 +19,16 @@ function SourceView({ source }: { source: CoverageSource }) {
             {p.kind === "index" && (
               <span className="font-sans text-slate-600">
                 {" "}
-                · {p.rows?.toLocaleString("en")} rows as of {p.as_of}
+                · {p.rows?.toLocaleString("en")} rows as of {p.as_of ?? "an unknown date"}
+                {p.stale && (
+                  <>
+                    {" "}
+                    <Badge value="stale" />
+                  </>
+                )}
               </span>
             )}
+            {p.licence && <span className="font-sans text-slate-600"> · {p.licence}</span>}
             {p.format_evidence && (
               <span className="font-sans text-slate-600" title={p.citations.join("\n")} data-testid="format-evidence">
                 {" "}

@@ -81,6 +81,7 @@ const TONES: Record<string, string> = {
   near: WARN,
   failing: WARN,
   timeout: WARN,
+  stale: WARN,
   not_required: NEUTRAL,
   unsupported: NEUTRAL,
   not_found: NEUTRAL,

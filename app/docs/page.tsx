@@ -58,7 +58,11 @@ const SCENARIOS = [
 export default async function Guide() {
   await connection(); // the settings are the running server's, not the build's
   const { config, db } = await getApp();
-  const [covered, origin, visitor] = await Promise.all([coverage(db), requestOrigin(), currentUser()]);
+  const [covered, origin, visitor] = await Promise.all([
+    coverage(db, config.REGISTER_STALE_DAYS),
+    requestOrigin(),
+    currentUser(),
+  ]);
   // Signed in: the examples name the partner's newest active test key (its visible start: the full
   // key exists only in the partner's hands).
   const now = new Date();

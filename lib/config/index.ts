@@ -83,15 +83,10 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
   UPSTASH_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
-  CATASTRO_BASE_URL: z.string().url().optional(),
-  /** Catastro's coordinates service (Consulta_CPMRC); default CATASTRO_BASE_URL when that is set (a proxy or replay of both), else Catastro's. */
-  CATASTRO_COORDINATES_BASE_URL: z.string().url().optional(),
-  CEE_CATALONIA_BASE_URL: z.string().url().optional(),
-  CEE_VALENCIA_BASE_URL: z.string().url().optional(),
-  CEE_ARAGON_BASE_URL: z.string().url().optional(),
-  /** The GVA GESIEE WFS (IEE.CV inspection reports). */
-  ITE_VALENCIA_BASE_URL: z.string().url().optional(),
-  /** Socrata app token (dev.socrata.com) for ICAEN's dataset: without one, calls share a throttled pool. */
+  /**
+   * Socrata app token (dev.socrata.com) for downloads from Socrata portals: without one, calls share a
+   * throttled pool. (The registers' own keys, base URLs among them, are their modules': lib/registers.)
+   */
   SOCRATA_APP_TOKEN: z.string().min(1).optional(),
   /** Register index datasets refreshed on a schedule, from these URLs (`registers list` names the datasets). */
   REGISTER_URLS: datasetUrls.default([]),
@@ -110,6 +105,8 @@ const EnvSchema = z.object({
     .default(4 * 1024 ** 3),
   /** Register downloads over plain http and to private addresses (development and tests only). */
   FINCA_REGISTERS_ALLOW_PRIVATE: flag.default(false),
+  /** An index copy whose as_of (the publisher's snapshot date) is older than this many days shows `stale`. */
+  REGISTER_STALE_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   /** Lasting column overrides, `<dataset>.json` each, applied to every import (docs/registers.md, "Column overrides"). */
   REGISTER_COLUMNS_DIR: z.string().min(1).default("register-columns"),
   /** pino's levels; `silent` logs nothing. */

@@ -379,7 +379,14 @@ export const registerDatasets = pgTable("register_datasets", {
     .$type<Record<string, { count: number; first: { file: string; line: number; column: string | null }[] }>>()
     .notNull()
     .default({}),
+  /** The publisher's snapshot date: published_on, else latest_record_on (never the download day). */
   asOf: date("as_of", { mode: "string" }),
+  /** Which of the two as_of is: `published` (the dataset's metadata) or `latest_record`. */
+  asOfBasis: text("as_of_basis", { enum: ["published", "latest_record"] }),
+  /** The snapshot date the publisher's metadata gives, when known. */
+  publishedOn: date("published_on", { mode: "string" }),
+  /** The newest issue, registration or inspection date among the copy's records. */
+  latestRecordOn: date("latest_record_on", { mode: "string" }),
   /** Files or URL the live copy was read from. */
   source: text("source"),
   importedAt: ts("imported_at"),

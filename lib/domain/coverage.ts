@@ -20,7 +20,13 @@ export const CoverageProvider = z
     }),
     kind: z.enum(COVERAGE_KINDS),
     dataset: z.string().nullable().meta({ description: "The index dataset (kind `index`)." }),
-    as_of: z.string().nullable().meta({ description: "Date the dataset's copy describes (kind `index`)." }),
+    as_of: z.string().nullable().meta({
+      description:
+        "The publisher's snapshot date of the dataset's copy (kind `index`): from its published metadata, else its latest record's date, never the download day.",
+    }),
+    stale: z.boolean().nullable().meta({
+      description: "The copy's as_of is older than REGISTER_STALE_DAYS (default 400); null for other kinds.",
+    }),
     rows: z.number().int().nullable().meta({ description: "Records in the dataset's copy (kind `index`)." }),
     format_evidence: z
       .enum(FORMAT_EVIDENCE)
@@ -34,6 +40,14 @@ export const CoverageProvider = z
     citations: z
       .array(z.string())
       .meta({ description: "Where the format comes from (repositories, files, documents)." }),
+    licence: z.string().nullable().meta({
+      description:
+        "The register's licence (e.g. `CC-BY-4.0`) or its publisher's terms' name; null for rules and estimates.",
+    }),
+    attribution: z
+      .string()
+      .nullable()
+      .meta({ description: "The notice its licence requires next to its values (null: none)." }),
   })
   .meta({ id: "CoverageProvider" });
 export type CoverageProvider = z.infer<typeof CoverageProvider>;
@@ -45,6 +59,11 @@ export const CoverageSource = z
         "The strongest kind among the providers: live, then index, then rules or estimate; unsupported when none",
     }),
     providers: z.array(CoverageProvider).meta({ description: "In the order they are asked." }),
+    partial: z.boolean().meta({
+      description:
+        "The source of this kind covers only part of the community (e.g. one city's inspection register): `area` names it.",
+    }),
+    area: z.string().nullable().meta({ description: "The part of the community a partial source covers, else null." }),
   })
   .meta({ id: "CoverageSource" });
 export type CoverageSource = z.infer<typeof CoverageSource>;

@@ -255,6 +255,21 @@ export const SourceEnrichment = z
       description:
         "Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer.",
     }),
+    as_of: DateOnly.nullable().meta({
+      description:
+        "The publisher's date of the data used: an index copy's snapshot date (from the dataset's published metadata, else its latest record date, never the download day); the answer's date for a live register; null for rules, estimates and sandbox data.",
+    }),
+    retrieved_at: Timestamp.nullable().meta({
+      description:
+        "When Finca read it: imported the index copy, or asked the live register; null when nothing was read.",
+    }),
+    dataset: z
+      .string()
+      .nullable()
+      .meta({ description: "The index dataset's id (index:<dataset> providers), else null." }),
+    licence: z.string().nullable().meta({
+      description: "The source's licence, e.g. CC-BY-4.0, or the publisher's terms' name; null when nothing was read.",
+    }),
   })
   .meta({ id: "SourceEnrichment" });
 
@@ -317,6 +332,10 @@ export const Property = z
       cadastre: SourceEnrichment,
       energy_certificate: SourceEnrichment,
       ite: SourceEnrichment,
+    }),
+    attribution: z.array(z.string()).meta({
+      description:
+        "The notices the sources behind this Property's values require (the cadastre's source notice, each CC BY publisher's name), one per source, deduplicated; [] for sandbox data.",
     }),
     created_at: Timestamp,
     updated_at: Timestamp,

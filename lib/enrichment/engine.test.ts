@@ -183,6 +183,10 @@ describe("the engine's Property members", () => {
       updated_at: new Date().toISOString(),
       error: null,
       provider: "x",
+      as_of: null,
+      retrieved_at: null,
+      dataset: null,
+      licence: null,
     } as const;
     const now = new Date().toISOString();
     expect(() =>
@@ -192,6 +196,7 @@ describe("the engine's Property members", () => {
         status: "enriched",
         ...draft.data,
         enrichment: { cadastre: source, energy_certificate: source, ite: source },
+        attribution: [],
         created_at: now,
         updated_at: now,
         enriched_at: now,

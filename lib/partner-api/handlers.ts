@@ -182,7 +182,7 @@ export const handlers: Handlers<typeof contract> = {
   },
 
   async getCoverage({ deps }) {
-    return { status: 200, body: { data: await coverage(deps.db) } };
+    return { status: 200, body: { data: await coverage(deps.db, deps.config.REGISTER_STALE_DAYS) } };
   },
 
   async getOpenApiDocument({ deps }) {

@@ -52,6 +52,36 @@ export function dataOf(p: PropertyRow): PropertyData {
   return parsed.data;
 }
 
+/** A summary's text member, or null (answers stored before provenance was kept have none). */
+const summaryText = (row: SourceRow | undefined, key: string): string | null => {
+  const value = row?.summary?.[key];
+  return typeof value === "string" ? value : null;
+};
+
+/**
+ * Where a source's value comes from, as its answer's summary recorded it (lib/enrichment/sources:
+ * live answers and index hits carry licence, notice, dates and dataset).
+ */
+const provenanceOf = (row: SourceRow | undefined) => ({
+  as_of: summaryText(row, "as_of"),
+  retrieved_at: summaryText(row, "retrieved_at"),
+  dataset: summaryText(row, "dataset"),
+  licence: summaryText(row, "licence"),
+});
+
+/** The notices the answers behind the values require, once each, in source order. */
+const attributionOf = (sources: SourceRow[]): string[] => [
+  ...new Set(
+    (["cadastre", "energy_certificate", "ite"] as const).flatMap((name) => {
+      const notice = summaryText(
+        sources.find((s) => s.source === name),
+        "attribution",
+      );
+      return notice ? [notice] : [];
+    }),
+  ),
+];
+
 /** The contract's Property from a stored row and its source rows. */
 export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date()): Property {
   const source = (name: SourceName) => {
@@ -62,6 +92,7 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
       updated_at: (row?.updatedAt ?? p.createdAt).toISOString(),
       error: row?.status === "completed" ? null : (row?.lastError ?? null),
       provider: row?.provider ?? null,
+      ...provenanceOf(row),
     };
   };
   const data = dataOf(p);
@@ -74,6 +105,7 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
     energy_certificate: certificateAsOf(data.energy_certificate, now),
     ite: iteAsOf(data.ite, now),
     enrichment: { cadastre: source("cadastre"), energy_certificate: source("energy_certificate"), ite: source("ite") },
+    attribution: attributionOf(sources),
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     enriched_at: p.enrichedAt?.toISOString() ?? null,

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { DbOrTx } from "@/lib/db";
 import type { RegisterBudget } from "@/lib/enrichment/sources/types";
 import { databaseRateLimiter } from "@/lib/rate-limit";
+import { providerRegister, REGISTERS } from "./regions";
 
 /**
  * Requests per second per register when REGISTER_RATE_LIMITS does not say. None of these registers
@@ -14,15 +15,12 @@ import { databaseRateLimiter } from "@/lib/rate-limit";
  * calls without an app token from a shared pool; these stay well inside what one careful client
  * sends.
  */
-export const DEFAULT_REGISTER_RATES: Record<string, number> = {
-  catastro: 10,
-  icaen: 2,
-  gva: 5,
-  aragon: 5,
-};
+export const DEFAULT_REGISTER_RATES: Readonly<Record<string, number>> = Object.fromEntries(
+  REGISTERS.flatMap((r) => (r.budget ? [[r.budget.name, r.budget.rate]] : [])),
+);
 
-/** The budget a provider's requests count against: its register (one host), named before its dash. */
-export const budgetOf = (provider: string) => provider.split("-")[0]!;
+/** The budget a provider's requests count against: its register's (registers on one host share one). */
+export const budgetOf = (provider: string) => providerRegister(provider)?.budget?.name ?? provider;
 
 /** The rates in force: the defaults, with `overrides` (REGISTER_RATE_LIMITS); an unknown register stops the start. */
 export function registerRates(overrides: Record<string, number>): Record<string, number> {

@@ -34,8 +34,12 @@ export interface ImportProgress {
 }
 
 export interface ImportOptions {
-  /** The date the data describes (YYYY-MM-DD). */
-  asOf: string;
+  /**
+   * The publisher's snapshot date (YYYY-MM-DD) from the dataset's published metadata, when known (an
+   * operator's --as-of, or the dataset's own stated snapshot). Without it the copy is as of its
+   * latest record's date: never the download day.
+   */
+  asOf?: string | null;
   /** Expected column names → the files' own (the CLI's --columns and the overrides folder). */
   columns?: ColumnOverrides;
   onProgress?: (progress: ImportProgress) => void;
@@ -54,7 +58,13 @@ export interface ImportResult {
   skips: Skips;
   /** Where the files' lines went: header, rows (kept or left out by reason), malformed records, blank. */
   lines: LineCounts;
-  asOf: string;
+  /** The publisher's snapshot date: `publishedOn`, else `latestRecordOn`; null when neither is known. */
+  asOf: string | null;
+  /** Which of the two `asOf` is (null: neither is known). */
+  asOfBasis: AsOfBasis | null;
+  publishedOn: string | null;
+  /** The newest issue, registration or inspection date among the records (no later than the import day). */
+  latestRecordOn: string | null;
   /** A later import of the same dataset finished first; this one's rows were discarded. */
   superseded: boolean;
 }
@@ -199,6 +209,16 @@ async function insertBatch(db: Db, dataset: string, generation: number, file: st
   }
 }
 
+/** Where a copy's as_of comes from: the publisher's metadata, or the newest record's date. */
+export type AsOfBasis = "published" | "latest_record";
+
+/** The date a record tells of its own event: a certificate's issue or registration, an inspection's. */
+function eventDate(record: RecordDraft): string | null {
+  if (record.kind !== "certificate") return record.datedOn;
+  const { issuedOn, registeredOn } = record.data as { issuedOn?: string | null; registeredOn?: string | null };
+  return issuedOn ?? registeredOn ?? null;
+}
+
 export async function importDataset(
   db: Db,
   dataset: Dataset,
@@ -209,6 +229,9 @@ export async function importDataset(
   const generation = await claimGeneration(db, dataset.id);
   const totals = emptyTotals();
   let written = 0;
+  // A date past the import day is a typo in the file, not the snapshot's date.
+  const today = new Date().toISOString().slice(0, 10);
+  let latestRecordOn: string | null = null;
   const discard = () =>
     db.delete(records).where(and(eq(records.dataset, dataset.id), eq(records.generation, generation)));
   try {
@@ -229,6 +252,10 @@ export async function importDataset(
         options.onProgress,
       )) {
         batch.push(...rowRecords);
+        for (const record of rowRecords) {
+          const on = eventDate(record);
+          if (on && on <= today && (!latestRecordOn || on > latestRecordOn)) latestRecordOn = on;
+        }
         if (batch.length >= (options.batchSize ?? 2000)) await flush();
       }
       await flush();
@@ -246,6 +273,8 @@ export async function importDataset(
       .where(eq(datasets.id, dataset.id));
     throw error;
   }
+  const publishedOn = options.asOf ?? dataset.snapshotOn ?? null;
+  const asOfBasis: AsOfBasis | null = publishedOn ? "published" : latestRecordOn ? "latest_record" : null;
   const result = {
     dataset: dataset.id,
     generation,
@@ -253,7 +282,10 @@ export async function importDataset(
     skipped: totals.skipped,
     skips: totals.skips,
     lines: totals.lines,
-    asOf: options.asOf,
+    asOf: publishedOn ?? latestRecordOn,
+    asOfBasis,
+    publishedOn,
+    latestRecordOn,
   };
   // The switch: only to a newer generation than the live one (an import started later may have finished first).
   const switched = await db
@@ -263,7 +295,10 @@ export async function importDataset(
       rows: written,
       skipped: totals.skipped,
       skips: totals.skips,
-      asOf: options.asOf,
+      asOf: result.asOf,
+      asOfBasis,
+      publishedOn,
+      latestRecordOn,
       source: files.map((f) => f.name).join(" "),
       importedAt: new Date(),
       lastError: null,

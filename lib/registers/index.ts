@@ -28,11 +28,14 @@ export {
   DATASETS,
   datasetById,
   datasetRegion,
+  datasetRegister,
   LIVE_REGISTERS,
   liveProviders,
-  liveRoutes,
+  liveRegisters,
   populationByCertificateEvidence,
   REGIONS,
-  type LiveRegister,
+  REGISTERS,
   type Region,
 } from "./regions";
+export type { Licence, LiveRegister, Register, RegisterSettings } from "./register";
+export { registerSettings } from "./settings";

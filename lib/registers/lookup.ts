@@ -6,6 +6,8 @@ import { schema, type Db } from "@/lib/db";
 import type { z } from "zod";
 import { IteFinding, RegistryCertificate, type IndexHit, type RegisterIndex } from "@/lib/enrichment/sources/types";
 import type { RegisterRecordKind } from "@/lib/domain";
+import { provenanceOf } from "./register";
+import { datasetById, datasetRegister } from "./regions";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
 
@@ -22,7 +24,13 @@ async function newest<T>(
   before?: SQL,
 ): Promise<IndexHit<T> | null> {
   const [hit] = await db
-    .select({ data: records.data, dataset: records.dataset, sourceRow: records.sourceRow, asOf: datasets.asOf })
+    .select({
+      data: records.data,
+      dataset: records.dataset,
+      sourceRow: records.sourceRow,
+      asOf: datasets.asOf,
+      importedAt: datasets.importedAt,
+    })
     .from(records)
     .innerJoin(datasets, and(eq(datasets.id, records.dataset), eq(datasets.generation, records.generation)))
     .where(and(eq(records.kind, kind), where))
@@ -37,7 +45,15 @@ async function newest<T>(
   const data = holds.safeParse(hit.data);
   if (!data.success)
     throw new Error(`register record ${hit.dataset} row ${hit.sourceRow} is not a ${kind}: ${data.error.message}`);
-  return { data: data.data, dataset: hit.dataset, sourceRow: hit.sourceRow, asOf: hit.asOf };
+  const dataset = datasetById(hit.dataset);
+  return {
+    data: data.data,
+    dataset: hit.dataset,
+    sourceRow: hit.sourceRow,
+    asOf: hit.asOf,
+    retrievedAt: hit.importedAt?.toISOString() ?? null,
+    ...(dataset ? provenanceOf(datasetRegister(dataset)) : { licence: null, attribution: null }),
+  };
 }
 
 export function registerIndex(db: Db): RegisterIndex {

@@ -41,25 +41,24 @@ export function refreshPlan(urls: RefreshSettings["urls"]): Map<Dataset, string[
   return plan;
 }
 
-const today = (now: Date) => now.toISOString().slice(0, 10);
-
 /**
- * Downloads and imports one dataset from `urls`; the data is as of the day of the download. The
- * column overrides are the folder's unless `columns` are given.
+ * Downloads and imports one dataset from `urls`; the copy is as of the publisher's date the operator
+ * states (`asOf`), else the dataset's stated snapshot, else its latest record's (never the day of
+ * the download). The column overrides are the folder's unless `columns` are given.
  */
 export async function importFromUrls(
   db: Db,
   dataset: Dataset,
   urls: readonly string[],
   settings: Omit<RefreshSettings, "urls">,
-  options: { now?: Date; onProgress?: (p: ImportProgress) => void; columns?: ColumnOverrides } = {},
+  options: { asOf?: string; onProgress?: (p: ImportProgress) => void; columns?: ColumnOverrides } = {},
 ): Promise<ImportResult> {
   const files = urls.map((url) =>
     remoteFile(url, { ...settings, headers: socrataHeaders(url, settings.socrataAppToken) }),
   );
   const columns = options.columns ?? (await lastingOverrides(settings.columnsDir, dataset));
   return importDataset(db, dataset, files, {
-    asOf: today(options.now ?? new Date()),
+    asOf: options.asOf,
     onProgress: options.onProgress,
     columns,
   });

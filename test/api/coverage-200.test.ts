@@ -40,8 +40,19 @@ describe("GET /coverage → 200", () => {
     }
   });
 
-  const none = { dataset: null, as_of: null, rows: null };
-  const estimate = { provider: "estimate", kind: "estimate", ...none, format_evidence: null, citations: [] };
+  const none = { dataset: null, as_of: null, stale: null, rows: null };
+  const estimate = {
+    provider: "estimate",
+    kind: "estimate",
+    ...none,
+    format_evidence: null,
+    citations: [],
+    licence: null,
+    attribution: null,
+  };
+  const whole = { partial: false, area: null };
+  const ICAEN = { licence: "CC-BY-4.0", attribution: "Institut Català d'Energia (ICAEN), Generalitat de Catalunya" };
+  const ARAGON = { licence: "CC-BY-4.0", attribution: "Gobierno de Aragón (Aragón Open Data)" };
 
   it("names the live registers and the estimate before any import, with the evidence of each format", async () => {
     const all = await fetchCoverage();
@@ -49,9 +60,17 @@ describe("GET /coverage → 200", () => {
     expect(all.Cataluña!.energy_certificate).toEqual({
       kind: "live",
       providers: [
-        { provider: "icaen-socrata", kind: "live", ...none, format_evidence: "confirmed", citations: dictionary },
+        {
+          provider: "icaen-socrata",
+          kind: "live",
+          ...none,
+          format_evidence: "confirmed",
+          citations: dictionary,
+          ...ICAEN,
+        },
         estimate,
       ],
+      ...whole,
     });
     expect(all["Región de Murcia"]!).toMatchObject({
       cadastre: { kind: "live", providers: [{ provider: "catastro-ovc" }] },
@@ -75,16 +94,29 @@ describe("GET /coverage → 200", () => {
           kind: "index",
           dataset: "ara-gaodcore",
           as_of: "2026-10-30",
+          stale: false,
           rows: 5,
           format_evidence: "confirmed",
           citations: expect.any(Array),
+          ...ARAGON,
         },
-        { provider: "aragon-gaodcore", kind: "live", ...none, format_evidence: "confirmed", citations: cited },
+        {
+          provider: "aragon-gaodcore",
+          kind: "live",
+          ...none,
+          format_evidence: "confirmed",
+          citations: cited,
+          ...ARAGON,
+        },
         estimate,
       ],
+      ...whole,
     });
     expect(all.Aragón!.energy_certificate.providers[0]!.citations.join(" ")).toMatch(/ga-od-core-v2.*NBEM/);
     expect(all.Cataluña!.ite.providers.map((p) => p.provider)).toEqual(["index:cat-icaen", "rules", "icaen-socrata"]);
+    // ICAEN's report codes are asked, but are no inspection register: the rules are the source.
+    expect(all.Cataluña!.ite.kind).toBe("rules");
+    expect(all.Cataluña!.note).toMatch(/No inspection register: .* else unsupported/);
     expect(all.Cataluña!.energy_certificate.kind).toBe("live");
   });
 
@@ -97,5 +129,17 @@ describe("GET /coverage → 200", () => {
       ["rules", null],
     ]);
     expect(madrid.note).toBe("index:mad-ite: Madrid city only, matched by the building's street address.");
+    // The city's register is the best ITE source there, and covers only the city.
+    expect(madrid.ite).toMatchObject({
+      kind: "index",
+      partial: true,
+      area: "Madrid city only, matched by the building's street address",
+    });
+  });
+
+  it("marks an index copy whose publisher's date is older than REGISTER_STALE_DAYS (default 400) stale", async () => {
+    await importFixture(t.app.db, "rio-larioja", "2024-01-31");
+    const rioja = (await fetchCoverage())["La Rioja"]!.energy_certificate.providers[0]!;
+    expect(rioja).toMatchObject({ provider: "index:rio-larioja", as_of: "2024-01-31", stale: true });
   });
 });

@@ -50,6 +50,7 @@ describe("POST /properties → 201", () => {
         "municipality_code",
         "location",
         "ite",
+        "attribution",
       ].sort(),
     );
     expect(Object.keys(body.enrichment).sort()).toEqual(["cadastre", "energy_certificate", "ite"]);

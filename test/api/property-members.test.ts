@@ -98,10 +98,12 @@ describe("the extended Property", () => {
       municipality_code: expect.stringMatching(/^\d{5}$/),
       location: { latitude: expect.any(Number), longitude: expect.any(Number) },
       enrichment: {
-        cadastre: { provider: "sandbox" },
-        energy_certificate: { provider: "sandbox" },
-        ite: { provider: "sandbox" },
+        cadastre: { provider: "sandbox", licence: null, as_of: null },
+        energy_certificate: { provider: "sandbox", licence: null, as_of: null },
+        ite: { provider: "sandbox", licence: null, as_of: null },
       },
+      // Sandbox data is no one's: it requires no notice.
+      attribution: [],
     });
     const parcel = await create("2749704YJ0624N");
     expect(parcel).toMatchObject({ unit: null, units_in_parcel: expect.any(Number) });

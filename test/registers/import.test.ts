@@ -34,6 +34,8 @@ const EXPECTED = {
   "ast-principado": { parcel: "3342101VJ1634S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
   "ctb-dgicc": { parcel: "9182706VP2398S", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
   "gal-xunta": { parcel: "4815903NH4941N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 2 },
+  // No date is read: the newer certificate is the later line (the fixture's README).
+  "mad-cee": { parcel: "3346105VK4734N", unit1: "E", unit23: "D", building: "E", inspections: 0, firstRow: 3 },
 } as const;
 
 /** Which dates each dataset gives: an issue date, only a registration date, or the end of validity. */
@@ -49,6 +51,7 @@ const DATES: Record<keyof typeof EXPECTED, readonly string[]> = {
   "ast-principado": ["registeredOn"],
   "ctb-dgicc": ["issuedOn"],
   "gal-xunta": ["validUntil"],
+  "mad-cee": [],
 };
 
 describe.each(Object.entries(EXPECTED))("%s importer on its fixture", (id, expected) => {
@@ -134,7 +137,7 @@ describe("a file that cannot be read", () => {
     expect(error).toMatchObject({ file: renamed, line: 1 });
     const lacks = 'the header lacks the column "REFERENCIA_CATASTRAL" that val-gva needs';
     expect((error as Error).message).toBe(`${renamed}: line 1: ${lacks}`);
-    const status = (await listDatasets(db())).find((d) => d.id === "val-gva")!;
+    const status = (await listDatasets(db(), 400)).find((d) => d.id === "val-gva")!;
     expect(status).toMatchObject({ rows: 5, asOf: "2026-10-01", lastError: (error as Error).message });
     expect(
       await registerIndex(db()).certificate({ parcel: "1416301YJ2711N", unit: "1416301YJ2711N0001" }),
@@ -377,12 +380,18 @@ describe("replacing a dataset", () => {
       asOf: "2026-11-01",
     });
     expect(result.rows).toBe(6);
-    expect((await listDatasets(db())).find((d) => d.id === "val-gva")).toMatchObject({
+    expect((await listDatasets(db(), 400)).find((d) => d.id === "val-gva")).toMatchObject({
       rows: 6,
       lastError: null,
       source: expect.stringContaining("val-2021.csv"),
     });
   });
+});
+
+it("reads Madrid's no-value sentinel (99999999,99) as no figure, not as a figure", async () => {
+  await importFixture(db(), "mad-cee");
+  const building = await registerIndex(db()).certificate({ parcel: "3346105VK4734N", unit: null });
+  expect(building?.data).toMatchObject({ rating: "E", primaryEnergyKwhM2Year: 170, emissionsKgCo2M2Year: null });
 });
 
 it("every dataset has a fixture covered here", () => {

@@ -83,6 +83,15 @@ describe("live certificate lookups", () => {
     });
     expect(property.enrichment.energy_certificate!.provider).toBe("index:val-gva");
     expect(wfsCalls("0001")).toBe(0);
+    // Provenance: the copy's snapshot date (the publisher's, given at import), when it was read, its licence.
+    expect(property.enrichment.energy_certificate).toMatchObject({
+      dataset: "val-gva",
+      as_of: "2026-11-01",
+      retrieved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      licence: "CC-BY-4.0",
+    });
+    expect(property.enrichment.cadastre).toMatchObject({ dataset: null, licence: expect.stringMatching(/Catastro/) });
+    expect(property.attribution).toEqual(["Dirección General del Catastro", "Generalitat Valenciana"]);
   });
 
   it("ask the live registry when the index has nothing for the unit or its building", async () => {
@@ -90,12 +99,19 @@ describe("live certificate lookups", () => {
     expect(property.energy_certificate).toMatchObject({ source: "registry", registry: "GVA GCEE WFS" });
     expect(property.enrichment.energy_certificate!.provider).toBe("gva-wfs");
     expect(wfsCalls("0002")).toBe(1);
+    // A live answer is as of the day it was asked.
+    expect(property.enrichment.energy_certificate).toMatchObject({
+      dataset: null,
+      as_of: new Date().toISOString().slice(0, 10),
+      licence: "CC-BY-4.0",
+    });
   });
 
   it("estimate when neither has a certificate", async () => {
     const property = await create(ref("0003"));
     expect(property.energy_certificate).toMatchObject({ source: "estimated" });
     expect(property.enrichment.energy_certificate!.provider).toBe("estimate");
+    expect(property.enrichment.energy_certificate).toMatchObject({ as_of: null, licence: null });
   });
 
   it("let the building's certificate in the index stand in for a unit", async () => {

@@ -10,7 +10,7 @@ import {
   datasetRegion,
   LIVE_REGISTERS,
   liveProviders,
-  liveRoutes,
+  liveRegisters,
   populationByCertificateEvidence,
   REGIONS,
 } from "@/lib/registers";
@@ -36,13 +36,15 @@ describe("the region table", () => {
 
 describe("derived from it", () => {
   it("the live clients' dispatch: province → provider, per source", () => {
-    const { energyCertificate, ite } = liveRoutes();
-    expect(Object.fromEntries(energyCertificate)).toEqual({
+    const { energyCertificate, ite } = liveRegisters({});
+    const providers = (routes: ReadonlyMap<string, { provider: string }>) =>
+      Object.fromEntries([...routes].map(([province, client]) => [province, client.provider]));
+    expect(providers(energyCertificate)).toEqual({
       ...Object.fromEntries(["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"])),
       ...Object.fromEntries(["03", "12", "46"].map((p) => [p, "gva-wfs"])),
       ...Object.fromEntries(["22", "44", "50"].map((p) => [p, "aragon-gaodcore"])),
     });
-    expect(Object.fromEntries(ite)).toEqual({
+    expect(providers(ite)).toEqual({
       ...Object.fromEntries(["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"])),
       ...Object.fromEntries(["03", "12", "46"].map((p) => [p, "gva-gesiee"])),
     });
@@ -82,6 +84,7 @@ describe("derived from it", () => {
       "cat-icaen": "confirmed",
       "val-gva": "confirmed",
       "gal-xunta": "single_source",
+      "mad-cee": "single_source",
       "mad-ite": "unconfirmed",
       "rio-larioja": "single_source",
     });

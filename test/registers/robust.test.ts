@@ -84,7 +84,7 @@ describe("values that cannot be read", () => {
       validUntil: null,
     });
     expect((await unit("0004"))?.data).toMatchObject({ rating: "E", emissionsRating: null });
-    expect((await listDatasets(db())).find((d) => d.id === "ara-gaodcore")).toMatchObject({
+    expect((await listDatasets(db(), 400)).find((d) => d.id === "ara-gaodcore")).toMatchObject({
       rows: 4,
       skipped: 3,
       skips: result.skips,
@@ -126,7 +126,7 @@ describe("no value of a row in any error, message or position", () => {
       reference: { count: 1 },
     });
     expect(result.skips.line).toEqual({ count: 1, first: [{ file, line: 6, column: null }] });
-    const status = (await listDatasets(db())).find((d) => d.id === "ara-gaodcore")!;
+    const status = (await listDatasets(db(), 400)).find((d) => d.id === "ara-gaodcore")!;
     expect(JSON.stringify({ result, status })).not.toContain(SECRET.slice(8));
     // The NUL of an identifier is dropped (jsonb refuses it); the identifier itself is data, not a message.
     expect(
@@ -153,7 +153,7 @@ describe("no value of a row in any error, message or position", () => {
         (e: unknown) => e as Error,
       ))!;
       expect(error.message).toBe(`${file}: writing the records of lines 2-3 failed (SQLSTATE 23514)`);
-      const status = (await listDatasets(otherDb)).find((d) => d.id === "ara-gaodcore")!;
+      const status = (await listDatasets(otherDb, 400)).find((d) => d.id === "ara-gaodcore")!;
       expect(status).toMatchObject({ rows: 0, lastError: error.message });
       expect(JSON.stringify(status)).not.toContain(SECRET);
     } finally {
@@ -218,7 +218,7 @@ describe("the encoding, from the bytes", () => {
 
 describe("the dry run", () => {
   it("on a good file: format, encoding, header, columns, five records, what is left out; nothing written", async () => {
-    const before = await listDatasets(db());
+    const before = await listDatasets(db(), 400);
     const inspection = await inspectFile(dataset("cat-icaen"), localFile(fixture("cat-icaen")), {});
     expect(inspection.error).toBeNull();
     expect(inspection.shape).toMatchObject({ format: "CSV", delimiter: ";", headerLine: 1, match: { missing: [] } });
@@ -239,7 +239,7 @@ describe("the dry run", () => {
       records: 6,
       totals: { sourceRows: 6, skipped: 2, skips: { reference: { count: 1 }, rating: { count: 1 } } },
     });
-    expect(await listDatasets(db())).toEqual(before);
+    expect(await listDatasets(db(), 400)).toEqual(before);
   });
 
   it("on a file missing a column: which, with its near matches, and why an import would refuse it", async () => {

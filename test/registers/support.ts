@@ -1,5 +1,5 @@
 // Register index tests: fixtures by dataset, and files written on the fly for variations of them.
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,11 +10,21 @@ import { expect } from "vitest";
 import { post, type TestApp } from "../support/app";
 
 export const FIXTURES = path.join(process.cwd(), "lib/registers/datasets/fixtures");
+const REGISTERS = path.join(process.cwd(), "lib/registers");
+/** Where fixtures are: the shared folder, and the `fixtures` folder of a register's own module. */
+const fixtureFolders = () => [
+  FIXTURES,
+  ...readdirSync(REGISTERS, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(REGISTERS, d.name, "fixtures")))
+    .map((d) => path.join(REGISTERS, d.name, "fixtures")),
+];
 /** A dataset's fixture, whatever its format (`<id>.csv`, `.tsv`, `.xlsx`, `.xml`). */
 export function fixture(id: string): string {
-  const file = readdirSync(FIXTURES).find((name) => name.slice(0, name.lastIndexOf(".")) === id);
-  if (!file) throw new Error(`no fixture for ${id} in ${FIXTURES}`);
-  return path.join(FIXTURES, file);
+  for (const folder of fixtureFolders()) {
+    const file = readdirSync(folder).find((name) => name.slice(0, name.lastIndexOf(".")) === id);
+    if (file) return path.join(folder, file);
+  }
+  throw new Error(`no fixture for ${id} in ${fixtureFolders().join(", ")}`);
 }
 
 export function dataset(id: string): Dataset {

@@ -4,7 +4,17 @@ import { randomUUID } from "node:crypto";
 import { emptyCounts, EMPTY_DATA, type Batch, type Property } from "@/lib/domain";
 
 const source = (at: string) =>
-  ({ status: "completed", attempts: 1, updated_at: at, error: null, provider: "sandbox" }) as const;
+  ({
+    status: "completed",
+    attempts: 1,
+    updated_at: at,
+    error: null,
+    provider: "sandbox",
+    as_of: null,
+    retrieved_at: null,
+    dataset: null,
+    licence: null,
+  }) as const;
 
 export function aProperty(overrides: Partial<Property> = {}): Property {
   const at = new Date().toISOString();
@@ -14,6 +24,7 @@ export function aProperty(overrides: Partial<Property> = {}): Property {
     status: "enriched",
     ...EMPTY_DATA,
     enrichment: { cadastre: source(at), energy_certificate: source(at), ite: source(at) },
+    attribution: [],
     created_at: at,
     updated_at: at,
     enriched_at: at,

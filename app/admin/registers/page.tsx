@@ -45,8 +45,8 @@ export default async function AdminRegisters() {
   const states = app.breakers.states();
   const providers = [...new Set([...liveProviders(), ...Object.keys(states)])];
   const [datasets, covered, health] = await Promise.all([
-    listDatasets(app.db),
-    coverage(app.db),
+    listDatasets(app.db, app.config.REGISTER_STALE_DAYS),
+    coverage(app.db, app.config.REGISTER_STALE_DAYS),
     registerHealth(app.db, providers),
   ]);
   const {
@@ -144,7 +144,7 @@ export default async function AdminRegisters() {
                 <th scope="col">Community</th>
                 <th scope="col">Format evidence</th>
                 <th scope="col">Rows</th>
-                <th scope="col">As of</th>
+                <th scope="col">As of, licence</th>
                 <th scope="col" className="hidden md:table-cell">
                   Imported
                 </th>
@@ -189,7 +189,18 @@ export default async function AdminRegisters() {
                       </p>
                     ))}
                   </td>
-                  <td>{d.asOf ?? <Missing />}</td>
+                  <td>
+                    {d.asOf ?? <Missing />}
+                    {d.asOfBasis && (
+                      <p className="text-xs text-slate-600">
+                        {d.asOfBasis === "published" ? "publisher's date" : "latest record's date"}
+                      </p>
+                    )}
+                    {d.stale && <Badge value="stale" />}
+                    <p className="text-xs text-slate-600" title={d.licence.source}>
+                      {d.licence.name}
+                    </p>
+                  </td>
                   <td className="hidden md:table-cell">
                     <Time value={d.importedAt} />
                   </td>

@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
+import { liveRegisters } from "@/lib/registers";
 import { createSources } from ".";
 import { checkRegisters, type CheckTarget } from "./check";
-import type { LiveRoutes } from "./types";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
 
 const fixture = (folder: string, name: string) => readFileSync(path.join(__dirname, folder, "fixtures", name), "utf8");
@@ -24,18 +24,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** The live registers as the region table lists them (lib/registers/regions.ts; test/registers checks the table's). */
-const ROUTES: LiveRoutes = {
-  energyCertificate: new Map([
-    ["08", "icaen-socrata"],
-    ["46", "gva-wfs"],
-    ["50", "aragon-gaodcore"],
-  ]),
-  ite: new Map([
-    ["08", "icaen-socrata"],
-    ["46", "gva-gesiee"],
-  ]),
-};
 const TARGETS: CheckTarget[] = [
   { register: "catastro-ovc", source: "cadastre", reference: "2749704YJ0624N0001DI", province: "46" },
   { register: "icaen-socrata", source: "energy_certificate", reference: "0625102DF3802F0001QI", province: "08" },
@@ -46,14 +34,14 @@ const TARGETS: CheckTarget[] = [
 ];
 
 it("reports each live register: reachable, parsed, outcome and latency", async () => {
-  const config = loadConfig({
+  const live = liveRegisters({
     CATASTRO_BASE_URL: server.url,
     CEE_CATALONIA_BASE_URL: server.url,
     CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`,
     CEE_ARAGON_BASE_URL: server.url,
     ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE`,
   });
-  const checks = await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS);
+  const checks = await checkRegisters(createSources(loadConfig({}), { live }).live, TARGETS);
   const ok = { reachable: true, parsed: true };
   const [CATALONIA, ARAGON] = ["0625102DF3802F0001QI", "7541901XM8174S0001SQ"];
   expect(checks.map(({ latencyMs, ...c }) => (expect(latencyMs).toBeGreaterThanOrEqual(0), c))).toEqual([
@@ -78,14 +66,14 @@ it("reports each live register: reachable, parsed, outcome and latency", async (
 it("an address that does not answer is unreachable", async () => {
   // Port 9 (discard) on loopback: nothing listens, the connection is refused.
   const nowhere = "http://127.0.0.1:9";
-  const config = loadConfig({
+  const live = liveRegisters({
     CATASTRO_BASE_URL: nowhere,
     CEE_CATALONIA_BASE_URL: nowhere,
     CEE_VALENCIA_BASE_URL: nowhere,
     CEE_ARAGON_BASE_URL: nowhere,
     ITE_VALENCIA_BASE_URL: nowhere,
   });
-  for (const check of await checkRegisters(createSources(config, { routes: ROUTES }).live, TARGETS)) {
+  for (const check of await checkRegisters(createSources(loadConfig({}), { live }).live, TARGETS)) {
     expect(check).toMatchObject({ reachable: false, parsed: false, outcome: expect.stringMatching(/^network: /) });
   }
 });

@@ -1,7 +1,7 @@
 // The registers per mode: test keys get the deterministic sandbox, live keys the real registers.
 import type { Config } from "@/lib/config";
 import type { Mode } from "@/lib/domain";
-import type { LiveRoutes, RegisterBudget, RegisterIndex, Sources } from "./types";
+import type { LiveRegisters, RegisterBudget, RegisterIndex, Sources } from "./types";
 import { indexedEnergyCertificate, indexedIte } from "./indexed";
 import { createSandboxCadastre } from "./cadastre/sandbox";
 import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";
@@ -13,38 +13,27 @@ import { memoryCache } from "./http";
 import type { RegisterBreakers } from "./breaker";
 
 /**
- * `routes`: which live register answers where (the region table's, lib/registers);
+ * `live`: the live registers, from the register modules (lib/registers): the cadastre's endpoints and
+ *   which register answers each source where;
  * `index`: the local register index, asked before the live registries (live mode only);
  * `breakers`: the process's, one per live register (sandbox registers have none);
  * `budget`: requests per second per register shared by every worker, for durable runs.
  */
 export function createSources(
   config: Config,
-  options: { routes: LiveRoutes; index?: RegisterIndex; breakers?: RegisterBreakers; budget?: RegisterBudget },
+  options: { live: LiveRegisters; index?: RegisterIndex; breakers?: RegisterBreakers; budget?: RegisterBudget },
 ): Record<Mode, Sources> {
   const { breakers, budget } = options;
   const latencyMs = config.SANDBOX_LATENCY_MS;
   // One cache per process for all live registers (keys are prefixed per register).
   const cache = memoryCache(50_000);
   const liveCertificate = createLiveEnergyCertificate({
-    cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL,
-    valenciaBaseUrl: config.CEE_VALENCIA_BASE_URL,
-    aragonBaseUrl: config.CEE_ARAGON_BASE_URL,
-    socrataAppToken: config.SOCRATA_APP_TOKEN,
-    routes: options.routes.energyCertificate,
+    routes: options.live.energyCertificate,
     cache,
     breakers,
     budget,
   });
-  const liveIte = createLiveIte({
-    cataloniaBaseUrl: config.CEE_CATALONIA_BASE_URL,
-    valenciaBaseUrl: config.ITE_VALENCIA_BASE_URL,
-    socrataAppToken: config.SOCRATA_APP_TOKEN,
-    routes: options.routes.ite,
-    cache,
-    breakers,
-    budget,
-  });
+  const liveIte = createLiveIte({ routes: options.live.ite, cache, breakers, budget });
   const energyCertificate = options.index ? indexedEnergyCertificate(options.index, liveCertificate) : liveCertificate;
   const ite = options.index ? indexedIte(options.index, liveIte) : liveIte;
   return {
@@ -59,8 +48,7 @@ export function createSources(
     },
     live: {
       cadastre: createLiveCadastre({
-        baseUrl: config.CATASTRO_BASE_URL,
-        coordinatesBaseUrl: config.CATASTRO_COORDINATES_BASE_URL ?? config.CATASTRO_BASE_URL,
+        ...options.live.cadastre,
         cache,
         breakers,
         budget,

@@ -13,6 +13,9 @@ const CERTIFICATE: RegistryCertificate = {
   registry: "R",
   certificateId: null,
 };
+/** When the copy was imported, and the licence its register module states. */
+const READ = { retrievedAt: "2026-11-02T03:30:00.000Z", licence: "CC-BY-4.0", attribution: "Generalitat Valenciana" };
+
 const facts = (reference: string) => ({ reference, provinceCode: "46" }) as CadastreFacts;
 const input = (reference: string, resolved = reference): SourceInput & { facts: CadastreFacts } => ({
   reference,
@@ -35,13 +38,13 @@ function fakeIndex(calls: unknown[], fail: false | Error = false): RegisterIndex
       calls.push(query);
       if (fail) throw fail;
       return query.unit === "2749704YJ0624N0001"
-        ? { data: CERTIFICATE, dataset: "val-gva", asOf: "2026-11-01", sourceRow: 7 }
+        ? { data: CERTIFICATE, dataset: "val-gva", asOf: "2026-11-01", sourceRow: 7, ...READ }
         : null;
     },
     async inspection(query) {
       calls.push(query);
       return query.parcel === "0625102DF3802F"
-        ? { data: { status: "found", reference: "IITE-1" }, dataset: "cat-icaen", asOf: null, sourceRow: 3 }
+        ? { data: { status: "found", reference: "IITE-1" }, dataset: "cat-icaen", asOf: null, sourceRow: 3, ...READ }
         : null;
     },
   };
@@ -58,7 +61,16 @@ describe("index first", () => {
       kind: "found",
       data: CERTIFICATE,
       provider: "index:val-gva",
-      summary: { registry: "R", scope: "building", dataset: "val-gva", as_of: "2026-11-01", source_row: 7 },
+      summary: {
+        registry: "R",
+        scope: "building",
+        dataset: "val-gva",
+        as_of: "2026-11-01",
+        retrieved_at: READ.retrievedAt,
+        licence: "CC-BY-4.0",
+        attribution: "Generalitat Valenciana",
+        source_row: 7,
+      },
     });
     expect(calls).toEqual([{ parcel: "2749704YJ0624N", unit: "2749704YJ0624N0001" }]);
   });

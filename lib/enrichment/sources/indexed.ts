@@ -17,6 +17,9 @@ const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({
   ...extra,
   dataset: hit.dataset,
   as_of: hit.asOf,
+  retrieved_at: hit.retrievedAt,
+  licence: hit.licence,
+  attribution: hit.attribution,
   source_row: hit.sourceRow,
 });
 

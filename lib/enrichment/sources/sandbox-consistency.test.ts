@@ -9,7 +9,9 @@ import { newDraft, runUntil } from "../engine";
 import { createSources } from ".";
 
 // Test mode asks no live register: no routes.
-const sources = createSources(loadConfig({}), { routes: { energyCertificate: new Map(), ite: new Map() } }).test;
+const sources = createSources(loadConfig({}), {
+  live: { cadastre: {}, energyCertificate: new Map(), ite: new Map() },
+}).test;
 const parcels = Array.from({ length: 60 }, (_, i) => `${String(1000000 + i * 7919).slice(0, 7)}VK3799G`);
 const references = parcels.flatMap((p) => ["0001", "0002", "0003"].map((u) => p + u + checkLetters(p + u)));
 

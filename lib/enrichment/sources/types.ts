@@ -149,23 +149,26 @@ export interface Sources {
   ite: IteSource;
 }
 
-/** Providers named in outcomes (registers add their own, e.g. `index:<dataset>`). */
+/**
+ * Providers the engine names itself; each regional register names its own (lib/registers/<id>/),
+ * and the index answers as `index:<dataset>`.
+ */
 export const PROVIDERS = {
   catastro: "catastro-ovc",
-  catalonia: "icaen-socrata",
-  valencia: "gva-wfs",
-  gesiee: "gva-gesiee",
-  aragon: "aragon-gaodcore",
   rules: "rules",
   estimate: "estimate",
   sandbox: "sandbox",
 } as const;
 
-/** A record of the local register index: which dataset, as of when, from which line. */
-export interface IndexHit<T> {
+/**
+ * A record of the local register index: which dataset, as of when (the publisher's snapshot date),
+ * read when (the copy's import), from which line, under which licence.
+ */
+export interface IndexHit<T> extends Provenance {
   data: T;
   dataset: string;
   asOf: string | null;
+  retrievedAt: string | null;
   sourceRow: number;
 }
 
@@ -182,17 +185,64 @@ export interface RegisterIndex {
 }
 
 /**
- * Which live register answers a source in each province (province code → provider): the region
- * table's (lib/registers/regions.ts), handed to the live clients by the composition root.
+ * Whose data an answer is and what its use requires: the licence's name and the notice it asks for
+ * (lib/registers' register modules state both). Stored in the answer's summary, so a Property says
+ * it of every value (`enrichment.<source>.licence`, `attribution`).
  */
-export interface LiveRoutes {
-  energyCertificate: ReadonlyMap<string, Provider>;
-  ite: ReadonlyMap<string, Provider>;
+export interface Provenance {
+  licence: string | null;
+  attribution: string | null;
+}
+
+/** A regional register asked live for a unit's (or else its parcel's) certificate. */
+export interface LiveCertificateClient {
+  provider: string;
+  provenance: Provenance;
+  lookup(
+    query: { unit: string | null; parcel: string },
+    timeoutMs: number,
+  ): Promise<SourceOutcome<RegistryCertificate>>;
+}
+
+/** A regional register asked live for a building's inspection, by its parcel. */
+export interface LiveInspectionClient {
+  provider: string;
+  provenance: Provenance;
+  /**
+   * `codes`: it holds only codes of inspection reports found elsewhere (ICAEN's certificates), no
+   * inspection register: a parcel without a code is `unsupported` (nothing is known), not `not_found`.
+   */
+  holds?: "codes";
+  lookup(query: { parcel: string }, timeoutMs: number): Promise<SourceOutcome<IteFinding>>;
+}
+
+/** Where the cadastre's services are (its client is the engine's own, ./cadastre), and its provenance. */
+export interface CadastreEndpoints {
+  /** The WCF Callejero service root (without `/json/...`). Default: Catastro's. */
+  baseUrl?: string;
+  /** The WCF Coordenadas service root. Default: Catastro's. */
+  coordinatesBaseUrl?: string;
+  provenance?: Provenance;
+}
+
+/**
+ * The live registers, made by the register modules (lib/registers/<id>/) from their settings: the
+ * cadastre's endpoints, and which client answers each source in each province (province code →
+ * client), handed to the live sources by the composition root.
+ */
+export interface LiveRegisters {
+  cadastre: CadastreEndpoints;
+  energyCertificate: ReadonlyMap<string, LiveCertificateClient>;
+  ite: ReadonlyMap<string, LiveInspectionClient>;
 }
 
 /** The provider name of an index answer: `index:<dataset>`. */
 export const indexProvider = (dataset: string): Provider => `index:${dataset}`;
 
-/** Who answered a lookup: a register of PROVIDERS, or the local index of one of its datasets. */
-export type Provider = (typeof PROVIDERS)[keyof typeof PROVIDERS] | `index:${string}`;
-export const Provider = z.union([z.enum(Object.values(PROVIDERS)), z.templateLiteral(["index:", z.string()])]);
+/**
+ * Who answered a lookup: the engine's own (PROVIDERS), a register module's (lib/registers/<id>/ names
+ * it: the set is the register list's, which this floor cannot see, so the type stays open), or the
+ * local index of a dataset (`index:<dataset>`). Lower-case words joined by hyphens or a colon.
+ */
+export type Provider = string;
+export const Provider = z.string().regex(/^[a-z0-9]+([:-][a-z0-9.-]+)*$/);

@@ -25,6 +25,7 @@ export function certificateDataset(meta: Meta, columns: CertificateColumns): Dat
   return {
     ...meta,
     kinds: hasCode ? ["certificate", "inspection"] : ["certificate"],
+    ...(hasCode ? { inspections: "codes" as const } : {}),
     columns: Object.fromEntries(
       Object.entries(columns).map(([field, names]) => [field, typeof names === "string" ? [names] : names]),
     ),

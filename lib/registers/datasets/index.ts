@@ -1,15 +1,4 @@
-// The datasets the register index can import, one module each; the region table
-// (../regions.ts) says which community each belongs to.
-export { andalucia } from "./andalucia";
-export { aragon } from "./aragon";
-export { asturias } from "./asturias";
-export { canarias } from "./canarias";
-export { cantabria } from "./cantabria";
-export { castillaLaMancha } from "./castilla-la-mancha";
-export { castillaLeon } from "./castilla-leon";
-export { catalonia } from "./catalonia";
-export { galicia } from "./galicia";
-export { laRioja } from "./la-rioja";
-export { madridIte } from "./madrid-ite";
-export { valencia } from "./valencia";
+// What every dataset of the register index is (./types.ts), the certificate datasets' one reader
+// (./certificates.ts) and the citations several share (./evidence.ts); each dataset is in its
+// register's module (../<id>/).
 export type { Dataset, FormatEvidence, RecordDraft, Row, RowResult, RowSkip } from "./types";

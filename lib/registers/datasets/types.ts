@@ -36,10 +36,17 @@ export interface Dataset {
   /** The registry label its certificates carry (`registry` of the Property's certificate). */
   registry: string;
   kinds: readonly RegisterRecordKind[];
+  /**
+   * `codes`: its inspection records are report codes on certificates, not an inspection register
+   * (coverage does not count them as an ITE source: a parcel without one is `unsupported`).
+   */
+  inspections?: "codes";
   /** Where the publisher offers the files (documentation; refreshes use the configured URLs). */
   url: string | null;
   /** What the publisher offers, and what an operator does to it before importing. */
   download: string;
+  /** The snapshot date the publisher states for a file that is no longer updated (its as_of). */
+  snapshotOn?: string;
   evidence: FormatEvidence;
   /**
    * Field → the names a file gives it, the documented one first. Element paths for XML; for

@@ -394,6 +394,8 @@ export type components = {
                 energy_certificate: components["schemas"]["SourceEnrichment"];
                 ite: components["schemas"]["SourceEnrichment"];
             };
+            /** @description The notices the sources behind this Property's values require (the cadastre's source notice, each CC BY publisher's name), one per source, deduplicated; [] for sandbox data. */
+            attribution: string[];
             /**
              * Format: date-time
              * @description RFC 3339
@@ -511,6 +513,14 @@ export type components = {
             error: string | null;
             /** @description Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer. */
             provider: string | null;
+            /** @description The publisher's date of the data used: an index copy's snapshot date (from the dataset's published metadata, else its latest record date, never the download day); the answer's date for a live register; null for rules, estimates and sandbox data. */
+            as_of: string | null;
+            /** @description When Finca read it: imported the index copy, or asked the live register; null when nothing was read. */
+            retrieved_at: string | null;
+            /** @description The index dataset's id (index:<dataset> providers), else null. */
+            dataset: string | null;
+            /** @description The source's licence, e.g. CC-BY-4.0, or the publisher's terms' name; null when nothing was read. */
+            licence: string | null;
         };
         batchCompletedEvent: {
             /** @constant */
@@ -802,6 +812,10 @@ export type components = {
             kind: "live" | "index" | "rules" | "estimate" | "unsupported";
             /** @description In the order they are asked. */
             providers: components["schemas"]["CoverageProvider"][];
+            /** @description The source of this kind covers only part of the community (e.g. one city's inspection register): `area` names it. */
+            partial: boolean;
+            /** @description The part of the community a partial source covers, else null. */
+            area: string | null;
         };
         CoverageProvider: {
             /** @description As in `enrichment.<source>.provider`: `catastro-ovc`, `icaen-socrata`, `index:<dataset>`, `rules`, `estimate`… */
@@ -810,14 +824,20 @@ export type components = {
             kind: "live" | "index" | "rules" | "estimate" | "unsupported";
             /** @description The index dataset (kind `index`). */
             dataset: string | null;
-            /** @description Date the dataset's copy describes (kind `index`). */
+            /** @description The publisher's snapshot date of the dataset's copy (kind `index`): from its published metadata, else its latest record's date, never the download day. */
             as_of: string | null;
+            /** @description The copy's as_of is older than REGISTER_STALE_DAYS (default 400); null for other kinds. */
+            stale: boolean | null;
             /** @description Records in the dataset's copy (kind `index`). */
             rows: number | null;
             /** @description How far the register's format rests on evidence: `confirmed` (independent public evidence, cited), `single_source` (one peer's scripts), `unconfirmed`; null for `rules` and `estimate`. No format has been checked against a real download from Finca's own machines. */
             format_evidence: ("confirmed" | "single_source" | "unconfirmed") | null;
             /** @description Where the format comes from (repositories, files, documents). */
             citations: string[];
+            /** @description The register's licence (e.g. `CC-BY-4.0`) or its publisher's terms' name; null for rules and estimates. */
+            licence: string | null;
+            /** @description The notice its licence requires next to its values (null: none). */
+            attribution: string | null;
         };
         PropertyOutput: {
             /** Format: uuid */
@@ -865,6 +885,8 @@ export type components = {
                 energy_certificate: components["schemas"]["SourceEnrichmentOutput"];
                 ite: components["schemas"]["SourceEnrichmentOutput"];
             };
+            /** @description The notices the sources behind this Property's values require (the cadastre's source notice, each CC BY publisher's name), one per source, deduplicated; [] for sandbox data. */
+            attribution: string[];
             /**
              * Format: date-time
              * @description RFC 3339
@@ -982,6 +1004,14 @@ export type components = {
             error: string | null;
             /** @description Which register answered: catastro-ovc, icaen-socrata, gva-wfs, aragon-gaodcore, index:<dataset>, rules, estimate, sandbox…; null before any answer. */
             provider: string | null;
+            /** @description The publisher's date of the data used: an index copy's snapshot date (from the dataset's published metadata, else its latest record date, never the download day); the answer's date for a live register; null for rules, estimates and sandbox data. */
+            as_of: string | null;
+            /** @description When Finca read it: imported the index copy, or asked the live register; null when nothing was read. */
+            retrieved_at: string | null;
+            /** @description The index dataset's id (index:<dataset> providers), else null. */
+            dataset: string | null;
+            /** @description The source's licence, e.g. CC-BY-4.0, or the publisher's terms' name; null when nothing was read. */
+            licence: string | null;
         };
         BatchOutput: {
             /** Format: uuid */

@@ -283,10 +283,27 @@ export default async function PropertyPage({ params }: { params: Promise<{ id: s
                       </span>
                     )}
                   </p>
+                  {(e.as_of || e.licence) && (
+                    <p className="mt-0.5 text-xs text-slate-600" data-testid="source-provenance">
+                      {e.as_of && <>data as of {e.as_of}</>}
+                      {e.retrieved_at && (
+                        <>
+                          {" "}
+                          · read <Time value={e.retrieved_at} />
+                        </>
+                      )}
+                      {e.licence && <> · {e.licence}</>}
+                    </p>
+                  )}
                 </li>
               );
             })}
           </ul>
+          {property.attribution.length > 0 && (
+            <p className="mt-2 border-t border-slate-100 pt-2 text-xs text-slate-600" data-testid="attribution">
+              Sources: {property.attribution.join("; ")}
+            </p>
+          )}
         </Card>
       </div>
 

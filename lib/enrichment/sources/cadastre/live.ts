@@ -5,9 +5,10 @@
 // of concurrent lookups of a reference. Redirects are followed only between Catastro's own hosts
 // (the service has moved domains before: meh.es → hacienda.gob.es).
 import type { Location } from "@/lib/domain";
-import { PROVIDERS, type CadastreFacts, type CadastreSource } from "../types";
+import { PROVIDERS, type CadastreEndpoints, type CadastreFacts, type CadastreSource } from "../types";
 import { getText, liveClient, parseJson, type LiveClientOptions, type LookupInput } from "../http";
 import { parseCpmrc, parseDnprc } from "./parse";
+import { withProvenance } from "../provenance";
 
 export const CATASTRO_BASE_URL = "https://ovc.catastro.meh.es/OVCServWeb/OVCWcfCallejero/COVCCallejero.svc";
 export const CATASTRO_COORDINATES_BASE_URL =
@@ -18,12 +19,7 @@ export const isCatastroHost = (url: URL) =>
   url.protocol === "https:" &&
   /(^|\.)(catastro\.meh\.es|catastro\.hacienda\.gob\.es|sedecatastro\.gob\.es)$/i.test(url.hostname);
 
-export interface LiveCadastreOptions extends LiveClientOptions {
-  /** The WCF Callejero service root (without `/json/...`). Default: Catastro's. */
-  baseUrl?: string;
-  /** The WCF Coordenadas service root. Default: Catastro's. */
-  coordinatesBaseUrl?: string;
-}
+export interface LiveCadastreOptions extends LiveClientOptions, CadastreEndpoints {}
 
 export function createLiveCadastre(options: LiveCadastreOptions = {}): CadastreSource {
   const base = (options.baseUrl ?? CATASTRO_BASE_URL).replace(/\/+$/, "");
@@ -49,7 +45,8 @@ export function createLiveCadastre(options: LiveCadastreOptions = {}): CadastreS
       const outcome = await ask<CadastreFacts>(`cadastre:${reference}`, input, PROVIDERS.catastro, async () => {
         // Provincia and Municipio are sent empty, as in the DGC manual's example: RefCat suffices.
         const url = `${base}/json/Consulta_DNPRC?Provincia=&Municipio=&RefCat=${encodeURIComponent(reference)}`;
-        return parseDnprc(parseJson(await get(url)), reference);
+        const answer = parseDnprc(parseJson(await get(url)), reference);
+        return options.provenance ? withProvenance(answer, options.provenance) : answer;
       });
       if (outcome.kind !== "found") return outcome;
       return { ...outcome, data: { ...outcome.data, location: await locationOf(reference.slice(0, 14), input) } };

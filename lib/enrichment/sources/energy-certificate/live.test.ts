@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "../testing/replay-server";
-import type { CataloniaRow } from "../registries/catalonia";
-import { PROVIDERS, type CadastreFacts } from "../types";
+import type { CataloniaRow } from "@/lib/registers/icaen/client";
+import { liveRegisters } from "@/lib/registers";
+import type { CadastreFacts } from "../types";
 import { createLiveEnergyCertificate } from "./live";
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, "../registries/fixtures", name), "utf8");
@@ -128,18 +129,25 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
-const ROUTES = new Map([
-  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
-  ...["03", "12", "46"].map((p) => [p, "gva-wfs"] as const),
-  ...["22", "44", "50"].map((p) => [p, "aragon-gaodcore"] as const),
-]);
+/** What every live answer adds: its register's licence and notice, and when it was read (today). */
+const read = (attribution: string) => ({
+  licence: "CC-BY-4.0",
+  attribution,
+  as_of: new Date().toISOString().slice(0, 10),
+  retrieved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+});
+const ICAEN_READ = read("Institut Català d'Energia (ICAEN), Generalitat de Catalunya");
+const GVA_READ = read("Generalitat Valenciana");
+const ARAGON_READ = read("Gobierno de Aragón (Aragón Open Data)");
 
+/** The region table's routes (lib/registers), every register asked at the replay server. */
 const cee = (options: Partial<Parameters<typeof createLiveEnergyCertificate>[0]> = {}) =>
   createLiveEnergyCertificate({
-    cataloniaBaseUrl: server.url,
-    valenciaBaseUrl: `${server.url}/26_GCEE`,
-    routes: ROUTES,
+    routes: liveRegisters({
+      CEE_CATALONIA_BASE_URL: server.url,
+      CEE_VALENCIA_BASE_URL: `${server.url}/26_GCEE`,
+      CEE_ARAGON_BASE_URL: server.url,
+    }).energyCertificate,
     ...options,
   });
 
@@ -162,7 +170,7 @@ describe("Catalonia (ICAEN, Socrata j6ii-t3w2)", () => {
         certificateId: "HT2V7Q9K4M",
       },
       provider: "icaen-socrata",
-      summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit" },
+      summary: { registry: "ICAEN (j6ii-t3w2)", scope: "unit", ...ICAEN_READ },
     });
     const request = server.requests.findLast((u) => u.searchParams.get("referencia_cadastral") === UNIT_CAT)!;
     expect(Object.fromEntries(request.searchParams)).toEqual({
@@ -273,7 +281,7 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
         certificateId: "E2019VS012374",
       },
       provider: "gva-wfs",
-      summary: { registry: "GVA GCEE WFS", scope: "unit" },
+      summary: { registry: "GVA GCEE WFS", scope: "unit", ...GVA_READ },
     });
     const request = server.requests.findLast((u) => (u.searchParams.get("FILTER") ?? "").includes(UNIT_VAL))!;
     expect(request.searchParams.get("service")).toBe("WFS");
@@ -310,8 +318,7 @@ describe("Comunitat Valenciana (GVA GCEE WFS)", () => {
 });
 
 describe("Aragón (GA_OD_Core view 237)", () => {
-  const ask = (reference: string) =>
-    cee({ aragonBaseUrl: server.url }).lookup(input(reference, facts(reference, "50")));
+  const ask = (reference: string) => cee().lookup(input(reference, facts(reference, "50")));
   const sent = (from: number) =>
     server.requests
       .slice(from)
@@ -335,7 +342,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
         certificateId: "ARA-0001",
       },
       provider: "aragon-gaodcore",
-      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit" },
+      summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)", scope: "unit", ...ARAGON_READ },
     });
     expect(sent(before)).toEqual([
       {
@@ -372,11 +379,7 @@ describe("Aragón (GA_OD_Core view 237)", () => {
       kind: "found",
       data: { scope: "building", certificateId: "ARA-0004" },
     });
-    expect(
-      await cee({ aragonBaseUrl: server.url }).lookup(
-        input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")),
-      ),
-    ).toEqual({
+    expect(await cee().lookup(input("7541901XM8174T0001SP", facts("7541901XM8174T0001SP", "22")))).toEqual({
       kind: "not_found",
       provider: "aragon-gaodcore",
       summary: { registry: "Gobierno de Aragón (GA_OD_Core 237)" },
@@ -385,14 +388,6 @@ describe("Aragón (GA_OD_Core view 237)", () => {
 
   it("an answer that is not rows is an error", async () => {
     expect(await ask("0000000BROKEN0")).toMatchObject({ kind: "error", code: "malformed" });
-  });
-});
-
-describe("routes", () => {
-  it("a provider no client answers for is refused when the client is made", () => {
-    // The ITE's register, routed to for certificates by mistake.
-    const routes = new Map([["28", PROVIDERS.gesiee]]);
-    expect(() => cee({ routes })).toThrow("no live certificate client for gva-gesiee");
   });
 });
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { startReplayServer, type ReplayServer } from "../testing/replay-server";
-import type { CataloniaRow } from "../registries/catalonia";
+import type { CataloniaRow } from "@/lib/registers/icaen/client";
+import { liveRegisters } from "@/lib/registers";
 import type { CadastreFacts } from "../types";
 import { createLiveIte } from "./live";
 
@@ -67,18 +68,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Province → provider, as the region table routes them (lib/registers/regions.ts; test/registers checks it). */
-const ROUTES = new Map([
-  ...["08", "17", "25", "43"].map((p) => [p, "icaen-socrata"] as const),
-  ...["03", "12", "46"].map((p) => [p, "gva-gesiee"] as const),
-]);
+/** What every live answer adds: its register's licence and notice, and when it was read (today). */
+const read = (attribution: string) => ({
+  licence: "CC-BY-4.0",
+  attribution,
+  as_of: new Date().toISOString().slice(0, 10),
+  retrieved_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+});
 
 const ite = (options: Partial<Parameters<typeof createLiveIte>[0]> = {}) =>
   createLiveIte({
-    cataloniaBaseUrl: server.url,
-    valenciaBaseUrl: `${server.url}/0801_GESIEE`,
     now: () => new Date("2026-06-01"),
-    routes: ROUTES,
+    // The region table's routes (lib/registers), every register asked at the replay server.
+    routes: liveRegisters({ CEE_CATALONIA_BASE_URL: server.url, ITE_VALENCIA_BASE_URL: `${server.url}/0801_GESIEE` })
+      .ite,
     ...options,
   });
 
@@ -101,6 +104,7 @@ describe("live ITE", () => {
         urgent_state: "INTu sin ejecutar",
         assessed: "Completo",
         requirement: "required",
+        ...read("Generalitat Valenciana"),
       },
     });
   });
@@ -136,14 +140,17 @@ describe("live ITE", () => {
         certificate_id: "B7M2X9QF3D",
         reported_on: "2016-09-20",
         requirement: "required",
+        ...read("Institut Català d'Energia (ICAEN), Generalitat de Catalunya"),
       },
     });
   });
 
-  it("Catalonia: none on record is not_found; a year unknown still asks the registry", async () => {
-    expect(await ite().lookup(input(UNINSPECTED, facts("43", 1950)))).toMatchObject({
-      kind: "not_found",
-      summary: { requirement: "required" },
+  it("Catalonia: no code on record is unsupported (no inspection register); a year unknown still asks", async () => {
+    expect(await ite().lookup(input(UNINSPECTED, facts("43", 1950)))).toEqual({
+      kind: "found",
+      data: { status: "unsupported" },
+      provider: "icaen-socrata",
+      summary: { registry: "ICAEN (j6ii-t3w2)", requirement: "required", reason: "no_inspection_code" },
     });
     expect(await ite().lookup(input(INSPECTED, facts("17", null)))).toMatchObject({
       kind: "found",

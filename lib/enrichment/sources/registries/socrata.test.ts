@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cataloniaRows } from "./catalonia";
+import { cataloniaRows } from "@/lib/registers/icaen/client";
 import { socrataHeaders } from "./socrata";
 import { NEVER_MS } from "@/test/support/bounds";
 

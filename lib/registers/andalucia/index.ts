@@ -1,9 +1,11 @@
 // Andalucía: one XML file per province, each certificate in the national `DatosEnergeticosDelEdificio`
 // schema (version 2). Its date is the certificate's own (the certifier's `Fecha`): the issue date.
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const andalucia = {
+const dataset: Dataset = {
   ...certificateDataset(
     {
       id: "and-junta",
@@ -17,6 +19,8 @@ export const andalucia = {
           `${nbemScript("Andalucia")}: the files hold the national certificate XML, and these element paths`,
           "the national schema's paths themselves are read alike by independent certificate-XML readers; " +
             "that Andalucía's downloads follow it rests on NBEM alone",
+          "single source (NBEM alone): `DatosDelCertificador/Fecha` day first; the encoding is read from each " +
+            "file's XML declaration",
         ],
       },
     },
@@ -30,4 +34,18 @@ export const andalucia = {
     },
   ),
   xmlRecord: "DatosEnergeticosDelEdificio",
+};
+
+export const andalucia: Register = {
+  id: "andalucia",
+  publisher: "Junta de Andalucía",
+  community: "Andalucía",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Junta de Andalucía",
+    source: "the Junta's open-data portal states CC BY 4.0 for its datasets (portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
 };

@@ -4,11 +4,15 @@
 // connectors.py `_process_like_filter`), `sort` and `limit`, and answers JSON as an array of row
 // objects (utils.get_return_list). The columns are the view's, the same in the JSON answer and in
 // the CSV and XLSX downloads the register index imports (ARAGON_COLUMNS serves both).
-import { getText, parseJson, UpstreamError } from "../http";
-import type { CertificateColumns } from "./fields";
+import { getText, parseJson, UpstreamError } from "@/lib/enrichment/sources/http";
+import { certificateValues, registryCertificate } from "@/lib/enrichment/sources/registries/fields";
+import type { CertificateColumns } from "@/lib/enrichment/sources/registries/fields";
+import { unitThenBuilding } from "@/lib/enrichment/sources/registries/rows";
+import type { CertificateClient } from "../register";
 
 export const ARAGON_BASE_URL = "https://opendata.aragon.es";
 export const ARAGON_REGISTRY = "Gobierno de Aragón (GA_OD_Core 237)";
+export const ARAGON_PROVIDER = "aragon-gaodcore";
 const VIEW = "237";
 
 /**
@@ -61,3 +65,23 @@ export async function aragonRows(
     throw new UpstreamError("malformed", "the GA_OD_Core answer is not an array of rows");
   return rows as AragonRow[];
 }
+
+/** Both letters, the figures written with their unit, issue and expiry, the certificate number. */
+const ROWS_READ = {
+  provider: ARAGON_PROVIDER,
+  registry: ARAGON_REGISTRY,
+  letter: (r: AragonRow) => r[ARAGON_COLUMNS.rating],
+  certificate: (row: AragonRow, scope: "unit" | "building") =>
+    registryCertificate(certificateValues(row, ARAGON_COLUMNS), scope, ARAGON_REGISTRY),
+};
+
+export const aragonCertificates = (base: string): CertificateClient => ({
+  provider: ARAGON_PROVIDER,
+  lookup({ unit, parcel }, timeoutMs) {
+    const client = { base, timeoutMs };
+    return unitThenBuilding(ROWS_READ, [
+      ["unit", unit ? () => aragonRows(client, "contains", unit.slice(0, 18)) : null],
+      ["building", () => aragonRows(client, "equals", parcel)],
+    ]);
+  },
+});

@@ -1,24 +1,6 @@
-// Generalitat Valenciana's CEE registry, WFS layer `ms:CEEEdificios` (terramapas.icv.gva.es/26_GCEE),
-// filtered by reference with an FES 2.0 PropertyIsEqualTo. Field names: the layer as described in
-// the shared research (cee-registries.md) and peers' notes: `ref_referencia` (20), `ref_parcela`
-// (14), `cer_concalificacion` / `cer_emicalificacion` (A-G), `codigo`, `idcertificado`, `validohasta`.
+// WFS 2.0 layers filtered by one property (the GVA's registers are published so): an FES 2.0
+// PropertyIsEqualTo, GeoJSON out, and the XML ExceptionReport a bad request gets read as an error.
 import { getText, parseJson, UpstreamError } from "../http";
-
-export const VALENCIA_BASE_URL = "https://terramapas.icv.gva.es/26_GCEE";
-export const VALENCIA_REGISTRY = "GVA GCEE WFS";
-
-export interface ValenciaProperties {
-  /** Certificate code, e.g. `E2016VS069634`. */
-  codigo?: string;
-  idcertificado?: string | number;
-  ref_referencia?: string;
-  ref_parcela?: string;
-  /** Non-renewable primary energy class. */
-  cer_concalificacion?: string;
-  cer_emicalificacion?: string;
-  validohasta?: string;
-  [field: string]: unknown;
-}
 
 /** Enough features to see a parcel's units and its own certificate. */
 export const MAX_FEATURES = 50;
@@ -26,8 +8,8 @@ export const MAX_FEATURES = 50;
 const xml = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 
-/** Properties of the features of a GVA WFS layer whose `property` equals `value` (FES 2.0, GeoJSON out). */
-export async function gvaFeatures<P>(
+/** Properties of the features of a WFS layer whose `property` equals `value` (FES 2.0, GeoJSON out). */
+export async function wfsFeatures<P>(
   base: string,
   typeName: string,
   property: string,
@@ -58,14 +40,4 @@ export async function gvaFeatures<P>(
   const body = parseJson(text) as { features?: unknown };
   if (!Array.isArray(body?.features)) throw new UpstreamError("malformed", "the WFS answer has no features array");
   return body.features.map((f) => ((f as { properties?: P } | null)?.properties ?? {}) as P);
-}
-
-/** Certificates whose `property` equals `value` (`ref_referencia` for a unit, `ref_parcela` for a parcel). */
-export function valenciaFeatures(
-  base: string,
-  property: "ref_referencia" | "ref_parcela",
-  value: string,
-  timeoutMs: number,
-): Promise<ValenciaProperties[]> {
-  return gvaFeatures<ValenciaProperties>(base, "ms:CEEEdificios", property, value, timeoutMs);
 }

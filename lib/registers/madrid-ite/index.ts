@@ -10,7 +10,8 @@ import { addressKey, splitStreetAddress } from "@/lib/addresses";
 import { readDate, UNREADABLE } from "@/lib/enrichment/sources/registries/fields";
 import type { IteFinding } from "@/lib/enrichment/sources/types";
 import type { IteResult } from "@/lib/domain";
-import type { Dataset, Row } from "./types";
+import type { Dataset, Row } from "../datasets";
+import type { Register } from "../register";
 
 const MADRID = "28079";
 export const MADRID_ITE_REGISTRY = "Ayuntamiento de Madrid ITE";
@@ -32,7 +33,7 @@ function keyOf(row: Row): string | null {
   return street && addressKey({ municipalityCode: MADRID, ...street });
 }
 
-export const madridIte: Dataset = {
+const dataset: Dataset = {
   id: "mad-ite",
   title: "Madrid city: building inspections (ITE), by address",
   area: "Madrid city only, matched by the building's street address",
@@ -88,4 +89,19 @@ export const madridIte: Dataset = {
       ],
     };
   },
+};
+
+export const madridIte: Register = {
+  id: "madrid-ite",
+  publisher: "Ayuntamiento de Madrid",
+  community: "Comunidad de Madrid",
+  licence: {
+    name: "datos.madrid.es terms of use",
+    attribution: "Ayuntamiento de Madrid",
+    source:
+      "datos.madrid.es terms of use: reuse citing the Ayuntamiento de Madrid as source (recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
 };

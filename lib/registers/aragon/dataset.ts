@@ -1,11 +1,11 @@
 // Aragón: GA_OD_Core view 237 (opendata.aragon.es), downloaded as CSV or XLSX: the same 16 columns
 // the live client reads (ARAGON_COLUMNS), figures as "142,33 kWh/m2 año", "-" for no letter,
 // dates "2019-05-10 0:00", the end of validity in `fec_expira`.
-import { ARAGON_COLUMNS, ARAGON_REGISTRY } from "@/lib/enrichment/sources/registries/aragon";
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import { ARAGON_COLUMNS, ARAGON_REGISTRY } from "./client";
 
-export const aragon = certificateDataset(
+export const aragonDataset = certificateDataset(
   {
     id: "ara-gaodcore",
     title: "Aragón: register of energy certificates (GA_OD_Core view 237)",

@@ -2,11 +2,11 @@
 // for it (NBEM's download URL), `,` by default (Socrata's), figures with a decimal comma. The IITE
 // column is the dataset's `informe_ins_tecnica_edifici`. Its only date, DATA_ENTRADA, is the
 // registration ("Data d'inscripció al registre", ICAEN's field dictionary), not the issue.
-import { CATALONIA_REGISTRY } from "@/lib/enrichment/sources/registries/catalonia";
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import { CATALONIA_REGISTRY } from "./client";
 
-export const catalonia = certificateDataset(
+export const cataloniaDataset = certificateDataset(
   {
     id: "cat-icaen",
     title: "Catalonia: ICAEN energy certificates (j6ii-t3w2, bulk export)",
@@ -20,6 +20,8 @@ export const catalonia = certificateDataset(
         "ICAEN's field dictionary (fndvit/mds-udg-viz-i-dgpcd-hackathon-25, src/dades/font/dictionary.json): " +
           "what each column holds",
         "independent public analyses of the same export read the same header names, with decimal-comma figures",
+        "single source (NBEM alone): `;` (from NBEM's download URL; Socrata's default `,` is Socrata's own " +
+          "documentation) and DATA_ENTRADA day first (NBEM parses it `dayfirst=True`)",
       ],
     },
   },

@@ -1,9 +1,11 @@
 // Canarias: the register's CSV on datos.canarias.es (`;`, Windows-1252 per NBEM, which also notes
 // fields with two references joined by a comma). Its only date is the registration (`fecha_registro`).
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const canarias = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "can-gobcan",
     title: "Canarias: register of energy certificates (CKAN CSV)",
@@ -12,7 +14,11 @@ export const canarias = certificateDataset(
     download: "one CSV (older releases as a ZIP: extract it)",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Canarias")}: the column names, \`;\` and a Windows code page`],
+      citations: [
+        `${nbemScript("Canarias")}: the column names, \`;\` and a Windows code page`,
+        "single source (NBEM alone): `;`, the Windows code page and `fecha_registro` day first; the decimal mark " +
+          "is documented by no source (the reader takes either)",
+      ],
     },
   },
   {
@@ -25,3 +31,17 @@ export const canarias = certificateDataset(
     certificateId: "numero_registro",
   },
 );
+
+export const canarias: Register = {
+  id: "canarias",
+  publisher: "Gobierno de Canarias",
+  community: "Canarias",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Gobierno de Canarias",
+    source: "datos.canarias.es states CC BY 4.0 for its datasets (portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};

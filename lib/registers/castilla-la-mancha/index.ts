@@ -5,10 +5,12 @@
 // Their columns are the national certificate XML flattened, numbered where a name repeats
 // ("ns1:Global73" is the primary-energy letter). Its date, `ns1:Fecha`, is the certificate's own
 // (the certifier's, as in the national XML): the issue date.
-import { certificateDataset } from "./certificates";
-import { NBEM_MAIN, nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { NBEM_MAIN, nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const castillaLaMancha = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "clm-jccm",
     title: "Castilla-La Mancha: register of energy certificates (ten per-province files)",
@@ -23,6 +25,7 @@ export const castillaLaMancha = certificateDataset(
       citations: [
         `${nbemScript("Castilla_La_Mancha")}: the column names; XLSX, else tab-separated Windows text`,
         `${NBEM_MAIN}: the ten file names`,
+        "single source (NBEM alone): the tab-separated Windows-1252 fallback and `ns1:Fecha` day first",
       ],
     },
   },
@@ -36,3 +39,17 @@ export const castillaLaMancha = certificateDataset(
     certificateId: "ns1:CodigoComunidadAutonoma",
   },
 );
+
+export const castillaLaMancha: Register = {
+  id: "castilla-la-mancha",
+  publisher: "Junta de Comunidades de Castilla-La Mancha",
+  community: "Castilla-La Mancha",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Junta de Comunidades de Castilla-La Mancha",
+    source: "the JCCM open-data portal states CC BY 4.0 (portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};

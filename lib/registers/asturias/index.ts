@@ -1,9 +1,11 @@
 // Principado de Asturias: the register of energy certificates, an XLSX workbook with a title line
 // above the header (NBEM skips one row). Its only date is the registration (`FECHA REGISTRO`).
-import { certificateDataset } from "./certificates";
-import { nbemScript } from "./evidence";
+import { certificateDataset } from "../datasets/certificates";
+import { nbemScript } from "../datasets/evidence";
+import type { Dataset } from "../datasets";
+import type { Register } from "../register";
 
-export const asturias = certificateDataset(
+const dataset: Dataset = certificateDataset(
   {
     id: "ast-principado",
     title: "Asturias: register of energy certificates (XLSX)",
@@ -12,7 +14,10 @@ export const asturias = certificateDataset(
     download: "one XLSX workbook, by hand (its FTP link does not answer scripts)",
     evidence: {
       level: "single_source",
-      citations: [`${nbemScript("Asturias")}: the column names, one line above the header`],
+      citations: [
+        `${nbemScript("Asturias")}: the column names, one line above the header`,
+        "single source (NBEM alone): `FECHA REGISTRO` a date cell and the line above the header",
+      ],
     },
   },
   {
@@ -25,3 +30,19 @@ export const asturias = certificateDataset(
     certificateId: "Nº DE REGISTRO",
   },
 );
+
+export const asturias: Register = {
+  id: "asturias",
+  publisher: "Principado de Asturias",
+  community: "Principado de Asturias",
+  licence: {
+    name: "CC-BY-4.0",
+    attribution: "Principado de Asturias",
+    source:
+      "the Principado's open-data catalogue (datos.gob.es federation) states CC BY 4.0 " +
+      "(portal-wide, recalled, not re-checked)",
+  },
+  settings: {},
+  live: [],
+  datasets: [dataset],
+};
