@@ -147,8 +147,12 @@ export type EnergyCertificate = z.infer<typeof EnergyCertificate>;
  * A certificate as stored: those written before registered_on and valid_until_source lack them, and
  * estimates written before plausible_range lack it.
  */
-export type StoredCertificate = Omit<EnergyCertificate, "registered_on" | "valid_until_source" | "plausible_range"> &
-  Partial<Pick<EnergyCertificate, "registered_on" | "valid_until_source" | "plausible_range">>;
+export const StoredCertificate = EnergyCertificate.extend({
+  registered_on: EnergyCertificate.shape.registered_on.optional(),
+  valid_until_source: EnergyCertificate.shape.valid_until_source.optional(),
+  plausible_range: EnergyCertificate.shape.plausible_range.optional(),
+});
+export type StoredCertificate = z.infer<typeof StoredCertificate>;
 
 /**
  * The certificate as of `now`: `expired` changes with the date, so it is worked out whenever a
@@ -311,6 +315,10 @@ export const PropertyData = z.object({
   location: Location.nullable().meta({ description: "null when the coordinates service did not answer." }),
 });
 export type PropertyData = z.infer<typeof PropertyData>;
+
+/** The data members as stored: a certificate written before a member existed lacks it (certificateAsOf completes it). */
+export const StoredPropertyData = PropertyData.extend({ energy_certificate: StoredCertificate.nullable() });
+export type StoredPropertyData = z.infer<typeof StoredPropertyData>;
 
 /** Every data member unknown: null, or its default where the schema gives one (ite_fetch_status). */
 export const EMPTY_DATA: PropertyData = PropertyData.parse(

@@ -7,7 +7,7 @@
 // what made the pipeline slow (bench/pipeline).
 import { inArray, sql } from "drizzle-orm";
 import { bare, jsonRecords, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
-import type { SourceName } from "@/lib/domain";
+import { certificateAsOf, type SourceName } from "@/lib/domain";
 import { z } from "zod";
 import {
   finalStatus,
@@ -109,8 +109,10 @@ interface Stored {
 /** One run of the engine on a stored property, and the rows it leaves to write. */
 async function enrich(deps: PropertiesDeps, job: EnrichJob, stored: Stored): Promise<Finished> {
   const { property } = stored;
+  const data = dataOf(property);
+  // A certificate stored before a member existed is completed as a read completes it.
   const draft: Draft = newDraft(property.cadastralReference, property.mode, {
-    data: dataOf(property),
+    data: { ...data, energy_certificate: certificateAsOf(data.energy_certificate, new Date()) },
     facts: stored.facts,
     sources: stored.sources,
   });

@@ -9,6 +9,7 @@ import {
   iteAsOf,
   Property,
   PropertyData,
+  StoredPropertyData,
   type PropertyStatus,
   type Scope,
   type SourceName,
@@ -45,9 +46,9 @@ export function columnsOf(data: PropertyData): Pick<PropertyRow, DataColumn | "d
  * The data members of a stored row (members it was written without are null), decoded by the
  * Property's schema: the one point where its jsonb (`details`, the certificate) re-enters as types.
  */
-export function dataOf(p: PropertyRow): PropertyData {
+export function dataOf(p: PropertyRow): StoredPropertyData {
   const columns = Object.fromEntries(COLUMN_MEMBERS.map(([member, key]) => [member, p[key] ?? null]));
-  const parsed = PropertyData.safeParse({ ...EMPTY_DATA, ...p.details, ...columns });
+  const parsed = StoredPropertyData.safeParse({ ...EMPTY_DATA, ...p.details, ...columns });
   if (!parsed.success) throw new Error(`property ${p.id}'s data is off its schema: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
 }
