@@ -70,7 +70,7 @@ describe("the CAT reader", () => {
         participation: 0.325,
       },
     });
-    expect(lines[11]).toEqual({ kind: "skip", line: 12, reason: "bad_check_letters" });
+    expect(lines[11]).toEqual({ kind: "skip", line: 12, type: 15, reason: "bad_check_letters" });
     expect(lines[13]).toMatchObject({ kind: "trailer", counts: { 11: 2, 13: 2, 14: 3, 15: 4 } });
   });
 
@@ -78,12 +78,14 @@ describe("the CAT reader", () => {
     expect(readCatLine(record(15, [[31, "0847106VK4704F"]]).slice(0, 300), 7)).toEqual({
       kind: "skip",
       line: 7,
+      type: 15,
       reason: "short_record",
     });
-    expect(readCatLine("hello", 3)).toEqual({ kind: "skip", line: 3, reason: "unknown_type" });
+    expect(readCatLine("hello", 3)).toEqual({ kind: "skip", line: 3, type: null, reason: "unknown_type" });
     expect(readCatLine(record(11, [[31, "0847106VK47"]]), 4)).toEqual({
       kind: "skip",
       line: 4,
+      type: 11,
       reason: "bad_reference",
     });
   });
@@ -114,7 +116,7 @@ describe("the CAT reader", () => {
   it("keeps reading after a line far too long (a damaged file), reporting it at its line", async () => {
     const bytes = Buffer.from(`${"1".repeat(10_000)}\n${record(11, [[31, "0847106VK4704F"]])}\n`, "latin1");
     const lines = await collect(Readable.from([bytes]));
-    expect(lines[0]).toEqual({ kind: "skip", line: 1, reason: "long_line" });
+    expect(lines[0]).toEqual({ kind: "skip", line: 1, type: null, reason: "long_line" });
     expect(lines[1]).toMatchObject({ kind: "record", line: 2 });
   });
 });

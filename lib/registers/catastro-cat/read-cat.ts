@@ -34,9 +34,14 @@ function year(line: string, start: number): number | null {
   return value !== null && value >= 1000 && value <= 2100 ? value : null;
 }
 
-export interface CatParcel {
-  type: 11;
+/** What every record carries: its municipality as Catastro codes it (delegation and DGC municipality). */
+interface CatBase {
+  municipality: string;
   parcel: string;
+}
+
+export interface CatParcel extends CatBase {
+  type: 11;
   provinceIne: string;
   municipalityIne: string;
   municipalityDgc: string;
@@ -55,9 +60,8 @@ export interface CatParcel {
   epsg: string | null;
 }
 
-export interface CatConstructionUnit {
+export interface CatConstructionUnit extends CatBase {
   type: 13;
-  parcel: string;
   unitCode: string;
   yearBuilt: number | null;
   /** E exact, + or - before or after, C estimated (the specification's accuracy flag). */
@@ -65,9 +69,8 @@ export interface CatConstructionUnit {
   groundAreaM2: number | null;
 }
 
-export interface CatConstruction {
+export interface CatConstruction extends CatBase {
   type: 14;
-  parcel: string;
   order: number | null;
   staircase: string;
   floor: string;
@@ -79,11 +82,10 @@ export interface CatConstruction {
   areaM2: number | null;
 }
 
-export interface CatUnit {
+export interface CatUnit extends CatBase {
   type: 15;
   /** The 20-character unit reference (parcel, sequence and the two check letters). */
   reference: string;
-  parcel: string;
   propertyClass: string;
   provinceIne: string;
   municipalityIne: string;
@@ -117,7 +119,8 @@ export type CatLine =
   | { kind: "header"; line: number; header: CatHeader }
   | { kind: "trailer"; line: number; counts: Record<number, number | null> }
   | { kind: "other"; line: number; type: number }
-  | { kind: "skip"; line: number; reason: CatSkipReason };
+  /** A line left out; `type` is its record type when it has one. */
+  | { kind: "skip"; line: number; type: number | null; reason: CatSkipReason };
 
 /**
  * The shortest line that holds every field read (record 15's participation ends at 470). Real files
@@ -133,7 +136,7 @@ const PARCEL = /^[0-9A-ZÑ]{14}$/;
 /** One line of a CAT file, read. */
 export function readCatLine(text: string, line: number): CatLine {
   const type = Number(text.slice(0, 2));
-  if (!/^\d\d/.test(text)) return { kind: "skip", line, reason: "unknown_type" };
+  if (!/^\d\d/.test(text)) return { kind: "skip", line, type: null, reason: "unknown_type" };
   if (type === 1)
     return {
       kind: "header",
@@ -153,21 +156,22 @@ export function readCatLine(text: string, line: number): CatLine {
     };
   const min = MIN_CHARS[type];
   if (min === undefined) return { kind: "other", line, type };
-  if (text.length < min) return { kind: "skip", line, reason: "short_record" };
+  if (text.length < min) return { kind: "skip", line, type, reason: "short_record" };
   const parcel = field(text, 31, 14);
-  if (!PARCEL.test(parcel)) return { kind: "skip", line, reason: "bad_reference" };
-  const record = readRecord(type, text, parcel);
-  if (record === "bad_check_letters") return { kind: "skip", line, reason: record };
+  if (!PARCEL.test(parcel)) return { kind: "skip", line, type, reason: "bad_reference" };
+  const record = readRecord(type, text, { municipality: field(text, 24, 2) + field(text, 26, 3), parcel });
+  if (record === "bad_check_letters") return { kind: "skip", line, type, reason: record };
   return { kind: "record", line, record };
 }
 
-function readRecord(type: number, text: string, parcel: string): CatRecord | "bad_check_letters" {
+function readRecord(type: number, text: string, base: CatBase): CatRecord | "bad_check_letters" {
+  const { parcel } = base;
   if (type === 11) {
     const x = num(text, 334, 9);
     const y = num(text, 343, 10);
     return {
       type: 11,
-      parcel,
+      ...base,
       provinceIne: field(text, 51, 2),
       municipalityIne: field(text, 81, 3),
       municipalityDgc: field(text, 26, 3),
@@ -188,7 +192,7 @@ function readRecord(type: number, text: string, parcel: string): CatRecord | "ba
   if (type === 13)
     return {
       type: 13,
-      parcel,
+      ...base,
       unitCode: field(text, 45, 4),
       yearBuilt: year(text, 296),
       yearAccuracy: field(text, 300, 1) || null,
@@ -197,7 +201,7 @@ function readRecord(type: number, text: string, parcel: string): CatRecord | "ba
   if (type === 14)
     return {
       type: 14,
-      parcel,
+      ...base,
       order: num(text, 45, 4),
       staircase: field(text, 63, 2),
       floor: field(text, 65, 3),
@@ -214,8 +218,8 @@ function readRecord(type: number, text: string, parcel: string): CatRecord | "ba
   const participation = num(text, 462, 9);
   return {
     type: 15,
+    ...base,
     reference: first18 + letters,
-    parcel,
     propertyClass: field(text, 29, 2),
     provinceIne: field(text, 93, 2),
     municipalityIne: field(text, 123, 3),
@@ -233,7 +237,8 @@ function readRecord(type: number, text: string, parcel: string): CatRecord | "ba
 /** A file's lines, read one by one as its bytes stream (Latin-1 or UTF-8, decided from the bytes). */
 export async function* readCatFile(bytes: AsyncIterable<Buffer>): AsyncGenerator<CatLine> {
   for await (const line of textLines(decodeText(bytes).chunks, RECORD_CHARS)) {
-    if (line.tooLong || line.text.length > RECORD_CHARS) yield { kind: "skip", line: line.number, reason: "long_line" };
+    if (line.tooLong || line.text.length > RECORD_CHARS)
+      yield { kind: "skip", line: line.number, type: null, reason: "long_line" };
     else if (line.text.trim()) yield readCatLine(line.text, line.number);
   }
 }
