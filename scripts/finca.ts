@@ -25,6 +25,8 @@ import {
   liveRoutes,
   localFile,
   readOverrides,
+  cadastreIndex,
+  importCadastre,
   refreshSettings,
   remoteFile,
   type ColumnOverrides,
@@ -74,6 +76,14 @@ Commands:
                                                   format, encoding, header, columns found or missing,
                                                   sample records and what would be left out, and
                                                   exits 1 when a file lacks a needed column
+  registers import catastro-inspire|catastro-cat --file <path> ... [--municipality <code>]
+                                                  Catastro's bulk data into the cadastre index, one
+                                                  municipality's copy (its 5-digit Catastro code,
+                                                  read from a CAT file's records or an INSPIRE file's
+                                                  name): INSPIRE CP, BU and AD GML files, or a CAT
+                                                  file; replaces that copy only when every file was
+                                                  read; as_of is the publisher's (CAT header, else
+                                                  the features' latest date)
   registers check                                 Ask each live register for a known reference:
                                                   reachable, parsed, latency (needs internet access)
 ${PARTNER_HELP}
@@ -118,6 +128,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       grant: { type: "boolean" },
       refuse: { type: "boolean" },
       file: { type: "string", multiple: true },
+      municipality: { type: "string" },
       url: { type: "string", multiple: true },
       "as-of": { type: "string" },
       columns: { type: "string" },
@@ -259,6 +270,18 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers list": {
+      const copies = await cadastreIndex(db).copies();
+      if (copies.length)
+        console.table(
+          copies.map((c) => ({
+            source: c.source,
+            municipality: c.municipality,
+            records: Object.values(c.counts).reduce((a, b) => a + b, 0),
+            as_of: c.asOf ?? "",
+            imported: c.importedAt?.toISOString() ?? "",
+            last_error: c.lastError ?? "",
+          })),
+        );
       const datasets = await listDatasets(db);
       console.table(
         datasets.map((d) => ({
@@ -298,6 +321,20 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers import": {
+      if (arg === "catastro-inspire" || arg === "catastro-cat") {
+        const files = values.file ?? [];
+        if (!files.length || values.url?.length) usage(`registers import ${arg} takes --file <path> (one or more)`);
+        const result = await importCadastre(db, arg, files.map(localFile), values.municipality);
+        const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind}`);
+        console.log(
+          `${arg} ${result.municipality}: ${counts.join(", ")}; as of ${result.asOf ?? "unknown"} (${result.asOfFrom})${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
+        );
+        for (const [reason, { count, first }] of Object.entries(result.skips))
+          console.log(
+            `  left out, ${reason.replaceAll("_", " ")}: ${count} (${first.map((p) => `${p.file} line ${p.line}`).join("; ")})`,
+          );
+        return;
+      }
       const dataset =
         (arg && datasetById(arg)) ||
         usage(`registers import needs a dataset: ${(await listDatasets(db)).map((d) => d.id).join(", ")}`);
