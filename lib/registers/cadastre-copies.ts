@@ -117,6 +117,9 @@ export async function importCopy(db: Db, job: CopyImport): Promise<CopyResult> {
     return { ...result, superseded: true };
   }
   await db.delete(records).where(and(copy, lt(records.generation, generation)));
+  // Fresh statistics at once: before autovacuum gets to a table that just grew by a province, the
+  // planner may read a parcel's lookup through the copy index, the whole copy per lookup.
+  await db.execute(sql`analyze ${records}`);
   return { ...result, superseded: false };
 }
 
