@@ -126,7 +126,8 @@ const bytes = Object.fromEntries(
 );
 
 const created = await freshDatabase("finca_bench_cadastre");
-const database = await openDatabase({ url: created.url });
+// COPY of a province-sized file on a busy machine outlasts the product's per-query bound.
+const database = await openDatabase({ url: created.url, postgres: { queryTimeoutMs: 1_800_000 } });
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 try {
