@@ -27,6 +27,8 @@ import {
   localFile,
   readOverrides,
   registerSettings,
+  cadastreIndex,
+  importCadastre,
   refreshSettings,
   remoteFile,
   type ColumnOverrides,
@@ -85,9 +87,16 @@ const OPERATOR_HELP: readonly HelpEntry[] = [
     text: `Import a dataset from files or downloads (several make one dataset); replaces the previous copy only
       when every file was read. Rows and values that cannot be read are left out and counted by reason. --as-of
       is the publisher's snapshot date from the dataset's metadata; without it, as_of is the latest record's
-      date (never the download day). --columns maps the dataset's expected column names to the file's, over the lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json. --dry-run
-      writes nothing: it prints each file's format, encoding, header, columns found or missing, sample records
+      date (never the download day). --columns maps the dataset's expected column names to the file's, over
+      the lasting ones in REGISTER_COLUMNS_DIR/<dataset>.json. --dry-run writes nothing: it prints each file's format, encoding, header, columns found or missing, sample records
       and what would be left out, and exits 1 when a file lacks a needed column`,
+  },
+  {
+    usage: "registers import catastro-inspire|catastro-cat --file <path> ... [--municipality <code>]",
+    text: `Catastro's bulk data into the cadastre index, one municipality's copy (its 5-digit Catastro code, read
+      from a CAT file's records or an INSPIRE file's name): INSPIRE CP, BU and AD GML files, or a CAT file;
+      replaces that copy only when every file was read; as_of is the publisher's (the CAT header, else the
+      features' latest date)`,
   },
   {
     usage: "registers check",
@@ -142,6 +151,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       grant: { type: "boolean" },
       refuse: { type: "boolean" },
       file: { type: "string", multiple: true },
+      municipality: { type: "string" },
       url: { type: "string", multiple: true },
       "as-of": { type: "string" },
       columns: { type: "string" },
@@ -283,6 +293,18 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers list": {
+      const copies = await cadastreIndex(db).copies();
+      if (copies.length)
+        console.table(
+          copies.map((c) => ({
+            source: c.source,
+            municipality: c.municipality,
+            records: Object.values(c.counts).reduce((a, b) => a + b, 0),
+            as_of: c.asOf ?? "",
+            imported: c.importedAt?.toISOString() ?? "",
+            last_error: c.lastError ?? "",
+          })),
+        );
       const datasets = await listDatasets(db, loadConfig().REGISTER_STALE_DAYS);
       console.table(
         datasets.map((d) => ({
@@ -329,6 +351,20 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers import": {
+      if (arg === "catastro-inspire" || arg === "catastro-cat") {
+        const files = values.file ?? [];
+        if (!files.length || values.url?.length) usage(`registers import ${arg} takes --file <path> (one or more)`);
+        const result = await importCadastre(db, arg, files.map(localFile), values.municipality);
+        const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind}`);
+        console.log(
+          `${arg} ${result.municipality}: ${counts.join(", ")}; as of ${result.asOf ?? "unknown"} (${result.asOfFrom})${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
+        );
+        for (const [reason, { count, first }] of Object.entries(result.skips))
+          console.log(
+            `  left out, ${reason.replaceAll("_", " ")}: ${count} (${first.map((p) => `${p.file} line ${p.line}`).join("; ")})`,
+          );
+        return;
+      }
       const dataset =
         (arg && datasetById(arg)) || usage(`registers import needs a dataset: ${DATASETS.map((d) => d.id).join(", ")}`);
       const files = values.file ?? [];

@@ -61,6 +61,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
     "soak",
   ],
   ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
+  ["cadastre-import.ts", ["--parcels", "200", "--units", "2"], "cadastre-import"],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
   [

@@ -25,6 +25,7 @@ import {
   MODES,
   PROPERTY_STATUSES,
   REGISTER_RECORD_KINDS,
+  CADASTRE_SOURCES,
   ROLES,
   TEAM_ROLES,
   type BatchCounts,
@@ -417,6 +418,57 @@ export const registerRecords = pgTable(
     index("register_records_parcel").on(t.parcel, t.kind),
     index("register_records_dataset").on(t.dataset, t.generation),
     index("register_records_address").on(t.addressKey, t.kind).where(sql`address_key is not null`),
+  ],
+);
+
+// The cadastre index (lib/registers/catastro-*): Catastro's bulk data, one copy per source and
+// municipality. Each import writes a new generation of that copy and switches to it in one
+// statement, as register_datasets does, so a lookup sees one whole copy of every municipality.
+export const cadastreCopies = pgTable(
+  "cadastre_copies",
+  {
+    source: text("source", { enum: CADASTRE_SOURCES }).notNull(),
+    /** The municipality as Catastro codes it: delegation (2 digits) and DGC municipality (3). */
+    municipality: text("municipality").notNull(),
+    generation: integer("generation").notNull().default(0),
+    lastGeneration: integer("last_generation").notNull().default(0),
+    /** Records of the live copy by kind (parcel, building, address, unit…). */
+    counts: jsonb("counts").$type<Record<string, number>>().notNull().default({}),
+    /** Lines or features left out, by reason, with the first few positions. */
+    skips: jsonb("skips")
+      .$type<Record<string, { count: number; first: { file: string; line: number; column: string | null }[] }>>()
+      .notNull()
+      .default({}),
+    /** The publisher's date of the copy, and where it was taken from (file header or feed, or the operator). */
+    asOf: date("as_of", { mode: "string" }),
+    asOfFrom: text("as_of_from"),
+    sourceFiles: text("source_files"),
+    importedAt: ts("imported_at"),
+    lastAttemptAt: ts("last_attempt_at"),
+    lastError: text("last_error"),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.municipality] })],
+);
+
+export const cadastreRecords = pgTable(
+  "cadastre_records",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    source: text("source", { enum: CADASTRE_SOURCES }).notNull(),
+    municipality: text("municipality").notNull(),
+    generation: integer("generation").notNull(),
+    /** parcel, building, building_part, address (INSPIRE); cat_parcel, construction_unit, construction, unit (CAT). */
+    kind: text("kind").notNull(),
+    parcel: text("parcel").notNull(),
+    /** The 20-character unit reference of a CAT unit record; null otherwise. */
+    unit: text("unit"),
+    sourceLine: integer("source_line").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [
+    index("cadastre_records_parcel").on(t.parcel, t.kind),
+    index("cadastre_records_unit").on(t.unit).where(sql`unit is not null`),
+    index("cadastre_records_copy").on(t.source, t.municipality, t.generation),
   ],
 );
 

@@ -61,4 +61,8 @@ export const withoutControl = (value: string): string => value.replace(new RegEx
 
 /** What a register index record holds: an energy certificate or a building inspection. */
 export const REGISTER_RECORD_KINDS = ["certificate", "inspection"] as const;
+
+/** The cadastre index's sources: Catastro's INSPIRE downloads and its alphanumeric CAT files. */
+export const CADASTRE_SOURCES = ["catastro-inspire", "catastro-cat"] as const;
+export type CadastreSource = (typeof CADASTRE_SOURCES)[number];
 export type RegisterRecordKind = (typeof REGISTER_RECORD_KINDS)[number];

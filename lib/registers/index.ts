@@ -6,6 +6,9 @@ export { importDataset, type ImportFile, type ImportProgress, type ImportResult 
 export { inspectFile, SAMPLES, type FileInspection } from "./inspect";
 export { localFile, remoteFile } from "./files";
 export { registerIndex } from "./lookup";
+export { importCadastre } from "./cadastre-import";
+export { cadastreIndex } from "./cadastre-lookup";
+export type { CopyResult } from "./cadastre-copies";
 export { RegisterFileError } from "./read-error";
 export { listDatasets, type DatasetStatus } from "./status";
 export {

@@ -1,11 +1,13 @@
 // The register index as the enrichment sources see it (RegisterIndex): the live generation of each
-// dataset only. A unit's own certificate comes before the building's; the newest first. A building's
+// dataset only, and the cadastre's bulk copies (./cadastre-facts.ts). A unit's own certificate comes before the building's; the newest first. A building's
 // inspection is found by parcel, else by the street address a city files it under.
 import { and, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import type { z } from "zod";
 import { IteFinding, RegistryCertificate, type IndexHit, type RegisterIndex } from "@/lib/enrichment/sources/types";
 import type { RegisterRecordKind } from "@/lib/domain";
+import { factsFromIndex } from "./cadastre-facts";
+import { cadastreIndex } from "./cadastre-lookup";
 import { provenanceOf } from "./register";
 import { datasetById, datasetRegister } from "./regions";
 
@@ -57,7 +59,12 @@ async function newest<T>(
 }
 
 export function registerIndex(db: Db): RegisterIndex {
+  const cadastre = cadastreIndex(db);
   return {
+    async cadastre(reference) {
+      const found = await cadastre.parcel(reference);
+      return found ? factsFromIndex(reference, found) : null;
+    },
     certificate: ({ parcel, unit }) =>
       newest(
         db,

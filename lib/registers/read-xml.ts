@@ -20,7 +20,7 @@ export const MAX_XML_TEXT_CHARS = 1024 * 1024;
 export const MAX_XML_RECORD_VALUES = 10_000;
 
 /** The longest run of `chunk` without `<` or `>` (`carried` characters of one went before it), and its trailing run. */
-function markupRuns(chunk: string, carried: number): { longest: number; trailing: number } {
+export function markupRuns(chunk: string, carried: number): { longest: number; trailing: number } {
   let longest = 0;
   let from = 0;
   let carry = carried;

@@ -35,7 +35,7 @@ export type Skips = Partial<Record<SkipReason, SkipCount>>;
 /** How many positions each reason keeps. */
 export const FIRST_POSITIONS = 5;
 
-export function tally(skips: Skips, reason: SkipReason, position: SkipPosition): void {
+export function tally<R extends string>(skips: Partial<Record<R, SkipCount>>, reason: R, position: SkipPosition): void {
   const count = (skips[reason] ??= { count: 0, first: [] });
   count.count++;
   if (count.first.length < FIRST_POSITIONS) count.first.push(position);

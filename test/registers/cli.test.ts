@@ -144,4 +144,24 @@ describe.sequential("finca registers", () => {
     expect((await finca("import", "nowhere", "--file", "x")).code).toBe(2);
     expect((await finca("import", "cat-icaen")).stderr).toContain("--file <path> (one or more) or --url <url>");
   });
+
+  it("imports Catastro's bulk files into the cadastre index, one municipality's copy, and lists it", async () => {
+    const cat = path.join(process.cwd(), "lib/registers/catastro-cat/fixtures/28900-sample.CAT");
+    const run = await finca("import", "catastro-cat", "--file", cat);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split("\n")).toEqual([
+      "catastro-cat 28900: 2 cat_parcel, 2 construction_unit, 3 construction, 3 unit; " +
+        "as of 2026-03-15 (the file's header record (01): its generation date)",
+      `  left out, bad check letters: 1 (${cat} line 12)`,
+      `  left out, record 16 not read: 1 (${cat} line 13)`,
+    ]);
+    const gml = path.join(process.cwd(), "lib/registers/catastro-inspire/fixtures/28900.building.gml");
+    const unnamed = await finca("import", "catastro-inspire", "--file", gml);
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain("give it with --municipality <5 digits>");
+    expect((await finca("import", "catastro-inspire", "--file", gml, "--municipality", "28900")).code).toBe(0);
+    const list = await finca("list");
+    expect(list.stdout).toMatch(/catastro-cat'\s*│\s*'28900'\s*│\s*10\s*│\s*'2026-03-15'/);
+    expect(list.stdout).toMatch(/catastro-inspire'\s*│\s*'28900'\s*│\s*2\s*│\s*'2015-11-24'/);
+  });
 });

@@ -2,7 +2,7 @@
 import type { Config } from "@/lib/config";
 import type { Mode } from "@/lib/domain";
 import type { LiveRegisters, RegisterBudget, RegisterIndex, Sources } from "./types";
-import { indexedEnergyCertificate, indexedIte } from "./indexed";
+import { indexedCadastre, indexedEnergyCertificate, indexedIte } from "./indexed";
 import { createSandboxCadastre } from "./cadastre/sandbox";
 import { createSandboxEnergyCertificate } from "./energy-certificate/sandbox";
 import { createSandboxIte } from "./ite/sandbox";
@@ -36,6 +36,8 @@ export function createSources(
   const liveIte = createLiveIte({ routes: options.live.ite, cache, breakers, budget });
   const energyCertificate = options.index ? indexedEnergyCertificate(options.index, liveCertificate) : liveCertificate;
   const ite = options.index ? indexedIte(options.index, liveIte) : liveIte;
+  const liveCadastre = createLiveCadastre({ ...options.live.cadastre, cache, breakers, budget });
+  const cadastre = options.index ? indexedCadastre(options.index, liveCadastre) : liveCadastre;
   return {
     test: {
       // Scenario 9100 answers after the create deadline (+1 s), so its first attempt always misses it.
@@ -47,12 +49,7 @@ export function createSources(
       ite: createSandboxIte({ latencyMs }),
     },
     live: {
-      cadastre: createLiveCadastre({
-        ...options.live.cadastre,
-        cache,
-        breakers,
-        budget,
-      }),
+      cadastre,
       energyCertificate,
       ite,
     },

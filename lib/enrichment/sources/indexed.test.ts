@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { indexedEnergyCertificate, indexedIte } from "./indexed";
+import { indexedCadastre, indexedEnergyCertificate, indexedIte } from "./indexed";
 import type { CadastreFacts, RegisterIndex, RegistryCertificate, SourceInput } from "./types";
 
 const CERTIFICATE: RegistryCertificate = {
@@ -34,6 +34,19 @@ const queryFailure = Object.assign(new Error("Failed query: select … params: 2
 
 function fakeIndex(calls: unknown[], fail: false | Error = false): RegisterIndex {
   return {
+    async cadastre(reference) {
+      calls.push(reference);
+      if (fail) throw fail;
+      return reference === "0847106VK4704F0001OE"
+        ? {
+            facts: facts(reference),
+            answeredBy: [
+              { source: "catastro-cat", municipality: "28900", asOf: "2026-03-15" },
+              { source: "catastro-inspire", municipality: "28900", asOf: "2015-11-24" },
+            ],
+          }
+        : null;
+    },
     async certificate(query) {
       calls.push(query);
       if (fail) throw fail;
@@ -113,5 +126,32 @@ describe("index first", () => {
       data: { status: "found", reference: "IITE-1" },
     });
     expect(await ite.lookup(input("2749704YJ0624N0001DI"))).toMatchObject({ provider: "rules" });
+  });
+
+  it("answers the cadastre from the copies that hold the reference, naming each with its date", async () => {
+    const liveCadastre = {
+      lookup: async () => ({ kind: "found", data: facts("2749704YJ0624N0001DI"), provider: "catastro-ovc" }) as const,
+    };
+    const cadastre = indexedCadastre(fakeIndex([]), liveCadastre);
+    expect(await cadastre.lookup(input("0847106VK4704F0001OE"))).toEqual({
+      kind: "found",
+      data: facts("0847106VK4704F0001OE"),
+      provider: "index:catastro-cat",
+      summary: {
+        units: 1,
+        province: "46",
+        municipality: undefined,
+        copies: [
+          { dataset: "catastro-cat", municipality: "28900", as_of: "2026-03-15" },
+          { dataset: "catastro-inspire", municipality: "28900", as_of: "2015-11-24" },
+        ],
+      },
+    });
+    expect(await cadastre.lookup(input("2749704YJ0624N0001DI"))).toMatchObject({ provider: "catastro-ovc" });
+    const failing = indexedCadastre(fakeIndex([], queryFailure), liveCadastre);
+    expect(await failing.lookup(input("0847106VK4704F0001OE"))).toMatchObject({
+      provider: "catastro-ovc",
+      summary: { index_error: "index query failed (SQLSTATE 57P01)" },
+    });
   });
 });

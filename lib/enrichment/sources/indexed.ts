@@ -6,6 +6,7 @@ import { sqlState } from "@/lib/domain";
 import { propertyUnit } from "./registries/fields";
 import {
   indexProvider,
+  type CadastreSource,
   type EnergyCertificateSource,
   type IndexHit,
   type IteSource,
@@ -28,12 +29,12 @@ const summaryOf = (hit: IndexHit<unknown>, extra: Record<string, unknown>) => ({
  * named in that answer's summary for operators, by its SQLSTATE when it has one (a failed query's
  * message quotes its parameters).
  */
-async function indexFirst<T>(
-  ask: () => Promise<IndexHit<T> | null>,
-  found: (hit: IndexHit<T>) => SourceOutcome<T>,
+async function indexFirst<H, T>(
+  ask: () => Promise<H | null>,
+  found: (hit: H) => SourceOutcome<T>,
   live: () => Promise<SourceOutcome<T>>,
 ): Promise<SourceOutcome<T>> {
-  let hit: IndexHit<T> | null;
+  let hit: H | null;
   try {
     hit = await ask();
   } catch (error) {
@@ -43,6 +44,34 @@ async function indexFirst<T>(
     return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, index_error: failure } };
   }
   return hit ? found(hit) : live();
+}
+
+/**
+ * The cadastre from Catastro's bulk copies when they hold the reference whole (no Catastro request:
+ * the point of the copies at portfolio scale), else the live register. The provider names the copy
+ * that answered the reference's own facts (`index:catastro-cat` for a unit, `index:catastro-inspire`
+ * for a parcel); the summary lists every copy used with its date.
+ */
+export function indexedCadastre(index: RegisterIndex, live: CadastreSource): CadastreSource {
+  return {
+    lookup(input) {
+      return indexFirst(
+        () => index.cadastre(input.reference),
+        (hit) => ({
+          kind: "found",
+          data: hit.facts,
+          provider: indexProvider(hit.answeredBy[0]!.source),
+          summary: {
+            units: hit.facts.units ?? 1,
+            province: hit.facts.provinceCode,
+            municipality: hit.facts.municipalityCode,
+            copies: hit.answeredBy.map((c) => ({ dataset: c.source, municipality: c.municipality, as_of: c.asOf })),
+          },
+        }),
+        () => live.lookup(input),
+      );
+    },
+  };
 }
 
 export function indexedEnergyCertificate(index: RegisterIndex, live: EnergyCertificateSource): EnergyCertificateSource {

@@ -179,9 +179,17 @@ export interface IndexHit<T> extends Provenance {
  * certificate of the whole building registered under the parcel (`scope: building`).
  */
 export interface RegisterIndex {
+  /** The cadastre's facts from Catastro's bulk copies, when they hold the reference whole (lib/registers). */
+  cadastre(reference: string): Promise<CadastreIndexHit | null>;
   certificate(query: { parcel: string; unit: string | null }): Promise<IndexHit<RegistryCertificate> | null>;
   /** The building's inspection by parcel; failing that, by its street address (`addressKey`, lib/addresses) where a city files them so. */
   inspection(query: { parcel: string; addressKey?: string | null }): Promise<IndexHit<IteFinding> | null>;
+}
+
+/** The cadastre index's answer, and the copies that gave it (source, municipality, the publisher's date). */
+export interface CadastreIndexHit {
+  facts: CadastreFacts;
+  answeredBy: { source: string; municipality: string; asOf: string | null }[];
 }
 
 /**
