@@ -139,19 +139,22 @@ export interface Authenticated {
  * its shape, `alongside` builds it over the key's row, with `sql.placeholder`s for values that
  * `run` then gives.
  */
+/** The key's own columns of the authentication statement's row (the rest are what `alongside` adds). */
+type KeyColumns = { id: string; partner_id: string; mode: Mode; visible_start: string };
+
 export function authenticationWith(name: string, alongside: (key: KeyRow) => Alongside) {
   const statement = preparedSql(`authenticate_${name}`, () => authenticationSql(alongside(keyRow)));
   return async (db: Db, key: string, values: Record<string, unknown> = {}): Promise<Authenticated | null> => {
     const parsed = parseApiKey(key);
     if (!parsed) return null;
     const result = await statement(db).execute({ ...values, hash: hashApiKey(parsed.key) });
-    const [row] = rowsOf<Record<string, unknown>>(result);
+    const [row] = rowsOf<KeyColumns & Record<string, unknown>>(result);
     if (!row) return null;
     const principal = {
-      apiKeyId: row.id as string,
-      partnerId: row.partner_id as string,
-      mode: row.mode as Mode,
-      visibleStart: row.visible_start as string,
+      apiKeyId: row.id,
+      partnerId: row.partner_id,
+      mode: row.mode,
+      visibleStart: row.visible_start,
     };
     return { principal, row };
   };

@@ -72,10 +72,10 @@ async function accept(
       if (prior!.requestHash !== submission.requestHash) throw idempotencyConflict("batch");
       return { created: false, batch: toBatch(prior!) };
     }
-    const [{ active }] = rowsOf<{ active: number }>(
+    const [{ active } = { active: 0 }] = rowsOf<{ active: number }>(
       await tx.execute(sql`select count(*)::int as active from ${batches} where ${batches.partnerId} = ${scope.partnerId}
         and ${batches.mode} = ${scope.mode} and ${batches.status} in ('queued', 'running')`),
-    ) as [{ active: number }];
+    );
     if (active >= deps.config.BATCH_MAX_ACTIVE) {
       throw new DomainError(
         "too_many_active_batches",

@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { parse, type InfoRecord } from "csv-parse";
+import { CsvError, parse, type InfoRecord } from "csv-parse";
 import type { Config } from "@/lib/config";
 import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
 import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
@@ -230,14 +230,10 @@ async function* parsedCsv(text: AsyncIterable<string>, limits: FileLimits, signa
     if (failure) throw failure;
     if (page.length) yield page.splice(0);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    const line = (error as { lines?: number }).lines ?? 1;
-    if (code === "CSV_MAX_RECORD_SIZE") throw rowTooLong(line, limits);
-    if (code?.startsWith("CSV_"))
-      throw invalidRequest(`The CSV cannot be read at line ${line}: ${(error as Error).message}`, [
-        { line, detail: (error as Error).message },
-      ]);
-    throw error;
+    if (!(error instanceof CsvError) || !error.code.startsWith("CSV_")) throw error;
+    const line = typeof error.lines === "number" ? error.lines : 1;
+    if (error.code === "CSV_MAX_RECORD_SIZE") throw rowTooLong(line, limits);
+    throw invalidRequest(`The CSV cannot be read at line ${line}: ${error.message}`, [{ line, detail: error.message }]);
   } finally {
     parser.destroy();
     await chunks.return?.();

@@ -38,10 +38,10 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
         and ${properties.status} <> 'enriching'`);
     let more = false;
     if (row.status !== "cancelled") {
-      const [{ enriching }] = rowsOf<{ enriching: number }>(
+      const [{ enriching } = { enriching: 0 }] = rowsOf<{ enriching: number }>(
         await tx.execute(sql`select count(*)::int as enriching from ${i}
           where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is not null`),
-      ) as [{ enriching: number }];
+      );
       const room = Math.min(STEP_ITEMS, deps.config.BATCH_WINDOW - enriching);
       if (room > 0) {
         const next = await tx

@@ -19,7 +19,8 @@ export function isCalendarDate(value: string): boolean {
 /** `date` + `years` calendar years; a day the target month lacks (29 February) becomes its last day. */
 export function addYears(date: string, years: number): string {
   if (!isCalendarDate(date)) throw new RangeError(`not a calendar date: ${date}`);
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  // Three numbers: the date was checked above.
+  const [year = 0, month = 1, day = 1] = date.split("-").map(Number);
   const target = year + years;
   return `${pad(target, 4)}-${pad(month)}-${pad(Math.min(day, daysIn(target, month)))}`;
 }

@@ -51,7 +51,7 @@ export class DomainError extends Error {
  * error carries none (a connection that broke).
  */
 export function sqlState(error: unknown): string | null {
-  const cause = (error as { cause?: unknown } | null)?.cause ?? error;
-  const code = (cause as { code?: unknown } | null)?.code;
+  const cause = typeof error === "object" && error !== null && "cause" in error ? (error.cause ?? error) : error;
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? cause.code : null;
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
 }

@@ -9,7 +9,7 @@ function present(body: unknown, path: PropertyKey[]): boolean {
   let node = body;
   for (const key of path) {
     if (node === null || typeof node !== "object" || !(key in node)) return false;
-    node = (node as Record<PropertyKey, unknown>)[key];
+    node = Reflect.get(node, key);
   }
   return true;
 }

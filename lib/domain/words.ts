@@ -44,6 +44,7 @@ export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 /** The events an endpoint may subscribe to (`event_types`); `webhook.test` reaches every endpoint. */
 export const EVENT_TYPES = ["property.enriched", "batch.completed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+export const isEventType = (type: string): type is EventType => EVENT_TYPES.some((t) => t === type);
 
 export const RATINGS = ["A", "B", "C", "D", "E", "F", "G"] as const;
 export type Rating = (typeof RATINGS)[number];

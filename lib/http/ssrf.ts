@@ -51,10 +51,10 @@ function groups(ip: string): number[] {
   let address = ip.toLowerCase();
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (v4) {
-    const [a, b, c, d] = v4[1]!.split(".").map(Number) as [number, number, number, number];
+    const [a = 0, b = 0, c = 0, d = 0] = v4[1]!.split(".").map(Number);
     address = address.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = address.split("::") as [string, string | undefined];
+  const [head = "", tail] = address.split("::");
   const h = head ? head.split(":") : [];
   const t = tail ? tail.split(":") : [];
   const fill = tail === undefined ? [] : Array<string>(8 - h.length - t.length).fill("0");

@@ -61,7 +61,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 export function errorFields(error: unknown): { error: string; errorClass?: string } {
   if (!(error instanceof Error)) return { error: String(error) };
   const message = error.message.replace(/\nparams:[\s\S]*$/, "");
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  const { cause: reason } = error;
+  const code = typeof reason === "object" && reason !== null && "code" in reason ? reason.code : undefined;
   const cause = message !== error.message && typeof code === "string" ? ` (SQLSTATE ${code})` : "";
   return { error: message + cause, errorClass: error.constructor.name };
 }

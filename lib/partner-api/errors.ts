@@ -63,11 +63,12 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 function isUnavailable(error: unknown): boolean {
-  for (let e = error as { code?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code && UNAVAILABLE_CODES.has(e.code)) return true;
+  for (let e = error; typeof e === "object" && e !== null; e = "cause" in e ? e.cause : undefined) {
+    if ("code" in e && typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     // pg's messages: a lost connection, the pool's wait for a client, a client's own connect timeout,
     // a query's timeout, a query on a connection discarded after one.
     if (
+      "message" in e &&
       typeof e.message === "string" &&
       /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|^timeout expired$|^Query read timeout$/i.test(
         e.message,

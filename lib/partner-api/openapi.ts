@@ -9,8 +9,7 @@ import {
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import { Batch, Property, Timestamp } from "@/lib/domain";
-import type { ErrorCode } from "@/lib/domain";
+import { Batch, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
 import { STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
 import { contract } from "./contract";
@@ -75,13 +74,12 @@ const writeHeaders: HeaderRefs = {
   RateLimit: ref("RateLimit"),
 };
 
-const CODE_OF_STATUS = Object.fromEntries(
-  Object.entries(STATUS_OF_CODE).map(([code, status]) => [status, code as ErrorCode]),
-);
+const ERROR_CODES = Object.keys(ERROR_TITLES).filter((code): code is ErrorCode => Object.hasOwn(ERROR_TITLES, code));
+const CODE_OF_STATUS = new Map(ERROR_CODES.map((code) => [STATUS_OF_CODE[code], code]));
 
 /** The problem schema of one error code (Dub's per-error schemas): its code, status and type as constants. */
 const problemSchemas = new Map(
-  (Object.keys(STATUS_OF_CODE) as ErrorCode[]).map((code) => [
+  ERROR_CODES.map((code) => [
     code,
     Problem.extend({
       type: z.literal(`/docs/errors#${code}`),
@@ -91,11 +89,11 @@ const problemSchemas = new Map(
   ]),
 );
 
-const problem = (status: string, description: string, headers: HeaderRefs): ZodOpenApiResponseObject => ({
-  description,
-  headers,
-  content: { "application/problem+json": { schema: problemSchemas.get(CODE_OF_STATUS[Number(status)]!) ?? Problem } },
-});
+const problem = (status: string, description: string, headers: HeaderRefs): ZodOpenApiResponseObject => {
+  const code = CODE_OF_STATUS.get(Number(status));
+  const schema = (code && problemSchemas.get(code)) ?? Problem;
+  return { description, headers, content: { "application/problem+json": { schema } } };
+};
 
 /**
  * An operation's responses: its own, and the errors its flags imply. Every response carries
@@ -151,10 +149,8 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
  * own), or null where none is (a stream, an empty body).
  */
 export function declaredSchema(op: Contract, config: Config, status: number, mediaType: string): z.ZodType | null {
-  const content = responsesOf(op, config)[String(status)]?.content as
-    | Record<string, { schema?: z.ZodType }>
-    | undefined;
-  return content?.[mediaType]?.schema ?? null;
+  const schema = responsesOf(op, config)[String(status)]?.content?.[mediaType]?.schema;
+  return schema instanceof z.ZodType ? schema : null;
 }
 
 function operationObject(op: Contract, config: Config): ZodOpenApiOperationObject {

@@ -1,6 +1,7 @@
 // The OpenAPI document turned into what the API reference page shows: operations with their
 // parameters, body and responses, and the schemas as field tables. Rendered on our own server from
 // openApiDocument(), so the reference is always the document the API validates with.
+import { z } from "zod";
 import type { Config } from "@/lib/config";
 import { openApiDocument } from "@/lib/partner-api";
 
@@ -21,31 +22,62 @@ type Schema = {
   maximum?: number;
   maxLength?: number;
 };
-type Parameter = { in: string; name: string; required?: boolean; description?: string; schema: Schema };
-type Response = {
-  description: string;
-  headers?: Record<string, { description?: string }>;
-  content?: Record<string, { schema: Schema }>;
-};
-type Operation = {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  parameters?: (Parameter | { $ref: string })[];
-  requestBody?: { content: Record<string, { schema: Schema }> };
-  responses: Record<string, Response>;
-};
-type Document = {
-  info: { title: string; version: string; description?: string };
-  servers?: { url: string }[];
-  paths: Record<string, Record<string, Operation>>;
-  webhooks?: Record<string, Record<string, Operation>>;
-  components: {
-    schemas: Record<string, Schema>;
-    parameters?: Record<string, Parameter>;
-    securitySchemes?: Record<string, { type: string; in?: string; name?: string }>;
-  };
-};
+// The parts of the document the page reads, checked as it reads them (the document is a plain record).
+const SchemaShape: z.ZodType<Schema> = z.lazy(() =>
+  z.looseObject({
+    type: z.union([z.string(), z.array(z.string())]).optional(),
+    properties: z.record(z.string(), SchemaShape).optional(),
+    required: z.array(z.string()).optional(),
+    enum: z.array(z.unknown()).optional(),
+    const: z.unknown().optional(),
+    description: z.string().optional(),
+    $ref: z.string().optional(),
+    items: SchemaShape.optional(),
+    anyOf: z.array(SchemaShape).optional(),
+    format: z.string().optional(),
+    example: z.unknown().optional(),
+    default: z.unknown().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    maxLength: z.number().optional(),
+  }),
+);
+const Parameter = z.object({
+  in: z.string(),
+  name: z.string(),
+  required: z.boolean().optional(),
+  description: z.string().optional(),
+  schema: SchemaShape,
+});
+type Parameter = z.infer<typeof Parameter>;
+const Content = z.record(z.string(), z.looseObject({ schema: SchemaShape }));
+const Response = z.looseObject({
+  description: z.string(),
+  headers: z.record(z.string(), z.looseObject({ description: z.string().optional() })).optional(),
+  content: Content.optional(),
+});
+const Operation = z.looseObject({
+  operationId: z.string().optional(),
+  summary: z.string().optional(),
+  description: z.string().optional(),
+  parameters: z.array(z.union([Parameter, z.object({ $ref: z.string() })])).optional(),
+  requestBody: z.looseObject({ content: Content }).optional(),
+  responses: z.record(z.string(), Response),
+});
+type Operation = z.infer<typeof Operation>;
+const Document = z.looseObject({
+  info: z.looseObject({ title: z.string(), version: z.string(), description: z.string().optional() }),
+  servers: z.array(z.looseObject({ url: z.string() })).optional(),
+  paths: z.record(z.string(), z.record(z.string(), Operation)),
+  webhooks: z.record(z.string(), z.record(z.string(), Operation)).optional(),
+  components: z.looseObject({
+    schemas: z.record(z.string(), SchemaShape),
+    parameters: z.record(z.string(), Parameter).optional(),
+    securitySchemes: z
+      .record(z.string(), z.looseObject({ type: z.string(), in: z.string().optional(), name: z.string().optional() }))
+      .optional(),
+  }),
+});
 
 /** A type as readers see it: text, plus the schema it links to when it names one. */
 export type TypeView = { text: string; ref?: string };
@@ -194,7 +226,7 @@ function operationsOf(
 
 /** The reference as the page shows it; `origin` is where the reader asked from (the examples' host). */
 export function apiReference(config: Config, origin = "https://<your-finca-host>") {
-  const doc = openApiDocument(config) as unknown as Document;
+  const doc = Document.parse(openApiDocument(config));
   const all = doc.components.schemas;
   const base = doc.servers?.[0]?.url ?? "";
   const key = Object.values(doc.components.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");

@@ -37,7 +37,7 @@ const RETRIES = { retryLimit: 20, retryDelay: 1, retryBackoff: true };
 export async function startQueue(database: Database, config: Config, log: LogSink): Promise<Queue> {
   const boss = new PgBoss({
     // The data's own pool: one is enough.
-    db: queueExecutor(database.executor, log) as PgBoss.Db,
+    db: queueExecutor(database.executor, log),
     schema: SCHEMA,
     // A worker that dies mid-job: its job expires and is retried after this long.
     expireInSeconds: config.JOB_EXPIRE_SECONDS,
@@ -97,7 +97,7 @@ export async function enqueue<Q extends QueueName>(
   options: EnqueueOptions = {},
 ) {
   return queue.send(name, data, {
-    db: executorFor(tx) as PgBoss.Db,
+    db: executorFor(tx),
     ...startAfter(options),
     ...(options.priority ? { priority: options.priority } : {}),
   });
@@ -122,7 +122,7 @@ const jobRecords = <Q extends QueueName>(name: Q, jobs: readonly NewJob<Q>[]) =>
 /** Many jobs of one queue inside `tx`, in one statement (pg-boss's insert). */
 export async function enqueueMany<Q extends QueueName>(queue: Queue, tx: DbOrTx, name: Q, jobs: readonly NewJob<Q>[]) {
   if (!jobs.length) return;
-  await queue.insert(jobRecords(name, jobs), { db: executorFor(tx) as PgBoss.Db });
+  await queue.insert(jobRecords(name, jobs), { db: executorFor(tx) });
 }
 
 /** The JSON of jobs for `jobsInsertSql`. */
@@ -183,7 +183,7 @@ async function work<Q extends QueueName>(
   options: WorkOptions,
   handle: (jobs: Job<Q>[]) => Promise<void>,
 ) {
-  const schema = JOB_DATA[name] as unknown as { safeParse(data: unknown): z.ZodSafeParseResult<JobData<Q>> };
+  const schema = JOB_DATA[name];
   for (let i = 0; i < options.workers; i++) {
     let id: string | undefined;
     id = await queue.work<object>(

@@ -19,7 +19,7 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 const count = z.number().int().min(0);
 
-export const JOB_DATA = {
+const SCHEMAS = {
   [QUEUES.enrich]: z.object({
     propertyId: z.guid(),
     /** The run's number: a job whose number is not the property's next run is stale and does nothing. */
@@ -53,4 +53,7 @@ export const JOB_DATA = {
 } satisfies Record<QueueName, z.ZodType>;
 
 /** What a job of queue `Q` carries. */
-export type JobData<Q extends QueueName> = z.infer<(typeof JOB_DATA)[Q]>;
+export type JobData<Q extends QueueName> = z.infer<(typeof SCHEMAS)[Q]>;
+
+/** Each queue's job schema, typed per queue: `JOB_DATA[name]` parses exactly that queue's data. */
+export const JOB_DATA: { [Q in QueueName]: z.ZodType<JobData<Q>> } = SCHEMAS;

@@ -120,10 +120,10 @@ export async function createEndpoint(
       if (prior!.requestHash !== idempotent!.requestHash) throw idempotencyConflict("endpoint");
       return { endpoint: prior!, secret: prior!.secret, created: false };
     }
-    const [{ n }] = (await tx
+    const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(webhookEndpoints)
-      .where(active(scope))) as [{ n: number }];
+      .where(active(scope));
     if (n >= rules.maxEndpoints) {
       const detail = `At most ${rules.maxEndpoints} webhook endpoints per mode: delete one you no longer use first.`;
       throw new DomainError("validation_error", detail, [{ pointer: "/url", detail }]);

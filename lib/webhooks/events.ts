@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
-import { Batch, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
+import { Batch, isEventType, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
 import { enqueueMany, QUEUES, type JobData, type Queue } from "@/lib/queue";
 
 const { events, webhookDeliveries, webhookEndpoints } = schema;
@@ -122,7 +122,7 @@ const PAYLOADS: Record<EventType, typeof Property | typeof Batch> = {
  * never gets data the contract does not describe.
  */
 export function wirePayload(event: EventRow): string {
-  const payloadSchema = Object.hasOwn(PAYLOADS, event.type) ? PAYLOADS[event.type as EventType] : undefined;
+  const payloadSchema = isEventType(event.type) ? PAYLOADS[event.type] : undefined;
   const parsed = payloadSchema
     ? payloadSchema.safeParse(event.payload)
     : { success: true as const, data: event.payload };

@@ -192,7 +192,7 @@ export function listenStream(
         send(sse("webhook", { id, type: event.type, headers: webhookHeaders([secret], id, new Date(), body), body }));
       };
       const fail = (error: unknown) => {
-        send(sse("error", { message: (error as Error).message }));
+        send(sse("error", { message: error instanceof Error ? error.message : String(error) }));
         close();
       };
       try {
