@@ -35,6 +35,19 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
             maxRows={app.config.BATCH_MAX_ITEMS}
             maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024}
           />
+          {mode === "test" && (
+            <p className="mt-3 text-sm text-slate-600">
+              No file at hand? A sample of test references, new at each download:{" "}
+              <a className="link" href="/docs/portfolios/sample/portfolio.csv" download>
+                CSV
+              </a>{" "}
+              or{" "}
+              <a className="link" href="/docs/portfolios/sample/portfolio.xlsx" download>
+                XLSX
+              </a>
+              .
+            </p>
+          )}
         </Card>
       )}
       {page?.data.length ? (

@@ -55,6 +55,17 @@ export default async function PortfoliosGuide() {
           also takes XLSX workbooks.
         </p>
         <p>
+          To try it in test mode: a sample of sandbox references, on new parcels at each download, as{" "}
+          <a className="link" href="/docs/portfolios/sample/portfolio.csv" download>
+            CSV
+          </a>{" "}
+          or{" "}
+          <a className="link" href="/docs/portfolios/sample/portfolio.xlsx" download>
+            XLSX
+          </a>
+          , or as many as you need from {c("finca sandbox refs --count 1000")}.
+        </p>
+        <p>
           Sending the same {c("Idempotency-Key")} again within {IDEMPOTENCY_HOURS} h answers {c("200")} with the batch
           it created and creates nothing, so a timed-out upload can be retried safely; the same key with another body is
           a {c("422")} naming the header.
