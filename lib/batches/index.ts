@@ -27,3 +27,4 @@ export {
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export { exportResults, resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";
+export { SAMPLE_HEADER, SAMPLE_ORDINARY, samplePortfolio, sampleRows } from "./sample";

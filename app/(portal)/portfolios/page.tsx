@@ -4,6 +4,7 @@ import { can } from "@/lib/domain";
 import { listBatches } from "@/lib/batches";
 import { idParam, type RawParam } from "@/lib/portal/params";
 import { AutoRefresh } from "../../_components/auto-refresh";
+import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
 import { BatchProgress } from "./progress";
 import { PortfolioUpload } from "./upload";
@@ -35,6 +36,11 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
             maxRows={app.config.BATCH_MAX_ITEMS}
             maxMiB={app.config.BATCH_MAX_BYTES / 1024 / 1024}
           />
+          {mode === "test" && (
+            <p className="mt-3 text-sm text-slate-600">
+              No file at hand? A sample of test references, new at each download: <SamplePortfolioLinks />.
+            </p>
+          )}
         </Card>
       )}
       {page?.data.length ? (

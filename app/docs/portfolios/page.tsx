@@ -7,6 +7,7 @@ import { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS } from "@/l
 import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { registerRates } from "@/lib/registers";
 import { c, Section } from "../../_components/guide";
+import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
 import { CodeBlock, PageHeader } from "../../_components/ui";
 
 export const metadata = { title: "Portfolios guide" };
@@ -53,6 +54,10 @@ export default async function PortfoliosGuide() {
             Portfolios
           </Link>{" "}
           also takes XLSX workbooks.
+        </p>
+        <p>
+          To try it in test mode: a sample of sandbox references, on new parcels at each download, as{" "}
+          <SamplePortfolioLinks />, or as many as you need from {c("finca sandbox refs --count 1000")}.
         </p>
         <p>
           Sending the same {c("Idempotency-Key")} again within {IDEMPOTENCY_HOURS} h answers {c("200")} with the batch
