@@ -13,6 +13,7 @@ import {
   liveRegisters,
   populationByCertificateEvidence,
   REGIONS,
+  REGISTERS,
 } from "@/lib/registers";
 
 describe("the region table", () => {
@@ -104,6 +105,16 @@ describe("derived from it", () => {
       const figures = `${(population / 1e6).toFixed(1)} million | ${(share * 100).toFixed(1)} %`;
       const row = `| ${name} | ${communities.join(", ")} | ${figures} |`;
       expect(page, row).toContain(row);
+    }
+  });
+
+  it("docs/registers.md lists every register module, its datasets and its licence", () => {
+    const doc = readFileSync("docs/registers.md", "utf8");
+    for (const r of REGISTERS) {
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${r.id}\` |`));
+      expect(row, r.id).toBeDefined();
+      for (const d of r.datasets) expect(row, d.id).toContain(`\`${d.id}\` (${d.evidence.level})`);
+      expect(row, r.id).toContain(r.licence.name);
     }
   });
 });

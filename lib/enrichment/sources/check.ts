@@ -1,7 +1,7 @@
 // `registers check`: asks each live register once, by a reference it knows, and reports whether it
 // answered (reachable), whether the answer could be read (parsed) and how long it took. For
 // operators with internet access; the lookups go through the same clients the pipeline uses, and
-// the registers to ask come from the region table (lib/registers/regions.ts).
+// the registers to ask come from the register modules (lib/registers: checkTargets).
 import type { SourceName } from "@/lib/domain";
 import type { CadastreFacts, Sources, SourceOutcome } from "./types";
 

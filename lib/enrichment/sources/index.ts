@@ -46,7 +46,8 @@ export function createSources(
         slowMs: config.SANDBOX_SLOW_MS ?? config.ENRICHMENT_DEADLINE_MS + 1000,
       }),
       energyCertificate: createSandboxEnergyCertificate({ latencyMs }),
-      ite: createSandboxIte({ latencyMs }),
+      // As live: where a register holds only report codes, a building without one is unsupported.
+      ite: createSandboxIte({ latencyMs, holdsCodes: (p) => options.live.ite.get(p)?.holds === "codes" }),
     },
     live: {
       cadastre,

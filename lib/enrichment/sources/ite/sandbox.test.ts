@@ -68,6 +68,24 @@ describe("sandbox ITE registry", () => {
       expect(await lookup(reference, { ...MADRID, yearBuilt: 1996 })).toMatchObject({ kind: "not_found" });
   });
 
+  it("where the register holds only report codes (Catalonia's), a building without one is unsupported", async () => {
+    const codes = createSandboxIte({ now: () => now, holdsCodes: (province) => province === "08" });
+    const BARCELONA = { provinceCode: "08", municipalityCode: "08019", yearBuilt: 1900 };
+    const outcomes = await Promise.all(
+      references.map((reference) =>
+        codes.lookup({
+          reference,
+          mode: "test",
+          attempt: 1,
+          signal: new AbortController().signal,
+          facts: { ...sandboxFacts(reference), ...BARCELONA },
+        }),
+      ),
+    );
+    const statuses = new Set(outcomes.map((o) => (o.kind === "found" ? o.data.status : o.kind)));
+    expect(statuses).toEqual(new Set(["found", "unsupported"]));
+  });
+
   it("answers the same for every unit of a building", async () => {
     const a = await lookup("9398516VK3799G0001AY", { ...MADRID, yearBuilt: 1960 });
     const b = await lookup("9398516VK3799G0002SU", { ...MADRID, yearBuilt: 1960 });

@@ -22,6 +22,11 @@ const RESULTS = [
 export interface SandboxIteOptions extends SandboxOptions {
   /** The date building ages are counted at (tests); default now. */
   now?: () => Date;
+  /**
+   * Whether the province's register holds only inspection-report codes (the live registers' own
+   * `holds`): there, as live, a building without one is `unsupported`, not `not_found`.
+   */
+  holdsCodes?: (provinceCode: string) => boolean;
 }
 
 export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
@@ -58,8 +63,13 @@ export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
       // Due since `yearBuilt + threshold`; the record on file is the latest one, within a period.
       const firstDue = facts.yearBuilt! + firstInspectionAge(ccaa)!;
       const earliest = Math.max(firstDue, year - RENEWAL_YEARS);
-      if (next() >= INSPECTED_SHARE || earliest >= year)
+      if (next() >= INSPECTED_SHARE || earliest >= year) {
+        if (facts.provinceCode && options.holdsCodes?.(facts.provinceCode)) {
+          const summary = { register: "sandbox", ccaa, reason: "no_inspection_code" };
+          return { kind: "found", data: { status: "unsupported" }, provider: PROVIDERS.sandbox, summary };
+        }
         return { kind: "not_found", provider: PROVIDERS.sandbox, summary: { register: "sandbox", ccaa } };
+      }
       const inspectedOn = new Date(
         Date.UTC(between(next, earliest, year - 1), between(next, 0, 11), between(next, 1, 28)),
       );
