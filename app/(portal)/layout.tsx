@@ -3,8 +3,8 @@ import { requirePartner } from "@/server/session";
 import { can, type Permission } from "@/lib/domain";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
-import { signOutAction } from "./actions";
-import { ModeSwitch } from "./forms";
+import { signOutAction } from "../_account/actions";
+import { ModeSwitch } from "./mode-switch";
 
 // Each entry with the permission its page needs (lib/domain/roles.ts), if any: a role without it
 // is not shown the link (the page itself answers 403).

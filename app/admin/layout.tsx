@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { SiteFrame } from "../_components/site-frame";
-import { signOutAction } from "../(portal)/actions";
+import { signOutAction } from "../_account/actions";
 
 const NAV = [
   ["/admin", "Overview"],

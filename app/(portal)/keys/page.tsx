@@ -3,8 +3,8 @@ import { requirePartner } from "@/server/session";
 import { keyIsActive, listApiKeys } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { revokeKeyAction } from "../actions";
-import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "../forms";
+import { revokeKeyAction } from "./actions";
+import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "./forms";
 import { getPartner } from "@/lib/partners";
 import { can } from "@/lib/domain";
 

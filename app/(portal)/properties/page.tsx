@@ -5,7 +5,7 @@ import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
 import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { RegisterPropertyForm } from "../forms";
+import { RegisterPropertyForm } from "./forms";
 import { AutoRefresh } from "../../_components/auto-refresh";
 import { DayRange, FilterActions } from "../../_components/filters";
 import { enrichingCount } from "@/lib/portal/queries";

@@ -5,8 +5,8 @@ import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
 import { ActionButton } from "../../_components/action-button";
 import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { removeMemberAction, withdrawInvitationAction } from "../actions";
-import { InviteForm, RoleForm } from "../forms";
+import { removeMemberAction, withdrawInvitationAction } from "./actions";
+import { InviteForm, RoleForm } from "./forms";
 
 export const metadata = { title: "Team" };
 

@@ -11,7 +11,7 @@ import { cadastreViewerUrl, formatDuration, LaneChart, LocationView, RatingBars 
 import { DeliveryList } from "../../../_components/delivery-list";
 import { CopyButton } from "../../../_components/copy-button";
 import { Badge, Card, CodeBlock, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
-import { replayDeliveryAction } from "../../actions";
+import { replayDeliveryAction } from "../../webhooks/actions";
 
 export const metadata = { title: "Property" };
 

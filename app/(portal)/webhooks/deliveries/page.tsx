@@ -8,7 +8,7 @@ import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/port
 import { DeliveryList } from "../../../_components/delivery-list";
 import { DayRange, FilterActions } from "../../../_components/filters";
 import { EmptyState, PageHeader } from "../../../_components/ui";
-import { replayDeliveryAction } from "../../actions";
+import { replayDeliveryAction } from "../actions";
 import { AutoRefresh } from "../../../_components/auto-refresh";
 
 export const metadata = { title: "Webhook deliveries" };

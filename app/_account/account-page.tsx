@@ -1,10 +1,10 @@
 import { MIN_PASSWORD } from "@/lib/auth/accounts";
 import { deviceOf, listSessions } from "@/lib/auth/sessions";
 import type { PortalContext } from "@/server/session";
-import { endOtherSessionsAction, endSessionAction } from "../(portal)/actions";
-import { ActionButton } from "./action-button";
+import { ActionButton } from "../_components/action-button";
+import { Card, Missing, PageHeader, Time } from "../_components/ui";
+import { endOtherSessionsAction, endSessionAction } from "./actions";
 import { ChangePasswordForm } from "./change-password-form";
-import { Card, Missing, PageHeader, Time } from "./ui";
 
 /** The signed-in person's own account, for partners' users and operators alike. */
 export async function AccountPage({

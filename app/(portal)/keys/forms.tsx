@@ -1,0 +1,151 @@
+"use client";
+
+// The Keys page's forms: a new key or a rolled one shown once, the request for live access.
+import { useActionState } from "react";
+import type { ActionState } from "../../_components/form-action";
+import { Secret } from "../../_components/secret";
+import { FormError, Time } from "../../_components/ui";
+import { createKeyAction, requestLiveAction, rollKeyAction } from "./actions";
+
+/** An owner's request for live access: the company, a contact and the intended use. */
+export function LiveRequestForm() {
+  const [state, action, pending] = useActionState<ActionState, FormData>(requestLiveAction, undefined);
+  return (
+    <form action={action} className="grid gap-3 sm:grid-cols-2">
+      <div>
+        <label htmlFor="live-company" className="label">
+          Company (legal name)
+        </label>
+        <input id="live-company" name="company" className="input" defaultValue={state?.values?.company} />
+      </div>
+      <div>
+        <label htmlFor="live-contact" className="label">
+          Contact (name, email or phone)
+        </label>
+        <input id="live-contact" name="contact" className="input" defaultValue={state?.values?.contact} />
+      </div>
+      <div className="sm:col-span-2">
+        <label htmlFor="live-use" className="label">
+          Intended use
+        </label>
+        <textarea id="live-use" name="use" rows={3} className="input" defaultValue={state?.values?.use} />
+      </div>
+      <div className="sm:col-span-2">
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Sending…" : "Request live access"}
+        </button>
+        <FormError message={state?.error} />
+      </div>
+    </form>
+  );
+}
+
+export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(createKeyAction, undefined);
+  return (
+    <form action={action} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
+      <div>
+        <label htmlFor="key-name" className="label">
+          Name
+        </label>
+        <input
+          id="key-name"
+          name="name"
+          className="input"
+          placeholder="e.g. Mortgage origination backend"
+          required
+          maxLength={100}
+          aria-describedby="key-name-hint"
+        />
+      </div>
+      <div>
+        <label htmlFor="key-mode" className="label">
+          Mode
+        </label>
+        <select id="key-mode" name="mode" className="input" defaultValue={defaultMode}>
+          <option value="test">Test (sandbox)</option>
+          <option value="live">Live</option>
+        </select>
+      </div>
+      <button type="submit" className="btn" disabled={pending}>
+        {pending ? "Creating…" : "Create key"}
+      </button>
+      <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">
+        Name keys after the system that uses them, so you know which one to revoke.
+      </p>
+      {(state?.error || state?.key) && (
+        <div className="sm:col-span-3">
+          <FormError message={state?.error} />
+          {state?.key && (
+            <Secret
+              label="Your new API key"
+              value={state.key}
+              note="Copy it now: it is shown only once. Send it in the X-API-Key header."
+            />
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+const ROLL_CHOICES = [
+  ["now", "Now"],
+  ["1h", "In 1 hour"],
+  ["24h", "In 24 hours"],
+  ["3d", "In 3 days"],
+  ["7d", "In 7 days"],
+] as const;
+
+/**
+ * Stripe's "roll key": a new key now; the old one keeps working until the chosen expiry. One form
+ * above the list (not in a row): the rolled key may leave the active list, the new key must stay.
+ */
+export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(rollKeyAction, undefined);
+  return (
+    <form action={action} className="space-y-3">
+      <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
+        <div>
+          <label htmlFor="roll-key" className="label">
+            Key to roll
+          </label>
+          <select id="roll-key" name="id" className="input font-mono text-xs" required>
+            {keys.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="roll-expiry" className="label">
+            Old key stops working
+          </label>
+          <select id="roll-expiry" name="expires_in" className="input" defaultValue="24h">
+            {ROLL_CHOICES.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Rolling…" : "Roll key"}
+        </button>
+      </div>
+      <FormError message={state?.error} />
+      {state?.key && (
+        <Secret
+          label="Your new API key"
+          value={state.key}
+          note={
+            <>
+              Copy it now: it is shown only once. The old key works until <Time value={state.expiresAt} seconds />.
+            </>
+          }
+        />
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { useActionState } from "react";
+import type { ActionState } from "../../_components/form-action";
+import { FormError } from "../../_components/ui";
+import { registerPropertyAction } from "./actions";
+
+export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
+  const [state, action, pending] = useActionState<ActionState, FormData>(registerPropertyAction, undefined);
+  return (
+    <form action={action} className="space-y-2">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor="reference" className="label">
+            Cadastral reference
+          </label>
+          <input
+            id="reference"
+            name="cadastral_reference"
+            defaultValue={state?.values?.cadastral_reference}
+            className="input font-mono uppercase"
+            placeholder="2749704YJ0624N0001DI"
+            required
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby="reference-hint"
+          />
+        </div>
+        <button type="submit" className="btn" disabled={pending}>
+          {pending ? "Registering…" : "Register"}
+        </button>
+      </div>
+      <p id="reference-hint" className="text-xs text-slate-600">
+        14 characters (parcel) or 20 (unit); spaces and hyphens are ignored. Counts against your {mode} rate limit like
+        an API request.
+      </p>
+      <FormError message={state?.error} />
+    </form>
+  );
+}
