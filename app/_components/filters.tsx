@@ -53,3 +53,91 @@ export function FilterActions({
     </div>
   );
 }
+
+/** A list's filters, as a search form; keyed by the query so that other filters (or none) reset its fields. */
+export function FilterForm({
+  label,
+  query,
+  className,
+  children,
+}: {
+  label: string;
+  query: string;
+  className: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <form
+      key={query}
+      className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm ${className}`}
+      role="search"
+      aria-label={label}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** One choice among `options` (value, text), or any ("" ): a list's filter. */
+export function SelectFilter({
+  name,
+  label,
+  value,
+  any,
+  options,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  any: string;
+  options: readonly (readonly [string, string])[];
+}) {
+  return (
+    <div>
+      <label htmlFor={name} className="label">
+        {label}
+      </label>
+      <select id={name} name={name} defaultValue={value ?? ""} className="input">
+        <option value="">{any}</option>
+        {options.map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** A text search field of a list's filters. */
+export function SearchFilter({
+  name = "q",
+  label,
+  value,
+  placeholder,
+  className,
+  mono = false,
+}: {
+  name?: string;
+  label: string;
+  value?: string;
+  placeholder: string;
+  className?: string;
+  mono?: boolean;
+}) {
+  return (
+    <div className={className}>
+      <label htmlFor={name} className="label">
+        {label}
+      </label>
+      <input
+        id={name}
+        name={name}
+        type="search"
+        defaultValue={value}
+        className={mono ? "input font-mono" : "input"}
+        placeholder={placeholder}
+      />
+    </div>
+  );
+}

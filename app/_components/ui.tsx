@@ -142,8 +142,17 @@ export function Percent({ value }: { value: number | null }) {
   );
 }
 
-export function Time({ value, seconds = false }: { value: Date | string | null | undefined; seconds?: boolean }) {
-  if (!value) return <span className="text-slate-500">—</span>;
+/** An instant in UTC; `missing` says what no instant means (never used, say). */
+export function Time({
+  value,
+  seconds = false,
+  missing = "—",
+}: {
+  value: Date | string | null | undefined;
+  seconds?: boolean;
+  missing?: string;
+}) {
+  if (!value) return <span className="text-slate-500">{missing}</span>;
   const date = typeof value === "string" ? new Date(value) : value;
   const iso = date.toISOString();
   return (
