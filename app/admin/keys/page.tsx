@@ -4,7 +4,8 @@ import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { keyIsActive } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
-import { Badge, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { DataTable } from "../../_components/data-table";
+import { Badge, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { adminRevokeKey } from "../actions";
 
 export const metadata = { title: "All API keys" };
@@ -42,69 +43,53 @@ export default async function AdminKeys({
         )}
       </form>
       {keys.length ? (
-        <TableWrap label="API keys">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Partner</th>
-                <th scope="col" className="hidden md:table-cell">
-                  Name
-                </th>
-                <th scope="col">Mode</th>
-                <th scope="col" className="hidden sm:table-cell">
-                  Created
-                </th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} className={keyIsActive(k, now) ? undefined : "text-slate-600"}>
-                  <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
-                  <td>
-                    <Link className="link" href={`/admin/webhooks?partner=${k.partnerId}`}>
-                      {k.partner}
-                    </Link>
-                  </td>
-                  <td className="hidden md:table-cell">{k.name}</td>
-                  <td>
-                    <Badge value={k.mode} />
-                  </td>
-                  <td className="hidden sm:table-cell">
-                    <Time value={k.createdAt} />
-                  </td>
-                  <td>
-                    {k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}
-                  </td>
-                  <td className="text-right">
-                    {k.expiresAt && keyIsActive(k, now) && (
-                      <span className="mr-2 text-xs text-slate-600">
-                        expires <Time value={k.expiresAt} />
-                      </span>
-                    )}
-                    {!keyIsActive(k, now) ? (
-                      <Badge value={k.revokedAt ? "revoked" : "expired"} />
-                    ) : (
-                      <ActionButton
-                        action={adminRevokeKey}
-                        id={k.id}
-                        className="btn-danger btn-sm"
-                        pendingText="Revoking…"
-                        confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}
-                      >
-                        Revoke
-                      </ActionButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="API keys"
+          rows={keys}
+          rowKey={(k) => k.id}
+          rowClassName={(k) => (keyIsActive(k, now) ? undefined : "text-slate-600")}
+          columns={[
+            { header: "Key", cell: (k) => `${k.visibleStart}…`, className: "whitespace-nowrap font-mono text-xs" },
+            {
+              header: "Partner",
+              cell: (k) => (
+                <Link className="link" href={`/admin/webhooks?partner=${k.partnerId}`}>
+                  {k.partner}
+                </Link>
+              ),
+            },
+            { header: "Name", cell: (k) => k.name, from: "md" },
+            { header: "Mode", cell: (k) => <Badge value={k.mode} /> },
+            { header: "Created", cell: (k) => <Time value={k.createdAt} />, from: "sm" },
+            { header: "Last used", cell: (k) => <Time value={k.lastUsedAt} missing="never" /> },
+            {
+              header: null,
+              className: "text-right",
+              cell: (k) => (
+                <>
+                  {k.expiresAt && keyIsActive(k, now) && (
+                    <span className="mr-2 text-xs text-slate-600">
+                      expires <Time value={k.expiresAt} />
+                    </span>
+                  )}
+                  {!keyIsActive(k, now) ? (
+                    <Badge value={k.revokedAt ? "revoked" : "expired"} />
+                  ) : (
+                    <ActionButton
+                      action={adminRevokeKey}
+                      id={k.id}
+                      className="btn-danger btn-sm"
+                      pendingText="Revoking…"
+                      confirm={`Revoke ${k.visibleStart}… of ${k.partner}? Their requests with it are refused at once.`}
+                    >
+                      Revoke
+                    </ActionButton>
+                  )}
+                </>
+              ),
+            },
+          ]}
+        />
       ) : (
         <EmptyState title={q ? "No keys match" : "No API keys yet"}>
           {q ? "Check the prefix: test keys start finca_test_, live keys finca_live_." : undefined}

@@ -4,7 +4,8 @@ import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } f
 import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../_components/delivery-list";
 import { ActionButton } from "../../_components/action-button";
-import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { DataTable } from "../../_components/data-table";
+import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
 
 export const metadata = { title: "Webhooks needing attention" };
@@ -121,60 +122,51 @@ export default async function AdminWebhooks({
       </Card>
       <Card title={`Deliveries (${deliveries.length})`}>
         {deliveries.length ? (
-          <TableWrap label="Failed or retrying deliveries">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Partner</th>
-                  <th scope="col" className="hidden sm:table-cell">
-                    Event
-                  </th>
-                  <th scope="col" className="hidden lg:table-cell">
-                    Endpoint
-                  </th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col" className="hidden md:table-cell">
-                    Updated
-                  </th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map(({ delivery: d, partner, url, eventType }) => (
-                  <tr key={d.id} data-testid="admin-delivery">
-                    <td>
-                      <Badge value={d.status === "pending" ? "retrying" : d.status} />
-                    </td>
-                    <td>{partner}</td>
-                    <td className="hidden font-mono text-xs sm:table-cell">{eventType}</td>
-                    <td className="hidden max-w-xs truncate font-mono text-xs lg:table-cell" title={url}>
-                      {url}
-                    </td>
-                    <td className="text-xs">
-                      {d.attempts} attempt{d.attempts === 1 ? "" : "s"} ·{" "}
-                      {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
-                    </td>
-                    <td className="hidden md:table-cell">
-                      <Time value={d.updatedAt} />
-                    </td>
-                    <td className="text-right">
-                      <ActionButton
-                        action={adminReplayDelivery}
-                        id={d.id}
-                        className="btn-secondary btn-sm"
-                        pendingText="Queuing…"
-                      >
-                        Replay
-                      </ActionButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Failed or retrying deliveries"
+            rows={deliveries}
+            rowKey={({ delivery }) => delivery.id}
+            rowTestId="admin-delivery"
+            columns={[
+              {
+                header: "Status",
+                cell: ({ delivery: d }) => <Badge value={d.status === "pending" ? "retrying" : d.status} />,
+              },
+              { header: "Partner", cell: ({ partner }) => partner },
+              { header: "Event", cell: ({ eventType }) => eventType, from: "sm", className: "font-mono text-xs" },
+              {
+                header: "Endpoint",
+                from: "lg",
+                className: "max-w-xs truncate font-mono text-xs",
+                cell: ({ url }) => <span title={url}>{url}</span>,
+              },
+              {
+                header: "Last answer",
+                className: "text-xs",
+                cell: ({ delivery: d }) => (
+                  <>
+                    {d.attempts} attempt{d.attempts === 1 ? "" : "s"} ·{" "}
+                    {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
+                  </>
+                ),
+              },
+              { header: "Updated", cell: ({ delivery: d }) => <Time value={d.updatedAt} />, from: "md" },
+              {
+                header: null,
+                className: "text-right",
+                cell: ({ delivery: d }) => (
+                  <ActionButton
+                    action={adminReplayDelivery}
+                    id={d.id}
+                    className="btn-secondary btn-sm"
+                    pendingText="Queuing…"
+                  >
+                    Replay
+                  </ActionButton>
+                ),
+              },
+            ]}
+          />
         ) : (
           <EmptyState title="No failed deliveries" />
         )}
