@@ -1,6 +1,6 @@
 // Every portal action that changes something asks the member's role first: each exported server
-// action of the partner portal calls `memberFor` with its entry of PORTAL_ACTIONS (lib/domain/roles.ts,
-// whose own test says who may do what), except the few every signed-in member may take.
+// action of the partner portal calls `memberFor` (or `onRow`, which calls it) with its entry of
+// PORTAL_ACTIONS (lib/domain/roles.ts, whose own test says who may do what), except the member's own view.
 import { readdir, readFile } from "node:fs/promises";
 import { expect, it } from "vitest";
 import { PORTAL_ACTIONS } from "@/lib/domain";
@@ -33,7 +33,7 @@ it("every action checks its role, with an entry of PORTAL_ACTIONS, and every ent
   const named = new Set<string>();
   for (const { name, body } of all) {
     if (ANY_MEMBER.includes(name)) continue;
-    const asked = [...body.matchAll(/(?:memberFor|ownEndpoint)\("(\w+)"/g)].map((m) => m[1]!);
+    const asked = [...body.matchAll(/(?:memberFor|ownEndpoint|onRow)\("(\w+)"/g)].map((m) => m[1]!);
     expect({ name, asked: asked.length > 0 }).toEqual({ name, asked: true });
     for (const action of asked) {
       expect(Object.keys(PORTAL_ACTIONS)).toContain(action);

@@ -3,7 +3,7 @@ import { requirePartner } from "@/server/session";
 import { can, type Permission } from "@/lib/domain";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
-import { signOutAction } from "../_account/actions";
+import { SignOut } from "../_account/sign-out";
 import { ModeSwitch } from "./mode-switch";
 
 // Each entry with the permission its page needs (lib/domain/roles.ts), if any: a role without it
@@ -54,14 +54,7 @@ export default async function PortalLayout({ children }: { children: React.React
               {user.email}
             </Link>
           </div>
-          <form action={signOutAction}>
-            <button
-              type="submit"
-              className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline"
-            >
-              Sign out
-            </button>
-          </form>
+          <SignOut className="text-sm text-slate-700 hover:text-slate-950" />
         </>
       }
     >

@@ -2,6 +2,7 @@
 // sideways on a phone, with the columns that matter least left out on narrow screens.
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ActionButton, type ButtonAction } from "./action-button";
 import { TableWrap } from "./ui";
 
 /** From which width a column shows (narrower screens leave it out). */
@@ -69,6 +70,43 @@ export function DataTable<T>({
       {footer}
     </TableWrap>
   );
+}
+
+/**
+ * The column of a row's one button, posting the row's id to `action` (revoke, remove, replay...);
+ * `shown` leaves the button out of some rows, `confirm` asks first.
+ */
+export function buttonColumn<T extends { id: string }>({
+  action,
+  label,
+  pendingText,
+  className = "btn-danger btn-sm",
+  confirm,
+  shown = () => true,
+}: {
+  action: ButtonAction;
+  label: string;
+  pendingText: string;
+  className?: string;
+  confirm?: (row: T) => string;
+  shown?: (row: T) => boolean;
+}): Column<T> {
+  return {
+    header: null,
+    className: "text-right",
+    cell: (row) =>
+      shown(row) && (
+        <ActionButton
+          action={action}
+          id={row.id}
+          className={className}
+          pendingText={pendingText}
+          confirm={confirm?.(row)}
+        >
+          {label}
+        </ActionButton>
+      ),
+  };
 }
 
 /** A list's pages under its table: back to the first (or newest) page, on to the next. */

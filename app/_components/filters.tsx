@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Field } from "./field";
 
 /** A from–to pair of whole UTC days, as the list pages filter by. */
 export function DayRange({
@@ -126,18 +127,74 @@ export function SearchFilter({
   mono?: boolean;
 }) {
   return (
-    <div className={className}>
-      <label htmlFor={name} className="label">
-        {label}
+    <Field
+      id={name}
+      label={label}
+      type="search"
+      defaultValue={value}
+      placeholder={placeholder}
+      className={className}
+      inputClassName={mono ? "input font-mono" : "input"}
+    />
+  );
+}
+
+/**
+ * The console's look-up: one field (labelled for screen readers), Find, and Clear back to
+ * `clearHref` once something is looked up; `kept` rides along (a partner the list is narrowed to).
+ */
+export function LookupForm({
+  label,
+  field,
+  value,
+  placeholder,
+  clearHref,
+  kept = {},
+  button = "Find",
+  required = false,
+  className = "max-w-lg",
+}: {
+  label: string;
+  field: string;
+  value?: string;
+  placeholder: string;
+  clearHref: string;
+  kept?: Record<string, string | undefined>;
+  button?: string;
+  required?: boolean;
+  className?: string;
+}) {
+  const hidden = Object.entries(kept).filter((entry): entry is [string, string] => Boolean(entry[1]));
+  return (
+    <form
+      key={[value, ...hidden.map(([, v]) => v)].join(" ")}
+      role="search"
+      aria-label={label}
+      className={`mb-4 flex flex-wrap gap-2 ${className}`}
+    >
+      <label htmlFor="q" className="sr-only">
+        {field}
       </label>
       <input
-        id={name}
-        name={name}
+        id="q"
+        name="q"
         type="search"
         defaultValue={value}
-        className={mono ? "input font-mono" : "input"}
+        className="input min-w-0 flex-1 font-mono"
         placeholder={placeholder}
+        required={required}
       />
-    </div>
+      {hidden.map(([name, v]) => (
+        <input key={name} type="hidden" name={name} value={v} />
+      ))}
+      <button type="submit" className="btn-secondary">
+        {button}
+      </button>
+      {(value || hidden.length > 0) && (
+        <Link className="btn-secondary" href={clearHref}>
+          Clear
+        </Link>
+      )}
+    </form>
   );
 }

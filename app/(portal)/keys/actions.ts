@@ -10,6 +10,7 @@ import { createKey, CreateKeyBody, revokeKey, rollKey, RollKeyBody } from "@/lib
 import { LiveRequestBody, requestLive } from "@/lib/auth/commands";
 import type { ButtonResult } from "../../_components/action-button";
 import { attempt, field, type ActionState } from "../../_components/form-action";
+import { onRow } from "../row-action";
 
 export async function createKeyAction(_: ActionState, form: FormData): Promise<ActionState> {
   const ctx = await memberFor("createKey");
@@ -43,13 +44,7 @@ export async function rollKeyAction(_: ActionState, form: FormData): Promise<Act
 }
 
 export async function revokeKeyAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await memberFor("revokeKey");
-  if ("refused" in ctx) return { error: ctx.refused };
-  return attempt(async () => {
-    await revokeKey(ctx.app, ctx.partnerId, await accountWriter(ctx), field(form, "id"));
-    revalidatePath("/keys");
-    return undefined;
-  });
+  return onRow("revokeKey", form, "/keys", (ctx, by, id) => revokeKey(ctx.app, ctx.partnerId, by, id));
 }
 
 /** An owner asks Finca for live access: what the organisation is and will do with it. */

@@ -4,6 +4,7 @@
 import { useActionState } from "react";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
+import { Field } from "../../_components/field";
 import { FormError, Time } from "../../_components/ui";
 import { createKeyAction, requestLiveAction, rollKeyAction } from "./actions";
 
@@ -12,18 +13,13 @@ export function LiveRequestForm() {
   const [state, action, pending] = useActionState<ActionState, FormData>(requestLiveAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-2">
-      <div>
-        <label htmlFor="live-company" className="label">
-          Company (legal name)
-        </label>
-        <input id="live-company" name="company" className="input" defaultValue={state?.values?.company} />
-      </div>
-      <div>
-        <label htmlFor="live-contact" className="label">
-          Contact (name, email or phone)
-        </label>
-        <input id="live-contact" name="contact" className="input" defaultValue={state?.values?.contact} />
-      </div>
+      <Field id="live-company" name="company" label="Company (legal name)" defaultValue={state?.values?.company} />
+      <Field
+        id="live-contact"
+        name="contact"
+        label="Contact (name, email or phone)"
+        defaultValue={state?.values?.contact}
+      />
       <div className="sm:col-span-2">
         <label htmlFor="live-use" className="label">
           Intended use
@@ -40,31 +36,27 @@ export function LiveRequestForm() {
   );
 }
 
-export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" }) {
+/** A new key, shown once; live is offered once the organisation has live access (`live`). */
+export function CreateKeyForm({ defaultMode, live }: { defaultMode: "test" | "live"; live: boolean }) {
   const [state, action, pending] = useActionState<ActionState, FormData>(createKeyAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
-      <div>
-        <label htmlFor="key-name" className="label">
-          Name
-        </label>
-        <input
-          id="key-name"
-          name="name"
-          className="input"
-          placeholder="e.g. Mortgage origination backend"
-          required
-          maxLength={100}
-          aria-describedby="key-name-hint"
-        />
-      </div>
+      <Field
+        id="key-name"
+        name="name"
+        label="Name"
+        placeholder="e.g. Mortgage origination backend"
+        required
+        maxLength={100}
+        aria-describedby="key-name-hint"
+      />
       <div>
         <label htmlFor="key-mode" className="label">
           Mode
         </label>
         <select id="key-mode" name="mode" className="input" defaultValue={defaultMode}>
           <option value="test">Test (sandbox)</option>
-          <option value="live">Live</option>
+          {live && <option value="live">Live</option>}
         </select>
       </div>
       <button type="submit" className="btn" disabled={pending}>
@@ -72,6 +64,7 @@ export function CreateKeyForm({ defaultMode }: { defaultMode: "test" | "live" })
       </button>
       <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">
         Name keys after the system that uses them, so you know which one to revoke.
+        {!live && " Live keys can be made once Finca has approved your organisation's live access (below)."}
       </p>
       {(state?.error || state?.key) && (
         <div className="sm:col-span-3">

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { keyIsActive, listApiKeys } from "@/lib/api-keys";
-import { ActionButton } from "../../_components/action-button";
-import { DataTable, type Column } from "../../_components/data-table";
+import { buttonColumn, DataTable, type Column } from "../../_components/data-table";
 import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import type { ApiKeySummary } from "@/lib/api-keys";
 import { revokeKeyAction } from "./actions";
@@ -39,6 +38,9 @@ export default async function Keys() {
           </>
         }
       />
+      <Card title="Create a key" className="mb-6">
+        <CreateKeyForm defaultMode={mode} live={live === "approved"} />
+      </Card>
       {live !== "approved" && (
         <Card title="Live access" className="mb-6" id="live-access">
           <p className="mb-3 text-sm text-slate-600" data-testid="live-access">
@@ -56,9 +58,6 @@ export default async function Keys() {
             ))}
         </Card>
       )}
-      <Card title="Create a key" className="mb-6">
-        <CreateKeyForm defaultMode={mode} />
-      </Card>
       {active.length > 0 && (
         <Card title="Roll a key" className="mb-6">
           <p className="mb-3 text-sm text-slate-600">
@@ -80,21 +79,13 @@ export default async function Keys() {
             { header: "Created", cell: (k) => <Time value={k.createdAt} />, from: "sm" },
             { header: "Last used", cell: (k) => <Time value={k.lastUsedAt} missing="never" /> },
             { header: "Expires", cell: (k) => <Time value={k.expiresAt} missing="never" /> },
-            {
-              header: null,
-              className: "text-right",
-              cell: (k) => (
-                <ActionButton
-                  action={revokeKeyAction}
-                  id={k.id}
-                  className="btn-danger btn-sm"
-                  pendingText="Revoking…"
-                  confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}
-                >
-                  Revoke
-                </ActionButton>
-              ),
-            },
+            buttonColumn<ApiKeySummary>({
+              action: revokeKeyAction,
+              label: "Revoke",
+              pendingText: "Revoking…",
+              confirm: (k) =>
+                `Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`,
+            }),
           ]}
         />
       ) : (

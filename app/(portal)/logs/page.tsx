@@ -4,6 +4,7 @@ import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
 import { Pager } from "../../_components/data-table";
+import { Field } from "../../_components/field";
 import { DayRange, FilterActions, FilterForm, SearchFilter, SelectFilter } from "../../_components/filters";
 import { AutoRefresh } from "../../_components/auto-refresh";
 
@@ -71,18 +72,13 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
             ...(typeof status === "number" ? [[String(status), String(status)] as const] : []),
           ]}
         />
-        <div>
-          <label htmlFor="path" className="label">
-            Path starts with
-          </label>
-          <input
-            id="path"
-            name="path"
-            defaultValue={path}
-            className="input font-mono"
-            placeholder="/api/v1/partner-api/properties"
-          />
-        </div>
+        <Field
+          id="path"
+          label="Path starts with"
+          defaultValue={path}
+          inputClassName="input font-mono"
+          placeholder="/api/v1/partner-api/properties"
+        />
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/logs" className="sm:col-span-2 lg:col-span-1" />
       </FilterForm>

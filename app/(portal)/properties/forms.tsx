@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import type { ActionState } from "../../_components/form-action";
+import { Field } from "../../_components/field";
 import { FormError } from "../../_components/ui";
 import { registerPropertyAction } from "./actions";
 
@@ -10,22 +11,19 @@ export function RegisterPropertyForm({ mode }: { mode: "test" | "live" }) {
   return (
     <form action={action} className="space-y-2">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <div className="flex-1">
-          <label htmlFor="reference" className="label">
-            Cadastral reference
-          </label>
-          <input
-            id="reference"
-            name="cadastral_reference"
-            defaultValue={state?.values?.cadastral_reference}
-            className="input font-mono uppercase"
-            placeholder="2749704YJ0624N0001DI"
-            required
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby="reference-hint"
-          />
-        </div>
+        <Field
+          id="reference"
+          name="cadastral_reference"
+          label="Cadastral reference"
+          className="flex-1"
+          inputClassName="input font-mono uppercase"
+          defaultValue={state?.values?.cadastral_reference}
+          placeholder="2749704YJ0624N0001DI"
+          required
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby="reference-hint"
+        />
         <button type="submit" className="btn" disabled={pending}>
           {pending ? "Registering…" : "Register"}
         </button>

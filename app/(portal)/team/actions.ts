@@ -15,6 +15,7 @@ import {
 } from "@/lib/auth/commands";
 import type { ButtonResult } from "../../_components/action-button";
 import { attempt, field, type ActionState } from "../../_components/form-action";
+import { onRow } from "../row-action";
 
 export async function inviteAction(_: ActionState, form: FormData): Promise<ActionState> {
   const ctx = await memberFor("invite");
@@ -43,21 +44,9 @@ export async function changeRoleAction(_: ActionState, form: FormData): Promise<
 }
 
 export async function removeMemberAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await memberFor("removeMember");
-  if ("refused" in ctx) return { error: ctx.refused };
-  return attempt(async () => {
-    await removeTeamMember(ctx.app, ctx.partnerId, await accountWriter(ctx), field(form, "id"));
-    revalidatePath("/team");
-    return undefined;
-  });
+  return onRow("removeMember", form, "/team", (ctx, by, id) => removeTeamMember(ctx.app, ctx.partnerId, by, id));
 }
 
 export async function withdrawInvitationAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await memberFor("withdrawInvitation");
-  if ("refused" in ctx) return { error: ctx.refused };
-  return attempt(async () => {
-    await withdrawInvite(ctx.app, ctx.partnerId, await accountWriter(ctx), field(form, "id"));
-    revalidatePath("/team");
-    return undefined;
-  });
+  return onRow("withdrawInvitation", form, "/team", (ctx, by, id) => withdrawInvite(ctx.app, ctx.partnerId, by, id));
 }

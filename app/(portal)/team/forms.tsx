@@ -4,6 +4,7 @@
 import { useActionState } from "react";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
+import { Field } from "../../_components/field";
 import { FormError } from "../../_components/ui";
 import type { TeamRole } from "@/lib/domain/words";
 import { changeRoleAction, inviteAction } from "./actions";
@@ -55,19 +56,16 @@ export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
   return (
     <form action={action} className="space-y-3">
       <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <div className="flex-1">
-          <label htmlFor="invite-email" className="label">
-            Email <span className="font-normal text-slate-500">(optional: only this address can use the link)</span>
-          </label>
-          <input
-            id="invite-email"
-            name="email"
-            type="email"
-            defaultValue={state?.values?.email}
-            className="input"
-            autoComplete="off"
-          />
-        </div>
+        <Field
+          id="invite-email"
+          name="email"
+          label="Email"
+          optional="only this address can use the link"
+          className="flex-1"
+          type="email"
+          defaultValue={state?.values?.email}
+          autoComplete="off"
+        />
         <div>
           <label htmlFor="invite-role" className="label">
             Role

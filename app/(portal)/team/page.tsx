@@ -3,8 +3,7 @@ import { requirePartner } from "@/server/session";
 import { can, grantableRoles, roleChangeRefusal, type TeamRole } from "@/lib/domain";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
-import { ActionButton } from "../../_components/action-button";
-import { DataTable } from "../../_components/data-table";
+import { buttonColumn, DataTable } from "../../_components/data-table";
 import { Badge, Card, Missing, PageHeader, Time } from "../../_components/ui";
 import { removeMemberAction, withdrawInvitationAction } from "./actions";
 import { InviteForm, RoleForm } from "./forms";
@@ -77,23 +76,14 @@ export default async function Team() {
               ),
           },
           { header: "Joined", cell: (m) => <Time value={m.createdAt} />, from: "sm" },
-          manager && {
-            header: null,
-            className: "text-right",
-            cell: (m) =>
-              m.id !== user.id &&
-              manages(m.role as TeamRole) && (
-                <ActionButton
-                  action={removeMemberAction}
-                  id={m.id}
-                  className="btn-danger btn-sm"
-                  pendingText="Removing…"
-                  confirm={`Remove ${m.email}? Their account is deleted and they are signed out at once.`}
-                >
-                  Remove
-                </ActionButton>
-              ),
-          },
+          manager &&
+            buttonColumn<(typeof members)[number]>({
+              action: removeMemberAction,
+              label: "Remove",
+              pendingText: "Removing…",
+              confirm: (m) => `Remove ${m.email}? Their account is deleted and they are signed out at once.`,
+              shown: (m) => m.id !== user.id && manages(m.role as TeamRole),
+            }),
         ]}
       />
       {invitations.length > 0 && (
@@ -111,21 +101,12 @@ export default async function Team() {
               },
               { header: "Created", cell: (inv) => <Time value={inv.createdAt} />, from: "sm" },
               { header: "Expires", cell: (inv) => <Time value={inv.expiresAt} /> },
-              {
-                header: null,
-                className: "text-right",
-                cell: (inv) => (
-                  <ActionButton
-                    action={withdrawInvitationAction}
-                    id={inv.id}
-                    className="btn-danger btn-sm"
-                    pendingText="Withdrawing…"
-                    confirm="Withdraw this invitation? Its link stops working at once."
-                  >
-                    Withdraw
-                  </ActionButton>
-                ),
-              },
+              buttonColumn({
+                action: withdrawInvitationAction,
+                label: "Withdraw",
+                pendingText: "Withdrawing…",
+                confirm: () => "Withdraw this invitation? Its link stops working at once.",
+              }),
             ]}
           />
         </>

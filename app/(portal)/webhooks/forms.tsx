@@ -5,6 +5,7 @@ import { useActionState, useState, useTransition } from "react";
 import { CopyButton } from "../../_components/copy-button";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
+import { Field } from "../../_components/field";
 import { FormError, Time } from "../../_components/ui";
 import { EVENT_TYPES } from "@/lib/domain/words";
 import {
@@ -19,34 +20,25 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
   const [state, action, pending] = useActionState<ActionState, FormData>(createEndpointAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
-      <div>
-        <label htmlFor="endpoint-url" className="label">
-          Endpoint URL
-        </label>
-        <input
-          id="endpoint-url"
-          name="url"
-          type="url"
-          defaultValue={state?.values?.url}
-          className="input"
-          placeholder="https://example.com/webhooks/finca"
-          required
-          maxLength={2048}
-          aria-describedby="endpoint-url-hint"
-        />
-      </div>
-      <div>
-        <label htmlFor="endpoint-description" className="label">
-          Description <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input
-          id="endpoint-description"
-          name="description"
-          defaultValue={state?.values?.description}
-          className="input"
-          maxLength={500}
-        />
-      </div>
+      <Field
+        id="endpoint-url"
+        name="url"
+        label="Endpoint URL"
+        type="url"
+        defaultValue={state?.values?.url}
+        placeholder="https://example.com/webhooks/finca"
+        required
+        maxLength={2048}
+        aria-describedby="endpoint-url-hint"
+      />
+      <Field
+        id="endpoint-description"
+        name="description"
+        label="Description"
+        optional
+        defaultValue={state?.values?.description}
+        maxLength={500}
+      />
       <button type="submit" className="btn" disabled={pending}>
         {pending ? "Adding…" : "Add endpoint"}
       </button>
@@ -109,33 +101,24 @@ export function EditEndpointForm({
   return (
     <form action={action} aria-label="Edit endpoint" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
       <input type="hidden" name="id" value={endpointId} />
-      <div>
-        <label htmlFor="edit-endpoint-url" className="label">
-          URL
-        </label>
-        <input
-          id="edit-endpoint-url"
-          name="url"
-          type="url"
-          defaultValue={state?.values?.url ?? url}
-          className="input"
-          required
-          maxLength={2048}
-          aria-describedby="edit-endpoint-url-hint"
-        />
-      </div>
-      <div>
-        <label htmlFor="edit-endpoint-description" className="label">
-          Description <span className="font-normal text-slate-500">(optional)</span>
-        </label>
-        <input
-          id="edit-endpoint-description"
-          name="description"
-          defaultValue={state?.values?.description ?? description ?? ""}
-          className="input"
-          maxLength={500}
-        />
-      </div>
+      <Field
+        id="edit-endpoint-url"
+        name="url"
+        label="URL"
+        type="url"
+        defaultValue={state?.values?.url ?? url}
+        required
+        maxLength={2048}
+        aria-describedby="edit-endpoint-url-hint"
+      />
+      <Field
+        id="edit-endpoint-description"
+        name="description"
+        label="Description"
+        optional
+        defaultValue={state?.values?.description ?? description ?? ""}
+        maxLength={500}
+      />
       <button type="submit" className="btn-secondary" disabled={pending}>
         {pending ? "Saving…" : "Save changes"}
       </button>

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { requireOperator } from "@/server/session";
+import { LookupForm } from "../../_components/filters";
 import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { keyIsActive } from "@/lib/api-keys";
@@ -27,21 +28,15 @@ export default async function AdminKeys({
         title="All API keys"
         description="Search by the visible start a partner quotes (e.g. finca_live_AbC1). Newest first."
       />
-      <form key={q ?? ""} role="search" aria-label="Search keys" className="mb-4 flex max-w-lg gap-2">
-        <label htmlFor="q" className="sr-only">
-          Visible start
-        </label>
-        <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="finca_live_…" />
-        <button type="submit" className="btn-secondary">
-          Search
-        </button>
-        {partner && <input type="hidden" name="partner" value={partner} />}
-        {(q || partner) && (
-          <Link className="btn-secondary" href="/admin/keys">
-            Clear
-          </Link>
-        )}
-      </form>
+      <LookupForm
+        label="Search keys"
+        field="Visible start"
+        value={q}
+        placeholder="finca_live_…"
+        clearHref="/admin/keys"
+        kept={{ partner }}
+        button="Search"
+      />
       {keys.length ? (
         <DataTable
           label="API keys"

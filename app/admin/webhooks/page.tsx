@@ -1,5 +1,5 @@
 import { requireOperator } from "@/server/session";
-import Link from "next/link";
+import { LookupForm } from "../../_components/filters";
 import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
 import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../_components/delivery-list";
@@ -31,33 +31,15 @@ export default async function AdminWebhooks({
         description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners. Look up any delivery by the webhook-id a partner quotes."
       />
       <Card title="Look up deliveries" className="mb-6">
-        <form
-          key={`${q ?? ""}${partner ?? ""}`}
-          role="search"
-          aria-label="Find deliveries"
-          className="mb-4 flex max-w-2xl flex-wrap gap-2"
-        >
-          <label htmlFor="q" className="sr-only">
-            webhook-id or property id
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className="input min-w-0 flex-1 font-mono"
-            placeholder="msg_… or a property id"
-          />
-          {partner && <input type="hidden" name="partner" value={partner} />}
-          <button type="submit" className="btn-secondary">
-            Find
-          </button>
-          {(q || partner) && (
-            <Link className="btn-secondary" href="/admin/webhooks">
-              Clear
-            </Link>
-          )}
-        </form>
+        <LookupForm
+          label="Find deliveries"
+          field="webhook-id or property id"
+          value={q}
+          placeholder="msg_… or a property id"
+          clearHref="/admin/webhooks"
+          kept={{ partner }}
+          className="max-w-2xl"
+        />
         {found &&
           (found.data.length ? (
             <DeliveryList
