@@ -8,10 +8,8 @@ export default function Forbidden() {
     <StatusPage
       status={403}
       title="Your role does not allow this page"
-      links={[
-        ["/dashboard", "Go to the overview"],
-        ["/team", "See your team"],
-      ]}
+      main={["/dashboard", "Go to the overview"]}
+      other={["/team", "See your team"]}
     >
       Viewers see no API keys or secrets, and no live webhook endpoints; only owners and admins see the security
       history. An owner or admin of your organisation can change your role on the Team page.

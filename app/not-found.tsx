@@ -7,10 +7,8 @@ export default function NotFound() {
     <StatusPage
       status={404}
       title="Page not found"
-      links={[
-        ["/dashboard", "Go to the portal"],
-        ["/docs", "Read the docs"],
-      ]}
+      main={["/dashboard", "Go to the portal"]}
+      other={["/docs", "Read the docs"]}
     >
       The address may be mistyped, or the page may have moved.
     </StatusPage>

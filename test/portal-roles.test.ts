@@ -33,7 +33,7 @@ it("every action checks its role, with an entry of PORTAL_ACTIONS, and every ent
   const named = new Set<string>();
   for (const { name, body } of all) {
     if (ANY_MEMBER.includes(name)) continue;
-    const asked = [...body.matchAll(/(?:memberFor|ownEndpoint|onRow)\("(\w+)"/g)].map((m) => m[1]!);
+    const asked = [...body.matchAll(/(?:memberFor|ownEndpoint|onRow|onEndpoint)\(\s*"(\w+)"/g)].map((m) => m[1]!);
     expect({ name, asked: asked.length > 0 }).toEqual({ name, asked: true });
     for (const action of asked) {
       expect(Object.keys(PORTAL_ACTIONS)).toContain(action);

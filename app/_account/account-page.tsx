@@ -38,7 +38,6 @@ export async function AccountPage({
             <ActionButton
               action={endOtherSessionsAction}
               id="others"
-              className="btn-secondary btn-sm"
               pendingText="Ending…"
               confirm={`End your ${others} other session${others === 1 ? "" : "s"}? Those browsers are signed out at once.`}
             >

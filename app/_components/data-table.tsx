@@ -17,6 +17,20 @@ export interface Column<T> {
   className?: string;
   /** The cells' test id. */
   testId?: string;
+  /** Where a cell links to (none: plain text). */
+  href?: (row: T) => string | null | undefined;
+}
+
+/** A cell's content, as a link where its column gives one. */
+function Cell<T>({ column, row }: { column: Column<T>; row: T }) {
+  const href = column.href?.(row);
+  return href ? (
+    <Link className="link" href={href}>
+      {column.cell(row)}
+    </Link>
+  ) : (
+    column.cell(row)
+  );
 }
 
 /** `columns` may hold `false` (or nothing) for a column the reader is not shown (a role without its buttons, say). */
@@ -60,7 +74,7 @@ export function DataTable<T>({
             <tr key={rowKey(row)} className={rowClassName?.(row)} data-testid={rowTestId}>
               {shown.map((column, i) => (
                 <td key={i} className={classes(column, column.className)} data-testid={column.testId}>
-                  {column.cell(row)}
+                  <Cell column={column} row={row} />
                 </td>
               ))}
             </tr>

@@ -62,13 +62,7 @@ export function DeliveryList({
               </span>
               {showPartner && <span className="text-xs font-medium text-slate-800">{d.partner}</span>}
               {replay && (
-                <ActionButton
-                  action={replay}
-                  id={d.delivery.id}
-                  formClassName="ml-auto"
-                  className="btn-secondary btn-sm"
-                  pendingText="Queuing…"
-                >
+                <ActionButton action={replay} id={d.delivery.id} formClassName="ml-auto" pendingText="Queuing…">
                   Replay
                 </ActionButton>
               )}

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import type { RequestLogRow } from "@/lib/request-logs";
 import { DataTable } from "./data-table";
 import { Badge, Time } from "./ui";
@@ -70,14 +69,8 @@ export function RequestLogTable({
           header: "Request id",
           className: "font-mono text-xs break-all",
           testId: "request-id",
-          cell: (r) =>
-            detail ? (
-              <Link className="link" href={detail(r.id)}>
-                {r.requestId}
-              </Link>
-            ) : (
-              r.requestId
-            ),
+          cell: (r) => r.requestId,
+          href: detail && ((r) => detail(r.id)),
         },
       ]}
     />

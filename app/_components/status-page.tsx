@@ -6,15 +6,16 @@ export function StatusPage({
   status,
   title,
   children,
-  links,
+  main: [mainHref, main],
+  other: [otherHref, other],
 }: {
   status: number;
   title: string;
   children: ReactNode;
-  /** [href, text]: the first is the main way on. */
-  links: [[string, string], [string, string]];
+  /** [href, text]: the way on. */
+  main: [string, string];
+  other: [string, string];
 }) {
-  const [[mainHref, main], [otherHref, other]] = links;
   return (
     <main id="main" className="mx-auto my-16 max-w-lg px-4 text-center">
       <p className="text-sm font-semibold text-brand-700">{status}</p>

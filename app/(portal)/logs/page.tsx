@@ -1,6 +1,6 @@
 import { requirePartner } from "@/server/session";
 import { searchRequestLogs, STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
-import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
 import { Pager } from "../../_components/data-table";
@@ -41,13 +41,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
     before,
     limit: 50,
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(status ? { status: String(status) } : {}),
-    ...(path ? { path } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, status, path, from, to });
   const filtered = query.size > 0;
   return (
     <>

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { listBatches } from "@/lib/batches";
@@ -46,11 +45,8 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
           columns={[
             {
               header: "Name",
-              cell: (b) => (
-                <Link className="link" href={`/portfolios/${b.batch_id}`}>
-                  {b.name ?? b.batch_id.slice(0, 8)}
-                </Link>
-              ),
+              cell: (b) => b.name ?? b.batch_id.slice(0, 8),
+              href: (b) => `/portfolios/${b.batch_id}`,
             },
             { header: "Status", cell: (b) => <Badge value={b.status} /> },
             { header: "Progress", cell: (b) => <BatchProgress counts={b.counts} compact />, className: "min-w-48" },

@@ -3,7 +3,7 @@ import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
-import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { DataTable, Pager } from "../../_components/data-table";
 import { Badge, Card, EmptyState, Missing, PageHeader, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "./forms";
@@ -30,17 +30,11 @@ export default async function Properties({ searchParams }: { searchParams: Promi
     limit: 25,
     search: q,
     status,
-    // Dates are whole UTC days: "to" includes that day.
-    createdFrom: from ? new Date(`${from}T00:00:00Z`) : undefined,
-    createdTo: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+    createdFrom: daySpan(from, to).start,
+    createdTo: daySpan(from, to).end,
     startingAfter: idParam(s.after),
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(status ? { status } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, status, from, to });
   return (
     <>
       <PageHeader
@@ -89,11 +83,9 @@ export default async function Properties({ searchParams }: { searchParams: Promi
           columns={[
             {
               header: "Reference",
-              cell: (p) => (
-                <Link className="link font-mono" href={`/properties/${p.property_id}`}>
-                  {p.cadastral_reference}
-                </Link>
-              ),
+              cell: (p) => p.cadastral_reference,
+              href: (p) => `/properties/${p.property_id}`,
+              className: "font-mono",
             },
             { header: "Status", cell: (p) => <Badge value={p.status} /> },
             { header: "Address", cell: (p) => p.address ?? <Missing />, from: "md", className: "max-w-md" },

@@ -8,6 +8,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { accountWriter, memberFor, type PartnerContext } from "@/server/session";
 import { countedChange } from "@/server/recorded";
+import type { App } from "@/server/app";
 import type { AuditAction, AuditEntry } from "@/lib/audit";
 import type { DbOrTx } from "@/lib/db";
 import { EVENT_TYPES, parseBody, type PortalAction, type Scope } from "@/lib/domain";
@@ -19,6 +20,7 @@ import {
   ROTATION_OVERLAPS,
   rotateSecret,
   signingSecrets,
+  type EndpointRow,
   type RotationOverlap,
 } from "@/lib/webhooks/endpoints";
 import {
@@ -57,9 +59,12 @@ const about = (scope: Scope, action: AuditAction, target: string | null, detail:
   detail: { mode: scope.mode, ...detail },
 });
 
-/** What a button shows: nothing, or the refusal. */
-const button = (made: { done: unknown } | { refused: string }): ButtonResult =>
-  "refused" in made ? { error: made.refused } : undefined;
+/** What a button shows once its write is made or refused (nothing, or the refusal); the pages refreshed. */
+const pressed = async (made: Promise<{ done: unknown } | { refused: string }>): Promise<ButtonResult> => {
+  const answer = await made;
+  changed();
+  return "refused" in answer ? { error: answer.refused } : undefined;
+};
 
 /** The member allowed `action`, and the endpoint of their scope it names (or the refusal). */
 async function ownEndpoint(action: PortalAction, id: string) {
@@ -179,11 +184,7 @@ export async function toggleEndpointAction(form: FormData): Promise<ButtonResult
   if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   const by = await accountWriter(ctx);
-  const result = button(
-    await unlessRefused(() => changeEndpoint(app, scope, by, endpoint.id, { enabled: !endpoint.enabled })),
-  );
-  changed();
-  return result;
+  return pressed(unlessRefused(() => changeEndpoint(app, scope, by, endpoint.id, { enabled: !endpoint.enabled })));
 }
 
 export async function deleteEndpointAction(form: FormData): Promise<ButtonResult> {
@@ -191,24 +192,37 @@ export async function deleteEndpointAction(form: FormData): Promise<ButtonResult
   if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope, endpoint } = ctx;
   const by = await accountWriter(ctx);
-  const result = button(await unlessRefused(() => removeEndpoint(app, scope, by, endpoint.id)));
-  changed();
-  return result;
+  return pressed(unlessRefused(() => removeEndpoint(app, scope, by, endpoint.id)));
+}
+
+/**
+ * A button of an endpoint's panel: the member allowed `action` makes a portal-only write on the
+ * endpoint of their scope the form names, recorded as `entry` says.
+ */
+async function onEndpoint<T>(
+  action: PortalAction,
+  form: FormData,
+  change: (deps: Omit<App, "db"> & { db: DbOrTx }, endpoint: EndpointRow, scope: Scope) => Promise<T>,
+  entry: (result: T, named: string, scope: Scope) => AuditEntry | null,
+): Promise<ButtonResult> {
+  const ctx = await ownEndpoint(action, field(form, "id"));
+  if ("refused" in ctx) return { error: ctx.refused };
+  const { app, scope, endpoint } = ctx;
+  const made = counted(
+    ctx,
+    (tx) => change({ ...app, db: tx }, endpoint, scope),
+    (result) => entry(result, endpointNamed(endpoint), scope),
+  );
+  return pressed(made);
 }
 
 export async function sendTestEventAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint("sendTestEvent", field(form, "id"));
-  if ("refused" in ctx) return { error: ctx.refused };
-  const { app, scope, endpoint } = ctx;
-  const result = button(
-    await counted(
-      ctx,
-      (tx) => sendTestEvent({ ...app, db: tx }, endpoint),
-      () => about(scope, "webhook.test_sent", endpointNamed(endpoint)),
-    ),
+  return onEndpoint(
+    "sendTestEvent",
+    form,
+    (deps, endpoint) => sendTestEvent(deps, endpoint),
+    (_, named, scope) => about(scope, "webhook.test_sent", named),
   );
-  changed();
-  return result;
 }
 
 export async function replayDeliveryAction(form: FormData): Promise<ButtonResult> {
@@ -216,29 +230,22 @@ export async function replayDeliveryAction(form: FormData): Promise<ButtonResult
   if ("refused" in ctx) return { error: ctx.refused };
   const { app, scope } = ctx;
   const id = field(form, "id");
-  const result = button(
-    await counted(
-      ctx,
-      (tx) => replayDelivery({ ...app, db: tx }, id, scope),
-      (replayed) => (replayed ? about(scope, "webhook.replayed", null, { delivery: id }) : null),
-    ),
+  const replayed = counted(
+    ctx,
+    (tx) => replayDelivery({ ...app, db: tx }, id, scope),
+    (done) => (done ? about(scope, "webhook.replayed", null, { delivery: id }) : null),
   );
-  changed();
+  const answer = await pressed(replayed);
+  // A property's page lists its deliveries too.
   revalidatePath("/properties", "layout");
-  return result;
+  return answer;
 }
 
 export async function replayFailedAction(form: FormData): Promise<ButtonResult> {
-  const ctx = await ownEndpoint("replayFailed", field(form, "id"));
-  if ("refused" in ctx) return { error: ctx.refused };
-  const { app, scope, endpoint } = ctx;
-  const result = button(
-    await counted(
-      ctx,
-      (tx) => replayFailedSince({ ...app, db: tx }, endpoint.id, endpoint.createdAt, scope),
-      (count) => about(scope, "webhook.replayed_failed", endpointNamed(endpoint), { deliveries: String(count) }),
-    ),
+  return onEndpoint(
+    "replayFailed",
+    form,
+    (deps, endpoint, scope) => replayFailedSince(deps, endpoint.id, endpoint.createdAt, scope),
+    (count, named, scope) => about(scope, "webhook.replayed_failed", named, { deliveries: String(count) }),
   );
-  changed();
-  return result;
 }

@@ -1,7 +1,6 @@
-import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { LookupForm } from "../../_components/filters";
-import { idParam, searchText, type RawParam } from "@/lib/portal/params";
+import { lookupOf, type LookupParams } from "@/lib/portal/params";
 import { allKeys } from "@/lib/portal/queries";
 import { keyIsActive } from "@/lib/api-keys";
 import { ActionButton } from "../../_components/action-button";
@@ -11,15 +10,9 @@ import { adminRevokeKey } from "../actions";
 
 export const metadata = { title: "All API keys" };
 
-export default async function AdminKeys({
-  searchParams,
-}: {
-  searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
-}) {
+export default async function AdminKeys({ searchParams }: { searchParams: Promise<LookupParams> }) {
   const { app } = await requireOperator();
-  const params = await searchParams;
-  const q = searchText(params.q, 64);
-  const partner = idParam(params.partner);
+  const { q, partner } = lookupOf(await searchParams, 64);
   const keys = await allKeys(app.db, q, partner);
   const now = new Date();
   return (
@@ -45,14 +38,7 @@ export default async function AdminKeys({
           rowClassName={(k) => (keyIsActive(k, now) ? undefined : "text-slate-600")}
           columns={[
             { header: "Key", cell: (k) => `${k.visibleStart}…`, className: "whitespace-nowrap font-mono text-xs" },
-            {
-              header: "Partner",
-              cell: (k) => (
-                <Link className="link" href={`/admin/webhooks?partner=${k.partnerId}`}>
-                  {k.partner}
-                </Link>
-              ),
-            },
+            { header: "Partner", cell: (k) => k.partner, href: (k) => `/admin/webhooks?partner=${k.partnerId}` },
             { header: "Name", cell: (k) => k.name, from: "md" },
             { header: "Mode", cell: (k) => <Badge value={k.mode} /> },
             { header: "Created", cell: (k) => <Time value={k.createdAt} />, from: "sm" },

@@ -211,12 +211,7 @@ export default async function AdminRegisters() {
               className: "text-right",
               cell: (d) =>
                 configured.has(d.id) ? (
-                  <ActionButton
-                    action={adminRefreshRegister}
-                    id={d.id}
-                    className="btn-secondary btn-sm"
-                    pendingText="Queuing…"
-                  >
+                  <ActionButton action={adminRefreshRegister} id={d.id} pendingText="Queuing…">
                     Refresh now
                   </ActionButton>
                 ) : (

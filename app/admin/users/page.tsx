@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { listPartners } from "@/lib/partners";
 import { liveRequests } from "@/lib/partners/live";
@@ -78,22 +77,12 @@ export default async function AdminUsers() {
               {
                 header: "Active keys",
                 className: "tabular-nums",
-                cell: (p) => (
-                  <Link className="link" href={`/admin/keys?partner=${p.id}`}>
-                    {p.activeKeys}
-                  </Link>
-                ),
+                cell: (p) => p.activeKeys,
+                href: (p) => `/admin/keys?partner=${p.id}`,
               },
               { header: "Properties", cell: (p) => p.properties, className: "tabular-nums" },
               { header: "Since", cell: (p) => <Time value={p.createdAt} />, from: "sm" },
-              {
-                header: "Webhooks",
-                cell: (p) => (
-                  <Link className="link" href={`/admin/webhooks?partner=${p.id}`}>
-                    Deliveries
-                  </Link>
-                ),
-              },
+              { header: "Webhooks", cell: () => "Deliveries", href: (p) => `/admin/webhooks?partner=${p.id}` },
             ]}
           />
         ) : (
@@ -135,7 +124,6 @@ export default async function AdminUsers() {
                       <ActionButton
                         action={adminEndSessions}
                         id={u.id}
-                        className="btn-secondary btn-sm"
                         pendingText="Ending…"
                         confirm={`End every session of ${u.email}? They are signed out everywhere at once.`}
                       >

@@ -1,7 +1,7 @@
 import { requireOperator } from "@/server/session";
 import { LookupForm } from "../../_components/filters";
 import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
-import { idParam, searchText, type RawParam } from "@/lib/portal/params";
+import { lookupOf, type LookupParams } from "@/lib/portal/params";
 import { DeliveryList } from "../../_components/delivery-list";
 import { ActionButton } from "../../_components/action-button";
 import { DataTable } from "../../_components/data-table";
@@ -10,15 +10,9 @@ import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../
 
 export const metadata = { title: "Webhooks needing attention" };
 
-export default async function AdminWebhooks({
-  searchParams,
-}: {
-  searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
-}) {
+export default async function AdminWebhooks({ searchParams }: { searchParams: Promise<LookupParams> }) {
   const { app } = await requireOperator();
-  const params = await searchParams;
-  const q = searchText(params.q, 100);
-  const partner = idParam(params.partner);
+  const { q, partner } = lookupOf(await searchParams, 100);
   const [endpoints, deliveries, found] = await Promise.all([
     troubledEndpoints(app.db),
     failedDeliveries(app.db),
@@ -75,19 +69,13 @@ export default async function AdminWebhooks({
                   </span>
                 )}
                 <span className="ml-auto flex gap-2">
-                  <ActionButton
-                    action={adminReplayFailed}
-                    id={e.id}
-                    className="btn-secondary btn-sm"
-                    pendingText="Queuing…"
-                  >
+                  <ActionButton action={adminReplayFailed} id={e.id} pendingText="Queuing…">
                     Replay failed
                   </ActionButton>
                   {!e.enabled && (
                     <ActionButton
                       action={adminEnableEndpoint}
                       id={e.id}
-                      className="btn-secondary btn-sm"
                       pendingText="Enabling…"
                       confirm={`Re-enable ${e.url} for ${partner}?`}
                     >
@@ -137,12 +125,7 @@ export default async function AdminWebhooks({
                 header: null,
                 className: "text-right",
                 cell: ({ delivery: d }) => (
-                  <ActionButton
-                    action={adminReplayDelivery}
-                    id={d.id}
-                    className="btn-secondary btn-sm"
-                    pendingText="Queuing…"
-                  >
+                  <ActionButton action={adminReplayDelivery} id={d.id} pendingText="Queuing…">
                     Replay
                   </ActionButton>
                 ),

@@ -128,14 +128,8 @@ export default async function PortfolioPage({
             {
               header: "Reference",
               className: "font-mono",
-              cell: (item) =>
-                item.property_id ? (
-                  <Link className="link" href={`/properties/${item.property_id}`}>
-                    {item.cadastral_reference}
-                  </Link>
-                ) : (
-                  item.cadastral_reference || <Missing>(empty)</Missing>
-                ),
+              cell: (item) => item.cadastral_reference || <Missing>(empty)</Missing>,
+              href: (item) => item.property_id && `/properties/${item.property_id}`,
             },
             { header: "Status", cell: (item) => <Badge value={item.status} /> },
             { header: "Your id", cell: (item) => item.external_id ?? <Missing />, from: "sm" },

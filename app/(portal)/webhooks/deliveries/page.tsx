@@ -4,7 +4,7 @@ import { can } from "@/lib/domain";
 import { EVENT_TYPES } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
-import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../../_components/delivery-list";
 import { Pager } from "../../../_components/data-table";
 import { DayRange, FilterActions, FilterForm, SearchFilter, SelectFilter } from "../../../_components/filters";
@@ -36,20 +36,12 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
     status,
     eventType: type,
     q,
-    // Dates are whole UTC days: "to" includes that day.
-    from: from ? new Date(`${from}T00:00:00Z`) : undefined,
-    to: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+    from: daySpan(from, to).start,
+    to: daySpan(from, to).end,
     before,
     limit: 25,
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    ...(status ? { status } : {}),
-    ...(type ? { type } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, endpoint, status, type, from, to });
   const filtered = query.size > 0;
   return (
     <>
