@@ -4,6 +4,7 @@ import { can, type Permission } from "@/lib/domain";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
 import { SignOut } from "../_account/sign-out";
+import { LiveAccessNotice } from "./live-notice";
 import { ModeSwitch } from "./mode-switch";
 
 // Each entry with the permission its page needs (lib/domain/roles.ts), if any: a role without it
@@ -58,6 +59,7 @@ export default async function PortalLayout({ children }: { children: React.React
         </>
       }
     >
+      {mode === "test" && <LiveAccessNotice partner={partner} keys={can(user.role, "keys")} />}
       {children}
     </SiteFrame>
   );

@@ -6,6 +6,7 @@ import { DataTable } from "../_components/data-table";
 import { Card, Missing, PageHeader, Time } from "../_components/ui";
 import { endOtherSessionsAction, endSessionAction } from "./actions";
 import { ChangePasswordForm } from "./change-password-form";
+import { countOf } from "@/lib/portal/format";
 
 /** The signed-in person's own account, for partners' users and operators alike. */
 export async function AccountPage({
@@ -39,7 +40,7 @@ export async function AccountPage({
               action={endOtherSessionsAction}
               id="others"
               pendingText="Ending…"
-              confirm={`End your ${others} other session${others === 1 ? "" : "s"}? Those browsers are signed out at once.`}
+              confirm={`End your ${countOf(others, "other session")}? Those browsers are signed out at once.`}
             >
               End all other sessions
             </ActionButton>

@@ -3,6 +3,7 @@ import type { deliveries } from "@/lib/portal/queries";
 import { ActionButton, type ButtonAction } from "./action-button";
 import { BodyView } from "./body-view";
 import { Badge, Time } from "./ui";
+import { countOf } from "@/lib/portal/format";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
@@ -52,7 +53,7 @@ export function DeliveryList({
                 <Time value={d.delivery.createdAt} seconds />
               </span>
               <span className="text-xs text-slate-600">
-                {d.delivery.attempts} attempt{d.delivery.attempts === 1 ? "" : "s"}
+                {countOf(d.delivery.attempts, "attempt")}
                 {d.delivery.status === "pending" && d.delivery.nextAttemptAt && (
                   <>
                     {" "}

@@ -1,5 +1,6 @@
 // Small presentational pieces shared by the portal, the docs and the admin console.
 import type { ReactNode } from "react";
+import { percentText } from "@/lib/portal/format";
 
 export function PageHeader({
   title,
@@ -135,11 +136,7 @@ export function TableWrap({ children, label }: { children: ReactNode; label?: st
 }
 
 export function Percent({ value }: { value: number | null }) {
-  return (
-    <span className="tabular-nums">
-      {value === null ? "—" : `${(value * 100).toFixed(value > 0.99 && value < 1 ? 1 : 0)} %`}
-    </span>
-  );
+  return <span className="tabular-nums">{value === null ? "—" : percentText(value)}</span>;
 }
 
 /** An instant in UTC; `missing` says what no instant means (never used, say). */

@@ -6,6 +6,7 @@ import { useId, useRef, useState, useTransition } from "react";
 import { Field } from "../../_components/field";
 import { FormError } from "../../_components/ui";
 import { previewPortfolioAction, submitPortfolioAction, type PreviewResult } from "./actions";
+import { countOf } from "@/lib/portal/format";
 
 type Previewed = Extract<PreviewResult, { preview: unknown }>;
 
@@ -89,9 +90,8 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
       {preview && (
         <form action={submit} className="space-y-3" aria-label="Confirm the portfolio">
           <p className="text-sm text-slate-800" data-testid="preview-summary">
-            <span className="font-medium">{previewed.fileName}</span>: {preview.total.toLocaleString("en")} rows;
-            references read from column{" "}
-            <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
+            <span className="font-medium">{previewed.fileName}</span>: {countOf(preview.total, "row")}; references read
+            from column <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
             {preview.externalIdColumn !== null && (
               <>
                 , your ids from{" "}

@@ -9,6 +9,7 @@ import { CoverageTable } from "../../_components/coverage-table";
 import { DataTable } from "../../_components/data-table";
 import { Badge, Card, Missing, PageHeader, Percent, TableWrap, Time } from "../../_components/ui";
 import { adminRefreshRegister } from "../actions";
+import { countOf } from "@/lib/portal/format";
 
 export const metadata = { title: "Registers" };
 
@@ -46,7 +47,7 @@ function DatasetRows({ dataset: d }: { dataset: Awaited<ReturnType<typeof listDa
   return (
     <>
       {d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}
-      {d.skipped > 0 && <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>}
+      {d.skipped > 0 && <p className="text-xs text-slate-600">{countOf(d.skipped, "row")} skipped</p>}
       {describeSkips(d.skips).map((line) => (
         <p key={line} className="max-w-xs break-words text-xs text-slate-600" data-testid="dataset-skips">
           {line}

@@ -7,6 +7,7 @@ import { ActionButton } from "../../_components/action-button";
 import { DataTable } from "../../_components/data-table";
 import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
+import { countOf } from "@/lib/portal/format";
 
 export const metadata = { title: "Webhooks needing attention" };
 
@@ -115,7 +116,7 @@ export default async function AdminWebhooks({ searchParams }: { searchParams: Pr
                 className: "text-xs",
                 cell: ({ delivery: d }) => (
                   <>
-                    {d.attempts} attempt{d.attempts === 1 ? "" : "s"} ·{" "}
+                    {countOf(d.attempts, "attempt")} ·{" "}
                     {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
                   </>
                 ),

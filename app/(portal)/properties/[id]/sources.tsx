@@ -2,6 +2,7 @@
 import { SOURCES, type Property } from "@/lib/domain";
 import { Badge, Card, Time } from "../../../_components/ui";
 import { SOURCE_LABEL } from "./timeline";
+import { countOf } from "@/lib/portal/format";
 
 export function Sources({ property }: { property: Property }) {
   return (
@@ -24,7 +25,7 @@ export function Sources({ property }: { property: Property }) {
               <p className="mt-0.5 text-xs text-slate-600">
                 {e.attempts ? (
                   <>
-                    {e.attempts} attempt{e.attempts === 1 ? "" : "s"} · last <Time value={e.updated_at} seconds />
+                    {countOf(e.attempts, "attempt")} · last <Time value={e.updated_at} seconds />
                   </>
                 ) : e.status === "pending" ? (
                   "waiting for the cadastre"
