@@ -176,6 +176,16 @@ export function FormError({ message }: { message?: string | null }) {
   );
 }
 
+/** An edit form's answer in place: "Saved." once it went through, or the refusal. */
+export function SavedOrError({ state, className }: { state: { error?: string } | undefined; className: string }) {
+  return (
+    <div role="status" className={`text-sm ${className}`}>
+      {state && !state.error && <p className="text-emerald-800">Saved.</p>}
+      <FormError message={state?.error} />
+    </div>
+  );
+}
+
 /** Text from the OpenAPI document with `code` spans, rendered as code; `links` turns known ones into links. */
 export function Rich({ text, links = {} }: { text: string; links?: Record<string, string> }) {
   return (

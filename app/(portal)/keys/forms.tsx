@@ -2,6 +2,7 @@
 
 // The Keys page's forms: a new key or a rolled one shown once, the request for live access.
 import { useActionState } from "react";
+import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
 import { Field } from "../../_components/field";
@@ -10,7 +11,7 @@ import { createKeyAction, requestLiveAction, rollKeyAction } from "./actions";
 
 /** An owner's request for live access: the company, a contact and the intended use. */
 export function LiveRequestForm() {
-  const [state, action, pending] = useActionState<ActionState, FormData>(requestLiveAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(requestLiveAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-2">
       <Field id="live-company" name="company" label="Company (legal name)" defaultValue={state?.values?.company} />
@@ -27,9 +28,7 @@ export function LiveRequestForm() {
         <textarea id="live-use" name="use" rows={3} className="input" defaultValue={state?.values?.use} />
       </div>
       <div className="sm:col-span-2">
-        <button type="submit" className="btn" disabled={pending}>
-          {pending ? "Sending…" : "Request live access"}
-        </button>
+        <SubmitButton pendingText="Sending…">Request live access</SubmitButton>
         <FormError message={state?.error} />
       </div>
     </form>
@@ -38,7 +37,7 @@ export function LiveRequestForm() {
 
 /** A new key, shown once; live is offered once the organisation has live access (`live`). */
 export function CreateKeyForm({ defaultMode, live }: { defaultMode: "test" | "live"; live: boolean }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(createKeyAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(createKeyAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
       <Field
@@ -59,9 +58,7 @@ export function CreateKeyForm({ defaultMode, live }: { defaultMode: "test" | "li
           {live && <option value="live">Live</option>}
         </select>
       </div>
-      <button type="submit" className="btn" disabled={pending}>
-        {pending ? "Creating…" : "Create key"}
-      </button>
+      <SubmitButton pendingText="Creating…">Create key</SubmitButton>
       <p id="key-name-hint" className="text-xs text-slate-600 sm:col-span-3">
         Name keys after the system that uses them, so you know which one to revoke.
         {!live && " Live keys can be made once Finca has approved your organisation's live access (below)."}
@@ -95,7 +92,7 @@ const ROLL_CHOICES = [
  * above the list (not in a row): the rolled key may leave the active list, the new key must stay.
  */
 export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(rollKeyAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(rollKeyAction, undefined);
   return (
     <form action={action} className="space-y-3">
       <div className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-end">
@@ -123,9 +120,7 @@ export function RollKeyForm({ keys }: { keys: { id: string; label: string }[] })
             ))}
           </select>
         </div>
-        <button type="submit" className="btn" disabled={pending}>
-          {pending ? "Rolling…" : "Roll key"}
-        </button>
+        <SubmitButton pendingText="Rolling…">Roll key</SubmitButton>
       </div>
       <FormError message={state?.error} />
       {state?.key && (

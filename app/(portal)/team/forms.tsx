@@ -2,10 +2,11 @@
 
 // The Team page's forms: an invitation link shown once, a member's role changed in place.
 import { useActionState } from "react";
+import { SubmitButton } from "../../_components/submit-button";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
 import { Field } from "../../_components/field";
-import { FormError } from "../../_components/ui";
+import { FormError, SavedOrError } from "../../_components/ui";
 import type { TeamRole } from "@/lib/domain/words";
 import { changeRoleAction, inviteAction } from "./actions";
 
@@ -31,7 +32,7 @@ function RoleSelect({ id, roles, value }: { id: string; roles: readonly TeamRole
 
 /** A member's role, changed in place by an owner or admin (`roles`: those they may give). */
 export function RoleForm({ memberId, role, roles }: { memberId: string; role: TeamRole; roles: readonly TeamRole[] }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(changeRoleAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(changeRoleAction, undefined);
   return (
     <form action={action} className="flex flex-wrap items-center justify-end gap-2">
       <input type="hidden" name="id" value={memberId} />
@@ -39,19 +40,16 @@ export function RoleForm({ memberId, role, roles }: { memberId: string; role: Te
         Role
       </label>
       <RoleSelect id={`role-${memberId}`} roles={roles} value={role} />
-      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>
-        {pending ? "Saving…" : "Change role"}
-      </button>
-      <div role="status" className="w-full text-right text-sm">
-        {state && !state.error && <p className="text-emerald-800">Saved.</p>}
-        <FormError message={state?.error} />
-      </div>
+      <SubmitButton className="btn-secondary btn-sm" pendingText="Saving…">
+        Change role
+      </SubmitButton>
+      <SavedOrError state={state} className="w-full text-right" />
     </form>
   );
 }
 
 export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(inviteAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(inviteAction, undefined);
   const link = state?.link ? new URL(state.link, window.location.origin).toString() : null;
   return (
     <form action={action} className="space-y-3">
@@ -72,9 +70,7 @@ export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
           </label>
           <RoleSelect id="invite-role" roles={roles} value={state?.values?.role} />
         </div>
-        <button type="submit" className="btn" disabled={pending}>
-          {pending ? "Creating…" : "Create invitation link"}
-        </button>
+        <SubmitButton pendingText="Creating…">Create invitation link</SubmitButton>
       </div>
       <FormError message={state?.error} />
       {link && (

@@ -2,11 +2,12 @@
 
 // The Webhooks pages' forms: an endpoint added or edited, its signing secret shown and rotated.
 import { useActionState, useState, useTransition } from "react";
+import { SubmitButton } from "../../_components/submit-button";
 import { CopyButton } from "../../_components/copy-button";
 import type { ActionState } from "../../_components/form-action";
 import { Secret } from "../../_components/secret";
 import { Field } from "../../_components/field";
-import { FormError, Time } from "../../_components/ui";
+import { FormError, SavedOrError, Time } from "../../_components/ui";
 import { EVENT_TYPES } from "@/lib/domain/words";
 import {
   createEndpointAction,
@@ -17,7 +18,7 @@ import {
 } from "./actions";
 
 export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "live"; allowPrivate: boolean }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(createEndpointAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(createEndpointAction, undefined);
   return (
     <form action={action} className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
       <Field
@@ -39,9 +40,7 @@ export function CreateEndpointForm({ mode, allowPrivate }: { mode: "test" | "liv
         defaultValue={state?.values?.description}
         maxLength={500}
       />
-      <button type="submit" className="btn" disabled={pending}>
-        {pending ? "Adding…" : "Add endpoint"}
-      </button>
+      <SubmitButton pendingText="Adding…">Add endpoint</SubmitButton>
       <fieldset className="sm:col-span-3">
         <legend className="label">Events</legend>
         <div className="flex flex-wrap gap-x-5 gap-y-1">
@@ -97,7 +96,7 @@ export function EditEndpointForm({
   mode: "test" | "live";
   allowPrivate: boolean;
 }) {
-  const [state, action, pending] = useActionState<ActionState, FormData>(updateEndpointAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(updateEndpointAction, undefined);
   return (
     <form action={action} aria-label="Edit endpoint" className="grid gap-3 sm:grid-cols-[2fr_1fr_auto] sm:items-end">
       <input type="hidden" name="id" value={endpointId} />
@@ -119,18 +118,15 @@ export function EditEndpointForm({
         defaultValue={state?.values?.description ?? description ?? ""}
         maxLength={500}
       />
-      <button type="submit" className="btn-secondary" disabled={pending}>
-        {pending ? "Saving…" : "Save changes"}
-      </button>
+      <SubmitButton className="btn-secondary" pendingText="Saving…">
+        Save changes
+      </SubmitButton>
       <p id="edit-endpoint-url-hint" className="text-xs text-slate-600 sm:col-span-3">
         A new URL receives the next attempts, retries of earlier events included; the signing secret stays.{" "}
         {mode === "live" ? "Live endpoints must use https." : "Test endpoints may use http."}
         {!allowPrivate && " Private, loopback and internal addresses are refused."}
       </p>
-      <div role="status" className="text-sm sm:col-span-3">
-        {state && !state.error && <p className="text-emerald-800">Saved.</p>}
-        <FormError message={state?.error} />
-      </div>
+      <SavedOrError state={state} className="sm:col-span-3" />
     </form>
   );
 }
