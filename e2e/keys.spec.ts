@@ -20,13 +20,14 @@ test("each mode's keys page lists that mode's keys; rolling a key expires the ol
   await signUp(page, owner);
   await page.goto("/keys");
   const testKey = await createKey(page, "Backend", "test");
-  // A new organisation works in test mode only: its first live key waits for live access.
+  // A new organisation works in test mode only: live is not offered until live access is granted,
+  // and the form to ask for it comes after "Create a key".
   await page.goto("/keys");
-  await page.getByLabel("Name", { exact: true }).fill("Live backend");
-  await page.getByLabel("Mode", { exact: true }).selectOption("live");
-  await page.getByRole("button", { name: "Create key" }).click();
-  await expect(page.getByText("Live keys need live access")).toBeVisible();
+  await expect(page.getByLabel("Mode", { exact: true }).locator("option")).toHaveText(["Test (sandbox)"]);
+  const headings = await page.getByRole("heading", { level: 2 }).allTextContents();
+  expect(headings.indexOf("Create a key")).toBeLessThan(headings.indexOf("Live access"));
   await grantLiveAccess(page, browser, owner.organisation);
+  await expect(page.getByLabel("Mode", { exact: true }).locator("option")).toHaveText(["Test (sandbox)", "Live"]);
   const liveKey = await createKey(page, "Live backend", "live");
   const live = await request.get("/api/v1/partner-api/properties", { headers: { "X-API-Key": liveKey } });
   expect(live.status()).toBe(200);

@@ -105,6 +105,8 @@ export async function grantLiveAccess(page: Page, browser: Browser, organisation
   await context.close();
   await page.goto("/keys");
   await expect(page.getByTestId("live-access")).toHaveCount(0);
+  // The owner is told, on every page of test mode, without asking.
+  await expect(page.getByTestId("live-access-notice")).toContainText("Finca approved your organisation's live access");
 }
 
 /** Creates a key on the keys page (the page must be open) and returns it. */

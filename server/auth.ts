@@ -3,10 +3,11 @@
 // session against the database (./session.ts): a sign-out or an ended session ends that session's
 // every copy; a password or role change, a removal or a disable ends all the user's at once.
 import { cookies } from "next/headers";
-import NextAuth, { CredentialsSignin } from "next-auth";
+import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { DomainError, type Role } from "@/lib/domain";
 import { checkCredentials } from "@/lib/auth/accounts";
+import { BUSY } from "@/lib/auth/password";
 import {
   cookieValue,
   DEVICE_COOKIE,
@@ -152,3 +153,28 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     },
   },
 });
+
+/** A refused sign-in, in the words the form shows. */
+function refusal(code: string | undefined): string {
+  if (code?.startsWith("throttled:"))
+    return `Too many failed attempts. Wait ${code.slice("throttled:".length)} seconds and try again.`;
+  if (code === "busy") return BUSY;
+  if (code === "disabled") return "This account is disabled. Ask your organisation's owner or Finca's support.";
+  return "Wrong email or password.";
+}
+
+/** Signs in and goes to `redirectTo` (the redirect is thrown); the refusal when the sign-in is refused. */
+export async function signInWith(
+  email: string,
+  password: string,
+  redirectTo: string,
+): Promise<{ error: string } | undefined> {
+  try {
+    await signIn("credentials", { email, password, redirectTo });
+  } catch (error) {
+    if (error instanceof AuthError) return { error: refusal((error as AuthError & { code?: string }).code) };
+    throw error; // the redirect after a successful sign-in
+  }
+  // signIn redirects on success: it never returns.
+  return undefined;
+}

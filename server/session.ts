@@ -8,7 +8,8 @@ import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import { sessionAlive } from "@/lib/auth/sessions";
 import { clientAddressOf } from "./address";
-import { userActor, type Actor } from "@/lib/audit";
+import { userActor, type Actor, type Writer } from "@/lib/audit";
+import { accountBucket, budgetOn } from "@/lib/rate-limit";
 import {
   can,
   PORTAL_ACTIONS,
@@ -46,6 +47,15 @@ export async function currentUser(): Promise<PortalContext | null> {
 /** The signed-in user as the security history names them, with the address this request came from. */
 export async function actorOf({ app, user }: PortalContext): Promise<Actor> {
   return userActor(user, clientAddressOf(await headers(), app.config));
+}
+
+/**
+ * The member as a command's writer: named in the security history, counted on the account's own
+ * budget (the size of the API's), so a bulk load that spent the API's cannot lock the partner out
+ * of its account.
+ */
+export async function accountWriter(ctx: PortalContext & { scope: Scope }): Promise<Writer> {
+  return { actor: await actorOf(ctx), budget: budgetOn(ctx.app.rateLimiter, accountBucket(ctx.scope)) };
 }
 
 export async function requireUser(): Promise<PortalContext> {

@@ -1,16 +1,12 @@
 "use server";
 
 import { headers } from "next/headers";
-import { AuthError } from "next-auth";
-import { signIn } from "@/server/auth";
+import { signInWith } from "@/server/auth";
 import { getApp } from "@/server/app";
-import { actorOf, requireUser } from "@/server/session";
 import { audited } from "@/lib/audit";
-import { changePassword } from "@/lib/auth/users";
 import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/redirect";
 import { clientAddressOf } from "@/server/address";
-import { BUSY } from "@/lib/auth/password";
 import { DomainError } from "@/lib/domain";
 
 /** `values` gives back what was typed (never passwords): React resets a form after its action. */
@@ -20,25 +16,6 @@ const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 const KEPT = ["email", "name", "organisation"];
 // Given back only when sane: a 500 KB "name" is refused, not echoed into the page.
 const typed = (form: FormData) => Object.fromEntries(KEPT.map((name) => [name, field(form, name).slice(0, 320)]));
-
-function refusal(code: string | undefined): string {
-  if (code?.startsWith("throttled:"))
-    return `Too many failed attempts. Wait ${code.slice("throttled:".length)} seconds and try again.`;
-  if (code === "busy") return BUSY;
-  if (code === "disabled") return "This account is disabled. Ask your organisation's owner or Finca's support.";
-  return "Wrong email or password.";
-}
-
-async function signInWith(email: string, password: string, redirectTo: string): Promise<FormState> {
-  try {
-    await signIn("credentials", { email, password, redirectTo });
-  } catch (error) {
-    if (error instanceof AuthError) return { error: refusal((error as AuthError & { code?: string }).code) };
-    throw error; // the redirect after a successful sign-in
-  }
-  // signIn redirects on success: it never returns.
-  return undefined;
-}
 
 export async function signInAction(_: FormState, form: FormData): Promise<FormState> {
   const failed = await signInWith(field(form, "email"), field(form, "password"), safeNextPath(field(form, "next")));
@@ -89,24 +66,4 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
-}
-
-/** Self-service password change: every session ends (copies elsewhere too), this one is renewed. */
-export async function changePasswordAction(_: FormState, form: FormData): Promise<FormState> {
-  const ctx = await requireUser();
-  const { app, user } = ctx;
-  try {
-    await audited(app, await actorOf(ctx), async (tx) => {
-      await changePassword(tx, app.passwords, user.id, field(form, "current"), field(form, "password"));
-      return { result: null, entry: { partnerId: user.partnerId, action: "password.changed", target: user.email } };
-    });
-  } catch (error) {
-    if (error instanceof DomainError) return { error: error.detail };
-    throw error;
-  }
-  return signInWith(
-    user.email,
-    field(form, "password"),
-    `${field(form, "home") === "/admin" ? "/admin" : ""}/account?changed=1`,
-  );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
+import { SubmitButton } from "../_components/submit-button";
 import { FormError } from "../_components/ui";
 import type { FormState } from "./actions";
 
@@ -26,7 +27,7 @@ export function AuthForm({
   submit: string;
   hidden?: Record<string, string>;
 }) {
-  const [state, formAction, pending] = useActionState(action, undefined);
+  const [state, formAction] = useActionState(action, undefined);
   return (
     <form action={formAction} className="space-y-4">
       {Object.entries(hidden).map(([name, value]) => (
@@ -55,9 +56,9 @@ export function AuthForm({
         </div>
       ))}
       <FormError message={state?.error} />
-      <button type="submit" className="btn w-full" disabled={pending}>
-        {pending ? "Please wait…" : submit}
-      </button>
+      <SubmitButton className="btn w-full" pendingText="Please wait…">
+        {submit}
+      </SubmitButton>
     </form>
   );
 }

@@ -3,8 +3,9 @@ import { requirePartner } from "@/server/session";
 import { can, type Permission } from "@/lib/domain";
 import { getPartner } from "@/lib/partners";
 import { SiteFrame } from "../_components/site-frame";
-import { signOutAction } from "./actions";
-import { ModeSwitch } from "./forms";
+import { SignOut } from "../_account/sign-out";
+import { LiveAccessNotice } from "./live-notice";
+import { ModeSwitch } from "./mode-switch";
 
 // Each entry with the permission its page needs (lib/domain/roles.ts), if any: a role without it
 // is not shown the link (the page itself answers 403).
@@ -54,17 +55,11 @@ export default async function PortalLayout({ children }: { children: React.React
               {user.email}
             </Link>
           </div>
-          <form action={signOutAction}>
-            <button
-              type="submit"
-              className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline-offset-2 hover:text-slate-950 hover:underline"
-            >
-              Sign out
-            </button>
-          </form>
+          <SignOut className="text-sm text-slate-700 hover:text-slate-950" />
         </>
       }
     >
+      {mode === "test" && <LiveAccessNotice partner={partner} keys={can(user.role, "keys")} />}
       {children}
     </SiteFrame>
   );

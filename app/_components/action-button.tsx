@@ -8,13 +8,13 @@ export type ButtonResult = { error: string } | undefined;
 /** A button's server action (an operator's answers nothing). */
 export type ButtonAction = (form: FormData) => Promise<ButtonResult> | Promise<void>;
 
-/** A one-button form that posts `id` to a server action: the row and card actions of the portal. */
+/** A one-button form that posts `id` to a server action: the row and card actions (a small secondary button unless told). */
 export function ActionButton({
   action,
   id,
   children,
   pendingText,
-  className,
+  className = "btn-secondary btn-sm",
   confirm,
   formClassName,
 }: {
@@ -22,7 +22,7 @@ export function ActionButton({
   id: string;
   children: React.ReactNode;
   pendingText: string;
-  className: string;
+  className?: string;
   confirm?: string;
   formClassName?: string;
 }) {

@@ -1,9 +1,9 @@
-import Link from "next/link";
 import { AUDIT_AREAS, auditPage, type AuditRow } from "@/lib/audit";
 import type { Db } from "@/lib/db";
 import { oneParam, idParam, type RawParam } from "@/lib/portal/params";
 import { FilterActions } from "./filters";
-import { EmptyState, Missing, TableWrap, Time } from "./ui";
+import { DataTable, Pager } from "./data-table";
+import { EmptyState, Missing, Time } from "./ui";
 
 export type ActivitySearch = Record<"area" | "before", RawParam>;
 
@@ -54,56 +54,39 @@ export async function Activity({
       </form>
       {page.data.length ? (
         <>
-          <TableWrap label="Activity">
-            <table className="table" data-testid="activity">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">What</th>
-                  {showPartner && <th scope="col">Partner</th>}
-                  <th scope="col">On</th>
-                  <th scope="col" className="hidden md:table-cell">
-                    Detail
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((row) => (
-                  <tr key={row.id} data-testid="activity-row">
-                    <td>
-                      <Time value={row.at} seconds />
-                    </td>
-                    <td>
-                      {row.actor}
-                      {row.address && <div className="font-mono text-xs text-slate-500">{row.address}</div>}
-                    </td>
-                    <td>
-                      <code className="code-inline">{row.action}</code>
-                    </td>
-                    {showPartner && <td>{row.partnerName ?? <Missing>operators</Missing>}</td>}
-                    <td className="break-all">{row.target ?? <Missing>—</Missing>}</td>
-                    <td className="hidden text-xs text-slate-600 md:table-cell">{detailText(row.detail)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
-          <nav aria-label="Pages" className="mt-4 flex gap-2">
-            {before && (
-              <Link className="btn-secondary" href={`${href}?${query}`}>
-                Newest
-              </Link>
-            )}
-            {page.next && (
-              <Link
-                className="btn-secondary"
-                href={`${href}?${new URLSearchParams([...query, ["before", page.next]])}`}
-              >
-                Older
-              </Link>
-            )}
-          </nav>
+          <DataTable
+            label="Activity"
+            testId="activity"
+            rows={page.data}
+            rowKey={(row) => row.id}
+            rowTestId="activity-row"
+            columns={[
+              { header: "When", cell: (row) => <Time value={row.at} seconds /> },
+              {
+                header: "Who",
+                cell: (row) => (
+                  <>
+                    {row.actor}
+                    {row.address && <div className="font-mono text-xs text-slate-500">{row.address}</div>}
+                  </>
+                ),
+              },
+              { header: "What", cell: (row) => <code className="code-inline">{row.action}</code> },
+              showPartner && { header: "Partner", cell: (row) => row.partnerName ?? <Missing>operators</Missing> },
+              { header: "On", cell: (row) => row.target ?? <Missing>—</Missing>, className: "break-all" },
+              {
+                header: "Detail",
+                cell: (row) => detailText(row.detail),
+                from: "md",
+                className: "text-xs text-slate-600",
+              },
+            ]}
+          />
+          <Pager
+            first={before && `${href}?${query}`}
+            next={page.next && `${href}?${new URLSearchParams([...query, ["before", page.next]])}`}
+            labels={["Newest", "Older"]}
+          />
         </>
       ) : (
         <EmptyState title={area ? "Nothing of this kind yet" : "No activity yet"}>

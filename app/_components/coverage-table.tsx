@@ -1,6 +1,7 @@
 // The coverage table (GET /coverage) as the docs and the admin console show it.
 import type { CommunityCoverage, CoverageSource } from "@/lib/domain";
 import { Badge, TableWrap } from "./ui";
+import { countOf } from "@/lib/portal/format";
 
 /** A source's best kind and the providers asked, in order. */
 function SourceView({ source }: { source: CoverageSource }) {
@@ -19,7 +20,7 @@ function SourceView({ source }: { source: CoverageSource }) {
             {p.kind === "index" && (
               <span className="font-sans text-slate-600">
                 {" "}
-                · {p.rows?.toLocaleString("en")} rows as of {p.as_of ?? "an unknown date"}
+                · {countOf(p.rows ?? 0, "row")} as of {p.as_of ?? "an unknown date"}
                 {p.stale && (
                   <>
                     {" "}

@@ -3,6 +3,7 @@ import type { deliveries } from "@/lib/portal/queries";
 import { ActionButton, type ButtonAction } from "./action-button";
 import { BodyView } from "./body-view";
 import { Badge, Time } from "./ui";
+import { countOf } from "@/lib/portal/format";
 
 export type DeliveryItem = Awaited<ReturnType<typeof deliveries>>["data"][number];
 
@@ -52,7 +53,7 @@ export function DeliveryList({
                 <Time value={d.delivery.createdAt} seconds />
               </span>
               <span className="text-xs text-slate-600">
-                {d.delivery.attempts} attempt{d.delivery.attempts === 1 ? "" : "s"}
+                {countOf(d.delivery.attempts, "attempt")}
                 {d.delivery.status === "pending" && d.delivery.nextAttemptAt && (
                   <>
                     {" "}
@@ -62,13 +63,7 @@ export function DeliveryList({
               </span>
               {showPartner && <span className="text-xs font-medium text-slate-800">{d.partner}</span>}
               {replay && (
-                <ActionButton
-                  action={replay}
-                  id={d.delivery.id}
-                  formClassName="ml-auto"
-                  className="btn-secondary btn-sm"
-                  pendingText="Queuing…"
-                >
+                <ActionButton action={replay} id={d.delivery.id} formClassName="ml-auto" pendingText="Queuing…">
                   Replay
                 </ActionButton>
               )}

@@ -3,6 +3,15 @@ import { Card } from "./ui";
 
 export const c = (text: string) => <code className="code-inline">{text}</code>;
 
+/** Names as inline code, separated by commas. */
+export const codes = (texts: readonly string[]) =>
+  texts.map((text, i) => (
+    <span key={text}>
+      {i > 0 && ", "}
+      {c(text)}
+    </span>
+  ));
+
 export function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
     <Card id={id} title={title} className="scroll-mt-4">

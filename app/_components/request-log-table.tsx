@@ -1,6 +1,6 @@
-import Link from "next/link";
 import type { RequestLogRow } from "@/lib/request-logs";
-import { Badge, TableWrap, Time } from "./ui";
+import { DataTable } from "./data-table";
+import { Badge, Time } from "./ui";
 
 /** A status's badge tone. */
 export const statusTone = (status: number) => (status >= 500 ? "error" : status >= 400 ? "failing" : "ok");
@@ -19,64 +19,60 @@ export function RequestLogTable({
   detail?: (id: number) => string;
 }) {
   return (
-    <TableWrap label="Requests">
-      <table className="table">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Request</th>
-            <th scope="col">Status</th>
-            <th scope="col" className="hidden sm:table-cell">
-              Duration
-            </th>
-            <th scope="col" className="hidden md:table-cell">
-              Key
-            </th>
-            {partner && <th scope="col">Partner</th>}
-            <th scope="col">Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <Time value={r.at} seconds />
-              </td>
-              <td className="font-mono text-xs">
-                <span className="font-semibold">{r.method}</span> <span className="break-all">{r.path}</span>
-              </td>
-              <td className="whitespace-nowrap">
-                <Badge value={statusTone(r.status)} label={String(r.status)} />
-                {r.errorCode && <span className="ml-1 font-mono text-xs text-slate-700">{r.errorCode}</span>}
-              </td>
-              <td className="hidden tabular-nums sm:table-cell">{r.durationMs} ms</td>
-              <td className="hidden whitespace-nowrap font-mono text-xs md:table-cell">
-                {r.keyVisibleStart ? `${r.keyVisibleStart}…` : "—"}
-              </td>
-              {partner && (
-                <td>
-                  {r.partner ?? <span className="text-slate-600">no valid key</span>}
-                  {r.mode && (
-                    <>
-                      {" "}
-                      <Badge value={r.mode} />
-                    </>
-                  )}
-                </td>
+    <DataTable
+      label="Requests"
+      rows={rows}
+      rowKey={(r) => r.id}
+      columns={[
+        { header: "Time", cell: (r) => <Time value={r.at} seconds /> },
+        {
+          header: "Request",
+          className: "font-mono text-xs",
+          cell: (r) => (
+            <>
+              <span className="font-semibold">{r.method}</span> <span className="break-all">{r.path}</span>
+            </>
+          ),
+        },
+        {
+          header: "Status",
+          className: "whitespace-nowrap",
+          cell: (r) => (
+            <>
+              <Badge value={statusTone(r.status)} label={String(r.status)} />
+              {r.errorCode && <span className="ml-1 font-mono text-xs text-slate-700">{r.errorCode}</span>}
+            </>
+          ),
+        },
+        { header: "Duration", cell: (r) => `${r.durationMs} ms`, from: "sm", className: "tabular-nums" },
+        {
+          header: "Key",
+          cell: (r) => (r.keyVisibleStart ? `${r.keyVisibleStart}…` : "—"),
+          from: "md",
+          className: "whitespace-nowrap font-mono text-xs",
+        },
+        partner && {
+          header: "Partner",
+          cell: (r) => (
+            <>
+              {r.partner ?? <span className="text-slate-600">no valid key</span>}
+              {r.mode && (
+                <>
+                  {" "}
+                  <Badge value={r.mode} />
+                </>
               )}
-              <td className="font-mono text-xs break-all" data-testid="request-id">
-                {detail ? (
-                  <Link className="link" href={detail(r.id)}>
-                    {r.requestId}
-                  </Link>
-                ) : (
-                  r.requestId
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+            </>
+          ),
+        },
+        {
+          header: "Request id",
+          className: "font-mono text-xs break-all",
+          testId: "request-id",
+          cell: (r) => r.requestId,
+          href: detail && ((r) => detail(r.id)),
+        },
+      ]}
+    />
   );
 }

@@ -1,5 +1,6 @@
 // Small presentational pieces shared by the portal, the docs and the admin console.
 import type { ReactNode } from "react";
+import { percentText } from "@/lib/portal/format";
 
 export function PageHeader({
   title,
@@ -136,15 +137,20 @@ export function TableWrap({ children, label }: { children: ReactNode; label?: st
 }
 
 export function Percent({ value }: { value: number | null }) {
-  return (
-    <span className="tabular-nums">
-      {value === null ? "—" : `${(value * 100).toFixed(value > 0.99 && value < 1 ? 1 : 0)} %`}
-    </span>
-  );
+  return <span className="tabular-nums">{value === null ? "—" : percentText(value)}</span>;
 }
 
-export function Time({ value, seconds = false }: { value: Date | string | null | undefined; seconds?: boolean }) {
-  if (!value) return <span className="text-slate-500">—</span>;
+/** An instant in UTC; `missing` says what no instant means (never used, say). */
+export function Time({
+  value,
+  seconds = false,
+  missing = "—",
+}: {
+  value: Date | string | null | undefined;
+  seconds?: boolean;
+  missing?: string;
+}) {
+  if (!value) return <span className="text-slate-500">{missing}</span>;
   const date = typeof value === "string" ? new Date(value) : value;
   const iso = date.toISOString();
   return (
@@ -168,6 +174,16 @@ export function FormError({ message }: { message?: string | null }) {
     >
       {message}
     </p>
+  );
+}
+
+/** An edit form's answer in place: "Saved." once it went through, or the refusal. */
+export function SavedOrError({ state, className }: { state: { error?: string } | undefined; className: string }) {
+  return (
+    <div role="status" className={`text-sm ${className}`}>
+      {state && !state.error && <p className="text-emerald-800">Saved.</p>}
+      <FormError message={state?.error} />
+    </div>
   );
 }
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { SiteFrame } from "../_components/site-frame";
-import { signOutAction } from "../(portal)/actions";
+import { SignOut } from "../_account/sign-out";
 
 const NAV = [
   ["/admin", "Overview"],
@@ -29,14 +29,7 @@ export default async function AdminLayout({ children }: { children: React.ReactN
           <Link href="/admin/account" className="hidden text-slate-300 underline-offset-2 hover:underline sm:inline">
             {user.email}
           </Link>
-          <form action={signOutAction}>
-            <button
-              type="submit"
-              className="rounded-md px-2 py-1 font-medium text-slate-100 underline-offset-2 hover:underline"
-            >
-              Sign out
-            </button>
-          </form>
+          <SignOut className="text-slate-100" />
         </>
       }
     >

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { requireOperator } from "@/server/session";
 import { adminCounts, rateLimitUsage } from "@/lib/portal/queries";
 import { Meter } from "../_components/charts";
-import { Badge, Card, PageHeader, Stat, TableWrap, Time } from "../_components/ui";
+import { DataTable } from "../_components/data-table";
+import { Badge, Card, PageHeader, Stat, Time } from "../_components/ui";
 
 export const metadata = { title: "Admin" };
 
@@ -58,48 +59,34 @@ export default async function AdminOverview() {
             The rate limit is kept in Upstash Redis on this deployment; its usage is not stored in the database.
           </p>
         ) : busy.length ? (
-          <TableWrap label="Rate limit usage">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Partner</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col" className="w-1/3">
-                    Writes in the current window
-                  </th>
-                  <th scope="col">State</th>
-                  <th scope="col" className="hidden sm:table-cell">
-                    Last write
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {busy.map((u) => (
-                  <tr key={`${u.partner}-${u.mode}`}>
-                    <td>{u.partner}</td>
-                    <td>
-                      <Badge value={u.mode} />
-                    </td>
-                    <td>
-                      <Meter value={u.used} max={limit} label={`${u.partner} ${u.mode}: ${u.used} of ${limit}`} />
-                    </td>
-                    <td>
-                      {u.used >= limit ? (
-                        <Badge value="over" label="at the limit" />
-                      ) : u.used >= limit * NEAR ? (
-                        <Badge value="near" label="near the limit" />
-                      ) : (
-                        <Badge value="ok" />
-                      )}
-                    </td>
-                    <td className="hidden sm:table-cell">
-                      <Time value={u.lastHit} seconds />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Rate limit usage"
+            rows={busy}
+            rowKey={(u) => `${u.partner}-${u.mode}`}
+            columns={[
+              { header: "Partner", cell: (u) => u.partner },
+              { header: "Mode", cell: (u) => <Badge value={u.mode} /> },
+              {
+                header: "Writes in the current window",
+                className: "w-1/3",
+                cell: (u) => (
+                  <Meter value={u.used} max={limit} label={`${u.partner} ${u.mode}: ${u.used} of ${limit}`} />
+                ),
+              },
+              {
+                header: "State",
+                cell: (u) =>
+                  u.used >= limit ? (
+                    <Badge value="over" label="at the limit" />
+                  ) : u.used >= limit * NEAR ? (
+                    <Badge value="near" label="near the limit" />
+                  ) : (
+                    <Badge value="ok" />
+                  ),
+              },
+              { header: "Last write", cell: (u) => <Time value={u.lastHit} seconds />, from: "sm" },
+            ]}
+          />
         ) : (
           <p className="text-sm text-slate-600">No writes in the last {window} seconds.</p>
         )}

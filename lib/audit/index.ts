@@ -4,7 +4,7 @@
 // no field to go in (actors and targets name a key by its visible start).
 import { and, desc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
-import type { Role } from "@/lib/domain";
+import { authorize, type Permission, type Role, type WriteBudget } from "@/lib/domain";
 
 const { auditEvents, partners } = schema;
 export type AuditRow = typeof auditEvents.$inferSelect;
@@ -64,6 +64,20 @@ export const userActor = (user: { id: string; email: string; role: Role }, addre
   address,
   role: user.role,
 });
+/** Who makes a write (for the security history) and the budget it is counted on (spent first). */
+export interface Writer {
+  actor: Actor;
+  budget: WriteBudget;
+}
+
+/**
+ * A member's role is checked by the command itself, whoever calls it (`forbidden` without
+ * `permission`); a key or an operator's CLI carries no role and acts with its partner's access.
+ */
+export const authorizeActor = (actor: Actor, permission: Permission): void => {
+  if (actor.role) authorize(actor.role, permission);
+};
+
 export const keyActor = (visibleStart: string): Actor => ({
   userId: null,
   label: `API key ${visibleStart}…`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { idParam, isoDay, oneParam, searchText } from "./params";
+import { daySpan, idParam, isoDay, oneParam, queryOf, searchText } from "./params";
 
 describe("portal query parameters", () => {
   it("takes the first of repeated parameters", () => {
@@ -28,5 +28,15 @@ describe("portal query parameters", () => {
   it("accepts only a UUID as a cursor", () => {
     expect(idParam("-".repeat(36))).toBeUndefined();
     expect(idParam("0b0c2d4e-8f00-4a4a-9b9b-0123456789ab")).toBe("0b0c2d4e-8f00-4a4a-9b9b-0123456789ab");
+  });
+  it("spans whole UTC days, the last one included", () => {
+    expect(daySpan("2024-02-28", "2024-02-29")).toEqual({
+      start: new Date("2024-02-28T00:00:00Z"),
+      end: new Date("2024-03-01T00:00:00Z"),
+    });
+    expect(daySpan()).toEqual({ start: undefined, end: undefined });
+  });
+  it("keeps the filters that are set in a list's query", () => {
+    expect(queryOf({ q: "calle", status: undefined, page: 2, path: "" }).toString()).toBe("q=calle&page=2");
   });
 });

@@ -34,3 +34,24 @@ export function idParam(value: RawParam): string | undefined {
   const id = oneParam(value);
   return id && !hasControl(id) && isUuid(id) ? id : undefined;
 }
+
+/** The instants a from–to pair of whole UTC days spans: `to` includes its day (`end` is the next day's start). */
+export const daySpan = (from?: string, to?: string): { start?: Date; end?: Date } => ({
+  start: from ? new Date(`${from}T00:00:00Z`) : undefined,
+  end: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+});
+
+/** A list's query string: the filters that are set, in the order given. */
+export const queryOf = (filters: Record<string, string | number | undefined>): URLSearchParams =>
+  new URLSearchParams(
+    Object.entries(filters).flatMap(([name, value]) =>
+      value === undefined || value === "" ? [] : [[name, String(value)]],
+    ),
+  );
+
+/** A console look-up's parameters: the text looked for (at most `max` characters) and the partner it is narrowed to. */
+export type LookupParams = { q?: RawParam; partner?: RawParam };
+export const lookupOf = (params: LookupParams, max: number) => ({
+  q: searchText(params.q, max),
+  partner: idParam(params.partner),
+});

@@ -3,11 +3,11 @@
 // configured rules (the SSRF check, https in live mode, the cap per mode), so both accept and refuse alike.
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { authorize, EVENT_TYPES, type Scope, type WriteBudget } from "@/lib/domain";
+import { EVENT_TYPES, type Scope } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
 import { requireLiveAccess } from "@/lib/partners/live";
-import { audited, type Actor, type AuditAction, type AuditEntry, type AuditLog } from "@/lib/audit";
+import { audited, authorizeActor, type AuditAction, type AuditEntry, type AuditLog, type Writer } from "@/lib/audit";
 import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
 
 export const CreateWebhookEndpointInput = z
@@ -63,18 +63,12 @@ export interface EndpointDeps {
   logger: AuditLog;
 }
 
-/** Who makes a write (for the security history) and the budget it is counted on (spent first). */
-export interface Writer {
-  actor: Actor;
-  budget: WriteBudget;
-}
-
 /**
  * A member whose role may not change endpoints is refused before anything is counted (a key may), as
  * is a live change of an organisation without live access.
  */
 const mayChange = async (deps: EndpointDeps, scope: Scope, by: Writer) => {
-  if (by.actor.role) authorize(by.actor.role, "webhooks");
+  authorizeActor(by.actor, "webhooks");
   await requireLiveAccess(deps.db, scope);
 };
 

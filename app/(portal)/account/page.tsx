@@ -1,5 +1,5 @@
 import { requirePartner } from "@/server/session";
-import { AccountPage } from "../../_components/account-page";
+import { AccountPage } from "../../_account/account-page";
 
 export const metadata = { title: "Your account" };
 

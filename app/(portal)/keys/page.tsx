@@ -1,15 +1,22 @@
 import Link from "next/link";
 import { requestOrigin, requirePartner } from "@/server/session";
 import { keyIsActive, listApiKeys } from "@/lib/api-keys";
-import { ActionButton } from "../../_components/action-button";
 import { SdkInstall } from "../../_components/sdk-install";
-import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { revokeKeyAction } from "../actions";
-import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "../forms";
+import { buttonColumn, DataTable, type Column } from "../../_components/data-table";
+import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
+import type { ApiKeySummary } from "@/lib/api-keys";
+import { revokeKeyAction } from "./actions";
+import { CreateKeyForm, LiveRequestForm, RollKeyForm } from "./forms";
 import { getPartner } from "@/lib/partners";
 import { can } from "@/lib/domain";
 
 export const metadata = { title: "API keys" };
+
+const keyColumn: Column<ApiKeySummary> = {
+  header: "Key",
+  cell: (k) => `${k.visibleStart}…`,
+  className: "whitespace-nowrap font-mono text-xs",
+};
 
 export default async function Keys() {
   const { app, partnerId, mode, user } = await requirePartner("keys");
@@ -32,6 +39,9 @@ export default async function Keys() {
           </>
         }
       />
+      <Card title="Create a key" className="mb-6">
+        <CreateKeyForm defaultMode={mode} live={live === "approved"} />
+      </Card>
       {live !== "approved" && (
         <Card title="Live access" className="mb-6" id="live-access">
           <p className="mb-3 text-sm text-slate-600" data-testid="live-access">
@@ -49,9 +59,6 @@ export default async function Keys() {
             ))}
         </Card>
       )}
-      <Card title="Create a key" className="mb-6">
-        <CreateKeyForm defaultMode={mode} />
-      </Card>
       {active.length > 0 && (
         <Card title="Roll a key" className="mb-6">
           <p className="mb-3 text-sm text-slate-600">
@@ -63,52 +70,25 @@ export default async function Keys() {
       )}
       <h2 className="mb-3 text-base font-semibold text-slate-900">Active {mode} keys</h2>
       {active.length ? (
-        <TableWrap label="Active API keys">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Name</th>
-                <th scope="col" className="hidden sm:table-cell">
-                  Created
-                </th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {active.map((k) => (
-                <tr key={k.id}>
-                  <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
-                  <td className="min-w-32">{k.name}</td>
-                  <td className="hidden sm:table-cell">
-                    <Time value={k.createdAt} />
-                  </td>
-                  <td>
-                    {k.lastUsedAt ? <Time value={k.lastUsedAt} /> : <span className="text-slate-600">never</span>}
-                  </td>
-                  <td data-testid="key-expires">
-                    {k.expiresAt ? <Time value={k.expiresAt} /> : <span className="text-slate-600">never</span>}
-                  </td>
-                  <td className="text-right">
-                    <ActionButton
-                      action={revokeKeyAction}
-                      id={k.id}
-                      className="btn-danger btn-sm"
-                      pendingText="Revoking…"
-                      confirm={`Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`}
-                    >
-                      Revoke
-                    </ActionButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+        <DataTable
+          label="Active API keys"
+          rows={active}
+          rowKey={(k) => k.id}
+          columns={[
+            keyColumn,
+            { header: "Name", cell: (k) => k.name, className: "min-w-32" },
+            { header: "Created", cell: (k) => <Time value={k.createdAt} />, from: "sm" },
+            { header: "Last used", cell: (k) => <Time value={k.lastUsedAt} missing="never" /> },
+            { header: "Expires", cell: (k) => <Time value={k.expiresAt} missing="never" /> },
+            buttonColumn<ApiKeySummary>({
+              action: revokeKeyAction,
+              label: "Revoke",
+              pendingText: "Revoking…",
+              confirm: (k) =>
+                `Revoke ${k.visibleStart}… (${k.name})? Requests with it are refused at once. This cannot be undone.`,
+            }),
+          ]}
+        />
       ) : (
         <EmptyState title={`No active ${mode} keys`}>
           {mode === "test"
@@ -122,38 +102,19 @@ export default async function Keys() {
             Revoked and expired keys ({inactive.length})
           </summary>
           <div className="mt-3">
-            <TableWrap label="Revoked and expired API keys">
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Key</th>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Since</th>
-                    <th scope="col" className="hidden sm:table-cell">
-                      Last used
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {inactive.map((k) => (
-                    <tr key={k.id} className="text-slate-600">
-                      <td className="whitespace-nowrap font-mono text-xs">{k.visibleStart}…</td>
-                      <td>{k.name}</td>
-                      <td>
-                        <Badge value={k.revokedAt ? "revoked" : "expired"} />
-                      </td>
-                      <td>
-                        <Time value={k.revokedAt ?? k.expiresAt} />
-                      </td>
-                      <td className="hidden sm:table-cell">
-                        <Time value={k.lastUsedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <DataTable
+              label="Revoked and expired API keys"
+              rows={inactive}
+              rowKey={(k) => k.id}
+              rowClassName={() => "text-slate-600"}
+              columns={[
+                keyColumn,
+                { header: "Name", cell: (k) => k.name },
+                { header: "Status", cell: (k) => <Badge value={k.revokedAt ? "revoked" : "expired"} /> },
+                { header: "Since", cell: (k) => <Time value={k.revokedAt ?? k.expiresAt} /> },
+                { header: "Last used", cell: (k) => <Time value={k.lastUsedAt} />, from: "sm" },
+              ]}
+            />
           </div>
         </details>
       )}

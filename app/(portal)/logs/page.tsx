@@ -1,10 +1,11 @@
-import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { searchRequestLogs, STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
-import { isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
-import { DayRange, FilterActions } from "../../_components/filters";
+import { Pager } from "../../_components/data-table";
+import { Field } from "../../_components/field";
+import { DayRange, FilterActions, FilterForm, SearchFilter, SelectFilter } from "../../_components/filters";
 import { AutoRefresh } from "../../_components/auto-refresh";
 
 export const metadata = { title: "Logs" };
@@ -40,13 +41,7 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
     before,
     limit: 50,
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(status ? { status: String(status) } : {}),
-    ...(path ? { path } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, status, path, from, to });
   const filtered = query.size > 0;
   return (
     <>
@@ -55,65 +50,44 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
         description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error; open one for its body, headers and answer. Keys and secrets are redacted before anything is stored.`}
         actions={<AutoRefresh active={false} watching={before === undefined} />}
       />
-      <form
-        key={query.toString()}
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_2fr_auto] lg:items-end"
-        role="search"
-        aria-label="Filter requests"
+      <FilterForm
+        label="Filter requests"
+        query={query.toString()}
+        className="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1.5fr_2fr_auto] lg:items-end"
       >
-        <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="q" className="label">
-            Request id
-          </label>
-          <input id="q" name="q" type="search" defaultValue={q} className="input font-mono" placeholder="req_…" />
-        </div>
-        <div>
-          <label htmlFor="status" className="label">
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={status ? String(status) : ""} className="input">
-            <option value="">Any status</option>
-            {STATUS_CLASSES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-            {typeof status === "number" && <option value={status}>{status}</option>}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="path" className="label">
-            Path starts with
-          </label>
-          <input
-            id="path"
-            name="path"
-            defaultValue={path}
-            className="input font-mono"
-            placeholder="/api/v1/partner-api/properties"
-          />
-        </div>
+        <SearchFilter label="Request id" value={q} placeholder="req_…" className="sm:col-span-2 lg:col-span-1" mono />
+        <SelectFilter
+          name="status"
+          label="Status"
+          value={status ? String(status) : undefined}
+          any="Any status"
+          options={[
+            ...STATUS_CLASSES.map((c) => [c, c] as const),
+            ...(typeof status === "number" ? [[String(status), String(status)] as const] : []),
+          ]}
+        />
+        <Field
+          id="path"
+          label="Path starts with"
+          defaultValue={path}
+          inputClassName="input font-mono"
+          placeholder="/api/v1/partner-api/properties"
+        />
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/logs" className="sm:col-span-2 lg:col-span-1" />
-      </form>
+      </FilterForm>
       {rows.length ? (
         <>
           <RequestLogTable rows={rows} detail={(id) => `/logs/${id}`} />
-          <nav aria-label="Pages" className="mt-4 flex gap-2">
-            {before && (
-              <Link className="btn-secondary" href={`/logs?${query}`}>
-                Newest
-              </Link>
-            )}
-            {next && (
-              <Link
-                className="btn-secondary"
-                href={`/logs?${new URLSearchParams([...query, ["before", String(next)]])}`}
-              >
-                Older
-              </Link>
-            )}
-          </nav>
+          <Pager
+            first={before !== undefined && `/logs?${query}`}
+            next={
+              next !== null &&
+              next !== undefined &&
+              `/logs?${new URLSearchParams([...query, ["before", String(next)]])}`
+            }
+            labels={["Newest", "Older"]}
+          />
         </>
       ) : (
         <EmptyState title={filtered ? "No requests match" : "No requests yet"}>

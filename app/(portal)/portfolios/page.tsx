@@ -1,11 +1,11 @@
-import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { listBatches } from "@/lib/batches";
 import { idParam, type RawParam } from "@/lib/portal/params";
 import { AutoRefresh } from "../../_components/auto-refresh";
 import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
-import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { DataTable, Pager } from "../../_components/data-table";
+import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { BatchProgress } from "./progress";
 import { PortfolioUpload } from "./upload";
 
@@ -44,58 +44,27 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
         </Card>
       )}
       {page?.data.length ? (
-        <TableWrap label="Portfolios">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="min-w-48">
-                  Progress
-                </th>
-                <th scope="col" className="hidden md:table-cell">
-                  Submitted
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((b) => (
-                <tr key={b.batch_id}>
-                  <td>
-                    <Link className="link" href={`/portfolios/${b.batch_id}`}>
-                      {b.name ?? b.batch_id.slice(0, 8)}
-                    </Link>
-                  </td>
-                  <td>
-                    <Badge value={b.status} />
-                  </td>
-                  <td>
-                    <BatchProgress counts={b.counts} compact />
-                  </td>
-                  <td className="hidden md:table-cell">
-                    <Time value={b.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {(page.has_more || after) && (
-            <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
-              {after ? (
-                <Link className="btn-secondary" href="/portfolios">
-                  First page
-                </Link>
-              ) : (
-                <span />
-              )}
-              {page.has_more && (
-                <Link className="btn-secondary" href={`/portfolios?after=${page.next_starting_after}`}>
-                  Next page
-                </Link>
-              )}
-            </div>
-          )}
-        </TableWrap>
+        <DataTable
+          label="Portfolios"
+          rows={page.data}
+          rowKey={(b) => b.batch_id}
+          columns={[
+            {
+              header: "Name",
+              cell: (b) => b.name ?? b.batch_id.slice(0, 8),
+              href: (b) => `/portfolios/${b.batch_id}`,
+            },
+            { header: "Status", cell: (b) => <Badge value={b.status} /> },
+            { header: "Progress", cell: (b) => <BatchProgress counts={b.counts} compact />, className: "min-w-48" },
+            { header: "Submitted", cell: (b) => <Time value={b.created_at} />, from: "md" },
+          ]}
+          footer={
+            <Pager
+              first={after && "/portfolios"}
+              next={page.has_more && `/portfolios?after=${page.next_starting_after}`}
+            />
+          }
+        />
       ) : (
         <EmptyState title={`No ${mode} portfolios yet`}>
           Upload a file above, or send one with POST /batches (see the Portfolios guide in the docs).

@@ -3,8 +3,10 @@
 // Drop a CSV or XLSX file, see what will be read (the header, the reference column found, the first
 // rows, the row count) and only then submit it as a batch.
 import { useId, useRef, useState, useTransition } from "react";
+import { Field } from "../../_components/field";
 import { FormError } from "../../_components/ui";
 import { previewPortfolioAction, submitPortfolioAction, type PreviewResult } from "./actions";
+import { countOf } from "@/lib/portal/format";
 
 type Previewed = Extract<PreviewResult, { preview: unknown }>;
 
@@ -88,9 +90,8 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
       {preview && (
         <form action={submit} className="space-y-3" aria-label="Confirm the portfolio">
           <p className="text-sm text-slate-800" data-testid="preview-summary">
-            <span className="font-medium">{previewed.fileName}</span>: {preview.total.toLocaleString("en")} rows;
-            references read from column{" "}
-            <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
+            <span className="font-medium">{previewed.fileName}</span>: {countOf(preview.total, "row")}; references read
+            from column <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
             {preview.externalIdColumn !== null && (
               <>
                 , your ids from{" "}
@@ -136,18 +137,14 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
             </table>
           </div>
           <div className="grid gap-3 sm:grid-cols-[1fr_auto] sm:items-end">
-            <div>
-              <label htmlFor="portfolio-name" className="label">
-                Name <span className="font-normal text-slate-500">(optional)</span>
-              </label>
-              <input
-                id="portfolio-name"
-                name="name"
-                className="input"
-                maxLength={200}
-                defaultValue={previewed.fileName.replace(/\.[^.]+$/, "")}
-              />
-            </div>
+            <Field
+              id="portfolio-name"
+              name="name"
+              label="Name"
+              optional
+              maxLength={200}
+              defaultValue={previewed.fileName.replace(/\.[^.]+$/, "")}
+            />
             <div className="flex gap-2">
               <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>
                 Another file

@@ -3,11 +3,12 @@ import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { listProperties } from "@/lib/properties";
 import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
-import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
-import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { RegisterPropertyForm } from "../forms";
+import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
+import { DataTable, Pager } from "../../_components/data-table";
+import { Badge, Card, EmptyState, Missing, PageHeader, Time } from "../../_components/ui";
+import { RegisterPropertyForm } from "./forms";
 import { AutoRefresh } from "../../_components/auto-refresh";
-import { DayRange, FilterActions } from "../../_components/filters";
+import { DayRange, FilterActions, FilterForm, SearchFilter, SelectFilter } from "../../_components/filters";
 import { enrichingCount } from "@/lib/portal/queries";
 
 export const metadata = { title: "Properties" };
@@ -29,17 +30,11 @@ export default async function Properties({ searchParams }: { searchParams: Promi
     limit: 25,
     search: q,
     status,
-    // Dates are whole UTC days: "to" includes that day.
-    createdFrom: from ? new Date(`${from}T00:00:00Z`) : undefined,
-    createdTo: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+    createdFrom: daySpan(from, to).start,
+    createdTo: daySpan(from, to).end,
     startingAfter: idParam(s.after),
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(status ? { status } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, status, from, to });
   return (
     <>
       <PageHeader
@@ -58,100 +53,55 @@ export default async function Properties({ searchParams }: { searchParams: Promi
           <RegisterPropertyForm mode={mode} />
         </Card>
       )}
-      {/* Keyed by the filters: navigating to other filters (or none) must reset the fields. */}
-      <form
-        key={query.toString()}
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
-        role="search"
-        aria-label="Filter properties"
+      <FilterForm
+        label="Filter properties"
+        query={query.toString()}
+        className="sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
       >
-        <div className="sm:col-span-2 lg:col-span-1">
-          <label htmlFor="q" className="label">
-            Search
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className="input"
-            placeholder="Reference, address or municipality"
-          />
-        </div>
-        <div>
-          <label htmlFor="status" className="label">
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={status ?? ""} className="input">
-            <option value="">Any status</option>
-            {PROPERTY_STATUSES.map((st) => (
-              <option key={st} value={st}>
-                {st.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchFilter
+          label="Search"
+          value={q}
+          placeholder="Reference, address or municipality"
+          className="sm:col-span-2 lg:col-span-1"
+        />
+        <SelectFilter
+          name="status"
+          label="Status"
+          value={status}
+          any="Any status"
+          options={PROPERTY_STATUSES.map((st) => [st, st.replaceAll("_", " ")])}
+        />
         <DayRange from={from} to={to} fromLabel="Registered from" className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/properties" className="sm:col-span-2 lg:col-span-1" />
-      </form>
+      </FilterForm>
       {page?.data.length ? (
-        <TableWrap label="Properties">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Reference</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="hidden md:table-cell">
-                  Address
-                </th>
-                <th scope="col" className="hidden sm:table-cell">
-                  Municipality
-                </th>
-                <th scope="col" className="hidden lg:table-cell">
-                  Registered
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.map((p) => (
-                <tr key={p.property_id} className="hover:bg-slate-50">
-                  <td>
-                    <Link className="link font-mono" href={`/properties/${p.property_id}`}>
-                      {p.cadastral_reference}
-                    </Link>
-                  </td>
-                  <td>
-                    <Badge value={p.status} />
-                  </td>
-                  <td className="hidden max-w-md md:table-cell">{p.address ?? <Missing />}</td>
-                  <td className="hidden sm:table-cell">{p.municipality ?? <Missing />}</td>
-                  <td className="hidden lg:table-cell">
-                    <Time value={p.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {(page.has_more || s.after) && (
-            <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
-              {s.after ? (
-                <Link className="btn-secondary" href={`/properties?${query}`}>
-                  First page
-                </Link>
-              ) : (
-                <span />
-              )}
-              {page.has_more && (
-                <Link
-                  className="btn-secondary"
-                  href={`/properties?${query}${query.size ? "&" : ""}after=${page.next_starting_after}`}
-                >
-                  Next page
-                </Link>
-              )}
-            </div>
-          )}
-        </TableWrap>
+        <DataTable
+          label="Properties"
+          rows={page.data}
+          rowKey={(p) => p.property_id}
+          rowClassName={() => "hover:bg-slate-50"}
+          columns={[
+            {
+              header: "Reference",
+              cell: (p) => p.cadastral_reference,
+              href: (p) => `/properties/${p.property_id}`,
+              className: "font-mono",
+            },
+            { header: "Status", cell: (p) => <Badge value={p.status} /> },
+            { header: "Address", cell: (p) => p.address ?? <Missing />, from: "md", className: "max-w-md" },
+            { header: "Municipality", cell: (p) => p.municipality ?? <Missing />, from: "sm" },
+            { header: "Registered", cell: (p) => <Time value={p.created_at} />, from: "lg" },
+          ]}
+          footer={
+            <Pager
+              first={s.after ? `/properties?${query}` : null}
+              next={
+                page.has_more &&
+                `/properties?${new URLSearchParams([...query, ["after", String(page.next_starting_after)]])}`
+              }
+            />
+          }
+        />
       ) : filtered ? (
         <EmptyState
           title="No properties match"

@@ -3,10 +3,10 @@ import { requirePartner } from "@/server/session";
 import { can, grantableRoles, roleChangeRefusal, type TeamRole } from "@/lib/domain";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
-import { ActionButton } from "../../_components/action-button";
-import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../_components/ui";
-import { removeMemberAction, withdrawInvitationAction } from "../actions";
-import { InviteForm, RoleForm } from "../forms";
+import { buttonColumn, DataTable } from "../../_components/data-table";
+import { Badge, Card, Missing, PageHeader, Time } from "../../_components/ui";
+import { removeMemberAction, withdrawInvitationAction } from "./actions";
+import { InviteForm, RoleForm } from "./forms";
 
 export const metadata = { title: "Team" };
 
@@ -50,106 +50,65 @@ export default async function Team() {
           Your role is {user.role}: only your organisation&apos;s owners and admins invite members and change roles.
         </p>
       )}
-      <TableWrap label="Members">
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col" className="hidden sm:table-cell">
-                Joined
-              </th>
-              {manager && (
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => (
-              <tr key={m.id}>
-                <td className="break-all">
-                  {m.email}
-                  {m.id === user.id && <span className="ml-1 text-xs text-slate-600">(you)</span>}
-                </td>
-                <td>{m.name ?? <Missing />}</td>
-                <td>
-                  {manages(m.role as TeamRole) ? (
-                    <RoleForm memberId={m.id} role={m.role as TeamRole} roles={grantable} />
-                  ) : (
-                    <Badge value={m.role} />
-                  )}
-                </td>
-                <td className="hidden sm:table-cell">
-                  <Time value={m.createdAt} />
-                </td>
-                {manager && (
-                  <td className="text-right">
-                    {m.id !== user.id && manages(m.role as TeamRole) && (
-                      <ActionButton
-                        action={removeMemberAction}
-                        id={m.id}
-                        className="btn-danger btn-sm"
-                        pendingText="Removing…"
-                        confirm={`Remove ${m.email}? Their account is deleted and they are signed out at once.`}
-                      >
-                        Remove
-                      </ActionButton>
-                    )}
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <DataTable
+        label="Members"
+        rows={members}
+        rowKey={(m) => m.id}
+        columns={[
+          {
+            header: "Email",
+            className: "break-all",
+            cell: (m) => (
+              <>
+                {m.email}
+                {m.id === user.id && <span className="ml-1 text-xs text-slate-600">(you)</span>}
+              </>
+            ),
+          },
+          { header: "Name", cell: (m) => m.name ?? <Missing /> },
+          {
+            header: "Role",
+            cell: (m) =>
+              manages(m.role as TeamRole) ? (
+                <RoleForm memberId={m.id} role={m.role as TeamRole} roles={grantable} />
+              ) : (
+                <Badge value={m.role} />
+              ),
+          },
+          { header: "Joined", cell: (m) => <Time value={m.createdAt} />, from: "sm" },
+          manager &&
+            buttonColumn<(typeof members)[number]>({
+              action: removeMemberAction,
+              label: "Remove",
+              pendingText: "Removing…",
+              confirm: (m) => `Remove ${m.email}? Their account is deleted and they are signed out at once.`,
+              shown: (m) => m.id !== user.id && manages(m.role as TeamRole),
+            }),
+        ]}
+      />
       {invitations.length > 0 && (
         <>
           <h2 className="mb-3 mt-8 text-base font-semibold text-slate-900">Pending invitations</h2>
-          <TableWrap label="Pending invitations">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">For</th>
-                  <th scope="col" className="hidden sm:table-cell">
-                    Created
-                  </th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {invitations.map((inv) => (
-                  <tr key={inv.id}>
-                    <td className="break-all">
-                      {inv.email ?? <span className="text-slate-600">anyone with the link</span>}
-                    </td>
-                    <td className="hidden sm:table-cell">
-                      <Time value={inv.createdAt} />
-                    </td>
-                    <td>
-                      <Time value={inv.expiresAt} />
-                    </td>
-                    <td className="text-right">
-                      <ActionButton
-                        action={withdrawInvitationAction}
-                        id={inv.id}
-                        className="btn-danger btn-sm"
-                        pendingText="Withdrawing…"
-                        confirm="Withdraw this invitation? Its link stops working at once."
-                      >
-                        Withdraw
-                      </ActionButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Pending invitations"
+            rows={invitations}
+            rowKey={(inv) => inv.id}
+            columns={[
+              {
+                header: "For",
+                className: "break-all",
+                cell: (inv) => inv.email ?? <span className="text-slate-600">anyone with the link</span>,
+              },
+              { header: "Created", cell: (inv) => <Time value={inv.createdAt} />, from: "sm" },
+              { header: "Expires", cell: (inv) => <Time value={inv.expiresAt} /> },
+              buttonColumn({
+                action: withdrawInvitationAction,
+                label: "Withdraw",
+                pendingText: "Withdrawing…",
+                confirm: () => "Withdraw this invitation? Its link stops working at once.",
+              }),
+            ]}
+          />
         </>
       )}
     </>

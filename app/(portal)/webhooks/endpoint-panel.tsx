@@ -10,8 +10,8 @@ import {
   replayFailedAction,
   sendTestEventAction,
   toggleEndpointAction,
-} from "../actions";
-import { EditEndpointForm, RevealSecret, RotateSecretForm } from "../forms";
+} from "./actions";
+import { EditEndpointForm, RevealSecret, RotateSecretForm } from "./forms";
 
 type Stats = Awaited<ReturnType<typeof endpointStats>>;
 

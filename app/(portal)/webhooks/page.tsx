@@ -7,7 +7,7 @@ import { AutoRefresh } from "../../_components/auto-refresh";
 import { Card, EmptyState, PageHeader } from "../../_components/ui";
 import { dueSoon } from "../../_components/delivery-list";
 import { aboutTotal } from "@/lib/portal/durations";
-import { CreateEndpointForm } from "../forms";
+import { CreateEndpointForm } from "./forms";
 import { EndpointPanel } from "./endpoint-panel";
 
 export const metadata = { title: "Webhooks" };

@@ -6,8 +6,10 @@ import type { FormatEvidenceLevel } from "@/lib/domain";
 import { ActionButton } from "../../_components/action-button";
 import { formatDuration } from "../../_components/charts";
 import { CoverageTable } from "../../_components/coverage-table";
+import { DataTable } from "../../_components/data-table";
 import { Badge, Card, Missing, PageHeader, Percent, TableWrap, Time } from "../../_components/ui";
 import { adminRefreshRegister } from "../actions";
+import { countOf } from "@/lib/portal/format";
 
 export const metadata = { title: "Registers" };
 
@@ -36,6 +38,21 @@ function Window({ stats }: { stats: WindowStats }) {
       <td className="whitespace-nowrap tabular-nums">
         {ms(stats.p50Ms)} / {ms(stats.p99Ms)}
       </td>
+    </>
+  );
+}
+
+/** How many rows a dataset's last import holds, and what it skipped. */
+function DatasetRows({ dataset: d }: { dataset: Awaited<ReturnType<typeof listDatasets>>[number] }) {
+  return (
+    <>
+      {d.rows ? <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span> : <Missing>not imported</Missing>}
+      {d.skipped > 0 && <p className="text-xs text-slate-600">{countOf(d.skipped, "row")} skipped</p>}
+      {describeSkips(d.skips).map((line) => (
+        <p key={line} className="max-w-xs break-words text-xs text-slate-600" data-testid="dataset-skips">
+          {line}
+        </p>
+      ))}
     </>
   );
 }
@@ -136,102 +153,90 @@ export default async function AdminRegisters() {
         </TableWrap>
       </Card>
       <Card title={`Datasets (${datasets.length})`} className="mb-6">
-        <TableWrap label="Register index datasets">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Dataset</th>
-                <th scope="col">Community</th>
-                <th scope="col">Format evidence</th>
-                <th scope="col">Rows</th>
-                <th scope="col">As of, licence</th>
-                <th scope="col" className="hidden md:table-cell">
-                  Imported
-                </th>
-                <th scope="col">Last error</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {datasets.map((d) => (
-                <tr key={d.id} data-testid="register-dataset">
-                  <td>
-                    <span className="font-mono text-xs">{d.id}</span>
-                    <p className="text-xs text-slate-600">{d.title}</p>
-                    <p className="text-xs text-slate-600">Download: {d.download}</p>
-                  </td>
-                  <td>
-                    {d.ccaa}
-                    {d.area && <p className="text-xs text-slate-600">{d.area}</p>}
-                  </td>
-                  <td className="max-w-sm">
-                    <Badge value={d.evidence.level} label={EVIDENCE_LABEL[d.evidence.level]} />
-                    <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
-                      {d.evidence.citations.map((c) => (
-                        <li key={c}>{c}</li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>
-                    {d.rows ? (
-                      <span data-testid="dataset-rows">{d.rows.toLocaleString("en")}</span>
-                    ) : (
-                      <Missing>not imported</Missing>
-                    )}
-                    {d.skipped > 0 && (
-                      <p className="text-xs text-slate-600">{d.skipped.toLocaleString("en")} rows skipped</p>
-                    )}
-                    {describeSkips(d.skips).map((line) => (
-                      <p key={line} className="max-w-xs break-words text-xs text-slate-600" data-testid="dataset-skips">
-                        {line}
-                      </p>
+        <DataTable
+          label="Register index datasets"
+          rows={datasets}
+          rowKey={(d) => d.id}
+          rowTestId="register-dataset"
+          columns={[
+            {
+              header: "Dataset",
+              cell: (d) => (
+                <>
+                  <span className="font-mono text-xs">{d.id}</span>
+                  <p className="text-xs text-slate-600">{d.title}</p>
+                  <p className="text-xs text-slate-600">Download: {d.download}</p>
+                </>
+              ),
+            },
+            {
+              header: "Community",
+              cell: (d) => (
+                <>
+                  {d.ccaa}
+                  {d.area && <p className="text-xs text-slate-600">{d.area}</p>}
+                </>
+              ),
+            },
+            {
+              header: "Format evidence",
+              className: "max-w-sm",
+              cell: (d) => (
+                <>
+                  <Badge value={d.evidence.level} label={EVIDENCE_LABEL[d.evidence.level]} />
+                  <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
+                    {d.evidence.citations.map((c) => (
+                      <li key={c}>{c}</li>
                     ))}
-                  </td>
-                  <td>
-                    {d.asOf ?? <Missing />}
-                    {d.asOfBasis && (
-                      <p className="text-xs text-slate-600">
-                        {d.asOfBasis === "published" ? "publisher's date" : "latest record's date"}
-                      </p>
-                    )}
-                    {d.stale && <Badge value="stale" />}
-                    <p className="text-xs text-slate-600" title={d.licence.source}>
-                      {d.licence.name}
+                  </ul>
+                </>
+              ),
+            },
+            { header: "Rows", cell: (d) => <DatasetRows dataset={d} /> },
+            {
+              header: "As of, licence",
+              cell: (d) => (
+                <>
+                  {d.asOf ?? <Missing />}
+                  {d.asOfBasis && (
+                    <p className="text-xs text-slate-600">
+                      {d.asOfBasis === "published" ? "publisher's date" : "latest record's date"}
                     </p>
-                  </td>
-                  <td className="hidden md:table-cell">
-                    <Time value={d.importedAt} />
-                  </td>
-                  <td className="max-w-sm text-xs">
-                    {d.lastError ? (
-                      <>
-                        <Badge value="failed" /> <span className="break-words">{d.lastError}</span>
-                      </>
-                    ) : (
-                      <Missing />
-                    )}
-                  </td>
-                  <td className="text-right">
-                    {configured.has(d.id) ? (
-                      <ActionButton
-                        action={adminRefreshRegister}
-                        id={d.id}
-                        className="btn-secondary btn-sm"
-                        pendingText="Queuing…"
-                      >
-                        Refresh now
-                      </ActionButton>
-                    ) : (
-                      <span className="text-xs text-slate-600">no URL configured</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
+                  )}
+                  {d.stale && <Badge value="stale" />}
+                  <p className="text-xs text-slate-600" title={d.licence.source}>
+                    {d.licence.name}
+                  </p>
+                </>
+              ),
+            },
+            { header: "Imported", cell: (d) => <Time value={d.importedAt} />, from: "md" },
+            {
+              header: "Last error",
+              className: "max-w-sm text-xs",
+              cell: (d) =>
+                d.lastError ? (
+                  <>
+                    <Badge value="failed" /> <span className="break-words">{d.lastError}</span>
+                  </>
+                ) : (
+                  <Missing />
+                ),
+            },
+            {
+              header: null,
+              className: "text-right",
+              cell: (d) =>
+                configured.has(d.id) ? (
+                  <ActionButton action={adminRefreshRegister} id={d.id} pendingText="Queuing…">
+                    Refresh now
+                  </ActionButton>
+                ) : (
+                  <span className="text-xs text-slate-600">no URL configured</span>
+                ),
+            },
+          ]}
+        />
       </Card>
       <Card title="Coverage">
         <CoverageTable rows={covered} />

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { requireOperator } from "@/server/session";
+import { LookupForm } from "../../_components/filters";
 import { findRequest } from "@/lib/request-logs";
 import { searchText, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
@@ -17,28 +17,14 @@ export default async function AdminRequests({ searchParams }: { searchParams: Pr
         title="Look up a request"
         description={`The request_id a partner quotes (every response's X-Request-Id), any partner or none. Kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days; the server's logs hold the same id.`}
       />
-      <form key={q ?? ""} role="search" aria-label="Find a request" className="mb-4 flex max-w-lg gap-2">
-        <label htmlFor="q" className="sr-only">
-          Request id
-        </label>
-        <input
-          id="q"
-          name="q"
-          type="search"
-          defaultValue={q}
-          className="input font-mono"
-          placeholder="req_…"
-          required
-        />
-        <button type="submit" className="btn-secondary">
-          Find
-        </button>
-        {q && (
-          <Link className="btn-secondary" href="/admin/requests">
-            Clear
-          </Link>
-        )}
-      </form>
+      <LookupForm
+        label="Find a request"
+        field="Request id"
+        value={q}
+        placeholder="req_…"
+        clearHref="/admin/requests"
+        required
+      />
       {rows.length ? (
         <RequestLogTable rows={rows} partner />
       ) : (

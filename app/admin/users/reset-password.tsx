@@ -1,12 +1,13 @@
 "use client";
 
 import { useActionState } from "react";
+import { SubmitButton } from "../../_components/submit-button";
 import { CopyButton } from "../../_components/copy-button";
 import { adminResetPassword, type ResetState } from "../actions";
 
 /** Resets a user's password and shows the new one once, in place. */
 export function ResetPassword({ id, email }: { id: string; email: string }) {
-  const [state, action, pending] = useActionState<ResetState, FormData>(adminResetPassword, undefined);
+  const [state, action] = useActionState<ResetState, FormData>(adminResetPassword, undefined);
   if (state?.password) {
     return (
       <div role="status" className="flex flex-wrap items-center justify-end gap-2 text-xs">
@@ -21,9 +22,9 @@ export function ResetPassword({ id, email }: { id: string; email: string }) {
   return (
     <form action={action} className="inline">
       <input type="hidden" name="id" value={id} />
-      <button type="submit" className="btn-secondary btn-sm" disabled={pending}>
-        {pending ? "Resetting…" : "Reset password"}
-      </button>
+      <SubmitButton className="btn-secondary btn-sm" pendingText="Resetting…">
+        Reset password
+      </SubmitButton>
       {state?.error && (
         <span role="alert" className="ml-2 text-xs text-red-700">
           {state.error}

@@ -1,23 +1,19 @@
 import { requireOperator } from "@/server/session";
-import Link from "next/link";
+import { LookupForm } from "../../_components/filters";
 import { deliveries as searchDeliveries, failedDeliveries, troubledEndpoints } from "@/lib/portal/queries";
-import { idParam, searchText, type RawParam } from "@/lib/portal/params";
+import { lookupOf, type LookupParams } from "@/lib/portal/params";
 import { DeliveryList } from "../../_components/delivery-list";
 import { ActionButton } from "../../_components/action-button";
-import { Badge, Card, EmptyState, PageHeader, TableWrap, Time } from "../../_components/ui";
+import { DataTable } from "../../_components/data-table";
+import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { adminEnableEndpoint, adminReplayDelivery, adminReplayFailed } from "../actions";
+import { countOf } from "@/lib/portal/format";
 
 export const metadata = { title: "Webhooks needing attention" };
 
-export default async function AdminWebhooks({
-  searchParams,
-}: {
-  searchParams: Promise<{ q?: RawParam; partner?: RawParam }>;
-}) {
+export default async function AdminWebhooks({ searchParams }: { searchParams: Promise<LookupParams> }) {
   const { app } = await requireOperator();
-  const params = await searchParams;
-  const q = searchText(params.q, 100);
-  const partner = idParam(params.partner);
+  const { q, partner } = lookupOf(await searchParams, 100);
   const [endpoints, deliveries, found] = await Promise.all([
     troubledEndpoints(app.db),
     failedDeliveries(app.db),
@@ -30,33 +26,15 @@ export default async function AdminWebhooks({
         description="Disabled or failing endpoints, and deliveries that failed or are being retried, across partners. Look up any delivery by the webhook-id a partner quotes."
       />
       <Card title="Look up deliveries" className="mb-6">
-        <form
-          key={`${q ?? ""}${partner ?? ""}`}
-          role="search"
-          aria-label="Find deliveries"
-          className="mb-4 flex max-w-2xl flex-wrap gap-2"
-        >
-          <label htmlFor="q" className="sr-only">
-            webhook-id or property id
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className="input min-w-0 flex-1 font-mono"
-            placeholder="msg_… or a property id"
-          />
-          {partner && <input type="hidden" name="partner" value={partner} />}
-          <button type="submit" className="btn-secondary">
-            Find
-          </button>
-          {(q || partner) && (
-            <Link className="btn-secondary" href="/admin/webhooks">
-              Clear
-            </Link>
-          )}
-        </form>
+        <LookupForm
+          label="Find deliveries"
+          field="webhook-id or property id"
+          value={q}
+          placeholder="msg_… or a property id"
+          clearHref="/admin/webhooks"
+          kept={{ partner }}
+          className="max-w-2xl"
+        />
         {found &&
           (found.data.length ? (
             <DeliveryList
@@ -92,19 +70,13 @@ export default async function AdminWebhooks({
                   </span>
                 )}
                 <span className="ml-auto flex gap-2">
-                  <ActionButton
-                    action={adminReplayFailed}
-                    id={e.id}
-                    className="btn-secondary btn-sm"
-                    pendingText="Queuing…"
-                  >
+                  <ActionButton action={adminReplayFailed} id={e.id} pendingText="Queuing…">
                     Replay failed
                   </ActionButton>
                   {!e.enabled && (
                     <ActionButton
                       action={adminEnableEndpoint}
                       id={e.id}
-                      className="btn-secondary btn-sm"
                       pendingText="Enabling…"
                       confirm={`Re-enable ${e.url} for ${partner}?`}
                     >
@@ -121,60 +93,46 @@ export default async function AdminWebhooks({
       </Card>
       <Card title={`Deliveries (${deliveries.length})`}>
         {deliveries.length ? (
-          <TableWrap label="Failed or retrying deliveries">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Status</th>
-                  <th scope="col">Partner</th>
-                  <th scope="col" className="hidden sm:table-cell">
-                    Event
-                  </th>
-                  <th scope="col" className="hidden lg:table-cell">
-                    Endpoint
-                  </th>
-                  <th scope="col">Last answer</th>
-                  <th scope="col" className="hidden md:table-cell">
-                    Updated
-                  </th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.map(({ delivery: d, partner, url, eventType }) => (
-                  <tr key={d.id} data-testid="admin-delivery">
-                    <td>
-                      <Badge value={d.status === "pending" ? "retrying" : d.status} />
-                    </td>
-                    <td>{partner}</td>
-                    <td className="hidden font-mono text-xs sm:table-cell">{eventType}</td>
-                    <td className="hidden max-w-xs truncate font-mono text-xs lg:table-cell" title={url}>
-                      {url}
-                    </td>
-                    <td className="text-xs">
-                      {d.attempts} attempt{d.attempts === 1 ? "" : "s"} ·{" "}
-                      {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
-                    </td>
-                    <td className="hidden md:table-cell">
-                      <Time value={d.updatedAt} />
-                    </td>
-                    <td className="text-right">
-                      <ActionButton
-                        action={adminReplayDelivery}
-                        id={d.id}
-                        className="btn-secondary btn-sm"
-                        pendingText="Queuing…"
-                      >
-                        Replay
-                      </ActionButton>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableWrap>
+          <DataTable
+            label="Failed or retrying deliveries"
+            rows={deliveries}
+            rowKey={({ delivery }) => delivery.id}
+            rowTestId="admin-delivery"
+            columns={[
+              {
+                header: "Status",
+                cell: ({ delivery: d }) => <Badge value={d.status === "pending" ? "retrying" : d.status} />,
+              },
+              { header: "Partner", cell: ({ partner }) => partner },
+              { header: "Event", cell: ({ eventType }) => eventType, from: "sm", className: "font-mono text-xs" },
+              {
+                header: "Endpoint",
+                from: "lg",
+                className: "max-w-xs truncate font-mono text-xs",
+                cell: ({ url }) => <span title={url}>{url}</span>,
+              },
+              {
+                header: "Last answer",
+                className: "text-xs",
+                cell: ({ delivery: d }) => (
+                  <>
+                    {countOf(d.attempts, "attempt")} ·{" "}
+                    {d.lastStatusCode ? `HTTP ${d.lastStatusCode}` : (d.lastError?.slice(0, 80) ?? "no answer")}
+                  </>
+                ),
+              },
+              { header: "Updated", cell: ({ delivery: d }) => <Time value={d.updatedAt} />, from: "md" },
+              {
+                header: null,
+                className: "text-right",
+                cell: ({ delivery: d }) => (
+                  <ActionButton action={adminReplayDelivery} id={d.id} pendingText="Queuing…">
+                    Replay
+                  </ActionButton>
+                ),
+              },
+            ]}
+          />
         ) : (
           <EmptyState title="No failed deliveries" />
         )}

@@ -101,43 +101,25 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
       {op.parameters.length > 0 && (
         <>
           <h4 className="mb-1 mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</h4>
-          <div
-            data-scrolls
-            className="overflow-x-auto"
-            role="region"
-            aria-label={`Parameters of ${op.anchor}`}
-            tabIndex={0}
-          >
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">In</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Notes</th>
-                </tr>
-              </thead>
-              <tbody>
-                {op.parameters.map((p) => (
-                  <tr key={`${p.in}-${p.name}`}>
-                    <td className="whitespace-nowrap font-mono text-xs">
-                      {p.name}
-                      {!p.required && (
-                        <span className="ml-1 text-slate-500" title="optional">
-                          ?
-                        </span>
-                      )}
-                    </td>
-                    <td className="text-xs">{p.in}</td>
-                    <td>
-                      <Type type={p.type} />
-                    </td>
-                    <td className="text-xs text-slate-700">{p.description && <Rich text={p.description} />}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RefTable label={`Parameters of ${op.anchor}`} headers={["Name", "In", "Type", "Notes"]}>
+            {op.parameters.map((p) => (
+              <tr key={`${p.in}-${p.name}`}>
+                <td className="whitespace-nowrap font-mono text-xs">
+                  {p.name}
+                  {!p.required && (
+                    <span className="ml-1 text-slate-500" title="optional">
+                      ?
+                    </span>
+                  )}
+                </td>
+                <td className="text-xs">{p.in}</td>
+                <td>
+                  <Type type={p.type} />
+                </td>
+                <td className="text-xs text-slate-700">{p.description && <Rich text={p.description} />}</td>
+              </tr>
+            ))}
+          </RefTable>
         </>
       )}
 
@@ -178,6 +160,26 @@ function Operation({ op, authHeader }: { op: OperationView; authHeader: string |
         </div>
       )}
     </Card>
+  );
+}
+
+/** A reference table (an operation's parameters, a schema's fields): `children` are its rows. */
+function RefTable({ label, headers, children }: { label: string; headers: string[]; children: React.ReactNode }) {
+  return (
+    <div data-scrolls className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      <table className="table">
+        <thead>
+          <tr>
+            {headers.map((header) => (
+              <th key={header} scope="col">
+                {header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
   );
 }
 
@@ -283,26 +285,9 @@ export default async function ApiReference() {
                   <Rich text={s.description} />
                 </p>
               )}
-              <div
-                data-scrolls
-                className="overflow-x-auto"
-                role="region"
-                aria-label={`Fields of ${s.name}`}
-                tabIndex={0}
-              >
-                <table className="table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Field</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Notes</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    <Fields fields={s.fields} />
-                  </tbody>
-                </table>
-              </div>
+              <RefTable label={`Fields of ${s.name}`} headers={["Field", "Type", "Notes"]}>
+                <Fields fields={s.fields} />
+              </RefTable>
             </Card>
           ))}
         </div>

@@ -6,7 +6,7 @@ import { BATCH_ITEM_STATUSES } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS } from "@/lib/batches";
 import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { registerRates } from "@/lib/registers";
-import { c, Section } from "../../_components/guide";
+import { c, codes, Section } from "../../_components/guide";
 import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
 import { CodeBlock, PageHeader } from "../../_components/ui";
 
@@ -41,15 +41,9 @@ export default async function PortfoliosGuide() {
   --data-binary @book.csv`}</CodeBlock>
         <p>
           The CSV is UTF-8 (a BOM is fine), separated by {c(",")} or {c(";")}, with a header row naming the reference
-          column (
-          {REFERENCE_HEADERS.map((h, i) => (
-            <span key={h}>
-              {i > 0 && ", "}
-              {c(h)}
-            </span>
-          ))}
-          ; any case) and optionally {c("external_id")} (up to {MAX_TEXT} characters, yours to match results). Other
-          columns are ignored. Excel&apos;s &quot;CSV UTF-8&quot; export works as it is. In the portal,{" "}
+          column ({codes(REFERENCE_HEADERS)}; any case) and optionally {c("external_id")} (up to {MAX_TEXT} characters,
+          yours to match results). Other columns are ignored. Excel&apos;s &quot;CSV UTF-8&quot; export works as it is.
+          In the portal,{" "}
           <Link className="link" href="/portfolios">
             Portfolios
           </Link>{" "}
@@ -82,15 +76,9 @@ export default async function PortfoliosGuide() {
         <CodeBlock label="Status and items">{`curl ${base}/batches/$BATCH_ID -H "X-API-Key: $FINCA_API_KEY"
 curl "${base}/batches/$BATCH_ID/items?status=invalid&limit=100" -H "X-API-Key: $FINCA_API_KEY"`}</CodeBlock>
         <p>
-          Item statuses:{" "}
-          {BATCH_ITEM_STATUSES.map((s, i) => (
-            <span key={s}>
-              {i > 0 && ", "}
-              {c(s)}
-            </span>
-          ))}
-          . The batch&apos;s {c("counts")} add up to {c("total")}. {c("DELETE /batches/{id}")} cancels: items not
-          started yet end {c("cancelled")}; those already registered finish.
+          Item statuses: {codes(BATCH_ITEM_STATUSES)}. The batch&apos;s {c("counts")} add up to {c("total")}.{" "}
+          {c("DELETE /batches/{id}")} cancels: items not started yet end {c("cancelled")}; those already registered
+          finish.
         </p>
         <p>
           To receive only {c("batch.completed")} at an endpoint, create it with{" "}
@@ -106,16 +94,7 @@ curl "${base}/batches/$BATCH_ID/items?status=invalid&limit=100" -H "X-API-Key: $
         </p>
         <CodeBlock label="Results">{`curl -o results.csv ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY"
 curl ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY" -H "Accept: application/x-ndjson"`}</CodeBlock>
-        <p>
-          CSV columns:{" "}
-          {RESULT_COLUMNS.map((col, i) => (
-            <span key={col}>
-              {i > 0 && ", "}
-              {c(col)}
-            </span>
-          ))}
-          .
-        </p>
+        <p>CSV columns: {codes(RESULT_COLUMNS)}.</p>
       </Section>
       <Section id="cli" title="4. From the command line">
         <CodeBlock label="finca batch">{`export FINCA_API_KEY=finca_test_… FINCA_URL=${base.replace(/\/api\/v1\/partner-api$/, "")}

@@ -7,7 +7,8 @@ import { BATCH_ITEM_STATUSES, type BatchItemStatus } from "@/lib/domain";
 import { oneParam, type RawParam } from "@/lib/portal/params";
 import { ActionButton } from "../../../_components/action-button";
 import { AutoRefresh } from "../../../_components/auto-refresh";
-import { Badge, Card, EmptyState, Missing, PageHeader, TableWrap, Time } from "../../../_components/ui";
+import { DataTable, Pager } from "../../../_components/data-table";
+import { Badge, Card, EmptyState, Missing, PageHeader, Time } from "../../../_components/ui";
 import { cancelPortfolioAction } from "../actions";
 import { BatchProgress } from "../progress";
 
@@ -118,56 +119,28 @@ export default async function PortfolioPage({
         )}
       </form>
       {items?.data.length ? (
-        <TableWrap label="Items">
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Line</th>
-                <th scope="col">Reference</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="hidden sm:table-cell">
-                  Your id
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.data.map((item) => (
-                <tr key={item.line}>
-                  <td className="tabular-nums">{item.line}</td>
-                  <td className="font-mono">
-                    {item.property_id ? (
-                      <Link className="link" href={`/properties/${item.property_id}`}>
-                        {item.cadastral_reference}
-                      </Link>
-                    ) : (
-                      item.cadastral_reference || <Missing>(empty)</Missing>
-                    )}
-                  </td>
-                  <td>
-                    <Badge value={item.status} />
-                  </td>
-                  <td className="hidden sm:table-cell">{item.external_id ?? <Missing />}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {(items.has_more || after !== undefined) && (
-            <div className="flex justify-between gap-2 border-t border-slate-100 p-3">
-              {after !== undefined ? (
-                <Link className="btn-secondary" href={query({})}>
-                  First page
-                </Link>
-              ) : (
-                <span />
-              )}
-              {items.has_more && (
-                <Link className="btn-secondary" href={query({ after: String(items.next_starting_after) })}>
-                  Next page
-                </Link>
-              )}
-            </div>
-          )}
-        </TableWrap>
+        <DataTable
+          label="Items"
+          rows={items.data}
+          rowKey={(item) => item.line}
+          columns={[
+            { header: "Line", cell: (item) => item.line, className: "tabular-nums" },
+            {
+              header: "Reference",
+              className: "font-mono",
+              cell: (item) => item.cadastral_reference || <Missing>(empty)</Missing>,
+              href: (item) => item.property_id && `/properties/${item.property_id}`,
+            },
+            { header: "Status", cell: (item) => <Badge value={item.status} /> },
+            { header: "Your id", cell: (item) => item.external_id ?? <Missing />, from: "sm" },
+          ]}
+          footer={
+            <Pager
+              first={after !== undefined && query({})}
+              next={items.has_more && query({ after: String(items.next_starting_after) })}
+            />
+          }
+        />
       ) : (
         <EmptyState title="No items match">Choose another status.</EmptyState>
       )}

@@ -4,11 +4,12 @@ import { can } from "@/lib/domain";
 import { EVENT_TYPES } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
 import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
-import { idParam, isoDay, oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../../_components/delivery-list";
-import { DayRange, FilterActions } from "../../../_components/filters";
+import { Pager } from "../../../_components/data-table";
+import { DayRange, FilterActions, FilterForm, SearchFilter, SelectFilter } from "../../../_components/filters";
 import { EmptyState, PageHeader } from "../../../_components/ui";
-import { replayDeliveryAction } from "../../actions";
+import { replayDeliveryAction } from "../actions";
 import { AutoRefresh } from "../../../_components/auto-refresh";
 
 export const metadata = { title: "Webhook deliveries" };
@@ -35,20 +36,12 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
     status,
     eventType: type,
     q,
-    // Dates are whole UTC days: "to" includes that day.
-    from: from ? new Date(`${from}T00:00:00Z`) : undefined,
-    to: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000) : undefined,
+    from: daySpan(from, to).start,
+    to: daySpan(from, to).end,
     before,
     limit: 25,
   });
-  const query = new URLSearchParams({
-    ...(q ? { q } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    ...(status ? { status } : {}),
-    ...(type ? { type } : {}),
-    ...(from ? { from } : {}),
-    ...(to ? { to } : {}),
-  });
+  const query = queryOf({ q, endpoint, status, type, from, to });
   const filtered = query.size > 0;
   return (
     <>
@@ -65,67 +58,36 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
         }
         actions={<AutoRefresh active={false} watching={!before} />}
       />
-      <form
-        key={query.toString()}
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-3 lg:items-end"
-        role="search"
-        aria-label="Filter deliveries"
+      <FilterForm
+        label="Filter deliveries"
+        query={query.toString()}
+        className="sm:grid-cols-2 lg:grid-cols-3 lg:items-end"
       >
-        <div className="sm:col-span-2 lg:col-span-3">
-          <label htmlFor="q" className="label">
-            webhook-id or property id
-          </label>
-          <input
-            id="q"
-            name="q"
-            type="search"
-            defaultValue={q}
-            className="input font-mono"
-            placeholder="msg_… or a property's UUID"
-          />
-        </div>
-        <div>
-          <label htmlFor="endpoint" className="label">
-            Endpoint
-          </label>
-          <select id="endpoint" name="endpoint" defaultValue={endpoint ?? ""} className="input">
-            <option value="">Any endpoint</option>
-            {endpoints.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.url}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="status" className="label">
-            Status
-          </label>
-          <select id="status" name="status" defaultValue={status ?? ""} className="input">
-            <option value="">Any status</option>
-            {DELIVERY_FILTERS.map((st) => (
-              <option key={st} value={st}>
-                {st}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="type" className="label">
-            Event type
-          </label>
-          <select id="type" name="type" defaultValue={type ?? ""} className="input">
-            <option value="">Any event</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SearchFilter
+          label="webhook-id or property id"
+          value={q}
+          placeholder="msg_… or a property's UUID"
+          className="sm:col-span-2 lg:col-span-3"
+          mono
+        />
+        <SelectFilter
+          name="endpoint"
+          label="Endpoint"
+          value={endpoint}
+          any="Any endpoint"
+          options={endpoints.map((e) => [e.id, e.url])}
+        />
+        <SelectFilter
+          name="status"
+          label="Status"
+          value={status}
+          any="Any status"
+          options={DELIVERY_FILTERS.map((st) => [st, st])}
+        />
+        <SelectFilter name="type" label="Event type" value={type} any="Any event" options={TYPES.map((t) => [t, t])} />
         <DayRange from={from} to={to} className="sm:col-span-2 lg:col-span-2" />
         <FilterActions filtered={filtered} clearHref="/webhooks/deliveries" />
-      </form>
+      </FilterForm>
       {page.data.length ? (
         <>
           <DeliveryList
@@ -135,21 +97,11 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
             propertyHref={(id) => `/properties/${id}`}
             showEndpoint
           />
-          <nav aria-label="Pages" className="mt-4 flex gap-2">
-            {before && (
-              <Link className="btn-secondary" href={`/webhooks/deliveries?${query}`}>
-                Newest
-              </Link>
-            )}
-            {page.next && (
-              <Link
-                className="btn-secondary"
-                href={`/webhooks/deliveries?${new URLSearchParams([...query, ["before", page.next]])}`}
-              >
-                Older
-              </Link>
-            )}
-          </nav>
+          <Pager
+            first={before && `/webhooks/deliveries?${query}`}
+            next={page.next && `/webhooks/deliveries?${new URLSearchParams([...query, ["before", page.next]])}`}
+            labels={["Newest", "Older"]}
+          />
         </>
       ) : (
         <EmptyState title={filtered ? "No deliveries match" : "No deliveries yet"}>

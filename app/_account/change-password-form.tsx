@@ -1,11 +1,13 @@
 "use client";
 
 import { useActionState } from "react";
-import { changePasswordAction, type FormState } from "../(auth)/actions";
-import { FormError } from "./ui";
+import { SubmitButton } from "../_components/submit-button";
+import type { ActionState } from "../_components/form-action";
+import { FormError } from "../_components/ui";
+import { changePasswordAction } from "./actions";
 
 export function ChangePasswordForm({ home, minLength }: { home: "/admin" | "/dashboard"; minLength: number }) {
-  const [state, action, pending] = useActionState<FormState, FormData>(changePasswordAction, undefined);
+  const [state, action] = useActionState<ActionState, FormData>(changePasswordAction, undefined);
   return (
     <form action={action} className="max-w-md space-y-3">
       <input type="hidden" name="home" value={home} />
@@ -39,9 +41,7 @@ export function ChangePasswordForm({ home, minLength }: { home: "/admin" | "/das
         />
       </div>
       <FormError message={state?.error} />
-      <button type="submit" className="btn" disabled={pending}>
-        {pending ? "Changing…" : "Change password"}
-      </button>
+      <SubmitButton pendingText="Changing…">Change password</SubmitButton>
     </form>
   );
 }
