@@ -184,6 +184,15 @@ const EnvSchema = z.object({
     .default(Math.max(1, availableParallelism() - 1)),
   /** ...and of one partner at once: another upload waits for none, it is refused (429) until the first is read. */
   WORKBOOK_WORKERS_PER_PARTNER: z.coerce.number().int().min(1).default(1),
+  /**
+   * CSV reader threads per process (a pool, kept between files): parsing runs off the event loop,
+   * a partner's files one at a time; more files than threads wait their turn.
+   */
+  CSV_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(Math.max(1, availableParallelism() - 1)),
   /** Busy time one workbook's reader may take; past it the worker is ended and the workbook refused. */
   WORKBOOK_CPU_SECONDS: z.coerce.number().min(0.1).default(30),
   /** Batches one partner may have queued or running per mode; more is a 409. */

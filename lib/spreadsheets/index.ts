@@ -7,6 +7,8 @@ import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
 import { WORKBOOK_READER } from "./workbook-reader";
 
+export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
+
 /** exceljs, loaded when a workbook is first read or written: it holds 25 MiB a server never needing one would keep. */
 export const excel = async (): Promise<typeof ExcelJS> => (await import("exceljs")).default;
 
