@@ -55,6 +55,12 @@ const EnvSchema = z.object({
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process. */
   FINCA_WORKERS: flag.default(true),
+  /**
+   * `npm start`'s server runs its workers (FINCA_WORKERS) in a child process of its own, so a
+   * portfolio's steps never hold the event loop that serves the portal and the API; 0 runs them in
+   * the server's own process.
+   */
+  FINCA_WORKER_PROCESS: flag.default(true),
   /** Seconds after which a job whose worker died is handed to another worker. */
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
