@@ -63,6 +63,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
+  ["batch-plans.ts", ["--sizes", "600", "--steps", "1"], "batch-plans"],
   [
     "batch.ts",
     [
