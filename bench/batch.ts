@@ -17,6 +17,7 @@
 //     heap's floor, so a leak per request shows as growth.
 //   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60]
 //     [--baseline-items 20000] [--memory-seconds 60]
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { getTableName, sql } from "drizzle-orm";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
@@ -172,6 +173,7 @@ try {
     timeline.push([Math.round((Date.now() - accepted) / 1000), batch.counts.total - batch.counts.pending]);
   }
   const finalSeconds = (Date.now() - accepted) / 1000;
+  const loadAtFinal = round(loadavg()[0]!, 2);
   const tableStats = await itemsTableStats();
   const minutes = perMinute(timeline);
   const lowestMinute = minutes.length > 1 ? round(Math.min(...minutes.slice(1)) / minutes[0]!, 2) : null;
@@ -224,6 +226,8 @@ try {
     baseline: base,
     ratio: round(itemsPerSecond / base.perSecond, 2),
     perMinute: { itemsPerSecond: minutes, lowestAgainstFirst: lowestMinute, atLeast: 0.8 },
+    // The machine is shared: its load (1 min) once the batch was final, beside the figures.
+    machineLoadAverage: loadAtFinal,
     batchItemsTable: tableStats,
     creates: { ...createLoad, allowedP99: deadlineMs + 50, withinDeadline: createLoad.p99 <= deadlineMs + 50 },
     memory: {
@@ -247,6 +251,7 @@ try {
       `baseline: ${base.perSecond}/s (${base.parallel} loops, ${base.received} items) → ratio ${round(itemsPerSecond / base.perSecond, 2)}`,
       `per minute (items final/s): ${minutes.join(", ")}; the lowest later minute against the first: ${lowestMinute} (at least 0.8)`,
       `batch_items: ${JSON.stringify(tableStats)}`,
+      `the machine's load average (1 min) when the batch was final: ${loadAtFinal}`,
       `creates at ${createRate}/s meanwhile: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, p99.9 ${createLoad.p999} ms (deadline ${deadlineMs} + 50 ms) ${JSON.stringify(createLoad.statuses)}`,
       `API RSS accepting once: ${accept.startMiB} → peak ${accept.peakMiB} MiB in ${accept.seconds} s`,
       `API RSS accepting ${accepting.result} times: ${accepting.startMiB} → peak ${accepting.peakMiB} MiB, slope ${accepting.slopeMiBPerMinute} MiB/min over the second half of ${accepting.seconds} s; heap floor ${accepting.heapFloorMiB.firstQuarter} → ${accepting.heapFloorMiB.lastQuarter} MiB; minute means ${accepting.minuteMeansMiB.join(", ")}`,

@@ -19,11 +19,16 @@ const RESTART_MS = [1000, 2000, 5000, 10_000, 30_000];
 const WORKER_NICE = 10;
 
 /**
- * The worker's entry beside this one's: compiled (.finca-server/scripts/worker.mjs) when npm start
- * runs this compiled, the source under tsx's loader otherwise (process.execArgv carries it over).
+ * The worker's entry beside this one's, with node's arguments: compiled (.finca-server/scripts/
+ * worker.mjs) when npm start runs this compiled; the source under tsx's loader otherwise (carried
+ * over from this process's arguments, or added where the source was loaded another way: tests).
  */
-const workerEntry = () =>
-  fileURLToPath(new URL(`../scripts/worker.${import.meta.url.endsWith(".ts") ? "ts" : "mjs"}`, import.meta.url));
+function workerCommand(): string[] {
+  if (!import.meta.url.endsWith(".ts"))
+    return [...process.execArgv, fileURLToPath(new URL("../scripts/worker.mjs", import.meta.url))];
+  const loader = process.execArgv.some((arg) => arg.includes("tsx")) ? [] : ["--import", "tsx"];
+  return [...process.execArgv, ...loader, fileURLToPath(new URL("../scripts/worker.ts", import.meta.url))];
+}
 
 export function startWorkerProcess(app: App): { stop(): Promise<void> } {
   let child: ChildProcess;
@@ -31,7 +36,7 @@ export function startWorkerProcess(app: App): { stop(): Promise<void> } {
   let crashes = 0;
   const start = () => {
     const env = { ...process.env, DATABASE_URL: app.database.url, FINCA_WORKERS: "1" };
-    child = spawn(process.execPath, [...process.execArgv, workerEntry()], {
+    child = spawn(process.execPath, workerCommand(), {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env,
     });
