@@ -6,7 +6,7 @@
 // {header}), {ack} (after each {rows}) and {stop} (the job is not wanted any more); the worker
 // sends {want}, {header}, {rows}, {done}, {refused} (a limit, with its kind and line) and {error}
 // (csv-parse's, with its code and line).
-import { LOWER_PRIORITY } from "./thread-priority";
+import { LOWER_PRIORITY } from "./reader-thread";
 
 export const CSV_READER = `
 const { parentPort, workerData } = require("node:worker_threads");

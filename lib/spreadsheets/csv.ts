@@ -4,9 +4,9 @@
 // files come and kept; each file is a job on the thread with the fewest, so a file whose body
 // arrives slowly holds no thread from the others, and a job stopped (a limit, an abort, a consumer
 // that stopped reading) ends alone.
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { CSV_READER } from "./csv-reader";
+import { modulePath } from "./reader-thread";
 
 export interface CsvLimits {
   maxRowChars: number;
@@ -36,12 +36,6 @@ export class CsvUnreadable extends Error {
 
 /** Heap of one CSV reader: a page of rows and a record under the row limit, many times over. */
 const CSV_HEAP_MB = 256;
-
-/** Where the worker finds csv-parse (as exceljs is found for workbooks: ./index.ts). */
-function csvParsePath(): string {
-  const resolved: unknown = createRequire(import.meta.url).resolve("csv-parse");
-  return typeof resolved === "string" ? resolved : "csv-parse";
-}
 
 type FromReader =
   | { type: "want" }
@@ -73,7 +67,7 @@ export function csvReaders(size: number): CsvReaders {
   const spawn = () => {
     const worker = new Worker(CSV_READER, {
       eval: true,
-      workerData: { csvParse: csvParsePath() },
+      workerData: { csvParse: modulePath("csv-parse") },
       resourceLimits: { maxOldGenerationSizeMb: CSV_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     });
     const thread = { worker, jobs: new Map<number, (message: FromReader) => void>() };
