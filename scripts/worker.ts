@@ -15,3 +15,6 @@ const port = app.config.WORKER_OPS_PORT;
 const server = port ? createOpsServer(opsHandlers(app)).listen(port) : null;
 app.logger.info({ database: app.database.kind, opsPort: port ?? null }, "worker started");
 closeOnSignals(app, () => (server ? stopHttpServer(server) : undefined));
+// Started by npm start's server (server/worker-process.ts, an IPC channel to it): it stops when
+// that server is gone, however it went (killed, it sends no signal).
+process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));

@@ -187,11 +187,12 @@ type Holder = { [KEY]?: Promise<App> };
 
 /**
  * The process's App. Kept on globalThis because Next.js may load this module in several bundles
- * (instrumentation, route handlers, pages): there must still be one pool and one queue.
+ * (instrumentation, route handlers, pages): there must still be one pool and one queue. The first
+ * call's options make it (npm start's server/main.ts calls first).
  */
-export function getApp(): Promise<App> {
+export function getApp(options?: AppOptions): Promise<App> {
   const holder = globalThis as Holder;
-  holder[KEY] ??= createApp().catch((error) => {
+  holder[KEY] ??= createApp(options).catch((error) => {
     delete holder[KEY];
     throw error;
   });

@@ -1,7 +1,8 @@
 // `npm start`'s server process: the front door (./http.ts) sends the partner API to its own
-// listener and everything else to Next.js; the App (database, queue, workers) in the same process,
-// and graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close
-// the database.
+// listener and everything else to Next.js; the App (database, queue) in the same process, the
+// workers in a child process (./worker-process.ts) or, with FINCA_WORKER_PROCESS=0, here; and
+// graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close the
+// database.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import next from "next";
@@ -10,10 +11,15 @@ import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { getApp } from "./app";
 import { frontDoor } from "./http";
 import { appOrExit, closeOnSignals, stopHttpServer } from "./lifecycle";
+import { startWorkerProcess } from "./worker-process";
+import { registerWorkers } from "./workers";
 
 const port = Number(process.env.PORT ?? 3000);
-// The App first: a start it refuses ends the process before Next.js is up.
-const app = await appOrExit(getApp);
+// The App first: a start it refuses ends the process before Next.js is up. Its workers after it.
+const app = await appOrExit(() => getApp({ workers: false }));
+const workersApart = app.config.FINCA_WORKERS && app.config.FINCA_WORKER_PROCESS;
+if (app.config.FINCA_WORKERS && !workersApart) await registerWorkers(app);
+const workers = workersApart ? startWorkerProcess(app) : null;
 // The checkout's root: npm start runs it from there (compiled, it no longer sits in server/).
 const nextApp = next({ dev: false, dir: process.cwd(), port });
 await nextApp.prepare();
@@ -33,4 +39,6 @@ server.listen(port, () => app.logger.info({ port, database: app.database.kind },
 closeOnSignals(app, async () => {
   await stopHttpServer(server);
   await nextApp.close();
+  // Before the database closes: the worker hands its jobs back through it.
+  await workers?.stop();
 });

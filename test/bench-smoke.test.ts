@@ -64,6 +64,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ["cadastre-import.ts", ["--parcels", "200", "--units", "2"], "cadastre-import"],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
+  ["batch-plans.ts", ["--sizes", "600", "--steps", "1"], "batch-plans"],
   [
     "batch.ts",
     [

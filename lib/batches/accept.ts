@@ -2,7 +2,15 @@
 // set-based insert per few thousand) and its first step job, so it exists whole or not at all.
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { bare, madeWithKey, rowsOf, schema, type Db, type DbOrTx } from "@/lib/db";
-import { DomainError, emptyCounts, idempotencyConflict, type Batch, type Scope, type WriteBudget } from "@/lib/domain";
+import {
+  DomainError,
+  emptyCounts,
+  idempotencyConflict,
+  type Batch,
+  type BatchCounts,
+  type Scope,
+  type WriteBudget,
+} from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { recordEvent } from "@/lib/webhooks/events";
 import { requireLiveAccess } from "@/lib/partners/live";
@@ -147,14 +155,16 @@ export async function cancelLocked(tx: DbOrTx, queue: Queue, row: BatchRow): Pro
 /**
  * Writes the batch's counts and status (and `set`) after a change to its items; when no item is
  * pending any more it is complete, and `batch.completed` is recorded in the same transaction.
+ * `counts`: what a step made of the batch's counts (its items are counted again without them: a
+ * cancel, once).
  */
 export async function settle(
   tx: DbOrTx,
   queue: Queue,
   row: BatchRow,
-  change: { status: BatchRow["status"]; set?: { step?: SQL; startedAt?: SQL | Date } },
+  change: { status: BatchRow["status"]; set?: { step?: SQL; startedAt?: SQL | Date }; counts?: BatchCounts },
 ): Promise<BatchRow> {
-  const counts = await tally(tx, row.id);
+  const counts = change.counts ?? (await tally(tx, row.id));
   const done = counts.pending === 0;
   const [updated] = await tx
     .update(batches)

@@ -1,10 +1,11 @@
 // Workbook readers are capped per partner and per process: a partner past its cap, or any partner
 // once the process's readers are all busy, is refused at once with a 429 naming the cap; a reader
 // ended by its request's abort frees its slot. A partner's CSV files are parsed one at a time.
+// CSV files are parsed in reader threads: an aborted request stops its job there.
 import { expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { excel, readersRunning } from "@/lib/spreadsheets";
-import { fileLimitsOf, previewFile, fileReaders, type FileReaders } from "./read";
+import { fileLimitsOf, fileReaders, previewFile, readFile, type FileReaders } from "./read";
 
 const limits = fileLimitsOf(loadConfig({}));
 
@@ -37,7 +38,12 @@ const refusal = (promise: Promise<unknown>) =>
   );
 
 it("caps workbook readers per partner and per process, and frees a slot when its request is aborted", async () => {
-  const readers = fileReaders({ WORKBOOK_WORKERS: 2, WORKBOOK_WORKERS_PER_PARTNER: 1, WORKBOOK_CPU_SECONDS: 30 });
+  const readers = fileReaders({
+    WORKBOOK_WORKERS: 2,
+    WORKBOOK_WORKERS_PER_PARTNER: 1,
+    WORKBOOK_CPU_SECONDS: 30,
+    CSV_WORKERS: 1,
+  });
   const bytes = await workbook();
   const read = (partnerId: string) => previewFile("xlsx", once(bytes), limits, { readers, partnerId });
   const a = stalled(bytes, readers, "a");
@@ -73,7 +79,12 @@ it("applies the row limits to a workbook's rows too", async () => {
     ["2749704YJ0624N0001DI", "n".repeat(2_000)],
   ]);
   const bytes = new Uint8Array(await book.xlsx.writeBuffer());
-  const readers = fileReaders({ WORKBOOK_WORKERS: 1, WORKBOOK_WORKERS_PER_PARTNER: 1, WORKBOOK_CPU_SECONDS: 30 });
+  const readers = fileReaders({
+    WORKBOOK_WORKERS: 1,
+    WORKBOOK_WORKERS_PER_PARTNER: 1,
+    WORKBOOK_CPU_SECONDS: 30,
+    CSV_WORKERS: 1,
+  });
   const small = { ...limits, maxFieldChars: 1_000 };
   expect(await refusal(previewFile("xlsx", once(bytes), small, { readers, partnerId: "a" }))).toMatchObject({
     code: "validation_error",
@@ -105,4 +116,28 @@ it("parses one CSV of a partner at a time: the next waits its turn, another part
   await next;
   expect(second).toMatchObject({ total: 1 });
   expect(readers.csvTurns.size).toBe(0);
+});
+
+it("parses CSV off the event loop: a request aborted while its body arrives stops its job; wide rows are read", async () => {
+  const readers = fileReaders(loadConfig({}));
+  const gone = new AbortController();
+  const csv = new TextEncoder().encode(`refcat${",".repeat(900)}\n2749704YJ0624N0001DI${",x".repeat(900)}\n`);
+  async function* stalledBody() {
+    yield csv;
+    await new Promise(() => {});
+  }
+  const stalledPreview = previewFile("csv", stalledBody(), limits, { readers, partnerId: "a", signal: gone.signal });
+  const refused = refusal(stalledPreview);
+  while (readers.csv.reading() < 1) await new Promise((r) => setTimeout(r, 10));
+  gone.abort(new Error("the client went away"));
+  expect(await refused).toMatchObject({ message: "the client went away" });
+  expect(readers.csv.reading()).toBe(0);
+  // The same file whole: the preview's rows as read, and a submission's items from the wanted fields only.
+  expect(await previewFile("csv", once(csv), limits, { readers, partnerId: "a" })).toMatchObject({
+    total: 1,
+    rows: [expect.arrayContaining(["2749704YJ0624N0001DI", "x"])],
+  });
+  expect(await readFile("csv", once(csv), limits, { readers, partnerId: "a" })).toMatchObject({
+    items: [{ reference: "2749704YJ0624N0001DI", externalId: null }],
+  });
 });

@@ -3,19 +3,25 @@
 // (whichever the header row uses), CRLF or LF, RFC 4180 quotes, a header row naming the reference
 // column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
 // another request); nothing past the byte cap is read. One partner's file cannot stall the
-// others: a row's characters, fields and columns are capped, CSV is parsed a slice at a time with
-// a turn of the event loop every few milliseconds, one file of a partner at a time, and workbooks
-// are read in worker threads capped per partner and per process, each ended when its request is
-// aborted or after its busy-time limit.
+// others: a row's characters, fields and columns are capped, CSV is parsed off the event loop in a
+// pool of reader threads, one file of a partner at a time, and workbooks are read in worker threads
+// capped per partner and per process, each ended when its request is aborted or after its
+// busy-time limit; the reader threads run at a lower priority than the event loop.
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import { finished } from "node:stream/promises";
-import { CsvError, parse, type InfoRecord } from "csv-parse";
 import type { Config } from "@/lib/config";
 import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
-import { firstSheetRows, NotAWorkbook } from "@/lib/spreadsheets";
+import {
+  CsvRefused,
+  csvReaders,
+  csvRows,
+  CsvUnreadable,
+  firstSheetRows,
+  NotAWorkbook,
+  type CsvReaders,
+} from "@/lib/spreadsheets";
 import { partnerSlots, type PartnerSlots } from "@/lib/webhooks/fair-share";
-import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type ItemInput } from "./items";
+import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type Columns, type ItemInput } from "./items";
 
 export interface FileLimits {
   maxItems: number;
@@ -41,12 +47,12 @@ export const fileLimitsOf = (config: LimitSettings): FileLimits => ({
 
 /**
  * A process's file readers: workbooks are read in worker threads, at most so many at once in all
- * and per partner; a partner's CSV files are parsed on this thread one at a time (the next waits
- * its turn, its body unread), so one partner's uploads take at most one parser's turns from the
- * others' requests.
+ * and per partner; CSV files are parsed in a pool of reader threads, a partner's one at a time
+ * (the next waits its turn, its body unread), so one partner's uploads hold at most one of them.
  */
 export interface FileReaders {
   workbooks: PartnerSlots;
+  csv: CsvReaders;
   total: number;
   perPartner: number;
   cpuSeconds: number;
@@ -55,8 +61,9 @@ export interface FileReaders {
 }
 
 export const fileReaders = (
-  config: Pick<Config, "WORKBOOK_WORKERS" | "WORKBOOK_WORKERS_PER_PARTNER" | "WORKBOOK_CPU_SECONDS">,
+  config: Pick<Config, "WORKBOOK_WORKERS" | "WORKBOOK_WORKERS_PER_PARTNER" | "WORKBOOK_CPU_SECONDS" | "CSV_WORKERS">,
 ): FileReaders => ({
+  csv: csvReaders(config.CSV_WORKERS),
   // No wait for a slot: a refusal says to try again, a queue would hold the files meanwhile.
   workbooks: partnerSlots(config.WORKBOOK_WORKERS_PER_PARTNER, 0, config.WORKBOOK_WORKERS),
   total: config.WORKBOOK_WORKERS,
@@ -127,15 +134,6 @@ function delimiterOf(headerLine: string): "," | ";" {
 /** Rows of a file, a page at a time: a page is what one slice of the body held (no await per row). */
 type Pages = AsyncGenerator<string[][]>;
 
-/**
- * The CSV parser is given this many characters at a time, and after TURN_MS of parsing the event
- * loop has a turn (others' requests go on meanwhile): by time, not size, because what a slice
- * costs depends on what it holds (a line of commas parses at about 2 MB/s here, text at 50).
- */
-const SLICE = 1024;
-const TURN_MS = 2;
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 const tooManyColumns = (line: number, limits: FileLimits) => {
   const detail = `more than ${limits.maxColumns} columns (at most ${limits.maxColumns} a row)`;
   return invalidRequest(`Line ${line} has ${detail}.`, [{ line, detail }]);
@@ -146,119 +144,94 @@ const rowTooLong = (line: number, limits: FileLimits) => {
   return invalidRequest(`Line ${line} is ${detail}.`, [{ line, detail }]);
 };
 
-/** The number of fields of the record csv-parse 7 is reading (its own `state.record`, which its types do not show). */
-function openRecordFields(parser: object): () => number {
-  const state = "state" in parser ? parser.state : null;
-  if (!state || typeof state !== "object" || !("record" in state))
-    throw new Error("csv-parse no longer keeps the record being read in state.record");
-  return () => (Array.isArray(state.record) ? state.record.length : 0);
-}
+const fieldTooLong = (line: number, limits: FileLimits) => {
+  const detail = `a field of more than ${limits.maxFieldChars} characters (at most ${limits.maxFieldChars} a field)`;
+  return invalidRequest(`Line ${line} has ${detail}.`, [{ line, detail }]);
+};
 
-/** A row past the limits on columns, fields and (`chars`: a workbook's) its length is a 422 naming the limit. */
-function checkRow(values: readonly string[], line: number, limits: FileLimits, chars = false): void {
+/** A row past the limits on columns, fields and its length is a 422 naming the limit (a workbook's rows). */
+function checkRow(values: readonly string[], line: number, limits: FileLimits): void {
   if (values.length > limits.maxColumns) throw tooManyColumns(line, limits);
   let length = 0;
   for (const value of values) {
-    if (value.length > limits.maxFieldChars) {
-      const detail = `a field of more than ${limits.maxFieldChars} characters (at most ${limits.maxFieldChars} a field)`;
-      throw invalidRequest(`Line ${line} has ${detail}.`, [{ line, detail }]);
-    }
-    if (chars && (length += value.length) > limits.maxRowChars) throw rowTooLong(line, limits);
-  }
-}
-
-/** The CSV's records (arrays of fields) in pages, the header row first, parsed in the partner's turn. */
-async function* csvRecords(text: AsyncIterable<string>, limits: FileLimits, context: ReadContext): Pages {
-  const done = await csvTurn(context.readers, context.partnerId);
-  try {
-    yield* parsedCsv(text, limits, context.signal);
-  } finally {
-    done();
-  }
-}
-
-async function* parsedCsv(text: AsyncIterable<string>, limits: FileLimits, signal?: AbortSignal): Pages {
-  const chunks = text[Symbol.asyncIterator]();
-  // The header line decides the delimiter: read until it is whole (looking only in what came last).
-  let head = "";
-  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-    head += next.value;
-    if (next.value.includes("\n")) break;
-    if (head.length > limits.maxRowChars) throw rowTooLong(1, limits);
-  }
-  const parser = parse({
-    delimiter: delimiterOf(head.slice(0, limits.maxRowChars + 1).split("\n", 1)[0]!),
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    // csv-parse stops a record at this many characters as it goes; columns and fields are
-    // checked on each record (a `cast` per field made parsing 25 times slower), and the record
-    // being read after each slice: a line of a million empty fields holds no characters.
-    max_record_size: limits.maxRowChars,
-    on_record: (record: string[], context: InfoRecord) => {
-      checkRow(record, context.lines, limits);
-      return record;
-    },
-  });
-  // The record being read (csv-parse 7's own state; a slice adds at most SLICE fields to it).
-  const openFields = openRecordFields(parser);
-  // Records are collected as the parser emits them and handed on once per slice written: an
-  // async iteration per record cost more than the parsing itself (2 KB of garbage a row).
-  const page: string[][] = [];
-  let failure: Error | undefined;
-  parser.on("data", (record: string[]) => page.push(record));
-  parser.on("error", (error) => (failure ??= error));
-  const write = (slice: string) => new Promise<void>((resolve) => parser.write(slice, () => resolve()));
-  let since = performance.now();
-  try {
-    for (let piece: string | undefined = head; piece !== undefined; ) {
-      for (let at = 0; at < piece.length; at += SLICE) {
-        await write(piece.slice(at, at + SLICE));
-        if (failure) throw failure;
-        if (openFields() > limits.maxColumns) throw tooManyColumns(parser.info.lines, limits);
-        if (page.length) yield page.splice(0);
-        if (performance.now() - since < TURN_MS) continue;
-        await turn();
-        signal?.throwIfAborted();
-        since = performance.now();
-      }
-      const next = await chunks.next();
-      piece = next.done ? undefined : next.value;
-    }
-    parser.end();
-    await finished(parser);
-    if (failure) throw failure;
-    if (page.length) yield page.splice(0);
-  } catch (error) {
-    if (!(error instanceof CsvError) || !error.code.startsWith("CSV_")) throw error;
-    const line = typeof error.lines === "number" ? error.lines : 1;
-    if (error.code === "CSV_MAX_RECORD_SIZE") throw rowTooLong(line, limits);
-    throw invalidRequest(`The CSV cannot be read at line ${line}: ${error.message}`, [{ line, detail: error.message }]);
-  } finally {
-    parser.destroy();
-    await chunks.return?.();
+    if (value.length > limits.maxFieldChars) throw fieldTooLong(line, limits);
+    if ((length += value.length) > limits.maxRowChars) throw rowTooLong(line, limits);
   }
 }
 
 /**
- * The header row (the first one naming a reference column, among the first `searchRows`), its
- * columns, and the data rows after it.
+ * The rows after the header as they are wanted: the first `whole` as read, then only the fields
+ * the items are made of (the reference, and the external id when there is one), in that order.
  */
-async function headerOf(pages: Pages, searchRows: number) {
-  let seen = 0;
-  for (let next = await pages.next(); !next.done; next = await pages.next()) {
-    for (const [i, row] of next.value.entries()) {
-      const columns = columnsOf(row);
-      if (columns) return { header: row, columns, rows: startingWith(next.value.slice(i + 1), pages) };
-      if (++seen >= searchRows) throw noReferenceColumn(row);
-    }
-  }
-  throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
+interface Wanted {
+  whole: number;
+  /** Whether the rows past `whole` are wanted at all (a preview only counts them). */
+  fields: boolean;
 }
 
-async function* startingWith(first: string[][], rest: Pages): Pages {
+const picked = (columns: Columns, { fields }: Wanted): number[] =>
+  !fields ? [] : columns.externalId === null ? [columns.reference] : [columns.reference, columns.externalId];
+
+/** Where the reference and external id are in the rows past `whole` (see Wanted). */
+const pickedColumns = (columns: Columns): Columns => ({
+  reference: 0,
+  externalId: columns.externalId === null ? null : 1,
+});
+
+/**
+ * A file's header row, where its columns are, and the rows after it as wanted, from its pages (the
+ * header row alone first).
+ */
+async function tableOf(pages: Pages): Promise<{ header: string[]; columns: Columns; rows: Pages }> {
+  const first = await pages.next();
+  if (first.done) throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
+  const header = first.value[0]!;
+  const columns = columnsOf(header);
+  if (!columns) throw noReferenceColumn(header);
+  return { header, columns, rows: pages };
+}
+
+/**
+ * A CSV's pages, parsed in a reader thread of the process's pool (lib/spreadsheets' csvRows) in the
+ * partner's turn: its first line is the header row; only the wanted fields come back.
+ */
+async function* csvPages(text: AsyncIterable<string>, limits: FileLimits, context: ReadContext, wanted: Wanted): Pages {
+  const done = await csvTurn(context.readers, context.partnerId);
+  const chunks = text[Symbol.asyncIterator]();
+  try {
+    // The header line decides the delimiter: read until it is whole (looking only in what came last).
+    let head = "";
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      head += next.value;
+      if (next.value.includes("\n")) break;
+      if (head.length > limits.maxRowChars) throw rowTooLong(1, limits);
+    }
+    const delimiter = delimiterOf(head.slice(0, limits.maxRowChars + 1).split("\n", 1)[0]!);
+    const pick = (header: string[]) => {
+      const columns = columnsOf(header);
+      return columns && { keep: picked(columns, wanted), whole: wanted.whole };
+    };
+    const text = prepended(head, chunks);
+    yield* csvRows(context.readers.csv, text, { delimiter, limits, pick, signal: context.signal });
+  } catch (error) {
+    if (error instanceof CsvRefused) {
+      const refusal = { row: rowTooLong, field: fieldTooLong, columns: tooManyColumns }[error.kind];
+      throw refusal(error.line, limits);
+    }
+    if (error instanceof CsvUnreadable)
+      throw invalidRequest(`The CSV cannot be read at line ${error.line}: ${error.message}`, [
+        { line: error.line, detail: error.message },
+      ]);
+    throw error;
+  } finally {
+    done();
+    await chunks.return?.();
+  }
+}
+
+async function* prepended<T>(first: T, rest: AsyncIterator<T>): AsyncGenerator<T> {
   yield first;
-  yield* rest;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 export interface ReadFile {
@@ -291,7 +264,7 @@ export function fileFormat(name: string): FileFormat {
 }
 
 /** How far down a workbook's first sheet the header may sit (title lines above it are common); a CSV's is its first line. */
-const HEADER_ROWS: Record<FileFormat, number> = { csv: 1, xlsx: 10 };
+const HEADER_ROWS = 10;
 const PREVIEW_ROWS = 5;
 
 /** A reader slot of the partner's for a workbook, or a 429 saying whose cap is reached. */
@@ -306,16 +279,34 @@ function workbookSlot({ readers, partnerId }: ReadContext): () => void {
   );
 }
 
-/** The rows of a workbook's first sheet, each checked against the limits. */
-async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, limits: FileLimits, context: ReadContext): Pages {
+/**
+ * A workbook's pages: the header row (the first one naming a reference column, among the first
+ * HEADER_ROWS of its first sheet) alone, then the rows after it as wanted, each checked against the limits.
+ */
+async function* workbookPages(
+  bytes: AsyncIterable<Uint8Array>,
+  limits: FileLimits,
+  context: ReadContext,
+  wanted: Wanted,
+): Pages {
   const release = workbookSlot(context);
   try {
     const { cpuSeconds } = context.readers;
     // Its rows' text at most what a CSV body may hold (the reader's thread copies it all to this one).
     const options = { cpuSeconds, signal: context.signal, maxTextChars: limits.maxBytes };
+    let seen = 0;
+    let keep: number[] | null = null;
+    let whole = wanted.whole;
     for await (const row of firstSheetRows(Readable.from(bytes), options)) {
-      checkRow(row.values, row.line, limits, true);
-      yield [row.values];
+      checkRow(row.values, row.line, limits);
+      if (keep) yield [whole > 0 && whole-- ? row.values : keep.map((i) => row.values[i] ?? "")];
+      else {
+        const columns = columnsOf(row.values);
+        if (columns) {
+          keep = picked(columns, wanted);
+          yield [row.values];
+        } else if (++seen >= HEADER_ROWS) throw noReferenceColumn(row.values);
+      }
     }
   } catch (error) {
     if (error instanceof NotAWorkbook)
@@ -326,16 +317,19 @@ async function* workbookRecords(bytes: AsyncIterable<Uint8Array>, limits: FileLi
   }
 }
 
-/** The file's records and the hash its bytes feed; a workbook that is none is a 422. */
-function recordsOf(
+/** The file's pages and the hash its bytes feed; a workbook that is none is a 422. */
+function pagesOf(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
   limits: FileLimits,
   context: ReadContext,
   hash: ReturnType<typeof createHash>,
+  wanted: Wanted,
 ): Pages {
   const bytes = capped(body, limits.maxBytes, hash);
-  return format === "csv" ? csvRecords(utf8(bytes), limits, context) : workbookRecords(bytes, limits, context);
+  return format === "csv"
+    ? csvPages(utf8(bytes), limits, context, wanted)
+    : workbookPages(bytes, limits, context, wanted);
 }
 
 /** A file's items (a CSV body, or an uploaded CSV or workbook). */
@@ -346,14 +340,14 @@ export async function readFile(
   context: ReadContext,
 ): Promise<ReadFile> {
   const hash = createHash("sha256");
-  const records = recordsOf(format, body, limits, context, hash);
+  const pages = pagesOf(format, body, limits, context, hash, { whole: 0, fields: true });
   try {
-    const { columns, rows } = await headerOf(records, HEADER_ROWS[format]);
-    const items = await itemsOfRows(rows, columns, limits.maxItems);
+    const { columns, rows } = await tableOf(pages);
+    const items = await itemsOfRows(rows, pickedColumns(columns), limits.maxItems);
     return { items, digest: hash.digest("hex") };
   } finally {
     // However the reading ended (a refused header too): the parser or worker, and its slot, go.
-    await records.return(undefined);
+    await pages.return(undefined);
   }
 }
 
@@ -364,12 +358,12 @@ export async function previewFile(
   limits: FileLimits,
   context: ReadContext,
 ): Promise<Preview> {
-  const records = recordsOf(format, body, limits, context, createHash("sha256"));
+  const pages = pagesOf(format, body, limits, context, createHash("sha256"), { whole: PREVIEW_ROWS, fields: false });
   try {
-    const { header, columns, rows: pages } = await headerOf(records, HEADER_ROWS[format]);
+    const { header, columns, rows: later } = await tableOf(pages);
     const rows: string[][] = [];
     let total = 0;
-    for await (const page of pages) {
+    for await (const page of later) {
       for (const row of page) {
         if (++total > limits.maxItems)
           throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
@@ -387,7 +381,7 @@ export async function previewFile(
       total,
     };
   } finally {
-    await records.return(undefined);
+    await pages.return(undefined);
   }
 }
 

@@ -4,13 +4,18 @@
 // would be, their enrichment queued in the durable pipeline; then the counts are written, and
 // either the batch completes (`batch.completed`) or the next step is queued. A step that dies writes
 // nothing and runs again; a job whose step number is not the batch's is stale and does nothing.
+// A step's cost does not grow with its batch: each statement reads only the step's rows through a
+// partial index (the enriching items, the next to register, the duplicates of the references
+// taken; lib/db/schema.ts), and the counts are the batch's counts moved by what the step changed,
+// not counted again.
 // Keeping each batch's enriching items within a window lets batches of several partners take
 // turns in the enrichment queue instead of one portfolio queueing 100,000 runs ahead of the rest.
-import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { rowsOf, schema } from "@/lib/db";
 import { registerReferences } from "@/lib/properties";
 import { enqueue, QUEUES } from "@/lib/queue";
 import { hasLiveAccess } from "@/lib/partners/live";
+import type { BatchCounts, BatchItemStatus } from "@/lib/domain";
 import { cancelLocked, settle, type BatchesDeps, type BatchJob } from "./accept";
 
 const { batches, batchItems, properties } = schema;
@@ -30,12 +35,21 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
       if (row.completedAt) return;
     }
     const i = batchItems;
+    const counts: BatchCounts = { ...row.counts };
+    const moved = (status: BatchItemStatus) => {
+      counts.pending--;
+      counts[status]++;
+    };
     // Items whose property has reached its final status take it.
-    await tx.execute(sql`
-      update ${i} set ${sql.identifier(i.status.name)} = ${properties.status}
-      from ${properties}
-      where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} = ${properties.id}
-        and ${properties.status} <> 'enriching'`);
+    const finished = rowsOf<{ status: BatchItemStatus }>(
+      await tx.execute(sql`
+        update ${i} set ${sql.identifier(i.status.name)} = ${properties.status}
+        from ${properties}
+        where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is not null
+          and ${i.propertyId} = ${properties.id} and ${properties.status} <> 'enriching'
+        returning ${i.status} as status`),
+    );
+    for (const { status } of finished) moved(status);
     let more = false;
     if (row.status !== "cancelled") {
       const [{ enriching } = { enriching: 0 }] = rowsOf<{ enriching: number }>(
@@ -44,12 +58,12 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
       );
       const room = Math.min(STEP_ITEMS, deps.config.BATCH_WINDOW - enriching);
       if (room > 0) {
-        const next = await tx
-          .select({ line: i.line, reference: i.cadastralReference })
-          .from(i)
-          .where(and(eq(i.batchId, row.id), eq(i.status, "pending"), isNull(i.propertyId)))
-          .orderBy(asc(i.line))
-          .limit(room + 1);
+        const next = rowsOf<{ line: number; reference: string }>(
+          await tx.execute(sql`
+            select ${i.line} as line, ${i.cadastralReference} as reference from ${i}
+            where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is null
+            order by ${i.line} limit ${room + 1}`),
+        );
         more = next.length > room;
         const taken = next.slice(0, room);
         const registered = await registerReferences(
@@ -60,25 +74,34 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
         );
         const updates = taken.map(({ line, reference }) => {
           const { propertyId, status } = registered.get(reference)!;
-          return { line, property_id: propertyId, status: status === "enriching" ? "pending" : status };
+          const itemStatus: BatchItemStatus = status === "enriching" ? "pending" : status;
+          return { line, property_id: propertyId, status: itemStatus };
         });
+        for (const { status } of updates) if (status !== "pending") moved(status);
         if (updates.length) {
+          // The lines' range too: the primary key's scan then reads the step's lines whatever the
+          // statistics say of the batch's size (stale ones, a batch just accepted, had the planner
+          // hash the batch's every item).
           await tx.execute(sql`
             update ${i} set ${sql.identifier(i.propertyId.name)} = r.property_id, ${sql.identifier(i.status.name)} = r.status
             from jsonb_to_recordset(${JSON.stringify(updates)}::jsonb) as r(line int, property_id uuid, status text)
-            where ${i.batchId} = ${row.id} and ${i.line} = r.line`);
-          // Later lines with the same reference point to the same property.
+            where ${i.batchId} = ${row.id} and ${i.line} = r.line
+              and ${i.line} between ${taken[0]!.line} and ${taken.at(-1)!.line}`);
+          // Later lines with the same reference point to the same property (the references named
+          // twice over: the index's scan then reads only theirs, not the batch's every duplicate).
           await tx.execute(sql`
             update ${i} set ${sql.identifier(i.propertyId.name)} = r.property_id
             from jsonb_to_recordset(${JSON.stringify(taken.map((t) => ({ reference: t.reference, property_id: registered.get(t.reference)!.propertyId })))}::jsonb)
               as r(reference text, property_id uuid)
-            where ${i.batchId} = ${row.id} and ${i.status} = 'duplicate' and ${i.cadastralReference} = r.reference`);
+            where ${i.batchId} = ${row.id} and ${i.status} = 'duplicate' and ${i.cadastralReference} = r.reference
+              and ${i.cadastralReference} = any(${sql.param(taken.map((t) => t.reference))}::text[])`);
         }
       }
     }
     const updated = await settle(tx, deps.queue, row, {
       status: row.status === "queued" ? "running" : row.status,
       set: { step: sql`${batches.step} + 1`, startedAt: row.startedAt ?? sql`now()` },
+      counts,
     });
     if (updated.completedAt) return;
     // More to register at once: straight on; otherwise look again once enrichment has moved.

@@ -56,6 +56,12 @@ const EnvSchema = z.object({
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process. */
   FINCA_WORKERS: flag.default(true),
+  /**
+   * `npm start`'s server runs its workers (FINCA_WORKERS) in a child process of its own, so a
+   * portfolio's steps never hold the event loop that serves the portal and the API; 0 runs them in
+   * the server's own process.
+   */
+  FINCA_WORKER_PROCESS: flag.default(true),
   /** Seconds after which a job whose worker died is handed to another worker. */
   JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
   JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
@@ -182,6 +188,15 @@ const EnvSchema = z.object({
     .default(Math.max(1, availableParallelism() - 1)),
   /** ...and of one partner at once: another upload waits for none, it is refused (429) until the first is read. */
   WORKBOOK_WORKERS_PER_PARTNER: z.coerce.number().int().min(1).default(1),
+  /**
+   * CSV reader threads per process (a pool, kept between files): parsing runs off the event loop,
+   * a partner's files one at a time; more files than threads wait their turn.
+   */
+  CSV_WORKERS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(Math.max(1, availableParallelism() - 1)),
   /** Busy time one workbook's reader may take; past it the worker is ended and the workbook refused. */
   WORKBOOK_CPU_SECONDS: z.coerce.number().min(0.1).default(30),
   /** Batches one partner may have queued or running per mode; more is a 409. */

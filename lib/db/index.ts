@@ -21,6 +21,8 @@ export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promis
 export interface Database {
   /** `embedded`: the data folder's own PostgreSQL; `postgres`: DATABASE_URL's. */
   kind: "embedded" | "postgres";
+  /** The connection string (the embedded server's too): npm start's worker process connects with it. */
+  url: string;
   db: Db;
   /** Raw SQL on the shared connection(s), for pg-boss. */
   executor: SqlExecutor;
@@ -294,6 +296,7 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
   const db: Db = drizzle(pool, { schema });
   return {
     kind: "postgres",
+    url,
     db,
     executor: { executeSql: (text, values) => pool.query(text, values as unknown[]) },
     close: () => pool.end(),

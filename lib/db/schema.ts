@@ -550,5 +550,15 @@ export const batchItems = pgTable(
     /** Why an `invalid` item is invalid (its code is always invalid_cadastral_reference). */
     errorDetail: text("error_detail"),
   },
-  (t) => [primaryKey({ columns: [t.batchId, t.line] }), index("batch_items_status").on(t.batchId, t.status, t.line)],
+  (t) => [
+    primaryKey({ columns: [t.batchId, t.line] }),
+    index("batch_items_status").on(t.batchId, t.status, t.line),
+    // A batch step's own rows, each set at most BATCH_WINDOW (or a step's) long whatever the batch's
+    // size: the items enriching, the next ones to register, and the duplicates a reference points to.
+    index("batch_items_enriching")
+      .on(t.batchId, t.propertyId)
+      .where(sql`status = 'pending' and property_id is not null`),
+    index("batch_items_unregistered").on(t.batchId, t.line).where(sql`status = 'pending' and property_id is null`),
+    index("batch_items_duplicates").on(t.batchId, t.cadastralReference).where(sql`status = 'duplicate'`),
+  ],
 );

@@ -33,9 +33,10 @@ export async function registerReferences(
   if (!references.length) return registered;
   const p = properties;
   const s = enrichmentSources;
-  // One statement: the insert's rows are not visible to its own select, so `existing` holds only the
-  // properties registered before it.
-  const rows = rowsOf<{ id: string; reference: string; status: PropertyStatus; created: boolean }>(
+  // One statement writes the new ones: a portfolio's references are mostly new, and looking up the
+  // others there (a join to the partner's properties) read all of the partner's properties in the
+  // mode whenever the planner's statistics predated the portfolio, more at each step as it grew.
+  const created = rowsOf<{ id: string; reference: string; status: PropertyStatus }>(
     await tx.execute(sql`
       with input as (select distinct r from unnest(${sql.param(references)}::text[]) r),
       inserted as (
@@ -48,25 +49,21 @@ export async function registerReferences(
         insert into ${s} (${bare(s.propertyId)}, ${bare(s.source)})
         select inserted.${bare(p.id)}, source from inserted, unnest(${sql.param([...SOURCES])}::text[]) source
       )
-      select ${bare(p.id)} as id, ${bare(p.cadastralReference)} as reference, ${bare(p.status)} as status, true as created
-      from inserted
-      union all
-      select ${p.id}, ${p.cadastralReference}, ${p.status}, false from ${p} join input on ${p.cadastralReference} = r
-      where ${p.partnerId} = ${scope.partnerId}::uuid and ${p.mode} = ${scope.mode}`),
+      select ${bare(p.id)} as id, ${bare(p.cadastralReference)} as reference, ${bare(p.status)} as status from inserted`),
   );
-  for (const row of rows) registered.set(row.reference, { propertyId: row.id, status: row.status });
-  // A concurrent create may have won a reference after this statement began: read those now.
+  for (const row of created) registered.set(row.reference, { propertyId: row.id, status: row.status });
+  // The rest were registered before (or by a concurrent create after this statement began): read
+  // those by reference, the unique index's probes.
   const missing = references.filter((r) => !registered.has(r));
   if (missing.length) {
-    const late = rowsOf<{ id: string; reference: string; status: PropertyStatus }>(
+    const existing = rowsOf<{ id: string; reference: string; status: PropertyStatus }>(
       await tx.execute(sql`
         select ${p.id} as id, ${p.cadastralReference} as reference, ${p.status} as status from ${p}
         where ${p.partnerId} = ${scope.partnerId}::uuid and ${p.mode} = ${scope.mode}
           and ${p.cadastralReference} = any(${sql.param(missing)}::text[])`),
     );
-    for (const row of late) registered.set(row.reference, { propertyId: row.id, status: row.status });
+    for (const row of existing) registered.set(row.reference, { propertyId: row.id, status: row.status });
   }
-  const created = rows.filter((r) => r.created);
   await enqueueMany(
     queue,
     tx,

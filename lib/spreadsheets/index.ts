@@ -1,11 +1,13 @@
 // Reading XLSX workbooks as rows of text (exceljs' streaming reader): the first sheet, each cell as
 // the CSV of the same sheet would show it. Formulas are never evaluated: a formula cell reads as the
 // result the workbook stored with it, or empty.
-import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
+import { modulePath } from "./reader-thread";
 import { WORKBOOK_READER } from "./workbook-reader";
+
+export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
 
 /** exceljs, loaded when a workbook is first read or written: it holds 25 MiB a server never needing one would keep. */
 export const excel = async (): Promise<typeof ExcelJS> => (await import("exceljs")).default;
@@ -48,16 +50,6 @@ export interface ReadOptions {
   maxTextChars?: number;
 }
 
-/**
- * Where the worker finds exceljs: resolved from this module (the CLI's bundle sits elsewhere than
- * the working directory), or by name from the working directory where a bundler turned the
- * resolution into a module id of its own (Next.js answers a number).
- */
-function exceljsPath(): string {
-  const resolved: unknown = createRequire(import.meta.url).resolve("exceljs");
-  return typeof resolved === "string" ? resolved : "exceljs";
-}
-
 type FromWorker =
   | { type: "want" }
   | { type: "rows"; rows: SheetRow[] }
@@ -87,7 +79,7 @@ export async function* firstSheetRows(
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
     workerData: {
-      exceljs: exceljsPath(),
+      exceljs: modulePath("exceljs"),
       batch: BATCH,
       batchChars: BATCH_CHARS,
       entryMaxBytes: entryMaxMb * 1024 * 1024,

@@ -4,8 +4,11 @@
 // `require` inside functions they bundle, which an eval worker could not run. `index.test.ts`
 // runs it. Messages: the parent sends {chunk}, {end}, {fail} and {ack} (after each batch of rows);
 // the worker sends {want} (more bytes), {rows}, {done, sheets}, {error} and {refused} (a limit).
+import { LOWER_PRIORITY } from "./reader-thread";
+
 export const WORKBOOK_READER = `
 const { parentPort, workerData } = require("node:worker_threads");
+${LOWER_PRIORITY}
 const { Readable } = require("node:stream");
 const zlib = require("node:zlib");
 

@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { RESULT_COLUMNS, resultsStream } from "@/lib/batches";
 import { checkLetters } from "@/lib/cadastral-reference";
-import { schema } from "@/lib/db";
+import { rowsOf, schema } from "@/lib/db";
 import { type BatchItem, Property } from "@/lib/domain";
 import { BASE, get, newPartnerKey, post, useTestApp, type TestApp } from "../support/app";
 import { countOf } from "../support/database";
@@ -117,6 +117,26 @@ describe("a batch's items", () => {
       new Request(`${BASE}/batches/${batch.batch_id}`, { method: "DELETE", headers: { "X-API-Key": key } }),
     );
     expect((await batchOf(again)).counts).toEqual(done.counts);
+  });
+
+  it("keep counts, step by step, that match the items counted afresh", async () => {
+    const { key } = await newPartnerKey(t.app);
+    // A window of 3 (BATCH_WINDOW): several steps, each moving the counts by what it changed.
+    const refs = [unit(40), "bad", unit(41), unit(40), unit(42), unit(43), "worse", unit(44), unit(41), unit(45)];
+    const batch = await batchOf(
+      await t.api.createBatch(postJson({ items: refs.map((r) => ({ cadastral_reference: r })) }, { "X-API-Key": key })),
+    );
+    const done = await settled(t, key, batch.batch_id);
+    const { batchItems } = schema;
+    const counted = rowsOf<{ status: string; n: number }>(
+      await t.app.db.execute(sql`select ${batchItems.status} as status, count(*)::int as n from ${batchItems}
+        where ${batchItems.batchId} = ${batch.batch_id} group by ${batchItems.status}`),
+    );
+    const afresh = Object.fromEntries(Object.keys(done.counts).map((status) => [status, 0]));
+    for (const { status, n } of counted) afresh[status] = n;
+    afresh.total = refs.length;
+    expect(done.counts).toEqual(afresh);
+    expect(done.counts).toMatchObject({ total: 10, invalid: 2, duplicate: 2, pending: 0 });
   });
 
   it("lists batches newest first with pages", async () => {
