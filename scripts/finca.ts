@@ -293,7 +293,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers list": {
-      const copies = await cadastreIndex(db).copies();
+      const copies = await cadastreIndex(db).copies(loadConfig().REGISTER_STALE_DAYS);
       if (copies.length)
         console.table(
           copies.map((c) => ({
@@ -301,6 +301,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
             municipality: c.municipality,
             records: Object.values(c.counts).reduce((a, b) => a + b, 0),
             as_of: c.asOf ?? "",
+            stale: c.stale ? "stale" : "",
             imported: c.importedAt?.toISOString() ?? "",
             last_error: c.lastError ?? "",
           })),

@@ -62,9 +62,12 @@ export function cadastreIndex(db: Db) {
         });
       return { parcel, byKind };
     },
-    /** The municipalities with a live copy, by source, with their dates and counts (for operators). */
-    async copies() {
-      return db
+    /**
+     * The municipalities' copies, by source, with their dates and counts (for operators); `stale` when
+     * the publisher's date is more than `staleDays` old (REGISTER_STALE_DAYS, as the datasets).
+     */
+    async copies(staleDays: number) {
+      const rows = await db
         .select({
           source: copies.source,
           municipality: copies.municipality,
@@ -78,6 +81,8 @@ export function cadastreIndex(db: Db) {
         })
         .from(copies)
         .orderBy(copies.source, copies.municipality);
+      const limit = Date.now() - staleDays * 86_400_000;
+      return rows.map((row) => ({ ...row, stale: row.asOf !== null && Date.parse(row.asOf) < limit }));
     },
   };
 }

@@ -88,8 +88,11 @@ describe("the cadastre index", () => {
     );
     const facts = await cadastreIndex(db()).parcel("0847106VK4704F");
     expect(facts?.byKind.unit).toHaveLength(3);
-    const [copy] = (await cadastreIndex(db()).copies()).filter((c) => c.source === "catastro-cat");
+    const [copy] = (await cadastreIndex(db()).copies(400)).filter((c) => c.source === "catastro-cat");
     expect(copy).toMatchObject({ asOf: "2026-03-15", lastError: expect.stringMatching(/trailer counts/) });
+    // Stale once the publisher's date is older than the setting's days (the INSPIRE copy dates from 2015).
+    const stale = Object.fromEntries((await cadastreIndex(db()).copies(400)).map((c) => [c.source, c.stale]));
+    expect(stale).toEqual({ "catastro-cat": false, "catastro-inspire": true });
   });
 
   it("refuses files of another municipality, and a municipality code that is not Catastro's", async () => {

@@ -1,5 +1,5 @@
 import { requireOperator } from "@/server/session";
-import { coverage, describeSkips, listDatasets, liveProviders } from "@/lib/registers";
+import { cadastreIndex, coverage, describeSkips, listDatasets, liveProviders } from "@/lib/registers";
 import { registerHealth, type WindowStats } from "@/lib/portal/registers";
 import type { BreakerState } from "@/lib/enrichment/sources/breaker";
 import type { FormatEvidenceLevel } from "@/lib/domain";
@@ -61,10 +61,11 @@ export default async function AdminRegisters() {
   const { app } = await requireOperator();
   const states = app.breakers.states();
   const providers = [...new Set([...liveProviders(), ...Object.keys(states)])];
-  const [datasets, covered, health] = await Promise.all([
+  const [datasets, covered, health, copies] = await Promise.all([
     listDatasets(app.db, app.config.REGISTER_STALE_DAYS),
     coverage(app.db, app.config.REGISTER_STALE_DAYS),
     registerHealth(app.db, providers),
+    cadastreIndex(app.db).copies(app.config.REGISTER_STALE_DAYS),
   ]);
   const {
     REGISTER_BREAKER_ERROR_PERCENT: percent,
@@ -237,6 +238,49 @@ export default async function AdminRegisters() {
             },
           ]}
         />
+      </Card>
+      <Card title={`Cadastre index (${copies.length} copies)`} className="mb-6">
+        <p className="mb-3 text-sm text-slate-600">
+          Catastro&apos;s bulk data, one copy per source and municipality, asked before the live cadastre
+          (docs/cadastre-index.md); imported with the CLI (registers import catastro-inspire|catastro-cat).
+        </p>
+        {copies.length ? (
+          <DataTable
+            label="Cadastre index copies"
+            rows={copies}
+            rowKey={(c) => `${c.source}:${c.municipality}`}
+            rowTestId="cadastre-copy"
+            columns={[
+              { header: "Source", cell: (c) => <span className="font-mono text-xs">{c.source}</span> },
+              { header: "Municipality", cell: (c) => c.municipality },
+              {
+                header: "Records",
+                cell: (c) =>
+                  Object.entries(c.counts)
+                    .map(([kind, n]) => `${n.toLocaleString("en")} ${kind}`)
+                    .join(", "),
+              },
+              {
+                header: "As of",
+                cell: (c) => (
+                  <>
+                    {c.asOf ?? <Missing />}
+                    {c.asOfFrom && <p className="text-xs text-slate-600">{c.asOfFrom}</p>}
+                    {c.stale && <Badge value="stale" />}
+                  </>
+                ),
+              },
+              { header: "Imported", cell: (c) => <Time value={c.importedAt} />, from: "md" },
+              {
+                header: "Last error",
+                className: "max-w-sm text-xs",
+                cell: (c) => (c.lastError ? <span className="break-words">{c.lastError}</span> : <Missing />),
+              },
+            ]}
+          />
+        ) : (
+          <p className="text-sm text-slate-600">No copy imported.</p>
+        )}
       </Card>
       <Card title="Coverage">
         <CoverageTable rows={covered} />
