@@ -20,7 +20,7 @@ export const MAX_XML_TEXT_CHARS = 1024 * 1024;
 export const MAX_XML_RECORD_VALUES = 10_000;
 
 /** The longest run of `chunk` without `<` or `>` (`carried` characters of one went before it), and its trailing run. */
-export function markupRuns(chunk: string, carried: number): { longest: number; trailing: number } {
+function markupRuns(chunk: string, carried: number): { longest: number; trailing: number } {
   let longest = 0;
   let from = 0;
   let carry = carried;
@@ -53,18 +53,6 @@ export async function* readXmlRows(
   let records = 0;
   const path: string[] = [];
   let chars = "";
-  let failure: RegisterFileError | null = null;
-  // saxes names only structure ("unexpected close tag."); the part after a colon may quote the file.
-  parser.on(
-    "error",
-    (error) =>
-      (failure ??= new RegisterFileError(
-        file,
-        parser.line,
-        parser.column,
-        error.message.replace(/^\d+:\d+: /, "").split(":")[0]!,
-      )),
-  );
   parser.on("opentag", (tag) => {
     const name = localName(tag.name);
     if (record) path.push(name);
@@ -87,13 +75,13 @@ export async function* readXmlRows(
     const value = chars.trim();
     if (value && record.values[key] === undefined) {
       if (Object.keys(record.values).length >= MAX_XML_RECORD_VALUES)
-        failure ??= new RegisterFileError(
+        throw new RegisterFileError(
           file,
           parser.line,
           null,
           `a <${dataset.xmlRecord}> holds more than ${MAX_XML_RECORD_VALUES.toLocaleString("en")} values: not a register record`,
         );
-      else record.values[key] = value;
+      record.values[key] = value;
     }
     path.pop();
     chars = "";
@@ -123,13 +111,42 @@ export async function* readXmlRows(
       yield { line, row };
     }
   }
+  yield* feedXml(parser, file, text, dataset.id, emit);
+  if (!records)
+    throw new RegisterFileError(
+      file,
+      parser.line,
+      null,
+      `no <${dataset.xmlRecord}> element: is this a ${dataset.id} file?`,
+    );
+}
+
+/**
+ * Feeds a decoded text to `parser` chunk by chunk: a file that does not start with a tag is no XML
+ * (`what` names the files expected), and a text between two tags longer than MAX_XML_TEXT_CHARS is
+ * refused before saxes holds it. After each chunk, `drain` gives what the handlers completed. A
+ * saxes error, or one a handler throws, ends the file at its position.
+ */
+export async function* feedXml<T>(
+  parser: SaxesParser,
+  file: string,
+  text: DecodedText,
+  what: string,
+  drain: () => Iterable<T>,
+): AsyncGenerator<T> {
+  const state: { failure: Error | null } = { failure: null };
+  // saxes names only structure ("unexpected close tag."); the part after a colon may quote the file.
+  parser.on("error", (error) => {
+    const where = error.message.replace(/^\d+:\d+: /, "").split(":")[0]!;
+    state.failure ??= new RegisterFileError(file, parser.line, parser.column, where);
+  });
   let started = false;
   // Characters since the last markup character, across chunks.
   let run = 0;
   for await (const chunk of text.chunks) {
     if (!started && chunk.trim()) {
       if (!chunk.trimStart().startsWith("<"))
-        throw new RegisterFileError(file, 1, null, `${dataset.id} files are XML; this one does not start with a tag`);
+        throw new RegisterFileError(file, 1, null, `${what} files are XML; this one does not start with a tag`);
       started = true;
     }
     const runs = markupRuns(chunk, run);
@@ -141,18 +158,15 @@ export async function* readXmlRows(
         null,
         `a text or attribute value longer than ${MAX_XML_TEXT_CHARS.toLocaleString("en")} characters: not a register file`,
       );
-    parser.write(chunk);
-    if (failure) throw failure;
-    yield* emit();
+    try {
+      parser.write(chunk);
+    } catch (error) {
+      state.failure ??= error instanceof Error ? error : new Error(String(error));
+    }
+    if (state.failure) throw state.failure;
+    yield* drain();
   }
   parser.close();
-  if (failure) throw failure;
-  yield* emit();
-  if (!records)
-    throw new RegisterFileError(
-      file,
-      parser.line,
-      null,
-      `no <${dataset.xmlRecord}> element: is this a ${dataset.id} file?`,
-    );
+  if (state.failure) throw state.failure;
+  yield* drain();
 }

@@ -4,29 +4,22 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
-import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
-import { createProperty, importFixture } from "./support";
+import { newPartnerKey, type TestApp } from "../support/app";
+import { createProperty, importFixture, replayedCatastro, type ReplayedCatastro } from "./support";
 
 const MADRID = readFileSync(
   path.join(process.cwd(), "lib/enrichment/sources/cadastre/fixtures/json-ovc-dnprc-urbana-9398516VK3799G.json"),
   "utf8",
 );
 
-let server: ReplayServer;
+let replayed: ReplayedCatastro;
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  server = await startReplayServer();
-  server.on(/Consulta_DNPRC/, { body: MADRID });
-  server.on(/Consulta_CPMRC/, { status: 503, body: "unavailable", contentType: "text/plain" });
-  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url } });
-  key = (await newPartnerKey(t.app, "live")).key;
+  replayed = await replayedCatastro(MADRID);
+  ({ t, key } = replayed);
 });
-afterAll(async () => {
-  await t?.close();
-  await server?.close();
-});
+afterAll(() => replayed?.close());
 
 const create = (reference: string, as = key) => createProperty(t, as, reference);
 

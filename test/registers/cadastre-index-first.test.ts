@@ -9,9 +9,9 @@ import { checkLetters } from "@/lib/cadastral-reference";
 import { localFile } from "@/lib/registers";
 import { importCat } from "@/lib/registers/catastro-cat/import";
 import { importInspire } from "@/lib/registers/catastro-inspire/import";
-import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
-import { createTestApp, newPartnerKey, type TestApp } from "../support/app";
-import { createProperty } from "./support";
+import type { ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
+import type { TestApp } from "../support/app";
+import { createProperty, replayedCatastro, type ReplayedCatastro } from "./support";
 
 const DIR = path.join(process.cwd(), "lib/registers");
 const INSPIRE = ["cadastralparcel", "building", "buildingpart", "address"].map((kind) =>
@@ -25,22 +25,17 @@ const DNPRC = readFileSync(
   "utf8",
 );
 
+let replayed: ReplayedCatastro;
 let server: ReplayServer;
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
-  server = await startReplayServer();
-  server.on(/Consulta_DNPRC/, { body: DNPRC });
-  server.on(/Consulta_CPMRC/, { status: 503, body: "unavailable", contentType: "text/plain" });
-  t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url } });
-  key = (await newPartnerKey(t.app, "live")).key;
+  replayed = await replayedCatastro(DNPRC);
+  ({ server, t, key } = replayed);
   await importInspire(t.app.db, "28900", INSPIRE);
   await importCat(t.app.db, "28900", [localFile(path.join(DIR, "catastro-cat/fixtures/28900-sample.CAT"))]);
 });
-afterAll(async () => {
-  await t?.close();
-  await server?.close();
-});
+afterAll(() => replayed?.close());
 
 const catastroCalls = () => server.requests.filter((u) => /Consulta_/.test(u.pathname)).length;
 

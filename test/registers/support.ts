@@ -7,7 +7,8 @@ import { datasetById, importDataset, localFile, type Dataset } from "@/lib/regis
 import type { Db } from "@/lib/db";
 import type { Property } from "@/lib/domain";
 import { expect } from "vitest";
-import { post, type TestApp } from "../support/app";
+import { startReplayServer, type ReplayServer } from "@/lib/enrichment/sources/testing/replay-server";
+import { createTestApp, newPartnerKey, post, type TestApp } from "../support/app";
 
 export const FIXTURES = path.join(process.cwd(), "lib/registers/datasets/fixtures");
 const REGISTERS = path.join(process.cwd(), "lib/registers");
@@ -50,4 +51,30 @@ export async function createProperty(t: TestApp, key: string, reference: string)
   const res = await t.api.createProperty(post("/properties", { cadastral_reference: reference }, { "X-API-Key": key }));
   expect(res.status).toBe(201);
   return (await res.json()) as Property;
+}
+
+export interface ReplayedCatastro {
+  server: ReplayServer;
+  t: TestApp;
+  /** A live key of a new partner. */
+  key: string;
+  close(): Promise<void>;
+}
+
+/** A test app whose live Catastro answers every Consulta_DNPRC with `dnprc` and no coordinates. */
+export async function replayedCatastro(dnprc: string): Promise<ReplayedCatastro> {
+  const server = await startReplayServer();
+  server.on(/Consulta_DNPRC/, { body: dnprc });
+  server.on(/Consulta_CPMRC/, { status: 503, body: "unavailable", contentType: "text/plain" });
+  const t = await createTestApp({ env: { CATASTRO_BASE_URL: server.url } });
+  const key = (await newPartnerKey(t.app, "live")).key;
+  return {
+    server,
+    t,
+    key,
+    async close() {
+      await t.close();
+      await server.close();
+    },
+  };
 }

@@ -6,7 +6,7 @@
 // often UTF-8). Shapes: see format.md beside this file.
 import { SaxesParser } from "saxes";
 import type { DecodedText } from "../decode";
-import { MAX_XML_RECORD_VALUES, MAX_XML_TEXT_CHARS, markupRuns } from "../read-xml";
+import { feedXml, MAX_XML_RECORD_VALUES } from "../read-xml";
 import { RegisterFileError } from "../read-error";
 import { epsgOf, toWgs84, type LonLat } from "./project";
 
@@ -250,17 +250,6 @@ export async function* readInspireGml(file: string, text: DecodedText): AsyncGen
   const path: string[] = [];
   let capture: Capture | null = null;
   let chars = "";
-  let failure: Error | null = null;
-  parser.on(
-    "error",
-    (error) =>
-      (failure ??= new RegisterFileError(
-        file,
-        parser.line,
-        parser.column,
-        error.message.replace(/^\d+:\d+: /, "").split(":")[0]!,
-      )),
-  );
   parser.on("opentag", (tag) => {
     const name = localName(tag.name);
     chars = "";
@@ -291,12 +280,13 @@ export async function* readInspireGml(file: string, text: DecodedText): AsyncGen
   parser.on("closetag", () => {
     if (!capture) return;
     if (!path.length) {
+      let feature: InspireFeature | null;
       try {
-        const feature = toFeature(capture);
-        if (feature) done.push(feature);
+        feature = toFeature(capture);
       } catch (error) {
-        failure ??= new RegisterFileError(file, capture.line, null, (error as Error).message);
+        throw new RegisterFileError(file, capture.line, null, error instanceof Error ? error.message : String(error));
       }
+      if (feature) done.push(feature);
       capture = null;
       return;
     }
@@ -310,40 +300,12 @@ export async function* readInspireGml(file: string, text: DecodedText): AsyncGen
       const key = path.join("/");
       if (!capture.values.has(key)) {
         if (capture.values.size >= MAX_XML_RECORD_VALUES)
-          failure ??= new RegisterFileError(file, parser.line, null, `a <${capture.name}> holds too many values`);
-        else capture.values.set(key, value);
+          throw new RegisterFileError(file, parser.line, null, `a <${capture.name}> holds too many values`);
+        capture.values.set(key, value);
       }
     }
     path.pop();
     chars = "";
   });
-  let started = false;
-  let run = 0;
-  for await (const chunk of text.chunks) {
-    if (!started && chunk.trim()) {
-      if (!chunk.trimStart().startsWith("<"))
-        throw new RegisterFileError(file, 1, null, "INSPIRE files are GML; this one does not start with a tag");
-      started = true;
-    }
-    const runs = markupRuns(chunk, run);
-    run = runs.trailing;
-    if (runs.longest > MAX_XML_TEXT_CHARS)
-      throw new RegisterFileError(
-        file,
-        parser.line,
-        null,
-        "a text of more than 1 MiB between two tags: not a Catastro GML file",
-      );
-    try {
-      parser.write(chunk);
-    } catch (error) {
-      // A handler's own error (a coordinate that is no number); saxes' own go through `error`.
-      failure ??= error as Error;
-    }
-    if (failure) throw failure;
-    yield* done.splice(0);
-  }
-  parser.close();
-  if (failure) throw failure;
-  yield* done.splice(0);
+  yield* feedXml(parser, file, text, "catastro-inspire", () => done.splice(0));
 }
