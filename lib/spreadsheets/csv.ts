@@ -6,7 +6,7 @@
 // that stopped reading) ends alone.
 import { Worker } from "node:worker_threads";
 import { CSV_READER } from "./csv-reader";
-import { modulePath } from "./reader-thread";
+import { modulePaths } from "./reader-thread";
 
 export interface CsvLimits {
   maxRowChars: number;
@@ -67,7 +67,7 @@ export function csvReaders(size: number): CsvReaders {
   const spawn = () => {
     const worker = new Worker(CSV_READER, {
       eval: true,
-      workerData: { csvParse: modulePath("csv-parse") },
+      workerData: { csvParse: modulePaths.csvParse() },
       resourceLimits: { maxOldGenerationSizeMb: CSV_HEAP_MB, maxYoungGenerationSizeMb: 32 },
     });
     const thread = { worker, jobs: new Map<number, (message: FromReader) => void>() };

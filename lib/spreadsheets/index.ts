@@ -4,7 +4,7 @@
 import type { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
-import { modulePath } from "./reader-thread";
+import { modulePaths } from "./reader-thread";
 import { WORKBOOK_READER } from "./workbook-reader";
 
 export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
@@ -79,7 +79,7 @@ export async function* firstSheetRows(
   const worker = new Worker(WORKBOOK_READER, {
     eval: true,
     workerData: {
-      exceljs: modulePath("exceljs"),
+      exceljs: modulePaths.exceljs(),
       batch: BATCH,
       batchChars: BATCH_CHARS,
       entryMaxBytes: entryMaxMb * 1024 * 1024,

@@ -20,8 +20,11 @@ try {
  * Where a worker finds a package it requires (exceljs, csv-parse): resolved from this module (the
  * CLI's bundle sits elsewhere than the working directory), or by name from the working directory
  * where a bundler turned the resolution into a module id of its own (Next.js answers a number).
+ * Each name is written out: a bundler resolves `resolve("exceljs")` at build time, but refuses
+ * `resolve(name)` at run time ("expression is too dynamic").
  */
-export function modulePath(name: string): string {
-  const resolved: unknown = createRequire(import.meta.url).resolve(name);
-  return typeof resolved === "string" ? resolved : name;
-}
+const pathOr = (resolved: unknown, name: string): string => (typeof resolved === "string" ? resolved : name);
+export const modulePaths = {
+  exceljs: () => pathOr(createRequire(import.meta.url).resolve("exceljs"), "exceljs"),
+  csvParse: () => pathOr(createRequire(import.meta.url).resolve("csv-parse"), "csv-parse"),
+};
