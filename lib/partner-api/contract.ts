@@ -175,7 +175,8 @@ export const contract = [
         [RESULTS_MEDIA_TYPES.xlsx]: z.string().meta({
           format: "binary",
           description:
-            "One sheet, the CSV's columns in order: numbers, booleans and dates (UTC) as typed cells, texts exactly as given.",
+            "One sheet, the CSV's columns in order: numbers, booleans and dates (UTC) as typed cells, " +
+            "texts exactly as given.",
         }),
         [RESULTS_MEDIA_TYPES.ndjson]: z.string().meta({
           description: "One JSON object a line: `{item, property}` (property null when the item has none).",

@@ -188,7 +188,7 @@ describe("GET /batches/{id}/results", () => {
     expect(lines[3]).toMatch(/^3,'@me,.*,duplicate,/);
   });
 
-  it("XLSX by Accept: the same columns as typed cells, every text exactly as given (no formula, no quote)", async () => {
+  it("XLSX by Accept: the same columns as typed cells, every text as given (no formula, no quote)", async () => {
     const { key } = await newPartnerKey(t.app);
     const csv = `refcat,external_id\n${unit(40)},+34 600 000 000\nbad,=1+1\n`;
     const batch = await batchOf(await t.api.createBatch(postCsv(csv, { "X-API-Key": key })));
