@@ -100,6 +100,17 @@ describe.sequential("finca batch", () => {
     const out = path.join(dir, "later.csv");
     expect((await finca(["results", id, "--out", out])).stdout).toContain(`Results: ${out}`);
     expect((await readFile(out, "utf8")).split("\r\n")).toHaveLength(5);
+    const xlsx = path.join(dir, "later.xlsx");
+    expect((await finca(["results", id, "--format", "xlsx", "--out", xlsx])).stdout).toContain(`Results: ${xlsx}`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(xlsx);
+    const rows = book.worksheets[0]!.getSheetValues().slice(1) as unknown[][];
+    expect(rows.map((r) => r.slice(1, 3))).toEqual([
+      ["line", "external_id"],
+      [1, "a"],
+      [2, "b"],
+      [3, "c"],
+    ]);
   });
 
   it("says what the server refused, and what the command lacks", async () => {

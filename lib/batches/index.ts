@@ -26,5 +26,12 @@ export {
   type FileReaders,
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
-export { exportResults, resultsStream, RESULT_COLUMNS, type ResultsFormat } from "./results";
+export {
+  exportResults,
+  resultsContentType,
+  resultsStream,
+  RESULT_COLUMNS,
+  RESULTS_MEDIA_TYPES,
+  type ResultsFormat,
+} from "./results";
 export { SAMPLE_HEADER, SAMPLE_ORDINARY, samplePortfolio, sampleRows } from "./sample";

@@ -92,7 +92,11 @@ describe("resultCells", () => {
     const cells = (energy_certificate: unknown) => {
       const row = resultCells({
         item: { line: 1 } as Result["item"],
-        property: { energy_certificate } as Result["property"],
+        property: {
+          energy_certificate,
+          enrichment: { energy_certificate: {} },
+          attribution: [],
+        } as unknown as Result["property"],
       });
       const at = (name: string) => row[RESULT_COLUMNS.indexOf(name)];
       return [at("estimate_confidence"), at("estimate_range_from"), at("estimate_range_to")];
@@ -105,6 +109,25 @@ describe("resultCells", () => {
       null,
       null,
       null,
+    ]);
+  });
+
+  it("carries ITE overdue, the certificate's as_of, the attribution joined with '; ' and enriched_at", () => {
+    const row = resultCells({
+      item: { line: 1 } as Result["item"],
+      property: {
+        ite: { overdue: true },
+        enrichment: { energy_certificate: { as_of: "2026-10-01" } },
+        attribution: ["Dirección General del Catastro", "Institut Català d'Energia"],
+        enriched_at: "2026-11-28T10:00:00.000Z",
+      } as unknown as Result["property"],
+    });
+    expect(RESULT_COLUMNS.slice(-4)).toEqual(["ite_overdue", "energy_as_of", "attribution", "enriched_at"]);
+    expect(row.slice(-4)).toEqual([
+      true,
+      "2026-10-01",
+      "Dirección General del Catastro; Institut Català d'Energia",
+      "2026-11-28T10:00:00.000Z",
     ]);
   });
 });

@@ -1,5 +1,6 @@
 // A batch's results: every item in input order with its property, as CSV (UTF-8 with BOM, RFC 4180,
-// fields holding a separator quoted and formula starts neutralised) or NDJSON (`{item, property}` a line).
+// fields holding a separator quoted and formula starts neutralised), XLSX (typed cells, texts as given) or
+// NDJSON (`{item, property}` a line).
 // Read from the database a page at a time by line (a keyset cursor): memory stays constant however
 // large the batch, and no connection or transaction is held while a slow client reads.
 import { once } from "node:events";
@@ -58,11 +59,14 @@ export async function* results(db: DbOrTx, scope: Scope, batchId: string): Async
 /** A results cell: text, a number or a boolean (XLSX cells keep their type), null when empty. */
 type Cell = string | number | boolean | null;
 
+/** A column holding a date (YYYY-MM-DD) or a timestamp (ISO 8601): a date cell in XLSX, the text in CSV. */
+type Kind = "date" | "timestamp";
+
 /**
  * The contract's CSV columns, in order, and how each is read from an item and its property.
  * Columns are only ever appended, in the contract's order.
  */
-const COLUMNS: [string, (r: Result) => Cell | undefined][] = [
+const COLUMNS: [string, (r: Result) => Cell | undefined, Kind?][] = [
   ["line", (r) => r.item.line],
   ["external_id", (r) => r.item.external_id],
   ["cadastral_reference", (r) => r.item.cadastral_reference],
@@ -80,27 +84,42 @@ const COLUMNS: [string, (r: Result) => Cell | undefined][] = [
   ["energy_source", (r) => r.property?.energy_certificate?.source],
   ["primary_energy_kwh_m2_year", (r) => r.property?.energy_certificate?.primary_energy_kwh_m2_year],
   ["emissions_kg_co2_m2_year", (r) => r.property?.energy_certificate?.emissions_kg_co2_m2_year],
-  ["certificate_valid_until", (r) => r.property?.energy_certificate?.valid_until],
+  ["certificate_valid_until", (r) => r.property?.energy_certificate?.valid_until, "date"],
   ["ite_fetch_status", (r) => r.property?.ite_fetch_status],
-  ["ite_next_due_on", (r) => r.property?.ite?.next_due_on],
+  ["ite_next_due_on", (r) => r.property?.ite?.next_due_on, "date"],
   ["latitude", (r) => r.property?.location?.latitude],
   ["longitude", (r) => r.property?.location?.longitude],
   ["error_code", (r) => r.item.error?.code],
   ["postal_code", (r) => r.property?.postal_code],
   ["municipality_code", (r) => r.property?.municipality_code],
   ["energy_certificate_id", (r) => r.property?.energy_certificate?.certificate_id],
-  ["energy_issued_on", (r) => r.property?.energy_certificate?.issued_on],
+  ["energy_issued_on", (r) => r.property?.energy_certificate?.issued_on, "date"],
   ["energy_expired", (r) => r.property?.energy_certificate?.expired],
   ["emissions_rating", (r) => r.property?.energy_certificate?.emissions_rating],
   ["estimate_confidence", (r) => r.property?.energy_certificate?.confidence],
   ["estimate_range_from", (r) => r.property?.energy_certificate?.plausible_range?.from],
   ["estimate_range_to", (r) => r.property?.energy_certificate?.plausible_range?.to],
+  ["ite_overdue", (r) => r.property?.ite?.overdue],
+  ["energy_as_of", (r) => r.property?.enrichment.energy_certificate.as_of, "date"],
+  ["attribution", (r) => r.property?.attribution.join("; ") || null],
+  ["enriched_at", (r) => r.property?.enriched_at, "timestamp"],
 ];
 
 export const RESULT_COLUMNS = COLUMNS.map(([name]) => name);
 
 /** One result as the CSV's cells (null for an empty cell; numbers stay numbers). */
 export const resultCells = (r: Result): Cell[] => COLUMNS.map(([, read]) => read(r) ?? null);
+
+/** Excel's number format for each date column (Excel has no time zone: timestamps are shown in UTC). */
+const FORMATS: Record<Kind, string> = { date: "yyyy-mm-dd", timestamp: "yyyy-mm-dd hh:mm:ss" };
+
+/** One result as the workbook's cells: as the CSV's, with dates and timestamps as date cells (UTC). */
+const workbookCells = (r: Result): (Cell | Date)[] =>
+  COLUMNS.map(([, read, kind]) => {
+    const cell = read(r) ?? null;
+    if (!kind || typeof cell !== "string") return cell;
+    return new Date(kind === "date" ? `${cell}T00:00:00Z` : cell);
+  });
 
 /** Characters that end a cell for some reader: a comma, Spanish-locale Excel's `;`, a quote, tab, CR, LF. */
 const SEPARATOR = /[;,"\t\r\n]/;
@@ -132,7 +151,17 @@ function csvCell(cell: Cell): string {
  */
 export const csvLines = (rows: Cell[][]) => rows.map((cells) => `${cells.map(csvCell).join(",")}\r\n`).join("");
 
-export type ResultsFormat = "csv" | "ndjson" | "xlsx";
+/** Each results format's media type: what `Accept` asks for and `Content-Type` answers. */
+export const RESULTS_MEDIA_TYPES = {
+  csv: "text/csv",
+  ndjson: "application/x-ndjson",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+} as const;
+export type ResultsFormat = keyof typeof RESULTS_MEDIA_TYPES;
+
+/** The `Content-Type` of results in a format (the text ones say they are UTF-8). */
+export const resultsContentType = (format: ResultsFormat) =>
+  format === "xlsx" ? RESULTS_MEDIA_TYPES.xlsx : `${RESULTS_MEDIA_TYPES[format]}; charset=utf-8`;
 
 /**
  * A batch's results to download (the API's and the portal's), or null when the batch is not the
@@ -175,18 +204,22 @@ export function resultsStream(
 
 /**
  * The results as an XLSX workbook (one sheet, the CSV's columns), written by exceljs' streaming
- * writer as pages are read. Text cells are stored as text: a value starting with `=` is never a formula.
+ * writer as pages are read. Text cells are stored as text, exactly as given: a value starting with `=` or
+ * `+` is never a formula, so nothing is neutralised (a join back on `external_id` finds it).
  */
 function workbookStream(db: DbOrTx, scope: Scope, batchId: string): ReadableStream<Uint8Array> {
   const out = new PassThrough();
   const pages = results(db, scope, batchId);
   const write = async () => {
     const { stream } = await excel();
-    const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+    // Styles hold the date columns' number formats (one per column: a constant size); shared strings
+    // would keep every text in memory until the end, so texts are written inline.
+    const workbook = new stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
     const sheet = workbook.addWorksheet("Results");
+    sheet.columns = COLUMNS.map(([name, , kind]) => ({ key: name, style: kind ? { numFmt: FORMATS[kind] } : {} }));
     sheet.addRow(RESULT_COLUMNS).commit();
     for await (const page of pages) {
-      for (const result of page) sheet.addRow(resultCells(result)).commit();
+      for (const result of page) sheet.addRow(workbookCells(result)).commit();
       // The reader sets the pace: the next page is read once what is written has drained.
       if (out.writableNeedDrain) await Promise.race([once(out, "drain"), once(out, "close")]);
       if (out.destroyed) return;

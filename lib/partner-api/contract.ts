@@ -5,7 +5,7 @@
 // and its handler there.
 import { z } from "zod";
 import { Batch, Coverage, Property } from "@/lib/domain";
-import { RESULT_COLUMNS } from "@/lib/batches";
+import { RESULT_COLUMNS, RESULTS_MEDIA_TYPES } from "@/lib/batches";
 import { CreatePropertyInput } from "@/lib/properties";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "@/lib/webhooks/commands";
@@ -163,14 +163,22 @@ export const contract = [
     tag: "Portfolios",
     authenticated: true,
     write: false,
-    summary: "Download a batch's results (CSV or NDJSON)",
+    summary: "Download a batch's results (CSV, XLSX or NDJSON)",
     description: () =>
-      "Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). Available while the batch runs: what is known so far.",
+      "Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`), an XLSX workbook with `Accept: " +
+      RESULTS_MEDIA_TYPES.xlsx +
+      "` (the CSV's columns as typed cells: numbers, dates, booleans; every text exactly as given, never a formula) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). To join back to a loan system by `external_id`, use XLSX or NDJSON: the CSV's `'` prefix changes such texts. Available while the batch runs: what is known so far.",
     request: { path: idParam("batch") },
     responses: {
       "200": streamAnswer("The results.", {
-        "text/csv": z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }),
-        "application/x-ndjson": z.string().meta({
+        [RESULTS_MEDIA_TYPES.csv]: z.string().meta({ description: `Columns: ${RESULT_COLUMNS.join(", ")}.` }),
+        [RESULTS_MEDIA_TYPES.xlsx]: z.string().meta({
+          format: "binary",
+          description:
+            "One sheet, the CSV's columns in order: numbers, booleans and dates (UTC) as typed cells, " +
+            "texts exactly as given.",
+        }),
+        [RESULTS_MEDIA_TYPES.ndjson]: z.string().meta({
           description: "One JSON object a line: `{item, property}` (property null when the item has none).",
         }),
       }),

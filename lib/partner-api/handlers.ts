@@ -2,7 +2,17 @@
 // its request parsed by the entry's schemas (by the wrapper, ./route.ts) and may reply only what the
 // entry declares. Handlers call the domain's commands and reads; they hold no SQL.
 import { DomainError, type WriteBudget } from "@/lib/domain";
-import { cancelBatch, getBatch, listBatches, listItems, exportResults, submitBatch } from "@/lib/batches";
+import {
+  cancelBatch,
+  getBatch,
+  listBatches,
+  listItems,
+  exportResults,
+  resultsContentType,
+  RESULTS_MEDIA_TYPES,
+  type ResultsFormat,
+  submitBatch,
+} from "@/lib/batches";
 import { apiKeyIsActive, type Principal } from "@/lib/api-keys";
 import { hasLiveAccess } from "@/lib/partners/live";
 import { keyActor } from "@/lib/audit";
@@ -24,6 +34,13 @@ const unknownCursor = (what: string) =>
   new DomainError("validation_error", "The query parameters are invalid.", [
     { parameter: "starting_after", detail: `does not name ${what} of this partner and mode` },
   ]);
+
+/** The results format an `Accept` header asks for: XLSX or NDJSON when named, else CSV (the default). */
+const resultsFormat = (accept: string | null): ResultsFormat => {
+  const asked = (accept ?? "").toLowerCase();
+  if (asked.includes(RESULTS_MEDIA_TYPES.xlsx)) return "xlsx";
+  return asked.includes(RESULTS_MEDIA_TYPES.ndjson) ? "ndjson" : "csv";
+};
 
 const batchLocation = (id: string) => ({ Location: `${BASE_PATH}/batches/${id}` });
 /** A write through the API: the key acts (its visible start in the history), counted with its check. */
@@ -106,16 +123,13 @@ export const handlers: Handlers<typeof contract> = {
     const results = await exportResults(deps.db, principal, path.id);
     if (!results) throw notFound("batch");
     const { batch } = results;
-    const ndjson = /application\/x-ndjson/i.test(req.headers.get("accept") ?? "");
-    const headers: Record<string, string> = ndjson
-      ? { "Content-Type": "application/x-ndjson; charset=utf-8" }
-      : {
-          "Content-Type": "text/csv; charset=utf-8",
-          "Content-Disposition": `attachment; filename="batch-${batch.batch_id}.csv"`,
-        };
+    const format = resultsFormat(req.headers.get("accept"));
+    const headers: Record<string, string> = { "Content-Type": resultsContentType(format) };
+    if (format !== "ndjson")
+      headers["Content-Disposition"] = `attachment; filename="batch-${batch.batch_id}.${format}"`;
     // HEAD is answered as GET without a body: nothing to read for it.
     if (req.method === "HEAD") return { status: 200, stream: null, headers };
-    const stream = results.stream(ndjson ? "ndjson" : "csv");
+    const stream = results.stream(format);
     return { status: 200, stream, headers };
   },
 

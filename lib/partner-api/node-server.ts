@@ -104,7 +104,7 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
 }
 
 /** Bodies written as they are produced, never held whole: events (listen) and batch results. */
-const STREAMED = /^(text\/event-stream|text\/csv|application\/x-ndjson)/;
+const STREAMED = /^(text\/event-stream|text\/csv|application\/x-ndjson|application\/vnd\.openxmlformats)/;
 
 /** A long-lived or large body written as it comes; cancelled when the client goes. */
 async function stream(body: ReadableStream<Uint8Array>, res: http.ServerResponse): Promise<void> {

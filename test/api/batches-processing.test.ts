@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import ExcelJS from "exceljs";
-import { RESULT_COLUMNS, resultsStream } from "@/lib/batches";
+import { RESULT_COLUMNS, RESULTS_MEDIA_TYPES } from "@/lib/batches";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { rowsOf, schema } from "@/lib/db";
 import { type BatchItem, Property } from "@/lib/domain";
@@ -175,32 +175,52 @@ describe("GET /batches/{id}/results", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = new TextDecoder().decode(bytes.slice(3)).split("\r\n");
     expect(lines[0]).toBe(
-      "line,external_id,cadastral_reference,status,property_id,address,municipality,province,ccaa,year_built,climate_zone,use,built_area_m2,energy_rating,energy_source,primary_energy_kwh_m2_year,emissions_kg_co2_m2_year,certificate_valid_until,ite_fetch_status,ite_next_due_on,latitude,longitude,error_code,postal_code,municipality_code,energy_certificate_id,energy_issued_on,energy_expired,emissions_rating,estimate_confidence,estimate_range_from,estimate_range_to",
+      "line,external_id,cadastral_reference,status,property_id,address,municipality,province,ccaa,year_built,climate_zone,use,built_area_m2,energy_rating,energy_source,primary_energy_kwh_m2_year,emissions_kg_co2_m2_year,certificate_valid_until,ite_fetch_status,ite_next_due_on,latitude,longitude,error_code,postal_code,municipality_code,energy_certificate_id,energy_issued_on,energy_expired,emissions_rating,estimate_confidence,estimate_range_from,estimate_range_to,ite_overdue,energy_as_of,attribution,enriched_at",
     );
     expect(lines).toHaveLength(5);
     expect(lines[4]).toBe("");
     expect(lines[1]).toMatch(
       new RegExp(
-        `^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,,,28079,C-1,2020-01-01,false,E,,,$`,
+        `^1,"'=HYPERLINK\\(""http://x""\\)",${unit(20)},enriched,[0-9a-f-]{36},CL SAN RESTITUTO 72 Pl:01 Pt:A 28039 MADRID \\(MADRID\\),Madrid,Madrid,Comunidad de Madrid,1975,D3,residential,91,E,registry,201.5,42.1,2030-01-01,unsupported,\\d{4}-\\d\\d-\\d\\d,,,,,28079,C-1,2020-01-01,false,E,,,,true,,,\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`,
       ),
     );
-    expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference,,,,,,,,,");
+    expect(lines[2]).toBe("2,'+1,bad,invalid,,,,,,,,,,,,,,,,,,,invalid_cadastral_reference,,,,,,,,,,,,,");
     expect(lines[3]).toMatch(/^3,'@me,.*,duplicate,/);
   });
 
-  it("XLSX: the same columns, the certificate's dates as text and its expiry as a boolean cell", async () => {
-    const { key, partner } = await newPartnerKey(t.app);
-    const batch = await batchOf(await t.api.createBatch(postCsv(`refcat\n${unit(40)}\n`, { "X-API-Key": key })));
+  it("XLSX by Accept: the same columns as typed cells, every text as given (no formula, no quote)", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const csv = `refcat,external_id\n${unit(40)},+34 600 000 000\nbad,=1+1\n`;
+    const batch = await batchOf(await t.api.createBatch(postCsv(csv, { "X-API-Key": key })));
     await settled(t, key, batch.batch_id);
-    const stream = resultsStream(t.app.db, { partnerId: partner.id, mode: "test" }, batch.batch_id, "xlsx");
+    const res = await t.api.getBatchResults(
+      get(`/batches/${batch.batch_id}/results`, { "X-API-Key": key, Accept: RESULTS_MEDIA_TYPES.xlsx }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(RESULTS_MEDIA_TYPES.xlsx);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="batch-${batch.batch_id}.xlsx"`);
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await new Response(stream).arrayBuffer());
-    const [header, row] = (workbook.worksheets[0]!.getSheetValues() as unknown[][]).slice(1);
-    const cell = (column: string) => row![header!.indexOf(column)];
+    await workbook.xlsx.load(await res.arrayBuffer());
+    const sheet = workbook.worksheets[0]!;
+    const [header, enriched, invalid] = (sheet.getSheetValues() as unknown[][]).slice(1);
+    const cell = (row: unknown[] | undefined, column: string) => row![header!.indexOf(column)];
     expect(header!.slice(1)).toEqual(RESULT_COLUMNS);
-    expect(cell("energy_issued_on")).toBe("2020-01-01");
-    expect(cell("energy_expired")).toBe(false);
-    expect(cell("energy_certificate_id")).toBe("C-1");
+    expect(cell(enriched, "external_id")).toBe("+34 600 000 000");
+    expect(cell(invalid, "external_id")).toBe("=1+1");
+    // Stored as text, not as a formula the reader would run.
+    expect(sheet.getRow(3).getCell(header!.indexOf("external_id")).type).toBe(ExcelJS.ValueType.String);
+    expect(cell(enriched, "line")).toBe(1);
+    expect(cell(enriched, "built_area_m2")).toBe(91);
+    expect(cell(enriched, "primary_energy_kwh_m2_year")).toBe(201.5);
+    expect(cell(enriched, "energy_expired")).toBe(false);
+    expect(typeof cell(enriched, "ite_overdue")).toBe("boolean");
+    expect(cell(enriched, "energy_issued_on")).toEqual(new Date("2020-01-01T00:00:00Z"));
+    expect(cell(enriched, "certificate_valid_until")).toEqual(new Date("2030-01-01T00:00:00Z"));
+    expect(cell(enriched, "enriched_at")).toBeInstanceOf(Date);
+    expect(cell(enriched, "energy_certificate_id")).toBe("C-1");
+    expect(cell(invalid, "status")).toBe("invalid");
+    expect(cell(invalid, "error_code")).toBe("invalid_cadastral_reference");
+    expect(cell(invalid, "address")).toBeUndefined();
   });
 
   it("NDJSON: {item, property} a line, while the batch runs too", async () => {

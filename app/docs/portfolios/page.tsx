@@ -3,7 +3,7 @@ import { connection } from "next/server";
 import { getApp } from "@/server/app";
 import { requestOrigin } from "@/server/session";
 import { BATCH_ITEM_STATUSES } from "@/lib/domain";
-import { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS } from "@/lib/batches";
+import { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS, RESULTS_MEDIA_TYPES } from "@/lib/batches";
 import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { registerRates } from "@/lib/registers";
 import { c, codes, Section } from "../../_components/guide";
@@ -89,12 +89,24 @@ curl "${base}/batches/$BATCH_ID/items?status=invalid&limit=100" -H "X-API-Key: $
         <p>
           {c("GET /batches/{id}/results")} streams every item in input order with its property&apos;s data, also while
           the batch runs: CSV by default (UTF-8 with BOM; cells starting with {c("=")}, {c("+")}, {c("-")} or {c("@")}{" "}
-          are prefixed with {c("'")} so spreadsheets never run them), or NDJSON ({c("{item, property}")} a line) with{" "}
-          {c("Accept: application/x-ndjson")}.
+          are prefixed with {c("'")} so spreadsheets never run them), an XLSX workbook with{" "}
+          {c(`Accept: ${RESULTS_MEDIA_TYPES.xlsx}`)} (the same columns as typed cells: numbers, dates in UTC and
+          booleans; every text exactly as given, never a formula), or NDJSON ({c("{item, property}")} a line) with{" "}
+          {c("Accept: application/x-ndjson")}. The portal&apos;s portfolio page offers the three.
+        </p>
+        <p>
+          To join the results back to a loan system by {c("external_id")}, use XLSX or NDJSON: they keep every text
+          exactly as given, while the CSV turns an {c("external_id")} such as {c("+34 600 000 000")} into{" "}
+          {c("'+34 600 000 000")}.
         </p>
         <CodeBlock label="Results">{`curl -o results.csv ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY"
+curl -o results.xlsx ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY" \\
+  -H "Accept: ${RESULTS_MEDIA_TYPES.xlsx}"
 curl ${base}/batches/$BATCH_ID/results -H "X-API-Key: $FINCA_API_KEY" -H "Accept: application/x-ndjson"`}</CodeBlock>
-        <p>CSV columns: {codes(RESULT_COLUMNS)}.</p>
+        <p>
+          Columns (CSV and XLSX, in this order; new columns are only ever appended): {codes(RESULT_COLUMNS)}.{" "}
+          {c("attribution")} joins the property&apos;s notices with {c("; ")}; {c("enriched_at")} is UTC.
+        </p>
       </Section>
       <Section id="cli" title="4. From the command line">
         <CodeBlock label="finca batch">{`export FINCA_API_KEY=finca_test_… FINCA_URL=${base.replace(/\/api\/v1\/partner-api$/, "")}

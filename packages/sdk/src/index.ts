@@ -16,6 +16,13 @@ export type Problem = Schemas[Extract<keyof Schemas, `${string}Problem`>];
 
 export const API_PATH = "/api/v1/partner-api";
 
+/** What `Accept` asks `GET /batches/{id}/results` for, by format. */
+const RESULTS_ACCEPT = {
+  csv: "text/csv",
+  ndjson: "application/x-ndjson",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+} as const;
+
 /** An answer of the API that is not a success: its problem+json, with the HTTP status. */
 export class FincaApiError extends Error {
   constructor(
@@ -173,12 +180,14 @@ export function createFinca(options: FincaOptions) {
     /** Every item (of a status), in input order. */
     allItems: (id: string, query: Omit<ListItemsQuery, "starting_after"> = {}) =>
       pages<BatchItem, number>((after) => batches.items(id, { ...query, starting_after: after })),
-    /** The results as a stream of CSV (UTF-8 with BOM) or NDJSON (`{item, property}` a line). */
-    results: async (id: string, format: "csv" | "ndjson" = "csv"): Promise<ReadableStream<Uint8Array>> => {
-      const accept = format === "ndjson" ? "application/x-ndjson" : "text/csv";
+    /**
+     * The results as a stream of CSV (UTF-8 with BOM), an XLSX workbook (typed cells, texts as given) or
+     * NDJSON (`{item, property}` a line).
+     */
+    results: async (id: string, format: keyof typeof RESULTS_ACCEPT = "csv"): Promise<ReadableStream<Uint8Array>> => {
       const answer = client.GET("/batches/{id}/results", {
         ...path(id),
-        headers: { Accept: accept },
+        headers: { Accept: RESULTS_ACCEPT[format] },
         parseAs: "stream",
       });
       return unwrap(answer as Promise<Answer<ReadableStream<Uint8Array>>>);

@@ -120,8 +120,8 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Download a batch's results (CSV or NDJSON)
-         * @description Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). Available while the batch runs: what is known so far.
+         * Download a batch's results (CSV, XLSX or NDJSON)
+         * @description Every item in input order with its property's data, streamed: CSV (default; UTF-8 with BOM, RFC 4180; cells starting with =, +, - or @ are prefixed with `'`), an XLSX workbook with `Accept: application/vnd.openxmlformats-officedocument.spreadsheetml.sheet` (the CSV's columns as typed cells: numbers, dates, booleans; every text exactly as given, never a formula) or NDJSON with `Accept: application/x-ndjson` (`{item, property}` a line). To join back to a loan system by `external_id`, use XLSX or NDJSON: the CSV's `'` prefix changes such texts. Available while the batch runs: what is known so far.
          */
         get: operations["getBatchResults"];
         put?: never;
@@ -1593,6 +1593,7 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                     "application/x-ndjson": string;
                 };
             };

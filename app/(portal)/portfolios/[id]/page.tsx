@@ -62,6 +62,9 @@ export default async function PortfolioPage({
             <a className="btn-secondary" href={`/portfolios/${id}/results?format=xlsx`} download>
               Download XLSX
             </a>
+            <a className="btn-secondary" href={`/portfolios/${id}/results?format=ndjson`} download>
+              Download NDJSON
+            </a>
             {(batch.status === "queued" || batch.status === "running") && can(user.role, "write", scope.mode) && (
               <ActionButton
                 action={cancelPortfolioAction}

@@ -24,13 +24,13 @@ const POLL_MS = 2000;
 
 export const BATCH_HELP: readonly HelpEntry[] = [
   {
-    usage: "batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|ndjson]",
+    usage: "batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|xlsx|ndjson]",
     text: `Upload a portfolio, follow its progress (a bar on a terminal, plain lines otherwise) and write the
       results when it completes (default <file>.results.csv)`,
   },
   { usage: "batch status <batch id>", text: "A batch's status and counts" },
   {
-    usage: "batch results <batch id> [--out <file>] [--format csv|ndjson]",
+    usage: "batch results <batch id> [--out <file>] [--format csv|xlsx|ndjson]",
     text: "Download a batch's results (so far, while it runs)",
   },
 ];
@@ -116,14 +116,17 @@ function reporter() {
   };
 }
 
-async function download(client: Client, id: string, out: string, format: "csv" | "ndjson"): Promise<void> {
+type ResultsFormat = "csv" | "xlsx" | "ndjson";
+
+async function download(client: Client, id: string, out: string, format: ResultsFormat): Promise<void> {
   const results = await client.finca.batches.results(id, format);
   await pipeline(Readable.fromWeb(results as import("node:stream/web").ReadableStream), createWriteStream(out));
 }
 
-function formatOf(values: Record<string, unknown>): "csv" | "ndjson" {
+function formatOf(values: Record<string, unknown>): ResultsFormat {
   const format = values.format ?? "csv";
-  if (format !== "csv" && format !== "ndjson") throw new UsageError("--format must be csv or ndjson");
+  if (format !== "csv" && format !== "xlsx" && format !== "ndjson")
+    throw new UsageError("--format must be csv, xlsx or ndjson");
   return format;
 }
 

@@ -1,11 +1,9 @@
-// A portfolio's results for the signed-in partner: CSV or XLSX, streamed as the API's are.
+// A portfolio's results for the signed-in partner: CSV, XLSX or NDJSON, streamed as the API's are.
 import { requirePartner } from "@/server/session";
-import { exportResults } from "@/lib/batches";
+import { exportResults, resultsContentType, RESULTS_MEDIA_TYPES, type ResultsFormat } from "@/lib/batches";
 
-const TYPES = {
-  csv: "text/csv; charset=utf-8",
-  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-} as const;
+const isFormat = (format: string | null): format is ResultsFormat =>
+  !!format && Object.hasOwn(RESULTS_MEDIA_TYPES, format);
 
 export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const { app, scope } = await requirePartner();
@@ -16,11 +14,12 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
       headers: { "Content-Type": "text/plain; charset=utf-8" },
     });
   const { batch } = results;
-  const format = new URL(req.url).searchParams.get("format") === "xlsx" ? "xlsx" : "csv";
+  const asked = new URL(req.url).searchParams.get("format");
+  const format = isFormat(asked) ? asked : "csv";
   const name = `${(batch.name ?? "portfolio").replace(/[^\w.-]+/g, "_").slice(0, 80)}-${batch.batch_id.slice(0, 8)}.${format}`;
   return new Response(results.stream(format), {
     headers: {
-      "Content-Type": TYPES[format],
+      "Content-Type": resultsContentType(format),
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "no-store",
     },
