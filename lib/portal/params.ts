@@ -1,7 +1,7 @@
 // Query parameters of portal pages, read defensively: a page's URL is anyone's to craft (repeated
 // keys arrive as arrays, dates as "2024-13-45", NULs inside a search), and none of that may reach
 // the database as anything but a valid value or nothing.
-import { hasControl, isUuid, withoutControl } from "@/lib/domain";
+import { hasControl, isUuid, PROPERTY_STATUSES, withoutControl, type PropertyStatus } from "@/lib/domain";
 
 export type RawParam = string | string[] | undefined;
 
@@ -55,3 +55,15 @@ export const lookupOf = (params: LookupParams, max: number) => ({
   q: searchText(params.q, max),
   partner: idParam(params.partner),
 });
+
+/** The Properties list's filters (its page and its CSV export read the same ones). */
+export function propertyFilters(s: Record<"q" | "status" | "from" | "to", RawParam>) {
+  const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
+    ? (oneParam(s.status) as PropertyStatus)
+    : undefined;
+  const from = isoDay(s.from);
+  const to = isoDay(s.to);
+  const q = searchText(s.q, 100);
+  const { start, end } = daySpan(from, to);
+  return { q, status, from, to, list: { search: q, status, createdFrom: start, createdTo: end } };
+}
