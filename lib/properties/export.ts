@@ -1,8 +1,8 @@
 // The Properties list as CSV (the portal's download): every property the list's filters select,
 // newest first, read a page at a time so that a large list never sits in memory whole.
-import { stringify } from "csv-stringify/sync";
 import type { DbOrTx } from "@/lib/db";
 import type { Property, Scope } from "@/lib/domain";
+import { csvStream } from "@/lib/spreadsheets";
 import { listProperties, type ListOptions } from "./read";
 
 const COLUMNS: [string, (p: Property) => string | number | null | undefined][] = [
@@ -22,40 +22,18 @@ const COLUMNS: [string, (p: Property) => string | number | null | undefined][] =
 /** The CSV header. */
 export const PROPERTY_CSV_HEADER = COLUMNS.map(([name]) => name);
 
-// Addresses come from registers: a cell a spreadsheet would run as a formula is neutralised.
-const csv = (rows: unknown[][]) => stringify(rows, { escape_formulas: true, record_delimiter: "windows" });
-
 async function* pages(db: DbOrTx, scope: Scope, filters: ExportFilters, pageSize: number) {
   let startingAfter: string | undefined;
   do {
     const page = await listProperties(db, scope, { ...filters, limit: pageSize, startingAfter });
     if (!page) return;
-    yield page.data;
+    yield page.data.map((p) => COLUMNS.map(([, cell]) => cell(p) ?? ""));
     startingAfter = page.next_starting_after ?? undefined;
   } while (startingAfter);
 }
 
 export type ExportFilters = Omit<ListOptions, "limit" | "startingAfter">;
 
-/**
- * The CSV as a stream (UTF-8 with a BOM, as the portfolio results, so that Excel reads accents): the
- * header, then `pageSize` properties at a time, read as the client takes them.
- */
-export function propertiesCsv(db: DbOrTx, scope: Scope, filters: ExportFilters, pageSize = 500) {
-  const encoder = new TextEncoder();
-  const rows = pages(db, scope, filters, pageSize);
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) controller.enqueue(encoder.encode(`\uFEFF${csv([PROPERTY_CSV_HEADER])}`));
-      started = true;
-      const next = await rows.next();
-      if (next.done) return controller.close();
-      if (next.value.length)
-        controller.enqueue(encoder.encode(csv(next.value.map((p) => COLUMNS.map(([, cell]) => cell(p) ?? "")))));
-    },
-    async cancel() {
-      await rows.return(undefined);
-    },
-  });
-}
+/** The CSV as a stream: the header, then `pageSize` properties at a time, read as the client takes them. */
+export const propertiesCsv = (db: DbOrTx, scope: Scope, filters: ExportFilters, pageSize = 500) =>
+  csvStream(PROPERTY_CSV_HEADER, pages(db, scope, filters, pageSize));
