@@ -75,6 +75,22 @@ test("a CSV portfolio from drop to downloaded results", async ({ page }) => {
     `3,loan-3,not-a-ref,invalid`,
     `4,loan-4,${SLOW},enriched`,
   ]);
+
+  // A loan found by the partner's own id: on the portfolio's page, then across portfolios.
+  await page.getByLabel("Status").selectOption("");
+  await page.getByLabel("Your id").fill("loan-4");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/external_id=loan-4/);
+  const items = page.getByRole("region", { name: "Items" });
+  await expect(items.getByRole("row")).toHaveCount(2);
+  await expect(items).toContainText(SLOW);
+  await page.goto("/portfolios");
+  await page.getByLabel("Find an item in any portfolio by your id").fill("loan-1");
+  await page.getByRole("button", { name: "Filter" }).click();
+  const found = page.getByRole("region", { name: "Items found" });
+  await expect(found.getByRole("row")).toHaveCount(2);
+  await expect(found).toContainText("Mortgage book Q4");
+  await expect(found).toContainText(A);
 });
 
 test("an XLSX portfolio, with its results as XLSX", async ({ page }) => {

@@ -7,7 +7,7 @@ export {
   type Submission,
 } from "./accept";
 export { runBatchStep } from "./step";
-export { getBatch, listBatches, listItems, type Page } from "./views";
+export { findItemsByExternalId, getBatch, listBatches, listItems, type FoundItem, type Page } from "./views";
 export {
   fileFormat,
   fileLimitsOf,

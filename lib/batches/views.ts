@@ -99,7 +99,7 @@ export async function listItems(
   db: DbOrTx,
   scope: Scope,
   id: string,
-  o: { limit: number; startingAfter?: number; status?: BatchItemStatus },
+  o: { limit: number; startingAfter?: number; status?: BatchItemStatus; externalId?: string },
 ): Promise<Page<BatchItem, number> | null> {
   if (!(await batchRow(db, scope, id))) return null;
   const rows = await db
@@ -109,6 +109,7 @@ export async function listItems(
       and(
         eq(batchItems.batchId, id),
         o.status ? eq(batchItems.status, o.status) : undefined,
+        o.externalId !== undefined ? eq(batchItems.externalId, o.externalId) : undefined,
         o.startingAfter !== undefined ? gt(batchItems.line, o.startingAfter) : undefined,
       ),
     )
@@ -131,4 +132,34 @@ export async function tally(db: DbOrTx, batchId: string): Promise<BatchCounts> {
     counts.total += n;
   }
   return counts;
+}
+
+/** An item of one of the partner's portfolios, with the portfolio it belongs to. */
+export interface FoundItem {
+  batch: Pick<Batch, "batch_id" | "name" | "created_at">;
+  item: BatchItem;
+}
+
+/**
+ * The items carrying the partner's own id `externalId` (a loan number) across its portfolios in the
+ * scope's mode, newest portfolio first, at most `limit`. Exact match: the id is the partner's key,
+ * and equality uses the batch_items_external_id index.
+ */
+export async function findItemsByExternalId(
+  db: DbOrTx,
+  scope: Scope,
+  externalId: string,
+  limit: number,
+): Promise<FoundItem[]> {
+  const rows = await db
+    .select({ batch: batches, item: batchItems })
+    .from(batchItems)
+    .innerJoin(batches, eq(batches.id, batchItems.batchId))
+    .where(and(eq(batchItems.externalId, externalId), inScope(scope)))
+    .orderBy(desc(batches.createdAt), desc(batches.id), asc(batchItems.line))
+    .limit(limit);
+  return rows.map(({ batch, item }) => ({
+    batch: { batch_id: batch.id, name: batch.name, created_at: batch.createdAt.toISOString() },
+    item: toItem(item),
+  }));
 }

@@ -158,6 +158,19 @@ export interface PreparedSql {
 /** `%text%` for ILIKE, with the wildcards of `text` taken literally. */
 export const containsPattern = (text: string) => `%${text.replace(/[%_\\]/g, "\\$&")}%`;
 
+// The accented letters of Spanish, Catalan and Galician names, both cases, and their plain letters.
+// translate() rather than the `unaccent` extension: translate is built in and IMMUTABLE (usable in an
+// index expression), whereas unaccent() is only STABLE and needs CREATE EXTENSION on each server.
+const ACCENTED = "ÁÀÂÄáàâäÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÖóòôöÚÙÛÜúùûüÑñÇç";
+const PLAIN = "AAAAaaaaEEEEeeeeIIIIiiiiOOOOooooUUUUuuuuNnCc";
+
+/** `text` with the letters of ACCENTED made plain, then ASCII-lower-cased whatever the database's locale. */
+export const foldedSql = (text: SQL | AnyPgColumn) => sql`lower(translate(${text}, ${ACCENTED}, ${PLAIN}))`;
+
+/** Whether `column` contains `text`, ignoring case and accents ("malaga" finds "Málaga"). */
+export const foldedContains = (column: AnyPgColumn, text: string) =>
+  sql`${foldedSql(column)} like ${foldedSql(sql`${containsPattern(text.normalize("NFC"))}`)}`;
+
 /**
  * A column's bare name, for the places raw SQL needs it unqualified (an INSERT's column list, an
  * UPDATE's SET): interpolating the column itself would write "table"."column".

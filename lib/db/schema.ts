@@ -560,5 +560,7 @@ export const batchItems = pgTable(
       .where(sql`status = 'pending' and property_id is not null`),
     index("batch_items_unregistered").on(t.batchId, t.line).where(sql`status = 'pending' and property_id is null`),
     index("batch_items_duplicates").on(t.batchId, t.cadastralReference).where(sql`status = 'duplicate'`),
+    // Finding a partner's own id (a loan number) in one portfolio or across its portfolios.
+    index("batch_items_external_id").on(t.externalId, t.batchId).where(sql`external_id is not null`),
   ],
 );

@@ -1,7 +1,8 @@
 // Query parameters of portal pages, read defensively: a page's URL is anyone's to craft (repeated
 // keys arrive as arrays, dates as "2024-13-45", NULs inside a search), and none of that may reach
 // the database as anything but a valid value or nothing.
-import { hasControl, isUuid, withoutControl } from "@/lib/domain";
+import { hasControl, isUuid, PROPERTY_STATUSES, withoutControl, type PropertyStatus } from "@/lib/domain";
+import { STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
 
 export type RawParam = string | string[] | undefined;
 
@@ -55,3 +56,46 @@ export const lookupOf = (params: LookupParams, max: number) => ({
   q: searchText(params.q, max),
   partner: idParam(params.partner),
 });
+
+/** The Properties list's filters (its page and its CSV export read the same ones). */
+export function propertyFilters(s: Record<"q" | "status" | "from" | "to", RawParam>) {
+  const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
+    ? (oneParam(s.status) as PropertyStatus)
+    : undefined;
+  const from = isoDay(s.from);
+  const to = isoDay(s.to);
+  const q = searchText(s.q, 100);
+  const { start, end } = daySpan(from, to);
+  return { q, status, from, to, list: { search: q, status, createdFrom: start, createdTo: end } };
+}
+
+/** `2xx`-style classes or an exact status; anything else is no filter. */
+function statusFilter(value: RawParam): StatusClass | number | undefined {
+  const raw = oneParam(value);
+  if ((STATUS_CLASSES as readonly string[]).includes(raw ?? "")) return raw as StatusClass;
+  return raw && /^[1-5]\d\d$/.test(raw) ? Number(raw) : undefined;
+}
+
+/** The Logs list's filters (its page and its CSV export read the same ones). */
+export function logFilters(s: Record<"q" | "status" | "path" | "from" | "to", RawParam>) {
+  const q = searchText(s.q, 64);
+  const status = statusFilter(s.status);
+  const path = searchText(s.path, 200);
+  const from = isoDay(s.from);
+  const to = isoDay(s.to);
+  return {
+    q,
+    status,
+    path,
+    from,
+    to,
+    // Dates are whole UTC days: "to" includes that day.
+    search: {
+      requestId: q,
+      status,
+      path,
+      from: from ? new Date(`${from}T00:00:00Z`) : undefined,
+      to: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_399_999) : undefined,
+    },
+  };
+}

@@ -1,4 +1,5 @@
 // Properties: all their persistence (create, durable runs, reads) around the enrichment engine.
+export { propertiesCsv, PROPERTY_CSV_HEADER } from "./export";
 export { getProperty, listProperties, propertiesById, toProperty, type ListOptions, type PropertyPage } from "./read";
 export {
   createProperty,

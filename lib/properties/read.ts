@@ -1,7 +1,8 @@
 // Reading a partner's properties in one mode, as the contract's Property.
 import { z } from "zod";
 import { and, desc, eq, getTableColumns, inArray, lt, or, sql } from "drizzle-orm";
-import { containsPattern, schema, type DbOrTx } from "@/lib/db";
+import { containsPattern, foldedContains, schema, type DbOrTx } from "@/lib/db";
+import { normalizeReference } from "@/lib/cadastral-reference";
 import {
   certificateAsOf,
   EMPTY_DATA,
@@ -156,7 +157,7 @@ export interface ListOptions {
   limit: number;
   startingAfter?: string;
   status?: PropertyStatus;
-  /** Portal search: a substring of the reference, address or municipality. */
+  /** Portal search: in the reference (normalised as a create does), address or municipality, any case or accent. */
   search?: string;
   /** Exactly this normalised reference. */
   reference?: string;
@@ -179,7 +180,8 @@ export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): 
       .where(and(eq(properties.id, o.startingAfter), inScope(scope)));
     if (!row) return null;
   }
-  const like = o.search ? containsPattern(o.search) : undefined;
+  // A reference is matched as a create normalises it ("9872023 vh5797s-0001" finds 9872023VH5797S0001WX).
+  const reference = o.search ? normalizeReference(o.search) : "";
   const rows = await db
     .select()
     .from(properties)
@@ -188,11 +190,11 @@ export async function listProperties(db: DbOrTx, scope: Scope, o: ListOptions): 
         inScope(scope),
         o.status ? eq(properties.status, o.status) : undefined,
         o.reference !== undefined ? eq(properties.cadastralReference, o.reference) : undefined,
-        like
+        o.search
           ? or(
-              sql`${properties.cadastralReference} ilike ${like}`,
-              sql`${properties.address} ilike ${like}`,
-              sql`${properties.municipality} ilike ${like}`,
+              reference ? sql`${properties.cadastralReference} like ${containsPattern(reference)}` : undefined,
+              foldedContains(properties.address, o.search),
+              foldedContains(properties.municipality, o.search),
             )
           : undefined,
         o.createdFrom ? sql`${properties.createdAt} >= ${o.createdFrom}` : undefined,

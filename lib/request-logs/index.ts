@@ -9,6 +9,7 @@
 import { and, desc, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { pruneOlderThan, schema, type Db, type DbOrTx } from "@/lib/db";
 import { can, sqlState, type Mode, type Role } from "@/lib/domain";
+import { csvStream } from "@/lib/spreadsheets";
 
 const { requestLogs, partners } = schema;
 
@@ -232,3 +233,39 @@ export async function findRequest(db: Db, requestId: string): Promise<(RequestLo
 /** Deletes rows older than `days`, `batch` rows a statement. */
 export const pruneRequestLogs = (db: Db, days: number, batch?: number): Promise<number> =>
   pruneOlderThan(db, requestLogs, { id: requestLogs.id, at: requestLogs.at }, days, batch);
+
+const CSV_COLUMNS: [string, (row: RequestLogRow) => string | number | null][] = [
+  ["at", (r) => r.at.toISOString()],
+  ["request_id", (r) => r.requestId],
+  ["method", (r) => r.method],
+  ["path", (r) => r.path],
+  ["query", (r) => r.query],
+  ["status", (r) => r.status],
+  ["error_code", (r) => r.errorCode],
+  ["duration_ms", (r) => r.durationMs],
+  ["key", (r) => r.keyVisibleStart],
+  ["property_id", (r) => r.propertyId],
+];
+
+/** The CSV header of the Logs download: the list's columns, not bodies or headers (one request's page shows them). */
+export const REQUEST_LOG_CSV_HEADER = CSV_COLUMNS.map(([name]) => name);
+
+/**
+ * The requests `filter` selects as CSV, newest first, `pageSize` rows read at a time, each as the
+ * reader may see it.
+ */
+export function requestLogsCsv(
+  db: Db,
+  filter: Omit<RequestLogFilter, "before" | "limit">,
+  pageSize = 500,
+): ReadableStream<Uint8Array> {
+  async function* pages() {
+    let before: number | undefined;
+    do {
+      const { rows, next } = await searchRequestLogs(db, { ...filter, before, limit: pageSize });
+      yield rows.map((row) => CSV_COLUMNS.map(([, cell]) => cell(row) ?? ""));
+      before = next ?? undefined;
+    } while (before !== undefined);
+  }
+  return csvStream(REQUEST_LOG_CSV_HEADER, pages());
+}

@@ -7,6 +7,7 @@ import type ExcelJS from "exceljs";
 import { modulePaths } from "./reader-thread";
 import { WORKBOOK_READER } from "./workbook-reader";
 
+export { csvStream } from "./csv-stream";
 export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
 
 /** exceljs, loaded when a workbook is first read or written: it holds 25 MiB a server never needing one would keep. */

@@ -1,6 +1,6 @@
 import { requirePartner } from "@/server/session";
-import { searchRequestLogs, STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
-import { isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
+import { searchRequestLogs, STATUS_CLASSES } from "@/lib/request-logs";
+import { logFilters, oneParam, queryOf, type RawParam } from "@/lib/portal/params";
 import { EmptyState, PageHeader } from "../../_components/ui";
 import { RequestLogTable } from "../../_components/request-log-table";
 import { Pager } from "../../_components/data-table";
@@ -12,32 +12,16 @@ export const metadata = { title: "Logs" };
 
 type Search = Record<"q" | "status" | "path" | "from" | "to" | "before", RawParam>;
 
-/** `2xx`-style classes or an exact status; anything else is no filter. */
-function statusFilter(value: RawParam): StatusClass | number | undefined {
-  const raw = oneParam(value);
-  if ((STATUS_CLASSES as readonly string[]).includes(raw ?? "")) return raw as StatusClass;
-  return raw && /^[1-5]\d\d$/.test(raw) ? Number(raw) : undefined;
-}
-
 export default async function Logs({ searchParams }: { searchParams: Promise<Search> }) {
   const { app, partnerId, mode, user } = await requirePartner();
   const s = await searchParams;
-  const q = searchText(s.q, 64);
-  const status = statusFilter(s.status);
-  const path = searchText(s.path, 200);
-  const from = isoDay(s.from);
-  const to = isoDay(s.to);
+  const { q, status, path, from, to, search } = logFilters(s);
   const before = /^\d{1,15}$/.test(oneParam(s.before) ?? "") ? Number(oneParam(s.before)) : undefined;
   const { rows, next } = await searchRequestLogs(app.db, {
     partnerId,
     mode,
     role: user.role,
-    requestId: q,
-    status,
-    path,
-    // Dates are whole UTC days: "to" includes that day.
-    from: from ? new Date(`${from}T00:00:00Z`) : undefined,
-    to: to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_399_999) : undefined,
+    ...search,
     before,
     limit: 50,
   });
@@ -48,7 +32,14 @@ export default async function Logs({ searchParams }: { searchParams: Promise<Sea
       <PageHeader
         title="Logs"
         description={`Your ${mode}-mode API requests, newest first, kept ${app.config.REQUEST_LOG_RETENTION_DAYS} days. Search by the X-Request-Id of a response or the request_id of an error; open one for its body, headers and answer. Keys and secrets are redacted before anything is stored.`}
-        actions={<AutoRefresh active={false} watching={before === undefined} />}
+        actions={
+          <>
+            <a className="btn-secondary" href={`/logs/export?${query}`} download>
+              Download CSV
+            </a>
+            <AutoRefresh active={false} watching={before === undefined} />
+          </>
+        }
       />
       <FilterForm
         label="Filter requests"

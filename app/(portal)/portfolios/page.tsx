@@ -1,20 +1,33 @@
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
-import { listBatches } from "@/lib/batches";
-import { idParam, type RawParam } from "@/lib/portal/params";
+import { findItemsByExternalId, listBatches, MAX_TEXT } from "@/lib/batches";
+import { idParam, searchText, type RawParam } from "@/lib/portal/params";
 import { AutoRefresh } from "../../_components/auto-refresh";
 import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
 import { DataTable, Pager } from "../../_components/data-table";
+import { FilterActions, FilterForm, SearchFilter } from "../../_components/filters";
 import { Badge, Card, EmptyState, PageHeader, Time } from "../../_components/ui";
 import { BatchProgress } from "./progress";
 import { PortfolioUpload } from "./upload";
 
 export const metadata = { title: "Portfolios" };
 
-export default async function Portfolios({ searchParams }: { searchParams: Promise<{ after?: RawParam }> }) {
+/** At most this many items found by a partner's id across portfolios (an id repeats only by mistake or resubmission). */
+const FOUND_LIMIT = 50;
+
+export default async function Portfolios({
+  searchParams,
+}: {
+  searchParams: Promise<{ after?: RawParam; external_id?: RawParam }>;
+}) {
   const { app, scope, mode, user } = await requirePartner();
-  const after = idParam((await searchParams).after);
-  const page = await listBatches(app.db, scope, { limit: 20, startingAfter: after });
+  const s = await searchParams;
+  const after = idParam(s.after);
+  const externalId = searchText(s.external_id, MAX_TEXT);
+  const [page, found] = await Promise.all([
+    listBatches(app.db, scope, { limit: 20, startingAfter: after }),
+    externalId ? findItemsByExternalId(app.db, scope, externalId, FOUND_LIMIT) : undefined,
+  ]);
   const running = page?.data.filter((b) => !b.completed_at).length ?? 0;
   return (
     <>
@@ -43,6 +56,50 @@ export default async function Portfolios({ searchParams }: { searchParams: Promi
           )}
         </Card>
       )}
+      <FilterForm
+        label="Find an item by your id"
+        query={externalId ?? ""}
+        className="sm:grid-cols-[1fr_auto] sm:items-end"
+      >
+        <SearchFilter
+          name="external_id"
+          label="Find an item in any portfolio by your id"
+          value={externalId}
+          placeholder="external_id, exactly (a loan number)"
+        />
+        <FilterActions filtered={externalId !== undefined} clearHref="/portfolios" />
+      </FilterForm>
+      {found &&
+        (found.length ? (
+          <div className="mb-6">
+            <DataTable
+              label="Items found"
+              rows={found}
+              rowKey={(f) => `${f.batch.batch_id}/${f.item.line}`}
+              columns={[
+                {
+                  header: "Portfolio",
+                  cell: (f) => f.batch.name ?? f.batch.batch_id.slice(0, 8),
+                  href: (f) =>
+                    `/portfolios/${f.batch.batch_id}?${new URLSearchParams({ external_id: f.item.external_id ?? "" })}`,
+                },
+                { header: "Line", cell: (f) => f.item.line, className: "tabular-nums" },
+                {
+                  header: "Reference",
+                  className: "font-mono",
+                  cell: (f) => f.item.cadastral_reference,
+                  href: (f) => f.item.property_id && `/properties/${f.item.property_id}`,
+                },
+                { header: "Status", cell: (f) => <Badge value={f.item.status} /> },
+                { header: "Submitted", cell: (f) => <Time value={f.batch.created_at} />, from: "md" },
+              ]}
+            />
+          </div>
+        ) : (
+          <EmptyState title="No item has this id">
+            Ids are matched exactly, as your file gave them, in {mode} mode.
+          </EmptyState>
+        ))}
       {page?.data.length ? (
         <DataTable
           label="Portfolios"

@@ -2,8 +2,8 @@ import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { listProperties } from "@/lib/properties";
-import { PROPERTY_STATUSES, type PropertyStatus } from "@/lib/domain";
-import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
+import { PROPERTY_STATUSES } from "@/lib/domain";
+import { idParam, propertyFilters, queryOf, type RawParam } from "@/lib/portal/params";
 import { DataTable, Pager } from "../../_components/data-table";
 import { Badge, Card, EmptyState, Missing, PageHeader, Time } from "../../_components/ui";
 import { RegisterPropertyForm } from "./forms";
@@ -18,22 +18,10 @@ type Search = Record<"q" | "status" | "from" | "to" | "after", RawParam>;
 export default async function Properties({ searchParams }: { searchParams: Promise<Search> }) {
   const { app, scope, mode, user } = await requirePartner();
   const s = await searchParams;
-  const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
-    ? (oneParam(s.status) as PropertyStatus)
-    : undefined;
-  const from = isoDay(s.from);
-  const to = isoDay(s.to);
-  const q = searchText(s.q, 100);
+  const { q, status, from, to, list } = propertyFilters(s);
   const filtered = Boolean(q || status || from || to);
   const enriching = await enrichingCount(app.db, scope);
-  const page = await listProperties(app.db, scope, {
-    limit: 25,
-    search: q,
-    status,
-    createdFrom: daySpan(from, to).start,
-    createdTo: daySpan(from, to).end,
-    startingAfter: idParam(s.after),
-  });
+  const page = await listProperties(app.db, scope, { ...list, limit: 25, startingAfter: idParam(s.after) });
   const query = queryOf({ q, status, from, to });
   return (
     <>
@@ -41,11 +29,16 @@ export default async function Properties({ searchParams }: { searchParams: Promi
         title="Properties"
         description={`Registered in ${mode} mode, newest first.`}
         actions={
-          <AutoRefresh
-            active={enriching > 0}
-            watching={!idParam(s.after)}
-            message={`${enriching} enriching — this list updates by itself`}
-          />
+          <>
+            <a className="btn-secondary" href={`/properties/export?${query}`} download>
+              Download CSV
+            </a>
+            <AutoRefresh
+              active={enriching > 0}
+              watching={!idParam(s.after)}
+              message={`${enriching} enriching — this list updates by itself`}
+            />
+          </>
         }
       />
       {can(user.role, "write", mode) && (

@@ -4,7 +4,8 @@ import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { getBatch, listItems } from "@/lib/batches";
 import { BATCH_ITEM_STATUSES, type BatchItemStatus } from "@/lib/domain";
-import { oneParam, type RawParam } from "@/lib/portal/params";
+import { oneParam, searchText, type RawParam } from "@/lib/portal/params";
+import { MAX_TEXT } from "@/lib/batches";
 import { ActionButton } from "../../../_components/action-button";
 import { AutoRefresh } from "../../../_components/auto-refresh";
 import { DataTable, Pager } from "../../../_components/data-table";
@@ -14,7 +15,7 @@ import { BatchProgress } from "../progress";
 
 export const metadata = { title: "Portfolio" };
 
-type Search = Record<"status" | "after", RawParam>;
+type Search = Record<"status" | "after" | "external_id", RawParam>;
 
 export default async function PortfolioPage({
   params,
@@ -31,13 +32,15 @@ export default async function PortfolioPage({
   const status = (BATCH_ITEM_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
     ? (oneParam(s.status) as BatchItemStatus)
     : undefined;
+  const externalId = searchText(s.external_id, MAX_TEXT);
   const after = /^\d{1,9}$/.test(oneParam(s.after) ?? "") ? Number(oneParam(s.after)) : undefined;
   const [items, invalid] = await Promise.all([
-    listItems(app.db, scope, id, { limit: 50, status, startingAfter: after }),
+    listItems(app.db, scope, id, { limit: 50, status, externalId, startingAfter: after }),
     listItems(app.db, scope, id, { limit: 20, status: "invalid" }),
   ]);
   const active = !batch.completed_at;
-  const query = (more: Record<string, string>) => `?${new URLSearchParams({ ...(status ? { status } : {}), ...more })}`;
+  const filters = { ...(status ? { status } : {}), ...(externalId ? { external_id: externalId } : {}) };
+  const query = (more: Record<string, string>) => `?${new URLSearchParams({ ...filters, ...more })}`;
   return (
     <>
       <PageHeader
@@ -112,10 +115,23 @@ export default async function PortfolioPage({
             ))}
           </select>
         </div>
+        <div>
+          <label htmlFor="external_id" className="label">
+            Your id
+          </label>
+          <input
+            id="external_id"
+            name="external_id"
+            type="search"
+            defaultValue={externalId}
+            placeholder="external_id, exactly"
+            className="input"
+          />
+        </div>
         <button type="submit" className="btn-secondary">
           Filter
         </button>
-        {status && (
+        {(status || externalId) && (
           <Link className="btn-secondary" href={`/portfolios/${id}`}>
             Clear
           </Link>
@@ -145,7 +161,7 @@ export default async function PortfolioPage({
           }
         />
       ) : (
-        <EmptyState title="No items match">Choose another status.</EmptyState>
+        <EmptyState title="No items match">Choose another status or id.</EmptyState>
       )}
     </>
   );

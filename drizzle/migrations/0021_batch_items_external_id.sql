@@ -1,0 +1,1 @@
+CREATE INDEX "batch_items_external_id" ON "batch_items" USING btree ("external_id","batch_id") WHERE external_id is not null;
