@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import type { CadastreSource } from "@/lib/domain";
+import { isStale } from "./status";
 
 const { cadastreCopies: copies, cadastreRecords: records } = schema;
 
@@ -64,7 +65,7 @@ export function cadastreIndex(db: Db) {
     },
     /**
      * The municipalities' copies, by source, with their dates and counts (for operators); `stale` when
-     * the publisher's date is more than `staleDays` old (REGISTER_STALE_DAYS, as the datasets).
+     * the publisher's date is more than `staleDays` old, by the datasets' own rule (./status.ts).
      */
     async copies(staleDays: number) {
       const rows = await db
@@ -81,8 +82,7 @@ export function cadastreIndex(db: Db) {
         })
         .from(copies)
         .orderBy(copies.source, copies.municipality);
-      const limit = Date.now() - staleDays * 86_400_000;
-      return rows.map((row) => ({ ...row, stale: row.asOf !== null && Date.parse(row.asOf) < limit }));
+      return rows.map((row) => ({ ...row, stale: isStale(row.asOf, staleDays) }));
     },
   };
 }
