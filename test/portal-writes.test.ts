@@ -7,7 +7,17 @@ import { eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import { createProperty, CreatePropertyInput } from "@/lib/properties";
 import { previewUpload } from "@/lib/batches";
-import { addEndpoint, changeEndpoint, CreateWebhookEndpointInput, removeEndpoint } from "@/lib/webhooks/commands";
+import {
+  addEndpoint,
+  changeEndpoint,
+  CreateWebhookEndpointInput,
+  expireOldSecret,
+  removeEndpoint,
+  replayFailed,
+  RotateSecretInput,
+  rotateEndpointSecret,
+  sendEndpointTest,
+} from "@/lib/webhooks/commands";
 import { accountBucket, budgetOn, operatorBucket, rateLimitBucket, spent, unlessRefused } from "@/lib/rate-limit";
 import { parseBody, type Scope } from "@/lib/domain";
 import { createTestApp, grantLive, newPartnerKey, post, problemOf, type TestApp } from "@/test/support/app";
@@ -160,6 +170,41 @@ describe("endpoint commands check a member's role themselves", () => {
       enabled: false,
     });
     expect(await removeEndpoint(t.app, scope, developer, endpoint.id)).toBe(true);
+  });
+
+  it("so do the secret, test event and replay commands, which record each change in the history", async () => {
+    const { partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    const { endpoint } = await addEndpoint(t.app, scope, by(scope), { url: "https://example.com/hook" });
+    const viewer = { actor: { ...by(scope).actor, role: "viewer" as const }, budget: account(scope) };
+    const rotation = parseBody(RotateSecretInput, { overlap: "1h", end_open_overlap: false });
+    for (const attempt of [
+      rotateEndpointSecret(t.app, scope, viewer, endpoint, rotation),
+      expireOldSecret(t.app, scope, viewer, endpoint),
+      sendEndpointTest(t.app, scope, viewer, endpoint),
+      replayFailed(t.app, scope, viewer, endpoint),
+    ])
+      expect(await refusal(attempt)).toMatchObject({ code: "forbidden" });
+    const developer = { actor: { ...by(scope).actor, role: "developer" as const }, budget: account(scope) };
+    // Two writes left of 3 (the add spent one; the viewer's four counted nothing).
+    expect(await rotateEndpointSecret(t.app, scope, developer, endpoint, rotation)).toMatchObject({ rotated: true });
+    expect(await expireOldSecret(t.app, scope, developer, endpoint)).toBe(true);
+    expect(await refusal(sendEndpointTest(t.app, scope, developer, endpoint))).toMatchObject({ code: "rate_limited" });
+    const history = await t.app.db
+      .select()
+      .from(schema.auditEvents)
+      .where(eq(schema.auditEvents.partnerId, partner.id))
+      .orderBy(schema.auditEvents.seq);
+    expect(history.map((h) => [h.action, h.detail])).toEqual([
+      ["webhook_endpoint.created", { mode: "test" }],
+      ["webhook_secret.rotated", { mode: "test", overlap: "1h" }],
+      ["webhook_secret.expired", { mode: "test" }],
+    ]);
+    expect(() => parseBody(RotateSecretInput, { overlap: "2h", end_open_overlap: false })).toThrow(
+      expect.objectContaining({
+        errors: [{ pointer: "/overlap", detail: "Choose how long the current secret keeps signing." }],
+      }),
+    );
   });
 });
 

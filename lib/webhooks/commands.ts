@@ -1,6 +1,8 @@
 // The writes of webhook endpoints a partner makes, from the API or the portal: each takes its input
 // as parsed by the API's request schema (both sides parse with it), counts the write and applies the
 // configured rules (the SSRF check, https in live mode, the cap per mode), so both accept and refuse alike.
+// The portal's own writes (secrets, test events, replays) are built the same way: role, budget, then
+// the change and its row in the security history in one transaction.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { EVENT_TYPES, type Scope } from "@/lib/domain";
@@ -8,7 +10,19 @@ import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
 import { requireLiveAccess } from "@/lib/partners/live";
 import { audited, authorizeActor, type AuditAction, type AuditEntry, type AuditLog, type Writer } from "@/lib/audit";
-import { createEndpoint, deleteEndpoint, getEndpoint, updateEndpoint, type EndpointRow } from "./endpoints";
+import type { Queue } from "@/lib/queue";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  expirePreviousSecret,
+  getEndpoint,
+  rotateSecret,
+  RotationOverlap,
+  updateEndpoint,
+  type EndpointRow,
+  type Rotation,
+} from "./endpoints";
+import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 
 export const CreateWebhookEndpointInput = z
   .strictObject({
@@ -157,5 +171,84 @@ export async function removeEndpoint(deps: EndpointDeps, scope: Scope, by: Write
     const endpoint = await getEndpoint(tx, scope, id);
     const deleted = !!endpoint && (await deleteEndpoint(tx, scope, id));
     return { result: deleted, entry: deleted ? entry(scope, "webhook_endpoint.deleted", endpoint) : null };
+  });
+}
+
+/** A rotation as the portal's form asks it: the overlap chosen, and whether an open overlap ends now. */
+export const RotateSecretInput = z.strictObject({ overlap: RotationOverlap, end_open_overlap: z.boolean() });
+export type RotateSecretInput = z.output<typeof RotateSecretInput>;
+
+/** What the secret commands need: the database and the history's log. */
+export type SecretDeps = Pick<EndpointDeps, "db" | "logger">;
+/** What the delivery commands need: the secret commands' and the queue the attempts go to. */
+export type DeliveryDeps = SecretDeps & { queue: Queue };
+
+/**
+ * Role checked, then the budget spent. Live access is checked by each change itself, in its
+ * transaction (after the budget, as the portal always counted them).
+ */
+const mayWrite = async (by: Writer) => {
+  authorizeActor(by.actor, "webhooks");
+  await by.budget();
+};
+
+/** A new signing secret, the current one kept for the chosen overlap (lib/webhooks/endpoints' `rotateSecret`). */
+export async function rotateEndpointSecret(
+  deps: SecretDeps,
+  scope: Scope,
+  by: Writer,
+  endpoint: EndpointRow,
+  input: RotateSecretInput,
+): Promise<Rotation> {
+  await mayWrite(by);
+  return audited(deps, by.actor, async (tx) => {
+    const options = { overlap: input.overlap, endOpenOverlap: input.end_open_overlap };
+    const rotation = await rotateSecret(tx, scope, endpoint.id, options);
+    const made = rotation.rotated ? entry(scope, "webhook_secret.rotated", endpoint, { overlap: input.overlap }) : null;
+    return { result: rotation, entry: made };
+  });
+}
+
+/** The old secret stops signing now; false when there was none left (or the endpoint is gone). */
+export async function expireOldSecret(deps: SecretDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
+  await mayWrite(by);
+  return audited(deps, by.actor, async (tx) => {
+    const expired = await expirePreviousSecret(tx, scope, endpoint.id);
+    return { result: expired, entry: expired ? entry(scope, "webhook_secret.expired", endpoint) : null };
+  });
+}
+
+/** A `webhook.test` event to the endpoint of the scope, sent now even while it is disabled. */
+export async function sendEndpointTest(deps: DeliveryDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
+  await mayWrite(by);
+  return audited(deps, by.actor, async (tx) => {
+    const event = await sendTestEvent({ ...deps, db: tx }, endpoint);
+    return { result: event, entry: entry(scope, "webhook.test_sent", endpoint) };
+  });
+}
+
+/** One delivery of the scope attempted again now; false when `deliveryId` names none that can be. */
+export async function replayOne(deps: DeliveryDeps, scope: Scope, by: Writer, deliveryId: string) {
+  await mayWrite(by);
+  return audited(deps, by.actor, async (tx) => {
+    const done = await replayDelivery({ ...deps, db: tx }, deliveryId, scope);
+    const made: AuditEntry | null = done
+      ? {
+          partnerId: scope.partnerId,
+          action: "webhook.replayed",
+          target: null,
+          detail: { mode: scope.mode, delivery: deliveryId },
+        }
+      : null;
+    return { result: done, entry: made };
+  });
+}
+
+/** The endpoint's failed deliveries since it was created attempted again (the newest, capped); how many. */
+export async function replayFailed(deps: DeliveryDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
+  await mayWrite(by);
+  return audited(deps, by.actor, async (tx) => {
+    const count = await replayFailedSince({ ...deps, db: tx }, endpoint.id, endpoint.createdAt, scope);
+    return { result: count, entry: entry(scope, "webhook.replayed_failed", endpoint, { deliveries: String(count) }) };
   });
 }

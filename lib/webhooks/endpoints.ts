@@ -20,8 +20,11 @@ const { webhookEndpoints } = schema;
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /** How long a rotated-out secret may keep signing (receivers switch over within this): the partner's choice. */
-export const ROTATION_OVERLAPS = { now: 0, "1h": 3600_000, "24h": 24 * 3600_000 } as const;
-export type RotationOverlap = keyof typeof ROTATION_OVERLAPS;
+export const RotationOverlap = z.enum(["now", "1h", "24h"], {
+  error: "Choose how long the current secret keeps signing.",
+});
+export type RotationOverlap = z.infer<typeof RotationOverlap>;
+export const ROTATION_OVERLAPS: Record<RotationOverlap, number> = { now: 0, "1h": 3600_000, "24h": 24 * 3600_000 };
 
 /** An endpoint as partners see it (the API and the OpenAPI document); its secret is never listed. */
 export const WebhookEndpoint = z
