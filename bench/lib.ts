@@ -15,6 +15,7 @@ import { decideLiveAccess } from "@/lib/partners/live";
 import { createPartner } from "@/lib/partners";
 import { loadConfig } from "@/lib/config";
 import { createSources } from "@/lib/enrichment/sources";
+import type { Sources } from "@/lib/enrichment/sources/types";
 import { liveRegisters } from "@/lib/registers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
@@ -410,6 +411,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Start no worker with the stack (a backlog is made first; then `startWorkers`). */
   idle?: boolean;
+  /** The partners' keys and webhook endpoints: test (the sandbox answers) unless live (then no endpoints). */
+  mode?: "test" | "live";
 }
 
 export interface Audit {
@@ -459,12 +462,14 @@ export class PipelineStack {
     let stack: PipelineStack | undefined;
     const receiver = await WebhookReceiver.start();
     try {
-      const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners);
+      const mode = options.mode ?? "test";
+      const { keys, partnerIds } = await seedPartnerKeys(db.url, options.partners, mode);
       database = await openDatabase({ url: db.url, postgres: { poolSize: 4 } });
-      for (const [i, partnerId] of partnerIds.entries()) {
+      // Live endpoints must use https: a live stack's partners have none, so it sends no webhook.
+      for (const [i, partnerId] of mode === "live" ? [] : partnerIds.entries()) {
         const { secret } = await createEndpoint(
           database.db,
-          { partnerId, mode: "test" },
+          { partnerId, mode },
           { url: receiver.url(`/hooks/${i}`) },
           { allowPrivate: true, maxEndpoints: 20 },
         );
@@ -671,24 +676,32 @@ export class PipelineStack {
 
 /**
  * The pipeline's baseline: for `total` bench references, the same register calls a durable run
- * makes (cadastre, then certificate ∥ ITE, sandbox at 50 ms) and one signed POST each, made
- * directly from `parallel` loops (the workers' concurrency).
+ * makes (cadastre, then certificate ∥ ITE; by default the sandbox at 50 ms, as test mode) and one
+ * signed POST each (none with `webhooks: false`, as a live stack sends none), made directly from
+ * `parallel` loops (the workers' concurrency).
  */
-export async function directLoop(total: number, parallel: number) {
-  const sources = createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { live: liveRegisters({}) }).test;
+export async function directLoop(
+  total: number,
+  parallel: number,
+  options: { sources?: Sources; mode?: "test" | "live"; reference?: (i: number) => string; webhooks?: boolean } = {},
+) {
+  const sources =
+    options.sources ?? createSources(loadConfig({ SANDBOX_LATENCY_MS: "50" }), { live: liveRegisters({}) }).test;
+  const reference = options.reference ?? benchReference;
   const receiver = await WebhookReceiver.start();
   const secret = generateSecret();
   receiver.expect("/baseline", secret);
   const url = receiver.url("/baseline");
   const started = Date.now();
   let next = 0;
+  let done = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (next < total) {
         const i = next++;
         const input = {
-          reference: benchReference(i),
-          mode: "test" as const,
+          reference: reference(i),
+          mode: options.mode ?? "test",
           attempt: 1,
           signal: new AbortController().signal,
         };
@@ -705,11 +718,16 @@ export async function directLoop(total: number, parallel: number) {
           timestamp: new Date().toISOString(),
           data: { property_id: String(i), cadastre, certificate, ite },
         });
+        if (options.webhooks === false) {
+          done++;
+          continue;
+        }
         await sendWebhook(url, webhookHeaders([secret], `msg_baseline_${i}`, new Date(), body), body, {
           timeoutMs: 15_000,
           allowPrivate: true,
           requireHttps: false,
         });
+        done++;
       }
     }),
   );
@@ -718,8 +736,8 @@ export async function directLoop(total: number, parallel: number) {
   return {
     parallel,
     seconds: round(seconds),
-    perSecond: round(receiver.receipts.size / seconds),
-    received: receiver.receipts.size,
+    perSecond: round((options.webhooks === false ? done : receiver.receipts.size) / seconds),
+    received: options.webhooks === false ? done : receiver.receipts.size,
     badSignatures: receiver.badSignatures,
   };
 }

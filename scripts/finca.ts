@@ -28,6 +28,8 @@ import {
   readOverrides,
   registerSettings,
   cadastreIndex,
+  cadastreDownloads,
+  COPY_SOURCES,
   importCadastre,
   refreshSettings,
   remoteFile,
@@ -92,11 +94,13 @@ const OPERATOR_HELP: readonly HelpEntry[] = [
       and what would be left out, and exits 1 when a file lacks a needed column`,
   },
   {
-    usage: "registers import catastro-inspire|catastro-cat --file <path> ... [--municipality <code>]",
+    usage:
+      "registers import catastro-inspire|catastro-cat (--file <path> ... | --url <url> ...) [--municipality <code>]",
     text: `Catastro's bulk data into the cadastre index, one municipality's copy (its 5-digit Catastro code, read
-      from a CAT file's records or an INSPIRE file's name): INSPIRE CP, BU and AD GML files, or a CAT file;
-      replaces that copy only when every file was read; as_of is the publisher's (the CAT header, else the
-      features' latest date)`,
+      from a CAT file's records or an INSPIRE file's name): INSPIRE CP, BU and AD GML files or their ATOM zips,
+      or a CAT file; replaces that copy only when every file was read; as_of is the publisher's (the CAT
+      header, else the features' latest date). --url takes Catastro's own hosts only: a zip, or a territorial
+      office's ATOM feed with --municipality`,
   },
   {
     usage: "registers check",
@@ -352,13 +356,22 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "registers import": {
-      if (arg === "catastro-inspire" || arg === "catastro-cat") {
+      const copy = COPY_SOURCES.find((c) => c.id === arg);
+      if (copy) {
         const files = values.file ?? [];
-        if (!files.length || values.url?.length) usage(`registers import ${arg} takes --file <path> (one or more)`);
-        const result = await importCadastre(db, arg, files.map(localFile), values.municipality);
+        const urls = values.url ?? [];
+        if (!files.length === !urls.length)
+          usage(`registers import ${arg} takes --file <path> (one or more) or --url <url> (one or more)`);
+        const sources = files.length
+          ? files.map(localFile)
+          : await cadastreDownloads(urls, {
+              rules: refreshSettings(loadConfig()),
+              municipality: values.municipality,
+            }).catch((error: Error) => usage(error.message));
+        const result = await importCadastre(db, copy.id, sources, values.municipality);
         const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind}`);
         console.log(
-          `${arg} ${result.municipality}: ${counts.join(", ")}; as of ${result.asOf ?? "unknown"} (${result.asOfFrom})${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
+          `${copy.id} ${result.municipality}: ${counts.join(", ")}; as of ${result.asOf ?? "unknown"} (${result.asOfFrom})${result.superseded ? "; a later import finished first, this one was discarded" : ""}`,
         );
         for (const [reason, { count, first }] of Object.entries(result.skips))
           console.log(

@@ -21,7 +21,15 @@ beforeAll(async () => {
 afterAll(() => rm(results, { recursive: true, force: true }));
 
 // What bench/ holds besides the benchmarks: their shared code and the servers and tools they start.
-const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-database.ts", "upload-server.ts"];
+const HELPERS = [
+  "lib.ts",
+  "profile.ts",
+  "wrk.ts",
+  "baseline-server.ts",
+  "open-database.ts",
+  "upload-server.ts",
+  "cadastre-files.ts",
+];
 
 const SMOKE_RUNS: [string, string[], string][] = [
   [
@@ -62,6 +70,24 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ],
   ["registers-import.ts", ["--rows", "2000", "--creates", "20"], "registers-import"],
   ["cadastre-import.ts", ["--parcels", "200", "--units", "2"], "cadastre-import"],
+  [
+    "cadastre-portfolio.ts",
+    [
+      "--items",
+      "40",
+      "--units",
+      "2",
+      "--half-items",
+      "10",
+      "--create-rate",
+      "2",
+      "--baseline-items",
+      "20",
+      "--pool",
+      "4",
+    ],
+    "cadastre-portfolio",
+  ],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
   ["batch-plans.ts", ["--sizes", "600", "--steps", "1"], "batch-plans"],

@@ -1,13 +1,14 @@
 // The cadastre index's copies: Catastro's bulk data kept per source and municipality. An import
-// streams its files into a new generation of that copy and switches to it in one statement only once
-// every file was read (the previous copy stays meanwhile, and stays if any file fails), then deletes
-// the previous generation: lookups always see one whole copy, and importing the same files again
-// gives the same index. What a file holds that is no record is counted by reason at its line.
-import { and, eq, lt, sql } from "drizzle-orm";
+// streams its files into a new generation of that copy (./generations.ts, as the datasets' imports:
+// the previous copy stays until every file was read, and stays if any file fails): lookups always see
+// one whole copy, and importing the same files again gives the same index. What a file holds that is
+// no record is counted by reason at its line.
+import { and, eq, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
 import type { CadastreSource } from "@/lib/domain";
 import type { ImportFile } from "./import";
 import { RegisterWriteError } from "./import";
+import { writeGeneration } from "./generations";
 import { type SkipCount, tally } from "./skips";
 
 const { cadastreCopies: copies, cadastreRecords: records } = schema;
@@ -56,71 +57,59 @@ export async function importCopy(db: Db, job: CopyImport): Promise<CopyResult> {
       `the municipality must be Catastro's five-digit code (delegation and municipality), not "${municipality}"`,
     );
   if (!job.files.length) throw new Error(`no file given for ${source} ${municipality}`);
-  const [claimed] = await db
-    .insert(copies)
-    .values({ source, municipality, lastGeneration: 1, lastAttemptAt: new Date() })
-    .onConflictDoUpdate({
-      target: [copies.source, copies.municipality],
-      set: { lastGeneration: sql`${copies.lastGeneration} + 1`, lastAttemptAt: new Date() },
-    })
-    .returning({ generation: copies.lastGeneration });
-  const generation = claimed!.generation;
-  const copy = and(eq(records.source, source), eq(records.municipality, municipality));
   const counts: Record<string, number> = {};
   const skips: Record<string, SkipCount> = {};
-  try {
-    for (const file of job.files) {
-      let batch: CadastreDraft[] = [];
-      const flush = async () => {
-        if (batch.length) await insertBatch(db, job, generation, file.name, batch);
-        batch = [];
-      };
-      for await (const item of job.read(file)) {
-        if ("skip" in item) {
-          tally(skips, item.skip, { file: file.name, line: item.line, column: null });
-          continue;
+  const copy = {
+    table: copies,
+    key: {
+      values: { source, municipality },
+      columns: [copies.source, copies.municipality],
+      where: and(eq(copies.source, source), eq(copies.municipality, municipality))!,
+    },
+    records: {
+      table: records,
+      generation: records.generation,
+      where: and(eq(records.source, source), eq(records.municipality, municipality))!,
+    },
+  };
+  const { generation, superseded, written } = await writeGeneration(
+    db,
+    copy,
+    async (generation) => {
+      for (const file of job.files) {
+        let batch: CadastreDraft[] = [];
+        const flush = async () => {
+          if (batch.length) await insertBatch(db, job, generation, file.name, batch);
+          batch = [];
+        };
+        for await (const item of job.read(file)) {
+          if ("skip" in item) {
+            tally(skips, item.skip, { file: file.name, line: item.line, column: null });
+            continue;
+          }
+          counts[item.record.kind] = (counts[item.record.kind] ?? 0) + 1;
+          batch.push(item.record);
+          if (batch.length >= (job.batchSize ?? 2000)) await flush();
         }
-        counts[item.record.kind] = (counts[item.record.kind] ?? 0) + 1;
-        batch.push(item.record);
-        if (batch.length >= (job.batchSize ?? 2000)) await flush();
+        await flush();
       }
-      await flush();
-    }
-    if (!Object.keys(counts).length) throw new Error(`the files hold no ${source} record: are they ${source} files?`);
-    await job.finish?.(db, generation);
-  } catch (error) {
-    await db.delete(records).where(and(copy, eq(records.generation, generation)));
-    await db
-      .update(copies)
-      .set({ lastError: (error as Error).message })
-      .where(and(eq(copies.source, source), eq(copies.municipality, municipality)));
-    throw error;
-  }
-  const { asOf, from } = job.asOf();
-  const result = { source, municipality, generation, counts, skips, asOf, asOfFrom: from };
-  const switched = await db
-    .update(copies)
-    .set({
-      generation,
+      if (!Object.keys(counts).length) throw new Error(`the files hold no ${source} record: are they ${source} files?`);
+      await job.finish?.(db, generation);
+      return job.asOf();
+    },
+    ({ asOf, from }) => ({
       counts,
       skips,
       asOf,
       asOfFrom: from,
       sourceFiles: job.files.map((f) => f.name).join(" "),
       importedAt: new Date(),
-      lastError: null,
-    })
-    .where(and(eq(copies.source, source), eq(copies.municipality, municipality), lt(copies.generation, generation)))
-    .returning({ generation: copies.generation });
-  if (!switched.length) {
-    await db.delete(records).where(and(copy, eq(records.generation, generation)));
-    return { ...result, superseded: true };
-  }
-  await db.delete(records).where(and(copy, lt(records.generation, generation)));
+    }),
+  );
   // Fresh statistics at once: before autovacuum gets to a table that just grew by a province, the
   // planner may read a parcel's lookup through the copy index, the whole copy per lookup.
-  await db.execute(sql`analyze ${records}`);
-  return { ...result, superseded: false };
+  if (!superseded) await db.execute(sql`analyze ${records}`);
+  return { source, municipality, generation, counts, skips, asOf: written.asOf, asOfFrom: written.from, superseded };
 }
 
 /** One statement per batch, the rows as one JSON parameter (as the register index writes). */

@@ -2,7 +2,8 @@
 // what kind the best of them is, whether it covers the whole community, with the evidence each
 // format rests on and the licence of each register. From the region table (./regions.ts: the
 // register modules), the confirmed ITE rules, and the datasets actually imported into the index
-// (with their date, whether that date is stale, and their row count).
+// (with their date, whether that date is stale, and their row count), and the cadastre index's copies
+// of Catastro's bulk data (asked before Catastro's live services).
 import type {
   CommunityCoverage,
   CoverageKind,
@@ -15,7 +16,8 @@ import type { Db } from "@/lib/db";
 import { firstInspectionAge } from "@/lib/enrichment/sources/ite/rules";
 import { indexProvider, PROVIDERS } from "@/lib/enrichment/sources/types";
 import { holdsCodes, type Licence } from "./register";
-import { REGIONS, type Region } from "./regions";
+import { cadastreIndex } from "./cadastre-lookup";
+import { COPY_SOURCES, copyRegister, REGIONS, type Region } from "./regions";
 import { listDatasets, type DatasetStatus } from "./status";
 
 const RANK: readonly CoverageKind[] = ["live", "index", "rules", "estimate"];
@@ -69,9 +71,49 @@ export const CODES_NOTE =
   "that code where a parcel has one, else unsupported.";
 
 export const FORAL_NOTE =
-  "Foral cadastre: the national cadastre (Catastro) does not cover it, so its references cannot be located.";
+  "Foral cadastre: the province keeps its own cadastre, which the national cadastre (Catastro) does not cover: " +
+  "neither Catastro's live services (OVC) nor the cadastre index's copies of its bulk data hold its references, " +
+  "so they cannot be located.";
 
-function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage {
+/**
+ * Catastro's territorial offices whose delegation code (a copy's first two digits) is not the INE
+ * province's (shared research, catastro/README.md §4, from the ATOM paths): the province they are in.
+ */
+const OFFICE_PROVINCES: Readonly<Record<string, string>> = {
+  "51": "30", // Cartagena
+  "52": "33", // Gijón
+  "53": "11", // Jerez de la Frontera
+  "54": "36", // Vigo
+  "55": "51", // Ceuta
+  "56": "52", // Melilla
+};
+const provinceOf = (municipality: string) => OFFICE_PROVINCES[municipality.slice(0, 2)] ?? municipality.slice(0, 2);
+
+type CopyStatus = Awaited<ReturnType<ReturnType<typeof cadastreIndex>["copies"]>>[number];
+
+/**
+ * The cadastre index's copies of a community, one provider per copy source: the oldest copy's date,
+ * stale when any is, the records of all, and how many municipalities (part of the community).
+ */
+function copiesOf(region: Region, copies: CopyStatus[]): Covering[] {
+  return COPY_SOURCES.flatMap((source) => {
+    const held = copies.filter(
+      (c) => c.source === source.id && c.generation > 0 && region.provinceCodes.includes(provinceOf(c.municipality)),
+    );
+    if (!held.length) return [];
+    const dates = held.map((c) => c.asOf).filter((d): d is string => d !== null);
+    const provider: CoverageProvider = {
+      ...entry(indexProvider(source.id), "index", source.evidence, copyRegister(source).licence),
+      dataset: source.id,
+      as_of: dates.length === held.length ? dates.sort()[0]! : null,
+      stale: held.some((c) => c.stale),
+      rows: held.reduce((n, c) => n + Object.values(c.counts).reduce((a, b) => a + b, 0), 0),
+    };
+    return [{ provider, area: `${held.length} municipalit${held.length === 1 ? "y" : "ies"} imported` }];
+  });
+}
+
+function forRegion(region: Region, datasets: DatasetStatus[], copies: CopyStatus[]): CommunityCoverage {
   if (!region.catastro) {
     const nothing = source([]);
     return { ccaa: region.name, cadastre: nothing, energy_certificate: nothing, ite: nothing, note: FORAL_NOTE };
@@ -100,11 +142,15 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
         }),
       );
   const rules = firstInspectionAge(region.name) === null ? [] : [whole(entry(PROVIDERS.rules, "rules", null, null))];
-  const partial = imported.filter((d) => d.area).map((d) => `${indexProvider(d.id)}: ${d.area}.`);
+  const held = copiesOf(region, copies);
+  const partial = [
+    ...held.map((c) => `${c.provider.provider}: ${c.area}.`),
+    ...imported.filter((d) => d.area).map((d) => `${indexProvider(d.id)}: ${d.area}.`),
+  ];
   const codes = region.live.some(holdsCodes) ? [CODES_NOTE] : [];
   return {
     ccaa: region.name,
-    cadastre: source(live("cadastre")),
+    cadastre: source([...held, ...live("cadastre")]),
     energy_certificate: source([
       ...index("certificate"),
       ...live("energy_certificate"),
@@ -117,6 +163,6 @@ function forRegion(region: Region, datasets: DatasetStatus[]): CommunityCoverage
 
 /** The 19 communities and cities, by INE code; index copies older than `staleDays` are `stale`. */
 export async function coverage(db: Db, staleDays: number): Promise<CommunityCoverage[]> {
-  const datasets = await listDatasets(db, staleDays);
-  return REGIONS.map((r) => forRegion(r, datasets));
+  const [datasets, copies] = await Promise.all([listDatasets(db, staleDays), cadastreIndex(db).copies(staleDays)]);
+  return REGIONS.map((r) => forRegion(r, datasets, copies));
 }

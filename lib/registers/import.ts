@@ -1,13 +1,13 @@
 // Importing a dataset: every file is streamed into a new generation of the dataset's records; only
 // when all of them were read does one statement make that generation the one lookups see, and the
-// previous one is deleted. A row or value that cannot be read is left out and counted by reason
+// previous one is deleted (./generations.ts). A row or value that cannot be read is left out and counted by reason
 // (./skips.ts), never stopping the import; a file that cannot be read at all (not the dataset's
 // columns, not a workbook) leaves the previous copy in place (its own rows are deleted) and the
 // error, naming file, line and column, is kept on the dataset for operators. No error and no
 // stored message carries a value of the file or a parameter of a statement. Importing the same
 // files again gives the same index: imports are idempotent.
 import type { Readable } from "node:stream";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
 import { sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
@@ -15,6 +15,7 @@ import { missingColumns, type ColumnOverrides } from "./columns";
 import { columnOf, openFile } from "./read";
 import type { FileShape } from "./shape";
 import { RegisterFileError } from "./read-error";
+import { writeGeneration } from "./generations";
 import { tally, type LineCounts, type Skips } from "./skips";
 
 const { registerDatasets: datasets, registerRecords: records } = schema;
@@ -150,19 +151,6 @@ export async function* readRecords(
   if (!count) throw new RegisterFileError(file.name, shape.headerLine, null, "the file has a header but no rows");
 }
 
-/** Claims the next generation of a dataset (the row is created on the first import). */
-async function claimGeneration(db: Db, id: string): Promise<number> {
-  const [row] = await db
-    .insert(datasets)
-    .values({ id, lastGeneration: 1, lastAttemptAt: new Date() })
-    .onConflictDoUpdate({
-      target: datasets.id,
-      set: { lastGeneration: sql`${datasets.lastGeneration} + 1`, lastAttemptAt: new Date() },
-    })
-    .returning({ generation: datasets.lastGeneration });
-  return row!.generation;
-}
-
 /** A failed write, told by its lines and SQLSTATE: the driver's own error quotes the batch. */
 export class RegisterWriteError extends Error {
   constructor(file: string, first: number, last: number, error: unknown) {
@@ -226,15 +214,12 @@ export async function importDataset(
   options: ImportOptions,
 ): Promise<ImportResult> {
   if (!files.length) throw new Error(`no file given for ${dataset.id}`);
-  const generation = await claimGeneration(db, dataset.id);
   const totals = emptyTotals();
   let written = 0;
   // A date past the import day is a typo in the file, not the snapshot's date.
   const today = new Date().toISOString().slice(0, 10);
   let latestRecordOn: string | null = null;
-  const discard = () =>
-    db.delete(records).where(and(eq(records.dataset, dataset.id), eq(records.generation, generation)));
-  try {
+  const write = async (generation: number) => {
     for (const file of files) {
       let batch: SourcedRecord[] = [];
       const flush = async () => {
@@ -265,50 +250,39 @@ export async function importDataset(
       throw new Error(
         `none of the ${totals.sourceRows} rows has a usable reference and rating: is this a ${dataset.id} file?`,
       );
-  } catch (error) {
-    await discard();
-    await db
-      .update(datasets)
-      .set({ lastError: (error as Error).message })
-      .where(eq(datasets.id, dataset.id));
-    throw error;
-  }
-  const publishedOn = options.asOf ?? dataset.snapshotOn ?? null;
-  const asOfBasis: AsOfBasis | null = publishedOn ? "published" : latestRecordOn ? "latest_record" : null;
-  const result = {
-    dataset: dataset.id,
-    generation,
-    rows: written,
-    skipped: totals.skipped,
-    skips: totals.skips,
-    lines: totals.lines,
-    asOf: publishedOn ?? latestRecordOn,
-    asOfBasis,
-    publishedOn,
-    latestRecordOn,
-  };
-  // The switch: only to a newer generation than the live one (an import started later may have finished first).
-  const switched = await db
-    .update(datasets)
-    .set({
-      generation,
+    const publishedOn = options.asOf ?? dataset.snapshotOn ?? null;
+    const asOfBasis: AsOfBasis | null = publishedOn ? "published" : latestRecordOn ? "latest_record" : null;
+    return {
+      dataset: dataset.id,
       rows: written,
       skipped: totals.skipped,
       skips: totals.skips,
-      asOf: result.asOf,
+      lines: totals.lines,
+      asOf: publishedOn ?? latestRecordOn,
       asOfBasis,
       publishedOn,
       latestRecordOn,
-      source: files.map((f) => f.name).join(" "),
-      importedAt: new Date(),
-      lastError: null,
-    })
-    .where(and(eq(datasets.id, dataset.id), lt(datasets.generation, generation)))
-    .returning({ id: datasets.id });
-  if (!switched.length) {
-    await discard();
-    return { ...result, superseded: true };
-  }
-  await db.delete(records).where(and(eq(records.dataset, dataset.id), lt(records.generation, generation)));
-  return { ...result, superseded: false };
+    };
+  };
+  const copy = {
+    table: datasets,
+    key: { values: { id: dataset.id }, columns: [datasets.id], where: eq(datasets.id, dataset.id) },
+    records: { table: records, generation: records.generation, where: eq(records.dataset, dataset.id) },
+  };
+  const {
+    generation,
+    written: result,
+    superseded,
+  } = await writeGeneration(db, copy, write, (r) => ({
+    rows: r.rows,
+    skipped: r.skipped,
+    skips: r.skips,
+    asOf: r.asOf,
+    asOfBasis: r.asOfBasis,
+    publishedOn: r.publishedOn,
+    latestRecordOn: r.latestRecordOn,
+    source: files.map((f) => f.name).join(" "),
+    importedAt: new Date(),
+  }));
+  return { ...result, generation, superseded };
 }

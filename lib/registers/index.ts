@@ -7,6 +7,7 @@ export { inspectFile, SAMPLES, type FileInspection } from "./inspect";
 export { localFile, remoteFile } from "./files";
 export { registerIndex } from "./lookup";
 export { importCadastre } from "./cadastre-import";
+export { CATASTRO_DOWNLOAD_HOSTS, cadastreDownloads } from "./catastro-inspire/download";
 export { cadastreIndex } from "./cadastre-lookup";
 export type { CopyResult } from "./cadastre-copies";
 export { RegisterFileError } from "./read-error";
@@ -28,6 +29,8 @@ export { describeLines, describeSkips, SKIP_REASONS, type LineCounts, type Skips
 export type { ColumnOverrides } from "./columns";
 export {
   checkTargets,
+  COPY_SOURCES,
+  copyRegister,
   DATASETS,
   datasetById,
   datasetRegion,
@@ -40,5 +43,5 @@ export {
   REGISTERS,
   type Region,
 } from "./regions";
-export type { Licence, LiveRegister, Register, RegisterSettings } from "./register";
+export type { CopySource, Licence, LiveRegister, Register, RegisterSettings } from "./register";
 export { registerSettings } from "./settings";

@@ -8,6 +8,8 @@ export { cantabria } from "./cantabria";
 export { castillaLaMancha } from "./castilla-la-mancha";
 export { castillaLeon } from "./castilla-leon";
 export { catastro } from "./catastro";
+export { catastroCat } from "./catastro-cat";
+export { catastroInspire } from "./catastro-inspire";
 export { galicia } from "./galicia";
 export { gvaCee } from "./gva-cee";
 export { gvaGesiee } from "./gva-gesiee";

@@ -22,7 +22,14 @@ import {
 } from "@/lib/reference-data";
 import type { Dataset } from "./datasets";
 import * as list from "./list";
-import { liveOf, provenanceOf, type LiveRegister, type Register, type RegisterSettings } from "./register";
+import {
+  type CopySource,
+  liveOf,
+  provenanceOf,
+  type LiveRegister,
+  type Register,
+  type RegisterSettings,
+} from "./register";
 
 /** Every register module, in the list's order. */
 export const REGISTERS: readonly Register[] = Object.values(list);
@@ -52,6 +59,12 @@ export const REGIONS: readonly Region[] = allCommunities().map((community) => {
     datasets: modules.flatMap((m) => m.datasets),
   };
 });
+
+/** The national cadastre's bulk copies the cadastre index keeps per municipality, in the list's order. */
+export const COPY_SOURCES: readonly CopySource[] = REGISTERS.flatMap((r) => r.copies ?? []);
+
+/** The register module a copy source belongs to (its licence and publisher). */
+export const copyRegister = (source: CopySource): Register => REGISTERS.find((r) => r.copies?.includes(source))!;
 
 /** Every dataset of the register index, in the table's order. */
 export const DATASETS: readonly Dataset[] = REGIONS.flatMap((r) => r.datasets);

@@ -3,7 +3,8 @@
 // the metrics labels, the request budgets, the datasets and the coverage table are derived from
 // that list, so adding a register is its folder and one line.
 import type { z } from "zod";
-import type { SourceName } from "@/lib/domain";
+import type { Db } from "@/lib/db";
+import type { CadastreSource, SourceName } from "@/lib/domain";
 import type {
   CadastreEndpoints,
   LiveCertificateClient,
@@ -11,7 +12,22 @@ import type {
   Provenance,
 } from "@/lib/enrichment/sources/types";
 import type { CommunityName } from "@/lib/reference-data";
+import type { CopyResult } from "./cadastre-copies";
 import type { Dataset, FormatEvidence } from "./datasets";
+import type { ImportFile } from "./import";
+
+/**
+ * A copy of the national cadastre's bulk data that the cadastre index keeps per municipality
+ * (./cadastre-copies.ts), read by its module's importer.
+ */
+export interface CopySource {
+  id: CadastreSource;
+  title: string;
+  evidence: FormatEvidence;
+  /** The municipality (Catastro's five-digit code) a file says it is of, or null. */
+  municipalityOf(file: ImportFile): Promise<string | null>;
+  import(db: Db, municipality: string, files: readonly ImportFile[]): Promise<CopyResult>;
+}
 
 /** A register's live clients, as its module makes them (the region table adds its provenance). */
 export type CertificateClient = Omit<LiveCertificateClient, "provenance">;
@@ -62,6 +78,8 @@ export interface Register {
   live: readonly LiveRegister[];
   /** Its datasets the register index imports. */
   datasets: readonly Dataset[];
+  /** Its bulk copies the cadastre index keeps per municipality (Catastro's). */
+  copies?: readonly CopySource[];
   /** Requests per second the workers may send to its host by default (REGISTER_RATE_LIMITS overrides). */
   budget?: { name: string; rate: number };
 }

@@ -1,11 +1,18 @@
 // GET /coverage → 200: the 19 communities and cities, each source's providers in lookup order,
 // index datasets with their date and row count once imported, the foral territories unsupported,
 // and the evidence each register's format rests on.
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Coverage } from "@/lib/domain";
+import { importCadastre, localFile } from "@/lib/registers";
 import { createTestApp, get, newPartnerKey, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { importFixture } from "../registers/support";
+
+const DIR = path.join(process.cwd(), "lib/registers");
+const INSPIRE = ["cadastralparcel", "building", "buildingpart", "address"].map((kind) =>
+  localFile(path.join(DIR, `catastro-inspire/fixtures/28900.${kind}.gml`)),
+);
 
 let t: TestApp;
 let key: string;
@@ -37,6 +44,8 @@ describe("GET /coverage → 200", () => {
         ite: { kind: "unsupported" },
       });
       expect(all[name]!.note).toMatch(/foral cadastre/i);
+      // Their own cadastres publish INSPIRE services too, but no format of theirs is confirmed (docs/cadastre-index.md).
+      expect(all[name]!.note).toMatch(/neither Catastro's live services \(OVC\) nor the cadastre index/);
     }
   });
 
@@ -141,5 +150,26 @@ describe("GET /coverage → 200", () => {
     await importFixture(t.app.db, "rio-larioja", "2024-01-31");
     const rioja = (await fetchCoverage())["La Rioja"]!.energy_certificate.providers[0]!;
     expect(rioja).toMatchObject({ provider: "index:rio-larioja", as_of: "2024-01-31", stale: true });
+  });
+  it("adds the cadastre index's copies to their community's cadastre, never to a foral one", async () => {
+    await importCadastre(t.app.db, "catastro-inspire", INSPIRE, "28900");
+    await importCadastre(t.app.db, "catastro-cat", [
+      localFile(path.join(DIR, "catastro-cat/fixtures/28900-sample.CAT")),
+    ]);
+    const all = await fetchCoverage();
+    const madrid = all["Comunidad de Madrid"]!;
+    expect(madrid.cadastre.kind).toBe("live");
+    expect(madrid.cadastre.providers).toMatchObject([
+      { provider: "index:catastro-cat", kind: "index", dataset: "catastro-cat", as_of: "2026-03-15", rows: 10 },
+      { provider: "index:catastro-inspire", kind: "index", dataset: "catastro-inspire", as_of: "2015-11-24" },
+      { provider: "catastro-ovc", kind: "live" },
+    ]);
+    expect(madrid.cadastre.providers[0]).toMatchObject({
+      format_evidence: "confirmed",
+      attribution: "Dirección General del Catastro",
+    });
+    expect(madrid.note).toMatch(/index:catastro-cat: 1 municipality imported\./);
+    expect(all["Región de Murcia"]!.cadastre.providers.map((p) => p.provider)).toEqual(["catastro-ovc"]);
+    for (const name of ["País Vasco", "Comunidad Foral de Navarra"]) expect(all[name]!.cadastre.providers).toEqual([]);
   });
 });

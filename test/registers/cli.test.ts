@@ -164,4 +164,14 @@ describe.sequential("finca registers", () => {
     expect(list.stdout).toMatch(/catastro-cat'\s*│\s*'28900'\s*│\s*10\s*│\s*'2026-03-15'/);
     expect(list.stdout).toMatch(/catastro-inspire'\s*│\s*'28900'\s*│\s*2\s*│\s*'2015-11-24'/);
   });
+
+  it("import catastro-inspire --url takes Catastro's hosts only: another is refused before it is asked", async () => {
+    // Private addresses are allowed in this run (FINCA_REGISTERS_ALLOW_PRIVATE): the host is refused all the same.
+    const url = `${server.url}/INSPIRE/Buildings/28/28900-MADRID/A.ES.SDGC.BU.28900.zip`;
+    const run = await finca("import", "catastro-inspire", "--url", url);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${new URL(url).host} is not one of Catastro's publishing hosts`);
+    expect(run.stderr).toContain("www.catastro.hacienda.gob.es");
+    expect(server.count(/A\.ES\.SDGC/)).toBe(0);
+  });
 });

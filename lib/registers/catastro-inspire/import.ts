@@ -9,6 +9,7 @@ import { schema, type Db } from "@/lib/db";
 import { type CadastreItem, type CopyResult, importCopy } from "../cadastre-copies";
 import { decodeText } from "../decode";
 import type { ImportFile } from "../import";
+import { gmlFiles } from "./download";
 import { type InspireFeature, readInspireGml } from "./read-gml";
 
 const { cadastreRecords: records } = schema;
@@ -63,22 +64,23 @@ export async function importInspire(db: Db, municipality: string, files: readonl
     if (named && named !== municipality)
       throw new Error(`${file.name} is a file of municipality ${named}, not of ${municipality}`);
     const { stream } = await file.open();
-    for await (const feature of readInspireGml(file.name, decodeText(stream))) {
-      if (feature.kind === "thoroughfare") streets[feature.id] = feature.name;
-      else if (feature.kind === "postal_descriptor") postCodes[feature.id] = feature.postCode;
-      else {
-        if ("since" in feature && feature.since && (!latest || feature.since > latest)) latest = feature.since;
-        yield {
-          record: {
-            kind: feature.kind,
-            parcel: feature.parcel,
-            unit: null,
-            line: feature.line,
-            data: dataOf(feature)!,
-          },
-        };
+    for await (const gml of gmlFiles(file.name, stream))
+      for await (const feature of readInspireGml(gml.name, decodeText(gml.stream))) {
+        if (feature.kind === "thoroughfare") streets[feature.id] = feature.name;
+        else if (feature.kind === "postal_descriptor") postCodes[feature.id] = feature.postCode;
+        else {
+          if ("since" in feature && feature.since && (!latest || feature.since > latest)) latest = feature.since;
+          yield {
+            record: {
+              kind: feature.kind,
+              parcel: feature.parcel,
+              unit: null,
+              line: feature.line,
+              data: dataOf(feature)!,
+            },
+          };
+        }
       }
-    }
   }
   return importCopy(db, {
     source: "catastro-inspire",

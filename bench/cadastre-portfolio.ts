@@ -1,0 +1,280 @@
+// bench/cadastre-portfolio: a LIVE portfolio over the cadastre index (#41), through the lean API
+// server and worker processes, with Catastro stood in by a local server that logs every request:
+//   1. every reference lies in an imported municipality (generated files, imported with the product's
+//      importers): items per second from acceptance to every item final, against the same lookups
+//      (index first, then the live registers) made directly from a loop at the workers' concurrency in
+//      the same run; Catastro must receive no request. Live webhook endpoints must use https, so the
+//      live partners have none: neither the portfolio nor the loop sends webhooks;
+//   2. a second portfolio of `--half-items`, half of them imported and half not, while single live
+//      creates of references never imported arrive at `--create-rate`/s: the portfolio's Catastro
+//      requests against the budget (REGISTER_RATE_LIMITS, on the stand-in's clock: the average rate
+//      and the most in any one-second window) and the creates' p99 against the deadline + 50 ms.
+//   npx tsx bench/cadastre-portfolio.ts [--items 100000] [--units 4] [--workers 1] [--half-items 1000]
+//     [--create-rate 10] [--baseline-items 20000] [--catastro-rate 10] [--register-latency-ms 50]
+import http from "node:http";
+import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
+import { loadConfig } from "@/lib/config";
+import type { Batch } from "@/lib/domain";
+import { createSources } from "@/lib/enrichment/sources";
+import { importCadastre, liveRegisters, localFile, registerIndex, registerSettings } from "@/lib/registers";
+import { registerBudgets } from "@/lib/registers/budgets";
+import { unit, writeCadastreFiles } from "./cadastre-files";
+import { directLoop, load, PipelineStack, round, sleep, writeResult } from "./lib";
+
+const { values } = parseArgs({
+  options: {
+    items: { type: "string", default: "100000" },
+    units: { type: "string", default: "4" },
+    workers: { type: "string", default: "1" },
+    "half-items": { type: "string", default: "1000" },
+    "create-rate": { type: "string", default: "10" },
+    "baseline-items": { type: "string", default: "20000" },
+    "catastro-rate": { type: "string", default: "10" },
+    "register-latency-ms": { type: "string", default: "50" },
+    pool: { type: "string", default: "10" },
+    "timeout-seconds": { type: "string", default: "3600" },
+  },
+});
+const items = Number(values.items);
+const units = Number(values.units);
+const workers = Number(values.workers);
+const halfItems = Number(values["half-items"]);
+const createRate = Number(values["create-rate"]);
+const catastroRate = Number(values["catastro-rate"]);
+const latencyMs = Number(values["register-latency-ms"]);
+const deadlineMs = 1500;
+const timeoutMs = Number(values["timeout-seconds"]) * 1000;
+
+// The imported municipality's sheet is VK4704F (bench/cadastre-files); these sheets are never imported.
+const HALF_SHEET = "VK4704G";
+const CREATE_SHEET = "VK4704H";
+/** Portfolio 1's n-th reference: every unit of the first parcels, in order. */
+const imported = (n: number) => unit(Math.floor(n / units), (n % units) + 1);
+const importedParcels = Math.ceil(items / units) + Math.ceil(halfItems / 2 / units);
+/** Portfolio 2's n-th reference: its first half on parcels imported after portfolio 1's, its second never imported. */
+const half = (n: number) =>
+  n < halfItems / 2 ? imported(Math.ceil(items / units) * units + n) : unit(n, 1, HALF_SHEET);
+
+// Catastro, stood in: every request logged (when, and the sheet of the reference it asks about), each
+// answered after `latencyMs` with the recorded one-unit answer moved to the reference asked (Madrid,
+// where no live certificate or inspection register is asked) and a recorded point.
+const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
+const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
+const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
+function dnprc(reference: string): string {
+  const answer = JSON.parse(DNPRC);
+  const bico = answer.consulta_dnprcResult.bico;
+  bico.bi.idbi.rc = {
+    pc1: reference.slice(0, 7),
+    pc2: reference.slice(7, 14),
+    car: reference.slice(14, 18),
+    cc1: reference[18],
+    cc2: reference[19],
+  };
+  bico.bi.dt = { ...bico.bi.dt, np: "MADRID", nm: "MADRID", loine: { cp: "28", cm: "79" } };
+  delete bico.finca.infgraf;
+  return JSON.stringify(answer);
+}
+const requests: { at: number; sheet: string; path: string }[] = [];
+const catastro = http.createServer((req, res) => {
+  const asked = new URL(req.url!, "http://catastro");
+  const reference = asked.searchParams.get("RefCat") ?? "";
+  requests.push({ at: Date.now(), sheet: reference.slice(7, 14), path: asked.pathname });
+  setTimeout(() => {
+    res.setHeader("content-type", "application/json");
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprc(reference));
+    else if (asked.pathname.endsWith("/Consulta_CPMRC")) res.end(CPMRC);
+    else res.writeHead(404).end();
+  }, latencyMs);
+});
+await new Promise<void>((r) => catastro.listen(0, "127.0.0.1", r));
+const catastroUrl = `http://127.0.0.1:${(catastro.address() as { port: number }).port}`;
+
+/** The most requests in any one-second window, and the average rate from the first to the last. */
+function rateOf(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i]! - sorted[j]! >= 1000) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  const spread = sorted.length > 1 ? (sorted.at(-1)! - sorted[0]!) / 1000 : 0;
+  return {
+    requests: sorted.length,
+    spreadSeconds: round(spread),
+    average: spread ? round((sorted.length - 1) / spread, 2) : 0,
+    mostInOneSecond: most,
+  };
+}
+
+const env = {
+  CATASTRO_BASE_URL: catastroUrl,
+  REGISTER_RATE_LIMITS: `catastro=${catastroRate}`,
+  ENRICHMENT_DEADLINE_MS: String(deadlineMs),
+  BATCH_MAX_ITEMS: String(Math.max(items, halfItems, 100_000)),
+  LOG_LEVEL: "warn",
+};
+// Partner 0 submits portfolio 1, partner 1 portfolio 2; the others make the single creates (90 each,
+// inside the write limit).
+const createSeconds = Math.max(5, Math.ceil(((halfItems / 2) * 2) / catastroRate));
+const createPartners = Math.ceil((createRate * createSeconds) / 90);
+const stack = await PipelineStack.start({
+  prefix: "finca_bench_cadastre_portfolio",
+  partners: 2 + createPartners,
+  workers,
+  poolSize: Number(values.pool),
+  mode: "live",
+  env,
+});
+const files = await writeCadastreFiles(importedParcels, units);
+let result: object;
+try {
+  let started = Date.now();
+  const cat = await importCadastre(stack.database.db, "catastro-cat", [localFile(files.cat)]);
+  const inspire = await importCadastre(
+    stack.database.db,
+    "catastro-inspire",
+    [files.cp, files.bu, files.ad].map(localFile),
+  );
+  const importSeconds = round((Date.now() - started) / 1000);
+  console.log(`imported ${importedParcels} parcels × ${units} units in ${importSeconds} s`);
+
+  const submit = async (key: string, references: (n: number) => string, count: number) => {
+    const csv = `cadastral_reference\n${Array.from({ length: count }, (_, n) => references(n)).join("\n")}\n`;
+    const res = await fetch(`${stack.url}/api/v1/partner-api/batches?name=bench`, {
+      method: "POST",
+      headers: { "X-API-Key": key, "Content-Type": "text/csv" },
+      body: csv,
+    });
+    if (res.status !== 202) throw new Error(`POST /batches answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Batch;
+  };
+  const final = async (key: string, batch: Batch) => {
+    const until = Date.now() + timeoutMs;
+    while (!batch.completed_at && Date.now() < until) {
+      await sleep(1000);
+      const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}`, {
+        headers: { "X-API-Key": key },
+      });
+      batch = (await res.json()) as Batch;
+    }
+    return batch;
+  };
+
+  // 1. Every reference imported.
+  const [allKey, halfKey] = [stack.keys[0]!, stack.keys[1]!];
+  let batch = await submit(allKey, imported, items);
+  started = Date.now();
+  batch = await final(allKey, batch);
+  const finalSeconds = (Date.now() - started) / 1000;
+  const loadAtFinal = round(loadavg()[0]!, 2);
+  const requestsDuringAll = requests.length;
+  const itemsPerSecond = round(items / finalSeconds);
+  console.log(
+    `all imported: ${items} items final in ${round(finalSeconds)} s (${itemsPerSecond}/s), ${requestsDuringAll} Catastro requests, counts ${JSON.stringify(batch.counts)}`,
+  );
+
+  // The same lookups from a loop: index first, then the live registers (the stand-in), and the POSTs.
+  const config = loadConfig(env);
+  const loopSources = createSources(config, {
+    live: liveRegisters(registerSettings(env)),
+    index: registerIndex(stack.database.db),
+    budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS),
+  }).live;
+  const baselineItems = Math.min(Number(values["baseline-items"]), items);
+  const base = await directLoop(baselineItems, ENRICH_CONCURRENCY * workers, {
+    sources: loopSources,
+    mode: "live",
+    reference: imported,
+    webhooks: false,
+  });
+  const requestsDuringLoop = requests.length - requestsDuringAll;
+  const ratio = round(itemsPerSecond / base.perSecond, 2);
+  console.log(`direct loop: ${base.perSecond}/s over ${base.received} items → ratio ${ratio}`);
+
+  // 2. Half imported, while single live creates of references never imported arrive.
+  const halfStart = requests.length;
+  let halfBatch = await submit(halfKey, half, halfItems);
+  started = Date.now();
+  const creates = load({
+    url: stack.url,
+    seconds: createSeconds,
+    concurrency: 256,
+    rate: createRate,
+    request: (n) => ({
+      method: "POST",
+      path: "/api/v1/partner-api/properties",
+      headers: { "Content-Type": "application/json", "X-API-Key": stack.keys[2 + Math.floor(n / 90)]! },
+      body: JSON.stringify({ cadastral_reference: unit(n, 1, CREATE_SHEET) }),
+    }),
+  });
+  halfBatch = await final(halfKey, halfBatch);
+  const halfSeconds = (Date.now() - started) / 1000;
+  const createLoad = await creates;
+  const during = requests.slice(halfStart);
+  const portfolioRate = rateOf(during.filter((r) => r.sheet === HALF_SHEET).map((r) => r.at));
+  const importedAsked = during.filter((r) => r.sheet === "VK4704F").length;
+  const createsAsked = during.filter((r) => r.sheet === CREATE_SHEET).length;
+  console.log(
+    [
+      `half imported: ${halfItems} items final in ${round(halfSeconds)} s, counts ${JSON.stringify(halfBatch.counts)}`,
+      `  the portfolio's Catastro requests: ${JSON.stringify(portfolioRate)} (budget ${catastroRate}/s); for imported references: ${importedAsked}`,
+      `  creates at ${createRate}/s: p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms (deadline ${deadlineMs} + 50 ms), ${createsAsked} Catastro requests, ${JSON.stringify(createLoad.statuses)}`,
+    ].join("\n"),
+  );
+
+  result = {
+    settings: { items, units, workers, halfItems, createRate, catastroRate, registerLatencyMs: latencyMs, deadlineMs },
+    import: {
+      parcels: importedParcels,
+      seconds: importSeconds,
+      catRecords: cat.counts,
+      inspireRecords: inspire.counts,
+    },
+    allImported: {
+      counts: batch.counts,
+      finalSeconds: round(finalSeconds),
+      itemsPerSecond,
+      catastroRequests: requestsDuringAll,
+    },
+    baseline: { ...base, catastroRequests: requestsDuringLoop },
+    ratio,
+    goal: { ratioAtLeast: 0.5, catastroRequests: 0 },
+    machineLoadAverage: loadAtFinal,
+    halfImported: {
+      counts: halfBatch.counts,
+      finalSeconds: round(halfSeconds),
+      portfolioCatastro: {
+        ...portfolioRate,
+        budget: catastroRate,
+        withinBudget: portfolioRate.average <= catastroRate,
+      },
+      importedReferencesAsked: importedAsked,
+      creates: {
+        ...createLoad,
+        catastroRequests: createsAsked,
+        allowedP99: deadlineMs + 50,
+        withinDeadline: createLoad.p99 <= deadlineMs + 50,
+      },
+    },
+  };
+  const answered = (counts: Batch["counts"]) => counts.enriched + counts.partially_enriched;
+  if (
+    answered(batch.counts) !== items ||
+    requestsDuringAll ||
+    requestsDuringLoop ||
+    importedAsked ||
+    answered(halfBatch.counts) !== halfItems
+  )
+    process.exitCode = 1;
+} finally {
+  await stack.stop();
+  catastro.close();
+  await Promise.all(Object.values(files).map((file) => rm(file, { force: true })));
+}
+console.log("written", await writeResult("cadastre-portfolio", result!));
