@@ -9,7 +9,7 @@ const FLOORS = [
   ["observability"],
   ["db"],
   ["queue", "cadastral-reference", "addresses", "reference-data", "http", "spreadsheets", "audit", "partners"],
-  ["enrichment"],
+  ["enrichment", "email"],
   ["webhooks", "api-keys", "auth", "rate-limit", "request-logs"],
   ["properties", "registers"],
   ["batches"],

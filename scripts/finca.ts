@@ -7,7 +7,7 @@ import { audited, AUDIT_AREAS, auditPage, type Actor, type AuditAction } from "@
 import { createLogger } from "@/lib/observability/logger";
 import { createApiKey, keyNamed, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
-import { decideLiveAccess } from "@/lib/partners/live";
+import { decideLiveAccessAndTell } from "@/lib/email";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
 import { directPasswords } from "@/lib/auth/password";
 import { DomainError, MODES, ROLES, type Mode, type Role } from "@/lib/domain";
@@ -180,7 +180,11 @@ async function run(database: Database, argv: string[]): Promise<void> {
       if (Boolean(values.grant) === Boolean(values.refuse)) usage("partners live needs --grant or --refuse");
       const grant = Boolean(values.grant);
       await audited({ db, ...history }, OPERATOR, async (tx) => ({
-        result: await decideLiveAccess(tx, partner!.id, grant, { waiting: false }),
+        // Its owners are emailed (links on PUBLIC_BASE_URL, or the paths alone without one).
+        result: await decideLiveAccessAndTell(tx, partner!.id, grant, {
+          waiting: false,
+          base: loadConfig().PUBLIC_BASE_URL,
+        }),
         entry: {
           partnerId: partner!.id,
           action: grant ? ("live_access.approved" as const) : ("live_access.refused" as const),

@@ -23,6 +23,7 @@ import type { ApiDeps } from "@/lib/partner-api";
 import type { DeliveryDeps } from "@/lib/webhooks/deliver";
 import { createLogger, errorFields, type Logger } from "@/lib/observability/logger";
 import { requestLogWriter } from "@/lib/request-logs";
+import { smtpMailer, type Mailer } from "@/lib/email";
 import type { RequestRecord } from "@/lib/partner-api/operation";
 import { bootstrap } from "./bootstrap";
 import { createObservability, queueState, type Observability } from "./observability";
@@ -42,6 +43,11 @@ export interface App
   passwords: Passwords;
   /** Sign-ups per client address (all clients together when the address is unknown). */
   signUps: RateLimiter;
+  /** Password reset requests per email address, and per client address (an hour each). */
+  resetsPerEmail: RateLimiter;
+  resetsPerAddress: RateLimiter;
+  /** SMTP_URL's server (nodemailer); null: every email is held in the outbox for operators. */
+  mailer: Mailer | null;
   /** Readiness fails from now on: a shutdown has begun (the server still answers what it has). */
   beginShutdown(): void;
   shuttingDown(): boolean;
@@ -116,6 +122,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     },
   });
   const hub = listenHub(database.db, config.LISTEN_POLL_MS);
+  const mailer = config.SMTP_URL ? smtpMailer(config.SMTP_URL, config.MAIL_FROM) : null;
   const app: App = {
     ...observability,
     onRequest(record: RequestRecord) {
@@ -132,6 +139,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     rateLimiter,
     passwords: gatedPasswords(config.PASSWORD_CHECKS_CONCURRENT, config.PASSWORD_CHECKS_QUEUE),
     signUps: databaseRateLimiter(database.db, config.SIGN_UPS_PER_HOUR, 3600),
+    resetsPerEmail: databaseRateLimiter(database.db, config.PASSWORD_RESETS_PER_EMAIL, 3600),
+    resetsPerAddress: databaseRateLimiter(database.db, config.PASSWORD_RESETS_PER_ADDRESS, 3600),
+    mailer,
     fileReaders: fileReaders(config),
     sourcesFor: (mode) => sources[mode],
     slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
@@ -151,6 +161,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       hub.close();
       await requestLog.close();
       await queue.stop({ graceful: true, wait: true, timeout: 10_000 });
+      mailer?.close();
       await database.close();
     },
   };

@@ -73,6 +73,14 @@ export async function requestOrigin(): Promise<string> {
   return `${/^https?$/.test(proto) ? proto : "http"}://${host}`;
 }
 
+/**
+ * The origin links in emails point to: PUBLIC_BASE_URL, else this request's (only ever for mail
+ * held in the outbox: SMTP_URL needs PUBLIC_BASE_URL, so no mail leaves with a host a request named).
+ */
+export async function linkBase(app: { config: { PUBLIC_BASE_URL?: string } }): Promise<string> {
+  return app.config.PUBLIC_BASE_URL ?? (await requestOrigin());
+}
+
 export type PartnerContext = PortalContext & {
   partnerId: string;
   mode: Mode;

@@ -8,9 +8,12 @@ import { acceptInvitation, signUp } from "@/lib/auth/accounts";
 import { safeNextPath } from "@/lib/auth/redirect";
 import { clientAddressOf } from "@/server/address";
 import { DomainError } from "@/lib/domain";
+import { RESET_REQUESTED } from "@/lib/auth/reset";
+import { askForPasswordReset, resetWithLink } from "@/server/password-reset";
+import { linkBase } from "@/server/session";
 
 /** `values` gives back what was typed (never passwords): React resets a form after its action. */
-export type FormState = { error?: string; values?: Record<string, string> } | undefined;
+export type FormState = { error?: string; notice?: string; values?: Record<string, string> } | undefined;
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 const KEPT = ["email", "name", "organisation"];
@@ -66,4 +69,33 @@ export async function acceptInviteAction(_: FormState, form: FormData): Promise<
     throw error;
   }
   return signInWith(field(form, "email"), field(form, "password"), "/dashboard");
+}
+
+/** "Forgot your password?": the same answer whether or not an account has the address. */
+export async function forgotPasswordAction(_: FormState, form: FormData): Promise<FormState> {
+  const app = await getApp();
+  try {
+    const address = clientAddressOf(await headers(), app.config);
+    const answer = await askForPasswordReset(app, field(form, "email"), { address, base: await linkBase(app) });
+    return answer === "throttled"
+      ? { error: "Too many reset requests from here or for this address. Try again in an hour.", values: typed(form) }
+      : { notice: RESET_REQUESTED };
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail, values: typed(form) };
+    throw error;
+  }
+}
+
+/** The emailed link, used once: the new password, then signed in with it. */
+export async function resetPasswordAction(_: FormState, form: FormData): Promise<FormState> {
+  const app = await getApp();
+  let email: string;
+  try {
+    const address = clientAddressOf(await headers(), app.config);
+    email = (await resetWithLink(app, field(form, "token"), field(form, "password"), address)).email;
+  } catch (error) {
+    if (error instanceof DomainError) return { error: error.detail };
+    throw error;
+  }
+  return signInWith(email, field(form, "password"), "/dashboard");
 }

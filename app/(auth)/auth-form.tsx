@@ -56,6 +56,11 @@ export function AuthForm({
         </div>
       ))}
       <FormError message={state?.error} />
+      {state?.notice && (
+        <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
+          {state.notice}
+        </p>
+      )}
       <SubmitButton className="btn w-full" pendingText="Please wait…">
         {submit}
       </SubmitButton>

@@ -6,6 +6,7 @@ import { DataTable } from "../_components/data-table";
 import { Card, Missing, PageHeader, Time } from "../_components/ui";
 import { endOtherSessionsAction, endSessionAction } from "./actions";
 import { ChangePasswordForm } from "./change-password-form";
+import { EmailChoicesForm } from "./email-choices-form";
 import { countOf } from "@/lib/portal/format";
 
 /** The signed-in person's own account, for partners' users and operators alike. */
@@ -81,6 +82,15 @@ export async function AccountPage({
           ]}
         />
       </Card>
+      {user.partnerId && (
+        <Card title="Email" className="mb-6">
+          <p className="mb-3 text-sm text-slate-600">
+            Invitations, password resets, live access decisions and failing webhook endpoints are always emailed to whom
+            they concern. This one is yours to choose:
+          </p>
+          <EmailChoicesForm portfolioCompleted={user.notifyPortfolioCompleted} />
+        </Card>
+      )}
       <Card title="Change password">
         <p className="mb-3 text-sm text-slate-600">Changing it signs you out everywhere else.</p>
         <ChangePasswordForm home={home} minLength={MIN_PASSWORD} />

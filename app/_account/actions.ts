@@ -6,6 +6,7 @@ import { revalidatePath } from "next/cache";
 import { signInWith, signOut } from "@/server/auth";
 import { actorOf, requireUser, type PortalContext } from "@/server/session";
 import { changeOwnPassword, endAllOtherSessions, endOtherSession, signOutSession } from "@/lib/auth/commands";
+import { setPortfolioEmails } from "@/lib/auth/users";
 import type { ButtonResult } from "../_components/action-button";
 import { attempt, field, type ActionState } from "../_components/form-action";
 
@@ -50,4 +51,13 @@ export async function changePasswordAction(_: ActionState, form: FormData): Prom
   if (refused) return refused;
   const home = field(form, "home") === "/admin" ? "/admin" : "";
   return signInWith(ctx.user.email, input.password, `${home}/account?changed=1`);
+}
+
+/** The member's email choices (a partner's member: operators have no portfolios). */
+export async function emailChoicesAction(_: ActionState, form: FormData): Promise<ActionState> {
+  const ctx = await requireUser();
+  if (!ctx.user.partnerId) return { error: "Only members of an organisation have portfolios." };
+  await setPortfolioEmails(ctx.app.db, ctx.user.id, form.get("portfolioCompleted") === "on");
+  revalidatePath("/account");
+  return {};
 }

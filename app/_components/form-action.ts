@@ -10,6 +10,8 @@ export type ActionState =
       key?: string;
       secret?: string;
       link?: string;
+      /** The address a link was emailed to as well. */
+      emailed?: string;
       expiresAt?: string;
       values?: Record<string, string>;
     }

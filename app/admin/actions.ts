@@ -2,7 +2,7 @@
 
 // Operator actions: any partner's keys, endpoints and deliveries, after checking the admin role.
 import { revalidatePath } from "next/cache";
-import { actorOf, requireOperator, type PortalContext } from "@/server/session";
+import { actorOf, linkBase, requireOperator, type PortalContext } from "@/server/session";
 import type { AuditAction, AuditEntry } from "@/lib/audit";
 import { countedChange } from "@/server/recorded";
 import type { DbOrTx } from "@/lib/db";
@@ -14,7 +14,7 @@ import { replayDelivery, replayFailedSince } from "@/lib/webhooks/replay";
 import { endSessions, getUser, resetPassword, setDisabled, type User } from "@/lib/auth/users";
 import { DomainError } from "@/lib/domain";
 import { requestRefresh } from "@/lib/registers";
-import { decideLiveAccess } from "@/lib/partners/live";
+import { decideLiveAccessAndTell } from "@/lib/email";
 
 const id = (form: FormData) => String(form.get("id") ?? "");
 
@@ -161,10 +161,10 @@ export async function adminRefreshRegister(form: FormData) {
   );
 }
 
-/** Grants or refuses a waiting request for live access (the organisation's owners see the answer). */
+/** Grants or refuses a waiting request for live access (the organisation's owners see the answer, and are emailed). */
 async function decideLive(form: FormData, approve: boolean) {
   return counted(
-    (tx) => decideLiveAccess(tx, id(form), approve),
+    async (tx, { app }) => decideLiveAccessAndTell(tx, id(form), approve, { base: await linkBase(app) }),
     (decided) =>
       decided && {
         partnerId: id(form),

@@ -10,6 +10,7 @@ const NAV = [
   ["/admin/webhooks", "Webhooks"],
   ["/admin/requests", "Requests"],
   ["/admin/activity", "Activity"],
+  ["/admin/outbox", "Outbox"],
   ["/admin/registers", "Registers"],
 ] as const;
 

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "session.ended_all_others",
   "password.changed",
   "password.reset",
+  "password.reset_by_email",
   "invitation.sent",
   "invitation.accepted",
   "invitation.withdrawn",

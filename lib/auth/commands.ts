@@ -10,7 +10,10 @@ import { audited, authorizeActor, type Actor, type AuditLog, type Writer } from 
 import { LiveRequestBody, requestLiveAccess, type LiveRequest } from "@/lib/partners/live";
 import type { Passwords } from "./password";
 import { endOtherSessions, endSession } from "./sessions";
-import { changePassword } from "./users";
+import { changePassword, normalizeEmail } from "./users";
+import { INVITATION_TTL_MS } from "./accounts";
+import { invitationEmail, portalLink, queueEmails } from "@/lib/email";
+import { getPartner } from "@/lib/partners";
 import { changeRole, createInvitation, removeMember, withdrawInvitation, type TeamActor } from "./team";
 
 export { LiveRequestBody };
@@ -44,14 +47,44 @@ const mayManage = async (by: Writer): Promise<TeamActor> => {
   return member;
 };
 
-/** A one-time invitation link's token, for `input.email` alone when given. */
-export async function invite(deps: AccountDeps, partnerId: string, by: Writer, input: InviteInput): Promise<string> {
+/** Where an invitation link points: `/invite/<token>` on `base`. */
+export const invitationPath = (token: string) => `/invite/${token}`;
+
+/**
+ * A one-time invitation link's token, for `input.email` alone when given: then the link is emailed
+ * to that address too (in the same transaction), on the origin `base`.
+ */
+export async function invite(
+  deps: AccountDeps,
+  partnerId: string,
+  by: Writer,
+  input: InviteInput,
+  base: string,
+): Promise<string> {
   const member = await mayManage(by);
   const email = input.email || undefined;
-  return audited(deps, by.actor, async (tx) => ({
-    result: await createInvitation(tx, partnerId, member, { email, role: input.role }),
-    entry: { partnerId, action: "invitation.sent", target: email ?? "a link for anyone", detail: { role: input.role } },
-  }));
+  return audited(deps, by.actor, async (tx) => {
+    const token = await createInvitation(tx, partnerId, member, { email, role: input.role });
+    if (email) {
+      const message = invitationEmail({
+        organisation: (await getPartner(tx, partnerId))?.name ?? "",
+        role: input.role,
+        link: portalLink(base, invitationPath(token)),
+        invitedBy: by.actor.label,
+        expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      });
+      await queueEmails(tx, [{ ...message, to: normalizeEmail(email), partnerId }]);
+    }
+    return {
+      result: token,
+      entry: {
+        partnerId,
+        action: "invitation.sent",
+        target: email ?? "a link for anyone",
+        detail: { role: input.role },
+      },
+    };
+  });
 }
 
 /** Its link stops working at once; nothing when `id` names no pending invitation of the partner. */

@@ -51,7 +51,8 @@ export async function createUser(
 export const sessionIsCurrent = (user: User | null, version: unknown): user is User =>
   !!user && !user.disabledAt && user.sessionVersion === version;
 
-const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
+/** Ends every session of the user at once (the set of an update). */
+export const bump = { sessionVersion: sql`${users.sessionVersion} + 1` };
 
 /**
  * Withdraws the pending invitations `memberId` made that their role `role` (null: none, their account
@@ -155,4 +156,9 @@ export async function ensureAdmin(db: DbOrTx, passwords: Passwords, email: strin
       .set({ passwordHash: await passwords.hash(password), ...bump })
       .where(eq(users.id, existing.id));
   }
+}
+
+/** The user's own choice: an email when a portfolio of their organisation completes (Account page). */
+export async function setPortfolioEmails(db: DbOrTx, userId: string, on: boolean): Promise<void> {
+  await db.update(users).set({ notifyPortfolioCompleted: on }).where(eq(users.id, userId));
 }

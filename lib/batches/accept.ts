@@ -23,7 +23,7 @@ const { batches, batchItems } = schema;
 export interface BatchesDeps {
   db: Db;
   queue: Queue;
-  config: Pick<Config, "BATCH_MAX_ACTIVE" | "BATCH_WINDOW">;
+  config: Pick<Config, "BATCH_MAX_ACTIVE" | "BATCH_WINDOW" | "PUBLIC_BASE_URL">;
 }
 
 /** The job that works a batch through, one step at a time (./step.ts). */

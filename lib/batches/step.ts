@@ -2,8 +2,9 @@
 // batch's locked row: items whose property finished take its status; while fewer than BATCH_WINDOW
 // of its items are enriching, the next ones (in input order) are registered exactly as creates
 // would be, their enrichment queued in the durable pipeline; then the counts are written, and
-// either the batch completes (`batch.completed`) or the next step is queued. A step that dies writes
-// nothing and runs again; a job whose step number is not the batch's is stale and does nothing.
+// either the batch completes (`batch.completed`, and an email to the members who asked for one) or
+// the next step is queued. A step that dies writes nothing and runs again; a job whose step number
+// is not the batch's is stale and does nothing.
 // A step's cost does not grow with its batch: each statement reads only the step's rows through a
 // partial index (the enriching items, the next to register, the duplicates of the references
 // taken; lib/db/schema.ts), and the counts are the batch's counts moved by what the step changed,
@@ -15,6 +16,7 @@ import { rowsOf, schema } from "@/lib/db";
 import { registerReferences } from "@/lib/properties";
 import { enqueue, QUEUES } from "@/lib/queue";
 import { hasLiveAccess } from "@/lib/partners/live";
+import { tellPortfolioCompleted } from "@/lib/email";
 import type { BatchCounts, BatchItemStatus } from "@/lib/domain";
 import { cancelLocked, settle, type BatchesDeps, type BatchJob } from "./accept";
 
@@ -103,6 +105,8 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
       set: { step: sql`${batches.step} + 1`, startedAt: row.startedAt ?? sql`now()` },
       counts,
     });
+    if (updated.status === "completed")
+      await tellPortfolioCompleted(tx, updated, { base: deps.config.PUBLIC_BASE_URL });
     if (updated.completedAt) return;
     // More to register at once: straight on; otherwise look again once enrichment has moved.
     await enqueue(deps.queue, tx, QUEUES.batch, { batchId: row.id, step: updated.step } satisfies BatchJob, {

@@ -38,6 +38,21 @@ const EnvSchema = z.object({
     .optional(),
   /** The partner support address the OpenAPI document names (its `info.contact`). */
   SUPPORT_EMAIL: z.email().optional(),
+  /**
+   * Where email goes (`smtp://user:pass@host:587`, `smtps://…:465`; nodemailer's URL form). Unset:
+   * every message is held in the outbox, which operators read in the console (Outbox).
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** The sender of every email. */
+  MAIL_FROM: z.string().min(3).default("Finca <no-reply@localhost>"),
+  /** Delays (s) before each new try of an email the SMTP server did not take; after the last, it fails. */
+  EMAIL_RETRY_SCHEDULE: seconds.default([30, 120, 600, 1800, 7200]),
+  /** How long an emailed password reset link works (once). */
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  /** Password reset requests per email address and hour (answered alike whether or not the account exists). */
+  PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().min(1).default(3),
+  /** Password reset requests per client address and hour (the address as SIGN_UPS_PER_HOUR reads it). */
+  PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
   ENRICHMENT_RETRY_SCHEDULE: seconds.default([10, 60, 300, 1800, 7200, 21600]),
@@ -49,6 +64,10 @@ const EnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_RETRY_SCHEDULE_TEST: seconds.default([1, 2, 4, 8, 16, 32, 64]),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  /** An endpoint failing this long (no success since its first failure) has its organisation emailed, once per run of failures. */
+  WEBHOOK_FAILING_NOTICE_HOURS: z.coerce.number().min(1).default(24),
+  /** ...and is disabled after this many days of it (as Stripe and Svix do); its owners are emailed. */
+  WEBHOOK_DISABLE_AFTER_DAYS: z.coerce.number().int().min(1).default(5),
   /** Endpoints one partner may have per mode (each create fans out to all of them). */
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).default(20),
   /** Deliveries of one partner in flight at once per worker process; the rest wait up to a second for a slot, then go back on the queue, so one partner's slow or failing receivers cannot take every slot. */
@@ -226,5 +245,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);
   }
+  // A link in an email must not take its host from a request (anyone can send any Host header).
+  if (parsed.data.SMTP_URL && !parsed.data.PUBLIC_BASE_URL)
+    throw new Error("Invalid configuration: SMTP_URL needs PUBLIC_BASE_URL, the origin the links in emails point to");
   return parsed.data;
 }

@@ -20,6 +20,8 @@ import {
   BATCH_STATUSES,
   DELIVERY_STATUSES,
   DELIVERY_TRIGGERS,
+  EMAIL_KINDS,
+  EMAIL_STATUSES,
   ITE_STATUSES,
   LIVE_ACCESS,
   MODES,
@@ -69,8 +71,57 @@ export const users = pgTable("users", {
   // removal or disable bumps it, so every copy of an older cookie stops working at once.
   sessionVersion: integer("session_version").notNull().default(0),
   disabledAt: ts("disabled_at"),
+  // Opt-in: an email when a portfolio of the organisation completes (the Account page).
+  notifyPortfolioCompleted: boolean("notify_portfolio_completed").notNull().default(false),
   createdAt: createdAt(),
 });
+
+/**
+ * A self-service password reset (the sign-in page's "Forgot your password?"): the emailed link's
+ * token is stored hashed, works once and for PASSWORD_RESET_TTL_MINUTES.
+ */
+export const passwordResets = pgTable(
+  "password_resets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [index("password_resets_user").on(t.userId)],
+);
+
+/**
+ * Every email the product sends (lib/email), written in the transaction of what causes it, with its
+ * delivery state: a job sends it through SMTP_URL; without one it is held here, and operators read
+ * it in the console (Outbox). The text of a message with a one-time link is dropped once sent.
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    kind: text("kind", { enum: EMAIL_KINDS }).notNull(),
+    // The organisation it concerns (null: none yet, an operator's own account).
+    partnerId: uuid("partner_id").references(() => partners.id, { onDelete: "cascade" }),
+    recipient: text("recipient").notNull(),
+    subject: text("subject").notNull(),
+    body: text("body"),
+    // Holds a one-time link (a reset, an invitation): its body goes once the SMTP server took it.
+    secret: boolean("secret").notNull().default(false),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    // The Message-ID the SMTP server accepted.
+    messageId: text("message_id"),
+    createdAt: createdAt(),
+    sentAt: ts("sent_at"),
+  },
+  (t) => [index("email_outbox_created").on(t.createdAt.desc(), t.id.desc())],
+);
 
 /**
  * One signed-in browser of a user: the session cookie names its row, so a user can see their
@@ -290,8 +341,10 @@ export const webhookEndpoints = pgTable(
     eventTypes: text("event_types").array().$type<EventType[]>(),
     enabled: boolean("enabled").notNull().default(true),
     disabledReason: text("disabled_reason"),
-    // Start of the current run of failures (null while healthy), to disable after 5 days.
+    // Start of the current run of failures (null while healthy), to disable after WEBHOOK_DISABLE_AFTER_DAYS.
     failingSince: ts("failing_since"),
+    // When the owners were last emailed that it fails: once per run of failures (later than failing_since).
+    failingNotifiedAt: ts("failing_notified_at"),
     // The creating request's Idempotency-Key and a hash of its body (a repeat with another body is refused).
     idempotencyKey: text("idempotency_key"),
     requestHash: text("request_hash"),

@@ -67,3 +67,21 @@ export const REGISTER_RECORD_KINDS = ["certificate", "inspection"] as const;
 export const CADASTRE_SOURCES = ["catastro-inspire", "catastro-cat"] as const;
 export type CadastreSource = (typeof CADASTRE_SOURCES)[number];
 export type RegisterRecordKind = (typeof REGISTER_RECORD_KINDS)[number];
+
+/** What the product emails (lib/email): one template each. */
+export const EMAIL_KINDS = [
+  "invitation",
+  "password_reset",
+  "live_access_decided",
+  "endpoint_failing",
+  "endpoint_disabled",
+  "portfolio_completed",
+] as const;
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+/**
+ * An email's state in the outbox: queued (a job will send it), sent (the SMTP server took it), failed
+ * (retries exhausted), held (no SMTP_URL: it stays for operators to read in the console).
+ */
+export const EMAIL_STATUSES = ["queued", "sent", "failed", "held"] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];

@@ -14,6 +14,8 @@ export const QUEUES = {
   batch: "batch",
   /** Deletes request log rows past their retention (daily). */
   pruneRequestLogs: "prune-request-logs",
+  /** Sends one email of the outbox (lib/email). */
+  sendEmail: "send-email",
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -50,6 +52,11 @@ const SCHEMAS = {
     step: z.number().int().min(1),
   }),
   [QUEUES.pruneRequestLogs]: z.object({}),
+  [QUEUES.sendEmail]: z.object({
+    emailId: z.guid(),
+    /** The email's attempt count when the job was queued: a job that finds another count is stale. */
+    attempt: count,
+  }),
 } satisfies Record<QueueName, z.ZodType>;
 
 /** What a job of queue `Q` carries. */

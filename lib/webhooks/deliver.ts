@@ -12,6 +12,7 @@ import { webhookHeaders } from "./sign";
 import { sendWebhook, type SendResult } from "./send";
 import type { Resolver } from "@/lib/http/ssrf";
 import { deferSeconds, type PartnerSlots } from "./fair-share";
+import { tellEndpointDisabled, tellEndpointFailing } from "@/lib/email";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;
 const [d, a, e] = [webhookDeliveries, webhookAttempts, webhookEndpoints];
@@ -21,7 +22,13 @@ export interface DeliveryDeps {
   queue: Queue;
   config: Pick<
     Config,
-    "WEBHOOK_TIMEOUT_MS" | "WEBHOOK_RETRY_SCHEDULE" | "WEBHOOK_RETRY_SCHEDULE_TEST" | "FINCA_WEBHOOKS_ALLOW_PRIVATE"
+    | "WEBHOOK_TIMEOUT_MS"
+    | "WEBHOOK_RETRY_SCHEDULE"
+    | "WEBHOOK_RETRY_SCHEDULE_TEST"
+    | "FINCA_WEBHOOKS_ALLOW_PRIVATE"
+    | "WEBHOOK_FAILING_NOTICE_HOURS"
+    | "WEBHOOK_DISABLE_AFTER_DAYS"
+    | "PUBLIC_BASE_URL"
   >;
   /** Tests inject a resolver; production uses the system's. */
   resolver?: Resolver;
@@ -52,7 +59,8 @@ export interface DeliveryAttemptRecord {
   sinceEventMs: number;
 }
 
-export const FAILING_DISABLE_MS = 5 * 24 * 3600_000;
+/** Why an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS was disabled (`failing_5_days` by default). */
+export const failingTooLongReason = (days: number) => `failing_${days}_days`;
 
 export function deliverySchedule(config: DeliveryDeps["config"], mode: Mode): number[] {
   return mode === "test" ? config.WEBHOOK_RETRY_SCHEDULE_TEST : config.WEBHOOK_RETRY_SCHEDULE;
@@ -268,7 +276,8 @@ const reporter =
 
 /**
  * A failed attempt's log, the delivery's next try or its end, and the endpoint's failure streak
- * (disabled after a 410 or five days failing). The row lock makes this the only run that logs this
+ * (its organisation emailed once it has failed for WEBHOOK_FAILING_NOTICE_HOURS; disabled, and
+ * emailed again, after a 410 or WEBHOOK_DISABLE_AFTER_DAYS failing). The row lock makes this the only run that logs this
  * attempt (a job handed out twice sends twice at worst, which at-least-once allows, but is counted
  * and scheduled once).
  */
@@ -287,19 +296,42 @@ async function recordFailure(deps: DeliveryDeps, tx: DbOrTx, sent: Sent): Promis
     .update(webhookEndpoints)
     .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${startedAt.toISOString()}::timestamptz)` })
     .where(eq(webhookEndpoints.id, endpoint.id))
-    .returning({ enabled: webhookEndpoints.enabled, failingSince: webhookEndpoints.failingSince });
+    .returning({
+      enabled: webhookEndpoints.enabled,
+      failingSince: webhookEndpoints.failingSince,
+      failingNotifiedAt: webhookEndpoints.failingNotifiedAt,
+    });
   if (!state) throw new Error(`endpoint ${endpoint.id} of delivery ${delivery.id} is gone while its row was read`);
   const gone = result.statusCode === 410;
   // A blocked address stays blocked: retrying it for days only knocks on the operator's network.
   const blocked = result.errorClass === "ssrf_blocked";
-  const failingTooLong =
-    state.failingSince !== null && now(deps).getTime() - state.failingSince.getTime() >= FAILING_DISABLE_MS;
-  const disableReason = !state.enabled ? null : gone ? "gone_410" : failingTooLong ? "failing_5_days" : null;
+  const failingFor = state.failingSince === null ? 0 : now(deps).getTime() - state.failingSince.getTime();
+  const { WEBHOOK_DISABLE_AFTER_DAYS: days, WEBHOOK_FAILING_NOTICE_HOURS: noticeHours } = deps.config;
+  const failingTooLong = failingFor >= days * 24 * 3600_000;
+  const disableReason = !state.enabled ? null : gone ? "gone_410" : failingTooLong ? failingTooLongReason(days) : null;
+  const notice = {
+    ...endpoint,
+    failingSince: state.failingSince ?? startedAt,
+    lastError: result.error?.slice(0, 200) ?? (result.statusCode ? `HTTP ${result.statusCode}` : null),
+  };
+  const base = deps.config.PUBLIC_BASE_URL;
   if (disableReason) {
     await tx
       .update(webhookEndpoints)
       .set({ enabled: false, disabledReason: disableReason })
       .where(eq(webhookEndpoints.id, endpoint.id));
+    await tellEndpointDisabled(tx, notice, { base, reason: disableReason });
+  } else if (
+    state.enabled &&
+    failingFor >= noticeHours * 3600_000 &&
+    // Once per run of failures: the row lock taken above makes concurrent failures take turns here.
+    (state.failingNotifiedAt === null || state.failingNotifiedAt < state.failingSince!)
+  ) {
+    await tx
+      .update(webhookEndpoints)
+      .set({ failingNotifiedAt: now(deps) })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await tellEndpointFailing(tx, notice, { base, disableAfterDays: days });
   }
   const retriable = !gone && !blocked && state.enabled && !disableReason;
   const delay = retriable ? nextDelaySeconds(deliverySchedule(deps.config, endpoint.mode), step, result) : null;

@@ -19,14 +19,7 @@ import {
   setEnabled,
 } from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
-import {
-  deliverMany,
-  deliverOnce,
-  deliverySchedule,
-  FAILING_DISABLE_MS,
-  nextDelaySeconds,
-  type DeliveryDeps,
-} from "./deliver";
+import { deliverMany, deliverOnce, deliverySchedule, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "@/lib/http/ssrf";
 import { partnerSlots } from "./fair-share";
@@ -343,9 +336,11 @@ describe("delivery against a real receiver", () => {
     expect(await runNext(id)).toBe("retry");
     const start = (await endpointOf(endpoint.id)).failingSince!;
     const at = (ms: number) => ({ ...deps, now: () => new Date(start.getTime() + ms) });
-    expect(await runNext(id, at(FAILING_DISABLE_MS - 60_000))).toBe("retry");
+    // The default WEBHOOK_DISABLE_AFTER_DAYS.
+    const fiveDays = 5 * 24 * 3600_000;
+    expect(await runNext(id, at(fiveDays - 60_000))).toBe("retry");
     expect((await endpointOf(endpoint.id)).enabled).toBe(true);
-    expect(await runNext(id, at(FAILING_DISABLE_MS + 1000))).toBe("failed");
+    expect(await runNext(id, at(fiveDays + 1000))).toBe("failed");
     expect(await endpointOf(endpoint.id)).toMatchObject({ enabled: false, disabledReason: "failing_5_days" });
 
     // Re-enabling clears the streak, so the next failure starts a new one.

@@ -82,7 +82,7 @@ describe("team and live-access commands", () => {
   it("an admin invites, changes a role, withdraws and removes, each recorded; a developer is refused", async () => {
     const org = await organisation(t.app, ["admin", "developer", "viewer"]);
     const admin = writer(org.admin);
-    const token = await invite(t.app, org.partnerId, admin.by, { email: "new@example.test", role: "viewer" });
+    const token = await invite(t.app, org.partnerId, admin.by, { email: "new@example.test", role: "viewer" }, "");
     expect(token).toMatch(/^[\w-]{32}$/);
     const [pending] = await t.app.db
       .select({ id: schema.invitations.id })
@@ -94,7 +94,7 @@ describe("team and live-access commands", () => {
     expect(admin.spent.n).toBe(4);
 
     const developer = writer(org.developer);
-    expect(await refusal(invite(t.app, org.partnerId, developer.by, { role: "viewer" }))).toMatchObject({
+    expect(await refusal(invite(t.app, org.partnerId, developer.by, { role: "viewer" }, ""))).toMatchObject({
       code: "forbidden",
     });
     expect(developer.spent.n).toBe(0);

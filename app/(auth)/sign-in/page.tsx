@@ -21,6 +21,11 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<{
         ]}
       />
       <p className="mt-4 text-center text-sm text-slate-600">
+        <Link className="font-medium text-brand-700 underline" href="/forgot-password">
+          Forgot your password?
+        </Link>
+      </p>
+      <p className="mt-2 text-center text-sm text-slate-600">
         New to Finca?{" "}
         <Link className="font-medium text-brand-700 underline" href="/sign-up">
           Create an account

@@ -3,10 +3,11 @@
 // The Team page's actions: FormData → the command's schema → the command (lib/auth/commands.ts),
 // which checks the role again (who may give which role, the last owner) and records the change.
 import { revalidatePath } from "next/cache";
-import { accountWriter, memberFor } from "@/server/session";
+import { accountWriter, linkBase, memberFor } from "@/server/session";
 import { parseBody } from "@/lib/domain";
 import {
   changeMemberRole,
+  invitationPath,
   invite,
   InviteBody,
   removeTeamMember,
@@ -23,9 +24,11 @@ export async function inviteAction(_: ActionState, form: FormData): Promise<Acti
   const typed = { email: field(form, "email"), role: field(form, "role") };
   return attempt(
     async () => {
-      const token = await invite(ctx.app, ctx.partnerId, await accountWriter(ctx), parseBody(InviteBody, typed));
+      const input = parseBody(InviteBody, typed);
+      const token = await invite(ctx.app, ctx.partnerId, await accountWriter(ctx), input, await linkBase(ctx.app));
       revalidatePath("/team");
-      return { link: `/invite/${token}` };
+      // The link is shown too (emailed only when an address was given; mail can be slow or lost).
+      return { link: invitationPath(token), ...(input.email ? { emailed: input.email } : {}) };
     },
     { email: typed.email.slice(0, 320), role: typed.role.slice(0, 20) },
   );

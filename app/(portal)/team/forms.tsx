@@ -58,7 +58,7 @@ export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
           id="invite-email"
           name="email"
           label="Email"
-          optional="only this address can use the link"
+          optional="only this address can use the link; it is emailed there"
           className="flex-1"
           type="email"
           defaultValue={state?.values?.email}
@@ -77,7 +77,11 @@ export function InviteForm({ roles }: { roles: readonly TeamRole[] }) {
         <Secret
           label="One-time invitation link (valid 7 days)"
           value={link}
-          note="Send it to your colleague over a channel you trust; it works once."
+          note={
+            state?.emailed
+              ? `Emailed to ${state.emailed}; you can also pass it on yourself. It works once.`
+              : "Send it to your colleague over a channel you trust; it works once."
+          }
         />
       )}
     </form>
