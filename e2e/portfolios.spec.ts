@@ -124,3 +124,27 @@ test("an XLSX portfolio, with its results as XLSX", async ({ page }) => {
     [2, "L-2", B, "enriched"],
   ]);
 });
+
+test("a file whose columns have no accepted name: the partner picks them in the preview", async ({ page }) => {
+  await signUp(page, { ...owner, email: `pick-${owner.email}`, organisation: `${owner.organisation} Pick` });
+  await page.goto("/portfolios");
+  // Constructed as a bank's export: a title line, then columns named in its own words.
+  const csv = `Cartera hipotecaria;;\r\nTitular;Ref. catastral;Préstamo\r\nAna;${A};P-1\r\nLuis;${B};P-2\r\n`;
+  await drop(page, "cartera.csv", "text/csv", Buffer.from(csv));
+  const picker = page.getByTestId("column-picker");
+  await expect(picker).toContainText("2 rows under the header on row 2, but no column is named cadastral_reference");
+  const register = page.getByRole("button", { name: "Register 2 in test mode" });
+  await expect(register).toBeDisabled();
+  await page.getByLabel("Reference column").selectOption("Ref. catastral");
+  await page.getByLabel("Your id column").selectOption("Préstamo");
+  const preview = page.getByRole("region", { name: "First rows of the file" });
+  await expect(preview.getByRole("columnheader", { name: /Ref\. catastral.*\(reference\)/ })).toBeVisible();
+  await expect(preview.getByRole("columnheader", { name: /Préstamo.*\(your id\)/ })).toBeVisible();
+  await shoot(page, "portfolios-column-picker");
+  await register.click();
+  await expect(page).toHaveURL(/\/portfolios\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("batch-counts")).toContainText("2 of 2 final", { timeout: 60_000 });
+  const items = page.getByRole("region", { name: "Items" });
+  await expect(items).toContainText("P-1");
+  await expect(items).toContainText(B);
+});

@@ -7,13 +7,16 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { and, eq } from "drizzle-orm";
 import ExcelJS from "exceljs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkLetters, checkReference, unitNumber } from "@/lib/cadastral-reference";
+import { schema } from "@/lib/db";
 import { scenarioOf } from "@/lib/enrichment/sources/sandbox";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { createTestApp, newPartnerKey, type TestApp } from "./support/app";
 import { NEVER_MS } from "./support/bounds";
+import { eventually } from "./support/wait";
 import { runNode, stopAll } from "./support/processes";
 import { PARTNER_HELP } from "../packages/sdk/src/cli";
 import { HELP_COLUMN, HELP_WIDTH } from "../packages/sdk/src/cli/help";
@@ -92,6 +95,45 @@ describe.sequential("finca batch", () => {
     expect(lines).toMatchObject([
       { item: { line: 1, external_id: "x", status: "enriched" }, property: { cadastral_reference: unit(3) } },
     ]);
+  });
+
+  it("submit sends a workbook as it is: its header below a title, its columns named by flags", async () => {
+    const book = new ExcelJS.Workbook();
+    book
+      .addWorksheet("Book")
+      .addRows([["Cartera hipotecaria, noviembre"], ["Ref. catastral", "Préstamo", "Saldo"], [unit(4), "P-4", 1000]]);
+    const file = path.join(dir, "titled.xlsx");
+    await book.xlsx.writeFile(file);
+    // Without the flags: the server's words, listing the accepted names.
+    const refused = await finca(["submit", "--file", file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "the server answered 422: No row among the first 20 names a reference column: none of cadastral_reference, referencia_catastral, refcat (any case)",
+    );
+    expect(refused.stderr).toContain('(header is ["Ref. catastral","Préstamo","Saldo"]: none of');
+    const run = await finca([
+      "submit",
+      "--file",
+      file,
+      "--reference-column",
+      "Ref. catastral",
+      "--external-id-column",
+      "prestamo",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Submitted: batch .* \(1 rows?, 0 invalid\)/);
+    const lines = (await readFile(path.join(dir, "titled.results.csv"), "utf8")).replace(/^\uFEFF/, "").split("\r\n");
+    expect(lines[1]!.split(",").slice(0, 4).join(",")).toBe(`1,P-4,${unit(4)},enriched`);
+    // It went as a workbook, not converted to CSV on the way.
+    const logged = await eventually("the submission's request log", async () => {
+      const rows = await t.app.db
+        .select({ headers: schema.requestLogs.requestHeaders, body: schema.requestLogs.requestBody })
+        .from(schema.requestLogs)
+        .where(and(eq(schema.requestLogs.method, "POST"), eq(schema.requestLogs.status, 202)));
+      return rows.find((r) => r.headers?.["content-type"]?.includes("spreadsheetml")) ?? null;
+    });
+    expect(logged.headers!["content-type"]).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    expect(logged.body).toMatch(/^\(binary, \d+ bytes\)$/);
   });
 
   it("status and results of a batch later", async () => {

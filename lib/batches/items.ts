@@ -3,6 +3,7 @@
 // A bad reference never fails the request: its item is `invalid`, with the reason.
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import { DomainError, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
+import { columnNamed, HEADER_ROWS, headerKey, likelyHeader } from "@/lib/spreadsheets/header";
 
 /** Longest `external_id` and `name` (the contract's). */
 export const MAX_TEXT = 200;
@@ -50,15 +51,6 @@ export function acceptItems(items: readonly ItemInput[]): AcceptedItem[] {
   });
 }
 
-/** Header names as written in the wild: case, accents, spaces and hyphens do not matter. */
-const headerKey = (name: string) =>
-  name
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, "_");
-
 /** The column names that hold the reference (the contract's), and the partner's own id. */
 export const REFERENCE_HEADERS = ["cadastral_reference", "referencia_catastral", "refcat"] as const;
 export const EXTERNAL_ID_HEADER = "external_id";
@@ -68,22 +60,57 @@ export interface Columns {
   externalId: number | null;
 }
 
-/** Where the reference and external id are in a header row; null when no column holds references. */
-export function columnsOf(header: readonly string[]): Columns | null {
-  const keys = header.map(headerKey);
-  const reference = keys.findIndex((k) => (REFERENCE_HEADERS as readonly string[]).includes(k));
+/**
+ * The partner's own names for the columns (the API's `reference_column` and `external_id_column`,
+ * the portal's picker): null for the accepted names.
+ */
+export interface ColumnChoice {
+  reference: string | null;
+  externalId: string | null;
+}
+
+export const ACCEPTED_NAMES: ColumnChoice = { reference: null, externalId: null };
+
+/** Where the reference and external id are in a row; null when it is not the header (no reference column). */
+export function columnsOf(row: readonly string[], choice: ColumnChoice = ACCEPTED_NAMES): Columns | null {
+  const reference = choice.reference
+    ? columnNamed(row, choice.reference)
+    : row.findIndex((cell) => (REFERENCE_HEADERS as readonly string[]).includes(headerKey(cell)));
   if (reference < 0) return null;
-  const externalId = keys.indexOf(EXTERNAL_ID_HEADER);
+  const externalId = columnNamed(row, choice.externalId ?? EXTERNAL_ID_HEADER);
   return { reference, externalId: externalId < 0 ? null : externalId };
 }
 
-export const noReferenceColumn = (header: readonly string[]) =>
-  invalidRequest(`The header row names no column ${REFERENCE_HEADERS.join(", ")} (any case).`, [
-    {
-      line: 1,
-      detail: `header is ${JSON.stringify(header.slice(0, 20).map((h) => h.slice(0, 60)))}: none of ${REFERENCE_HEADERS.join(", ")}`,
-    },
-  ]);
+const ACCEPTED_LIST = `${REFERENCE_HEADERS.join(", ")} (any case)`;
+const quoted = (row: readonly string[]) => JSON.stringify(row.slice(0, 20).map((h) => h.slice(0, 60)));
+
+/**
+ * No row among the first HEADER_ROWS is the header: the rows read (with their lines) say which
+ * looks like it. The same words for CSV and workbooks, in the API, the portal and the CLI.
+ */
+export function noReferenceColumn(rows: readonly { values: readonly string[]; line: number }[], choice: ColumnChoice) {
+  if (choice.reference) {
+    const detail = `no column named ${JSON.stringify(choice.reference.slice(0, 100))} in the first ${HEADER_ROWS} rows`;
+    return invalidRequest(`The file has ${detail}.`, [{ parameter: "reference_column", detail }]);
+  }
+  const likely = rows[Math.max(0, likelyHeader(rows.map((r) => r.values)))];
+  return invalidRequest(
+    `No row among the first ${HEADER_ROWS} names a reference column: none of ${ACCEPTED_LIST}. ` +
+      "Rename the column that holds the references, or name it with reference_column.",
+    [
+      {
+        line: likely?.line ?? 1,
+        detail: `header is ${quoted(likely?.values ?? [])}: none of ${ACCEPTED_LIST}`,
+      },
+    ],
+  );
+}
+
+/** The header row found lacks the external id column the partner named. */
+export function noExternalIdColumn(header: readonly string[], line: number, name: string) {
+  const detail = `no column named ${JSON.stringify(name.slice(0, 100))} in the header row (line ${line}, ${quoted(header)})`;
+  return invalidRequest(`The file has ${detail}.`, [{ parameter: "external_id_column", detail }]);
+}
 
 /**
  * The items of a table's data rows (after its header, in pages): each row's reference and external

@@ -141,3 +141,60 @@ it("parses CSV off the event loop: a request aborted while its body arrives stop
     items: [{ reference: "2749704YJ0624N0001DI", externalId: null }],
   });
 });
+
+// One reader (issue 43 §2): a sheet and the same sheet saved as CSV give the same items, previews
+// and refusals. Rows constructed as an export writes them: a title, a date line, then the table.
+it("reads a workbook and its CSV alike: the header below titles, the same preview and refusals", async () => {
+  const readers = fileReaders(loadConfig({}));
+  const context = { readers, partnerId: "a" };
+  const sheet = (header: string[]) => [
+    ["Cartera hipotecaria"],
+    ["Exportado el 28/11/2026"],
+    header,
+    ...Array.from({ length: 7 }, (_, i) => [`2749704YJ0624N000${i}DI`, `L-${i}`, String(i * 1000)]),
+  ];
+  const asCsv = (rows: string[][]) => new TextEncoder().encode(rows.map((r) => r.join(";")).join("\r\n"));
+  const asXlsx = async (rows: string[][]) => {
+    const ExcelJS = await excel();
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Book").addRows(rows);
+    return new Uint8Array(await book.xlsx.writeBuffer());
+  };
+  const both = async (rows: string[][]) => [["csv", asCsv(rows)] as const, ["xlsx", await asXlsx(rows)] as const];
+
+  for (const [format, bytes] of await both(sheet(["Referencia catastral", "external_id", "Saldo"]))) {
+    const { items } = await readFile(format, once(bytes), limits, context);
+    expect(items, format).toHaveLength(7);
+    expect(items[0], format).toEqual({ reference: "2749704YJ0624N0000DI", externalId: "L-0" });
+    expect(await previewFile(format, once(bytes), limits, context), format).toMatchObject({
+      headerLine: 3,
+      referenceColumn: 0,
+      externalIdColumn: 1,
+      total: 7,
+      rows: [["2749704YJ0624N0000DI", "L-0", "0"], ...Array(4).fill(expect.any(Array))],
+    });
+  }
+
+  // No column recognised: a preview offers the likely header to pick from; a submission is refused
+  // (in the same words for both), unless it names the columns.
+  const unnamed = sheet(["Ref. catastral", "Préstamo", "Saldo"]);
+  const answers: unknown[] = [];
+  for (const [format, bytes] of await both(unnamed)) {
+    expect(await previewFile(format, once(bytes), limits, context), format).toMatchObject({
+      header: ["Ref. catastral", "Préstamo", "Saldo"],
+      headerLine: 3,
+      referenceColumn: null,
+      externalIdColumn: null,
+      total: 7,
+      rows: [["2749704YJ0624N0000DI", "L-0", "0"], ...Array(4).fill(expect.any(Array))],
+    });
+    answers.push(await refusal(readFile(format, once(bytes), limits, context)));
+    const choice = { reference: "REF. CATASTRAL", externalId: "prestamo" };
+    expect((await readFile(format, once(bytes), limits, context, choice)).items[6], format).toEqual({
+      reference: "2749704YJ0624N0006DI",
+      externalId: "L-6",
+    });
+  }
+  expect(answers[0]).toMatchObject({ code: "validation_error", detail: expect.stringMatching(/refcat \(any case\)/) });
+  expect(answers[1]).toEqual(answers[0]);
+});

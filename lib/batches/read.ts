@@ -1,7 +1,7 @@
-// A batch's file, read as a stream into items: CSV (the API's `text/csv` body and the portal's
-// uploads) and XLSX (portal uploads). CSV per the contract: UTF-8 (a BOM allowed), `,` or `;`
-// (whichever the header row uses), CRLF or LF, RFC 4180 quotes, a header row naming the reference
-// column. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
+// A batch's file, read as a stream into items: CSV and XLSX, the same way for the API's bodies, the
+// portal's uploads and the CLI (which sends the file as it is). CSV per the contract: UTF-8 (a BOM
+// allowed), `,` or `;` (whichever the header row uses), CRLF or LF, RFC 4180 quotes; XLSX: the first
+// sheet. In both, the header row naming the reference column is found among the first rows. Bytes are counted and hashed as they arrive (the hash tells an idempotent repeat from
 // another request); nothing past the byte cap is read. One partner's file cannot stall the
 // others: a row's characters, fields and columns are capped, CSV is parsed off the event loop in a
 // pool of reader threads, one file of a partner at a time, and workbooks are read in worker threads
@@ -21,7 +21,9 @@ import {
   type CsvReaders,
 } from "@/lib/spreadsheets";
 import { partnerSlots, type PartnerSlots } from "@/lib/webhooks/fair-share";
-import { columnsOf, invalidRequest, itemsOfRows, noReferenceColumn, type Columns, type ItemInput } from "./items";
+import { HEADER_ROWS } from "@/lib/spreadsheets/header";
+import { HeaderFinder } from "./header";
+import { ACCEPTED_NAMES, columnsOf, invalidRequest, itemsOfRows, type ColumnChoice, type ItemInput } from "./items";
 
 export interface FileLimits {
   maxItems: number;
@@ -125,10 +127,35 @@ async function* utf8(bytes: AsyncIterable<Uint8Array>) {
   }
 }
 
-/** `;` when the header row holds more of them than commas (the contract allows those two). */
-function delimiterOf(headerLine: string): "," | ";" {
-  const count = (c: string) => headerLine.split(c).length - 1;
-  return count(";") > count(",") ? ";" : ",";
+const separators = (line: string, c: string) => line.split(c).length - 1;
+const byCount = (line: string) => (separators(line, ";") > separators(line, ",") ? ";" : ",");
+
+/** Longest cell compared with the header names (no name is longer: the partner's are at most 200 characters). */
+const NAME_CHARS = 210;
+
+/**
+ * The delimiter (`,` or `;`, the contract's two) that splits `line` into a row naming the reference
+ * column, or null when neither does. Its cells are compared only up to `maxColumns` of them and
+ * when short enough to be a name, so a hostile line costs the event loop little.
+ */
+function headerDelimiter(line: string, choice: ColumnChoice, maxColumns: number): "," | ";" | null {
+  const names = (delimiter: string) =>
+    columnsOf(
+      line
+        .split(delimiter, maxColumns)
+        .map((cell) => (cell.length > NAME_CHARS ? "" : cell.trim().replace(/^"(.*)"$/, "$1"))),
+      choice,
+    ) !== null;
+  const semicolon = names(";");
+  const comma = names(",");
+  if (semicolon && comma) return byCount(line);
+  return semicolon ? ";" : comma ? "," : null;
+}
+
+/** Without a header line among them: whichever the line with the most separators (a table's, not a title's) holds more of. */
+function widestDelimiter(lines: readonly string[]): "," | ";" {
+  const count = (line: string) => separators(line, ";") + separators(line, ",");
+  return byCount(lines.reduce((a, b) => (count(b) > count(a) ? b : a), ""));
 }
 
 /** Rows of a file, a page at a time: a page is what one slice of the body held (no await per row). */
@@ -159,60 +186,65 @@ function checkRow(values: readonly string[], line: number, limits: FileLimits): 
   }
 }
 
-/**
- * The rows after the header as they are wanted: the first `whole` as read, then only the fields
- * the items are made of (the reference, and the external id when there is one), in that order.
- */
-interface Wanted {
-  whole: number;
-  /** Whether the rows past `whole` are wanted at all (a preview only counts them). */
-  fields: boolean;
-}
-
-const picked = (columns: Columns, { fields }: Wanted): number[] =>
-  !fields ? [] : columns.externalId === null ? [columns.reference] : [columns.reference, columns.externalId];
-
-/** Where the reference and external id are in the rows past `whole` (see Wanted). */
-const pickedColumns = (columns: Columns): Columns => ({
-  reference: 0,
-  externalId: columns.externalId === null ? null : 1,
-});
-
-/**
- * A file's header row, where its columns are, and the rows after it as wanted, from its pages (the
- * header row alone first).
- */
-async function tableOf(pages: Pages): Promise<{ header: string[]; columns: Columns; rows: Pages }> {
-  const first = await pages.next();
-  if (first.done) throw invalidRequest("The file is empty.", [{ line: 1, detail: "no header row" }]);
-  const header = first.value[0]!;
-  const columns = columnsOf(header);
-  if (!columns) throw noReferenceColumn(header);
-  return { header, columns, rows: pages };
+/** The rows the finder read after the header while looking for it, once it has found it. */
+function* restOf(finder: HeaderFinder, given: { done: boolean }): Generator<string[][]> {
+  if (given.done || !finder.found) return;
+  given.done = true;
+  if (finder.found.rest.length) yield finder.found.rest;
 }
 
 /**
- * A CSV's pages, parsed in a reader thread of the process's pool (lib/spreadsheets' csvRows) in the
- * partner's turn: its first line is the header row; only the wanted fields come back.
+ * A CSV's data rows, parsed in a reader thread of the process's pool (lib/spreadsheets' csvRows) in
+ * the partner's turn: the finder is offered its first rows until it has the header; only the
+ * fields it keeps of the later rows come back.
  */
-async function* csvPages(text: AsyncIterable<string>, limits: FileLimits, context: ReadContext, wanted: Wanted): Pages {
+async function* csvPages(
+  text: AsyncIterable<string>,
+  limits: FileLimits,
+  context: ReadContext,
+  finder: HeaderFinder,
+  choice: ColumnChoice,
+): Pages {
   const done = await csvTurn(context.readers, context.partnerId);
   const chunks = text[Symbol.asyncIterator]();
   try {
-    // The header line decides the delimiter: read until it is whole (looking only in what came last).
+    // The header line decides the delimiter: lines are read until one names the reference column
+    // (the parse starts at once when it is the first), else HEADER_ROWS of them or the end, each
+    // looked at once and within the row limit.
     let head = "";
+    let at = 0;
+    const lines: string[] = [];
+    let delimiter: "," | ";" | null = null;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
       head += next.value;
-      if (next.value.includes("\n")) break;
-      if (head.length > limits.maxRowChars) throw rowTooLong(1, limits);
+      for (let end = head.indexOf("\n", at); end >= 0 && !delimiter && lines.length < HEADER_ROWS; ) {
+        const line = head.slice(at, Math.min(end, at + limits.maxRowChars)).replace(/\r$/, "");
+        lines.push(line);
+        delimiter = headerDelimiter(line, choice, limits.maxColumns);
+        at = end + 1;
+        end = head.indexOf("\n", at);
+      }
+      if (delimiter || lines.length >= HEADER_ROWS) break;
+      if (head.length - at > limits.maxRowChars) throw rowTooLong(lines.length + 1, limits);
     }
-    const delimiter = delimiterOf(head.slice(0, limits.maxRowChars + 1).split("\n", 1)[0]!);
-    const pick = (header: string[]) => {
-      const columns = columnsOf(header);
-      return columns && { keep: picked(columns, wanted), whole: wanted.whole };
+    const last = head.slice(at, at + limits.maxRowChars);
+    delimiter ??= headerDelimiter(last, choice, limits.maxColumns) ?? widestDelimiter([...lines, last]);
+    const pick = (row: string[], line: number) => {
+      const found = finder.offer(row, line);
+      return found && { keep: found.keep, whole: found.whole };
     };
-    const text = prepended(head, chunks);
-    yield* csvRows(context.readers.csv, text, { delimiter, limits, pick, signal: context.signal });
+    const given = { done: false };
+    for await (const page of csvRows(context.readers.csv, prepended(head, chunks), {
+      delimiter,
+      limits,
+      pick,
+      signal: context.signal,
+    })) {
+      yield* restOf(finder, given);
+      yield page;
+    }
+    if (!finder.found) finder.end();
+    yield* restOf(finder, given);
   } catch (error) {
     if (error instanceof CsvRefused) {
       const refusal = { row: rowTooLong, field: fieldTooLong, columns: tooManyColumns }[error.kind];
@@ -244,8 +276,13 @@ export interface ReadFile {
 export interface Preview {
   format: FileFormat;
   header: string[];
-  /** Indexes into `header`. */
-  referenceColumn: number;
+  /** The header's line (CSV) or row (workbook): rows above it (titles) are skipped. */
+  headerLine: number;
+  /**
+   * Indexes into `header`; the reference column is null when no row among the first HEADER_ROWS
+   * names one: `header` is then the row most likely to be the header, for the partner to pick from.
+   */
+  referenceColumn: number | null;
   externalIdColumn: number | null;
   /** The first data rows, as read. */
   rows: string[][];
@@ -263,8 +300,6 @@ export function fileFormat(name: string): FileFormat {
   throw invalidRequest(`The file "${name.slice(0, 100)}" is neither CSV nor XLSX: ${detail}.`, [{ line: 1, detail }]);
 }
 
-/** How far down a workbook's first sheet the header may sit (title lines above it are common); a CSV's is its first line. */
-const HEADER_ROWS = 10;
 const PREVIEW_ROWS = 5;
 
 /** A reader slot of the partner's for a workbook, or a 429 saying whose cap is reached. */
@@ -280,34 +315,29 @@ function workbookSlot({ readers, partnerId }: ReadContext): () => void {
 }
 
 /**
- * A workbook's pages: the header row (the first one naming a reference column, among the first
- * HEADER_ROWS of its first sheet) alone, then the rows after it as wanted, each checked against the limits.
+ * A workbook's data rows: the finder is offered its first sheet's first rows until it has the
+ * header, then the rows after it as the finder wants them, every row checked against the limits.
  */
 async function* workbookPages(
   bytes: AsyncIterable<Uint8Array>,
   limits: FileLimits,
   context: ReadContext,
-  wanted: Wanted,
+  finder: HeaderFinder,
 ): Pages {
   const release = workbookSlot(context);
   try {
     const { cpuSeconds } = context.readers;
     // Its rows' text at most what a CSV body may hold (the reader's thread copies it all to this one).
     const options = { cpuSeconds, signal: context.signal, maxTextChars: limits.maxBytes };
-    let seen = 0;
-    let keep: number[] | null = null;
-    let whole = wanted.whole;
+    const given = { done: false };
     for await (const row of firstSheetRows(Readable.from(bytes), options)) {
       checkRow(row.values, row.line, limits);
-      if (keep) yield [whole > 0 && whole-- ? row.values : keep.map((i) => row.values[i] ?? "")];
-      else {
-        const columns = columnsOf(row.values);
-        if (columns) {
-          keep = picked(columns, wanted);
-          yield [row.values];
-        } else if (++seen >= HEADER_ROWS) throw noReferenceColumn(row.values);
-      }
+      const found = finder.found;
+      if (found) yield [found.whole > 0 && found.whole-- ? row.values : found.keep.map((i) => row.values[i] ?? "")];
+      else if (finder.offer(row.values, row.line)) yield* restOf(finder, given);
     }
+    if (!finder.found) finder.end();
+    yield* restOf(finder, given);
   } catch (error) {
     if (error instanceof NotAWorkbook)
       throw invalidRequest(`The file is ${error.message}.`, [{ line: 1, detail: error.message }]);
@@ -324,26 +354,32 @@ function pagesOf(
   limits: FileLimits,
   context: ReadContext,
   hash: ReturnType<typeof createHash>,
-  wanted: Wanted,
+  finder: HeaderFinder,
+  choice: ColumnChoice,
 ): Pages {
   const bytes = capped(body, limits.maxBytes, hash);
   return format === "csv"
-    ? csvPages(utf8(bytes), limits, context, wanted)
-    : workbookPages(bytes, limits, context, wanted);
+    ? csvPages(utf8(bytes), limits, context, finder, choice)
+    : workbookPages(bytes, limits, context, finder);
 }
 
-/** A file's items (a CSV body, or an uploaded CSV or workbook). */
+/**
+ * A file's items (a CSV or workbook body, or an upload): the header found among its first rows by
+ * the accepted names or the partner's `choice`; a file where none is found is refused.
+ */
 export async function readFile(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
   limits: FileLimits,
   context: ReadContext,
+  choice: ColumnChoice = ACCEPTED_NAMES,
 ): Promise<ReadFile> {
   const hash = createHash("sha256");
-  const pages = pagesOf(format, body, limits, context, hash, { whole: 0, fields: true });
+  const finder = new HeaderFinder(choice, { whole: 0, fields: true, guess: false });
+  const pages = pagesOf(format, body, limits, context, hash, finder, choice);
   try {
-    const { columns, rows } = await tableOf(pages);
-    const items = await itemsOfRows(rows, pickedColumns(columns), limits.maxItems);
+    // Each row is [reference, external id] (see HeaderFinder's `keep`).
+    const items = await itemsOfRows(pages, { reference: 0, externalId: 1 }, limits.maxItems);
     return { items, digest: hash.digest("hex") };
   } finally {
     // However the reading ended (a refused header too): the parser or worker, and its slot, go.
@@ -351,19 +387,22 @@ export async function readFile(
   }
 }
 
-/** A file's header, detected columns and first rows, with its row count (the same checks as submitting it). */
+/**
+ * A file's header, detected columns and first rows, with its row count (the same checks as
+ * submitting it); where no row names a reference column, the likely header, for the partner to pick.
+ */
 export async function previewFile(
   format: FileFormat,
   body: AsyncIterable<Uint8Array>,
   limits: FileLimits,
   context: ReadContext,
 ): Promise<Preview> {
-  const pages = pagesOf(format, body, limits, context, createHash("sha256"), { whole: PREVIEW_ROWS, fields: false });
+  const finder = new HeaderFinder(ACCEPTED_NAMES, { whole: PREVIEW_ROWS, fields: false, guess: true });
+  const pages = pagesOf(format, body, limits, context, createHash("sha256"), finder, ACCEPTED_NAMES);
   try {
-    const { header, columns, rows: later } = await tableOf(pages);
     const rows: string[][] = [];
     let total = 0;
-    for await (const page of later) {
+    for await (const page of pages) {
       for (const row of page) {
         if (++total > limits.maxItems)
           throw invalidRequest(`At most ${limits.maxItems} rows per batch.`, [
@@ -372,11 +411,13 @@ export async function previewFile(
         if (rows.length < PREVIEW_ROWS) rows.push([...row]);
       }
     }
+    const { header, line, columns } = finder.found!;
     return {
       format,
       header: [...header],
-      referenceColumn: columns.reference,
-      externalIdColumn: columns.externalId,
+      headerLine: line,
+      referenceColumn: columns?.reference ?? null,
+      externalIdColumn: columns?.externalId ?? null,
       rows,
       total,
     };
@@ -390,6 +431,8 @@ export interface Upload {
   format: FileFormat;
   body: AsyncIterable<Uint8Array>;
   signal?: AbortSignal;
+  /** The columns the partner picked in the preview (submitting only). */
+  columns?: ColumnChoice;
 }
 
 export interface UploadDeps {
@@ -405,7 +448,13 @@ const uploadContext = (deps: UploadDeps, scope: Scope, signal?: AbortSignal): Re
 
 /** An upload's items, to submit (submitBatch counts the write). */
 export const readUpload = (deps: UploadDeps, scope: Scope, upload: Upload): Promise<ReadFile> =>
-  readFile(upload.format, upload.body, fileLimitsOf(deps.config), uploadContext(deps, scope, upload.signal));
+  readFile(
+    upload.format,
+    upload.body,
+    fileLimitsOf(deps.config),
+    uploadContext(deps, scope, upload.signal),
+    upload.columns,
+  );
 
 /**
  * An upload's preview, counted as a write first: reading a file costs what submitting it does, so

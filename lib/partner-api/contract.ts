@@ -7,6 +7,7 @@ import { z } from "zod";
 import { Batch, Coverage, Property } from "@/lib/domain";
 import { RESULT_COLUMNS, RESULTS_MEDIA_TYPES } from "@/lib/batches";
 import { CreatePropertyInput } from "@/lib/properties";
+import { HEADER_ROWS } from "@/lib/spreadsheets/header";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 import { CreateWebhookEndpointInput, UpdateWebhookEndpointInput } from "@/lib/webhooks/commands";
 import {
@@ -15,6 +16,7 @@ import {
   CreateBatchBody,
   CreateBatchCsv,
   CreateBatchQuery,
+  CreateBatchXlsx,
   IdempotencyHeaders,
   idParam,
   ListBatchesQuery,
@@ -86,12 +88,12 @@ export const contract = [
     write: true,
     summary: "Register a portfolio",
     description: (config) =>
-      `Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items) or CSV (\`text/csv\`, up to ${config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and ${config.BATCH_MAX_BYTES / 1024 / 1024} MiB; name it with \`?name=\`). Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, \`property.enriched\` per new property and \`batch.completed\` at the end. A bad reference never fails the request: its item is \`invalid\`. At most ${config.BATCH_MAX_ACTIVE} batches queued or running per mode.`,
+      `Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items), CSV (\`text/csv\`) or an XLSX workbook (\`${RESULTS_MEDIA_TYPES.xlsx}\`, its first sheet), a file up to ${config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and ${config.BATCH_MAX_BYTES / 1024 / 1024} MiB, read the same way as the portal and the CLI read it: its header row is found among the first ${HEADER_ROWS} rows (title rows above it are skipped); name the batch with \`?name=\`, and columns not named as the schema says with \`?reference_column=\` and \`?external_id_column=\`. A file where no row names a reference column is a 422 listing the accepted names. Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, \`property.enriched\` per new property and \`batch.completed\` at the end. A bad reference never fails the request: its item is \`invalid\`. At most ${config.BATCH_MAX_ACTIVE} batches queued or running per mode.`,
     request: {
       query: CreateBatchQuery,
       headers: IdempotencyHeaders,
       body: CreateBatchBody,
-      alsoAccepts: { "text/csv": CreateBatchCsv },
+      alsoAccepts: { "text/csv": CreateBatchCsv, [RESULTS_MEDIA_TYPES.xlsx]: CreateBatchXlsx },
       bodyReadByHandler: true,
     },
     responses: {

@@ -218,10 +218,20 @@ export async function* keepingBody(req: Request, chunks: AsyncIterable<Uint8Arra
   }
 }
 
-/** A request body for a request log: UTF-8 text (lossy), secrets redacted, null when there was none. */
+/**
+ * A request body for a request log: UTF-8 text, secrets redacted, null when there was none; a body
+ * that is not text (an XLSX workbook) is said to be binary rather than kept as garbled text.
+ */
 export function loggableBody(read: { head: Uint8Array; bytes: number } | null): string | null {
   if (!read?.bytes) return null;
-  const text = redactSecrets(new TextDecoder().decode(read.head));
+  let decoded: string;
+  try {
+    // `stream`: a character cut at the head's end is not an error.
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(read.head, { stream: true });
+  } catch {
+    return `(binary, ${read.bytes} bytes)`;
+  }
+  const text = redactSecrets(decoded);
   return read.bytes > read.head.byteLength ? `${text}…` : text;
 }
 

@@ -5,6 +5,7 @@ import { z } from "zod";
 import "zod-openapi";
 import { Batch, BATCH_ITEM_STATUSES, BatchItem, isUuid, PROPERTY_STATUSES, Property } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
+import { HEADER_ROWS } from "@/lib/spreadsheets/header";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
 
 /** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
@@ -66,14 +67,36 @@ export const CreateBatchBody = z
   })
   .meta({ id: "CreateBatchRequest" });
 
+const columnName = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(MAX_TEXT)
+    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
+    .optional()
+    .meta({
+      description: `For a CSV or XLSX body: the header name of the column holding ${what} (any case; accents, spaces and hyphens ignored), when it is not named as the body's schema says. The header row is then the first of the first ${HEADER_ROWS} rows holding that name.`,
+    });
+
 export const CreateBatchQuery = z.strictObject({
-  name: label().optional().meta({ description: "The batch's name, for a CSV body (a JSON body names it in `name`)." }),
+  name: label()
+    .optional()
+    .meta({ description: "The batch's name, for a CSV or XLSX body (a JSON body names it in `name`)." }),
+  reference_column: columnName("the cadastral references"),
+  external_id_column: columnName("your ids (`external_id`)"),
 });
 
+/** Where a file's header may be and what it names: the same for CSV and XLSX. */
+const HEADER_RULE = `a header row, found among the first ${HEADER_ROWS} rows (title rows above it are skipped), naming \`cadastral_reference\` (or \`referencia_catastral\`, \`refcat\`; any case) and optionally \`external_id\` (or the columns named by \`reference_column\` and \`external_id_column\`); other columns are ignored`;
+
 export const CreateBatchCsv = z.string().meta({
-  description:
-    "UTF-8 CSV (a BOM allowed), `,` or `;` separated, a header row naming `cadastral_reference` (or `referencia_catastral`, `refcat`; any case) and optionally `external_id`; other columns are ignored.",
+  description: `UTF-8 CSV (a BOM allowed), \`,\` or \`;\` separated, ${HEADER_RULE}.`,
   example: "cadastral_reference,external_id\r\n2749704YJ0624N0001DI,loan-0001\r\n9872023VH5797S0001WX,loan-0002\r\n",
+});
+
+export const CreateBatchXlsx = z.string().meta({
+  format: "binary",
+  description: `An XLSX workbook: its first sheet is read (other sheets are not), ${HEADER_RULE}. Cells read as their text (dates as YYYY-MM-DD; formulas as the result the workbook stored).`,
 });
 
 const IDEMPOTENCY_KEY = "must be 1 to 200 visible ASCII characters";

@@ -2,8 +2,8 @@
 // thread, for the reason the workbook reader is one (./workbook-reader.ts). A thread parses several
 // files at once, each a job with its id in every message; a job waits for its text without holding
 // the thread (a body that arrives slowly delays no other file). Messages: the parent sends {start}
-// (the delimiter and the limits), {text} or {end} (each answering a {want}), {pick} (answering
-// {header}), {ack} (after each {rows}) and {stop} (the job is not wanted any more); the worker
+// (the delimiter and the limits), {text} or {end} (each answering a {want}), {pick} or {next}
+// (answering {header}: that row is the header, or send the next one), {ack} (after each {rows}) and {stop} (the job is not wanted any more); the worker
 // sends {want}, {header}, {rows}, {done}, {refused} (a limit, with its kind and line) and {error}
 // (csv-parse's, with its code and line).
 import { LOWER_PRIORITY } from "./reader-thread";
@@ -67,7 +67,9 @@ function fail({ id }, error) {
 async function read(job, { delimiter, limits }) {
   const post = (message) => parentPort.postMessage({ id: job.id, ...message });
   const page = [];
-  let header = null;
+  // Each record's line, until the header is picked (the parent names the rows it looks at by it).
+  const lines = [];
+  let picked = false;
   let keep = [];
   let whole = 0;
   let failure = null;
@@ -86,24 +88,28 @@ async function read(job, { delimiter, limits }) {
       // count differs from the first record's, 13% of the parse of wide rows under a short header:
       // expecting the last record's count, a file's regular rows cost none.
       parser.state.expectedRecordLength = record.length;
+      if (!picked) lines.push(context.lines);
       return record;
     },
   });
   parser.on("data", (record) => page.push(record));
   parser.on("error", (error) => (failure ??= error));
   const write = (slice) => new Promise((resolve) => parser.write(slice, () => resolve()));
-  // The header goes alone, and the parent answers which fields of the later rows it wants: the
-  // first \`whole\` rows as read, then only the fields at \`keep\` (copying every field of wide rows
-  // to the parent's thread would cost it what parsing them did).
+  // Rows go alone until the parent picks its header (title lines may come first), and it answers
+  // which fields of the later rows it wants: the first \`whole\` rows as read, then only the fields
+  // at \`keep\` (copying every field of wide rows to the parent's thread would cost it what parsing
+  // them did).
   const flush = async () => {
+    while (!picked && page.length) {
+      post({ type: "header", header: page.shift(), line: lines.shift() });
+      const answer = await next(job);
+      if (answer.type === "pick") {
+        picked = true;
+        ({ keep, whole } = answer);
+      }
+    }
     if (!page.length) return;
     const records = page.splice(0);
-    if (header === null) {
-      header = records.shift();
-      post({ type: "header", header });
-      ({ keep, whole } = await next(job));
-      if (!records.length) return;
-    }
     const rows = records.map((row) => (whole > 0 && whole-- ? row : keep.map((i) => row[i] ?? "")));
     post({ type: "rows", rows });
     await next(job);
@@ -115,7 +121,7 @@ async function read(job, { delimiter, limits }) {
         await write(text.slice(at, at + SLICE));
         if (failure) throw failure;
         if (parser.state.record.length > limits.maxColumns) throw new Refused("columns", parser.info.lines);
-        if (header === null || page.length >= PAGE_ROWS) await flush();
+        if (!picked || page.length >= PAGE_ROWS) await flush();
       }
       await flush();
       post({ type: "want" });

@@ -39,7 +39,8 @@ const CSV_HEAP_MB = 256;
 
 type FromReader =
   | { type: "want" }
-  | { type: "header"; header: string[] }
+  /** A row that may be the header, with its line. */
+  | { type: "header"; header: string[]; line: number }
   | { type: "rows"; rows: string[][] }
   | { type: "done" }
   | { type: "refused"; kind: CsvRefused["kind"]; line: number }
@@ -112,15 +113,18 @@ export interface CsvPick {
 export interface CsvOptions {
   delimiter: string;
   limits: CsvLimits;
-  /** Given the header row: the fields wanted of the rows after it, or null for none (the reading stops). */
-  pick: (header: string[]) => CsvPick | null;
+  /**
+   * Given each row (and its line) until it answers: the fields wanted of the rows after it (that row
+   * is the header), or null for the next row. It throws to stop the reading.
+   */
+  pick: (row: string[], line: number) => CsvPick | null;
   /** The request the text came with: when it aborts, the job is stopped and its reason thrown. */
   signal?: AbortSignal;
 }
 
 /**
- * The records of the CSV `text`, parsed in a reader thread, in pages: the header row alone, then
- * the later rows as `pick` asked. A row past a limit ends it in CsvRefused, what csv-parse cannot
+ * The records of the CSV `text` after its header row, parsed in a reader thread, in pages: the rows
+ * up to the header are given to `pick` one by one, the rows after it come as `pick` asked. A row past a limit ends it in CsvRefused, what csv-parse cannot
  * read in CsvUnreadable; a failure of the text's own source is thrown as it is.
  */
 export async function* csvRows(
@@ -162,10 +166,8 @@ export async function* csvRows(
       const message = inbox.shift()!;
       if (message.type === "exit") throw new Error("the CSV reader stopped before the file's end");
       if (message.type === "header") {
-        const wanted = pick(message.header);
-        yield [message.header];
-        if (!wanted) return;
-        job.send({ type: "pick", ...wanted });
+        const wanted = pick(message.header, message.line);
+        job.send(wanted ? { type: "pick", ...wanted } : { type: "next" });
       } else if (message.type === "rows") {
         yield message.rows;
         job.send({ type: "ack" });

@@ -5,7 +5,7 @@ import { schema } from "@/lib/db";
 import { useTestApp, type TestApp } from "../support/app";
 import { countOf } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
-import { allItems, batchOf, postCsv, postJson, settled } from "../support/batches";
+import { allItems, batchOf, postCsv, postJson, postXlsx, settled, workbookOf } from "../support/batches";
 
 let t: TestApp;
 let key: string;
@@ -60,5 +60,60 @@ describe("POST /batches → 202", () => {
     const batch = await batchOf(res);
     expect(batch).toMatchObject({ name: "From CSV", counts: { total: 2, pending: 2 } });
     expect((await settled(t, key, batch.batch_id)).counts.enriched).toBe(2);
+  });
+});
+
+// One reader for every way in (issue 43 §2): a workbook as the portal takes it, title rows and all.
+describe("POST /batches (XLSX and CSV files) → 202", () => {
+  const titled = (a: string, b: string) => [
+    ["Cartera hipotecaria"],
+    ["Exportado el 28/11/2026"],
+    ["Referencia catastral", "external_id", "Saldo"],
+    [a, "L-1", 120000],
+    [b, "L-2", { formula: "1+1", result: 2 }],
+  ];
+
+  it("accepts an XLSX workbook whose header sits on row 3, below a title", async () => {
+    const res = await t.api.createBatch(
+      postXlsx(await workbookOf(titled(ref(20), ref(21))), { "X-API-Key": key }, "?name=Workbook"),
+    );
+    expect(res.status).toBe(202);
+    const batch = await batchOf(res);
+    expect(res.headers.get("location")).toBe(`/api/v1/partner-api/batches/${batch.batch_id}`);
+    expect(batch).toMatchObject({ name: "Workbook", counts: { total: 2, pending: 2, invalid: 0 } });
+    expect((await settled(t, key, batch.batch_id)).counts.enriched).toBe(2);
+    const listed = await allItems(t, key, batch.batch_id);
+    // Lines count the data rows, the header and the rows above it excluded.
+    expect(listed.map((i) => [i.line, i.cadastral_reference, i.external_id])).toEqual([
+      [1, ref(20), "L-1"],
+      [2, ref(21), "L-2"],
+    ]);
+  });
+
+  it("reads the same sheet saved as CSV (title lines, `;`) to the same items", async () => {
+    const csv = `Cartera hipotecaria;;\r\nExportado el 28/11/2026;;\r\nReferencia catastral;external_id;Saldo\r\n${ref(22)};L-1;120000\r\n${ref(23)};L-2;2\r\n`;
+    const res = await t.api.createBatch(postCsv(csv, { "X-API-Key": key }));
+    expect(res.status).toBe(202);
+    const batch = await batchOf(res);
+    const listed = await allItems(t, key, batch.batch_id);
+    expect(listed.map((i) => [i.line, i.cadastral_reference, i.external_id])).toEqual([
+      [1, ref(22), "L-1"],
+      [2, ref(23), "L-2"],
+    ]);
+  });
+
+  it("reads columns named by ?reference_column= and ?external_id_column=, in CSV and XLSX alike", async () => {
+    const rows = [["Informe"], ["Ref. catastral", "Préstamo"], [ref(24), "P-1"]];
+    const query = `?reference_column=${encodeURIComponent("ref. CATASTRAL")}&external_id_column=prestamo`;
+    const csv = rows.map((r) => r.join(",")).join("\n");
+    for (const req of [
+      postXlsx(await workbookOf(rows), { "X-API-Key": key }, query),
+      postCsv(csv, { "X-API-Key": key }, query),
+    ]) {
+      const res = await t.api.createBatch(req);
+      expect(res.status).toBe(202);
+      const listed = await allItems(t, key, (await batchOf(res)).batch_id);
+      expect(listed.map((i) => [i.line, i.cadastral_reference, i.external_id])).toEqual([[1, ref(24), "P-1"]]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BASE, problemOf, useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
-import { postCsv, postJson } from "../support/batches";
+import { postCsv, postJson, postXlsx, workbookOf } from "../support/batches";
 
 let t: TestApp;
 let key: string;
@@ -141,4 +141,110 @@ describe("POST /batches (CSV) → 422", () => {
     ));
   it("a name over 200 characters", () =>
     expect422(postCsv("refcat\nx\n", h(), `?name=${"n".repeat(201)}`), [{ parameter: "name" }]));
+});
+
+// One reader for CSV and XLSX (issue 43 §2): the header among the first 20 rows, the same accepted
+// names and the same words when none is found, whatever the format.
+describe("POST /batches (XLSX) → 422, in the words CSV gets", () => {
+  const unnamed = (rows: number) => [
+    ["reference", "loan"],
+    ...Array.from({ length: rows - 1 }, (_, i) => [`2749704YJ0624N000${i % 10}DI`, `L-${i}`]),
+  ];
+  const csvOf = (rows: unknown[][]) => rows.map((r) => r.join(",")).join("\r\n");
+
+  it.each([2, 30])("an unrecognised header in a workbook of %i rows lists the accepted names", async (rows) => {
+    const res = await t.api.createBatch(postXlsx(await workbookOf(unnamed(rows)), h()));
+    expect(res.status).toBe(422);
+    const problem = await problemOf(res);
+    expect(problem.detail).toMatch(/none of cadastral_reference, referencia_catastral, refcat \(any case\)/);
+    expect(problem.detail).not.toMatch(/empty/);
+    // The header row is quoted, not a data row.
+    expect(problem.errors).toEqual([
+      {
+        line: 1,
+        detail: 'header is ["reference","loan"]: none of cadastral_reference, referencia_catastral, refcat (any case)',
+      },
+    ]);
+    // The same file as CSV gets the same answer.
+    const csv = await problemOf(await t.api.createBatch(postCsv(csvOf(unnamed(rows)), h())));
+    expect(csv).toMatchObject({ detail: problem.detail, errors: problem.errors });
+  });
+
+  it("a header on row 21 is not looked for", async () => {
+    const rows = [...Array.from({ length: 20 }, (_, i) => [`title ${i}`]), ["refcat"], ["2749704YJ0624N0001DI"]];
+    await expect422(postXlsx(await workbookOf(rows), h()), [{ line: 1 }], /first 20 rows/);
+    await expect422(postCsv(csvOf(rows), h()), [{ line: 1 }], /first 20 rows/);
+    // On row 20 it is.
+    const res = await t.api.createBatch(postXlsx(await workbookOf(rows.slice(1)), h()));
+    expect(res.status).toBe(202);
+  });
+
+  it("an empty sheet", () => workbookOf([]).then((bytes) => expect422(postXlsx(bytes, h()), [{ line: 1 }], /empty/)));
+  it("a reference_column no row names", async () =>
+    expect422(
+      postXlsx(
+        await workbookOf([
+          ["a", "b"],
+          ["x", "y"],
+        ]),
+        h(),
+        "?reference_column=Ref",
+      ),
+      [{ parameter: "reference_column" }],
+      /no column named "Ref" in the first 20 rows/,
+    ));
+  it("an external_id_column the header row lacks", async () =>
+    expect422(
+      postXlsx(
+        await workbookOf([
+          ["refcat", "b"],
+          ["x", "y"],
+        ]),
+        h(),
+        "?external_id_column=loan",
+      ),
+      [{ parameter: "external_id_column" }],
+      /no column named "loan" in the header row \(line 1/,
+    ));
+  it("column names with a JSON body", () =>
+    expect422(
+      new Request(`${BASE}/batches?reference_column=r&external_id_column=e`, {
+        method: "POST",
+        headers: { ...h(), "Content-Type": "application/json" },
+        body: JSON.stringify({ items: [item] }),
+      }),
+      [{ parameter: "reference_column" }, { parameter: "external_id_column" }],
+    ));
+  it("not a workbook", () =>
+    expect422(postXlsx(new TextEncoder().encode("refcat\nx\n"), h()), [{ line: 1 }], /not a readable XLSX workbook/));
+  it("more bytes than BATCH_MAX_BYTES", async () => {
+    const bytes = new Uint8Array(1024 * 1024 + 1);
+    bytes.set(await workbookOf([["refcat"], ["x"]]));
+    const declared = { ...h(), "Content-Length": String(bytes.length) };
+    await expect422(postXlsx(bytes, declared), [{ pointer: "" }], /1048576 bytes/);
+  });
+  it("more columns than BATCH_MAX_COLUMNS, as in a CSV", async () =>
+    expect422(
+      postXlsx(
+        await workbookOf([
+          ["refcat", "a", "b", "c", "d"],
+          ["x", 1, 2, 3, 4],
+        ]),
+        h(),
+      ),
+      [{ line: 1 }],
+      /more than 4 columns \(at most 4 a row\)/,
+    ));
+  it("a field longer than BATCH_MAX_FIELD_CHARS, as in a CSV", async () =>
+    expect422(
+      postXlsx(
+        await workbookOf([
+          ["refcat", "note"],
+          ["x", "n".repeat(1001)],
+        ]),
+        h(),
+      ),
+      [{ line: 2 }],
+      /at most 1000 a field/,
+    ));
 });

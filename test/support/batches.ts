@@ -1,4 +1,5 @@
 // Helpers for portfolio tests: batch requests (JSON or CSV) and waiting for a batch to complete.
+import ExcelJS from "exceljs";
 import { expect } from "vitest";
 import { Batch, BatchItem } from "@/lib/domain";
 import { BASE, get, type TestApp } from "./app";
@@ -10,6 +11,23 @@ export function postCsv(csv: string | Uint8Array, headers: Record<string, string
     headers: { "Content-Type": "text/csv", ...headers },
     body: typeof csv === "string" ? csv : new Blob([new Uint8Array(csv)]),
   });
+}
+
+export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export function postXlsx(bytes: Uint8Array, headers: Record<string, string> = {}, query = ""): Request {
+  return new Request(`${BASE}/batches${query}`, {
+    method: "POST",
+    headers: { "Content-Type": XLSX_TYPE, ...headers },
+    body: new Blob([new Uint8Array(bytes)]),
+  });
+}
+
+/** A workbook (constructed with exceljs, as a spreadsheet program writes one) of one sheet holding `rows`. */
+export async function workbookOf(rows: unknown[][]): Promise<Uint8Array> {
+  const book = new ExcelJS.Workbook();
+  book.addWorksheet("Portfolio").addRows(rows);
+  return new Uint8Array(await book.xlsx.writeBuffer());
 }
 
 export function postJson(body: unknown, headers: Record<string, string> = {}): Request {

@@ -64,8 +64,11 @@ export async function submitPortfolioAction(form: FormData): Promise<SubmitResul
       String(form.get("name") ?? "")
         .trim()
         .slice(0, 200) || null;
+    // The columns picked in the preview when it recognised none (the API's reference_column and external_id_column).
+    const picked = (field: string) => String(form.get(field) ?? "").slice(0, 200) || null;
+    const columns = { reference: picked("reference_column"), externalId: picked("external_id_column") };
     const read = async () => {
-      const { items, digest } = await readUpload(app, scope, uploaded(form));
+      const { items, digest } = await readUpload(app, scope, { ...uploaded(form), columns });
       return { name, items, idempotencyKey: null, requestHash: digest };
     };
     id = (await submitBatch(app, scope, writeBudget(app, scope), read)).batch.batch_id;

@@ -1,7 +1,9 @@
 "use client";
 
 // Drop a CSV or XLSX file, see what will be read (the header, the reference column found, the first
-// rows, the row count) and only then submit it as a batch.
+// rows, the row count) and only then submit it as a batch. When no column has an accepted name, the
+// partner picks the reference (and external id) column from the likely header, and the submission
+// names them as the API's reference_column and external_id_column do.
 import { useId, useRef, useState, useTransition } from "react";
 import { Field } from "../../_components/field";
 import { FormError } from "../../_components/ui";
@@ -15,6 +17,9 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
   const [previewed, setPreviewed] = useState<Previewed | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
+  // Picked columns (indexes into the header) when the preview recognised none.
+  const [pickedReference, setPickedReference] = useState<number | null>(null);
+  const [pickedExternalId, setPickedExternalId] = useState<number | null>(null);
   const [pending, start] = useTransition();
   const input = useRef<HTMLInputElement>(null);
   const hintId = useId();
@@ -24,6 +29,8 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
     setFile(chosen);
     setPreviewed(null);
     setError(null);
+    setPickedReference(null);
+    setPickedExternalId(null);
     start(async () => {
       const form = new FormData();
       form.set("file", chosen);
@@ -36,6 +43,10 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
   const submit = (form: FormData) => {
     if (!file) return;
     form.set("file", file);
+    if (picking && referenceColumn !== null) {
+      form.set("reference_column", preview.header[referenceColumn]!);
+      if (externalIdColumn !== null) form.set("external_id_column", preview.header[externalIdColumn]!);
+    }
     start(async () => {
       const result = await submitPortfolioAction(form);
       if (result?.error) setError(result.error);
@@ -43,6 +54,14 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
   };
 
   const preview = previewed?.preview;
+  const picking = preview?.referenceColumn === null;
+  const referenceColumn = picking ? pickedReference : (preview?.referenceColumn ?? null);
+  const externalIdColumn = picking ? pickedExternalId : (preview?.externalIdColumn ?? null);
+  // The columns that can be named: those with a name, each name once (the server takes the first).
+  const nameable = (preview?.header ?? [])
+    .map((name, i) => ({ name, i }))
+    .filter(({ name }, at, all) => name.trim() && all.findIndex((o) => o.name.trim() === name.trim()) === at);
+  const pickerId = useId();
   return (
     <div className="space-y-4">
       {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a shortcut; the file input inside is the accessible way in. */}
@@ -77,8 +96,9 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
         <p id={hintId} className="mt-2 text-xs text-slate-600">
           A header row naming a column <span className="font-mono">cadastral_reference</span> (or{" "}
           <span className="font-mono">referencia_catastral</span>, <span className="font-mono">refcat</span>) and
-          optionally <span className="font-mono">external_id</span>. Up to {maxRows.toLocaleString("en")} rows and{" "}
-          {maxMiB} MiB. CSV in UTF-8, comma or semicolon.
+          optionally <span className="font-mono">external_id</span>, among the first 20 rows (titles above it are
+          skipped); named otherwise, you pick the columns. Up to {maxRows.toLocaleString("en")} rows and {maxMiB} MiB.
+          CSV in UTF-8, comma or semicolon.
         </p>
       </div>
       {pending && !preview && (
@@ -89,17 +109,69 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
       <FormError message={error} />
       {preview && (
         <form action={submit} className="space-y-3" aria-label="Confirm the portfolio">
-          <p className="text-sm text-slate-800" data-testid="preview-summary">
-            <span className="font-medium">{previewed.fileName}</span>: {countOf(preview.total, "row")}; references read
-            from column <span className="font-mono font-medium">{preview.header[preview.referenceColumn]}</span>
-            {preview.externalIdColumn !== null && (
-              <>
-                , your ids from{" "}
-                <span className="font-mono font-medium">{preview.header[preview.externalIdColumn]}</span>
-              </>
-            )}
-            .
-          </p>
+          {picking ? (
+            <fieldset className="space-y-3" data-testid="column-picker">
+              <legend className="text-sm text-slate-800">
+                <span className="font-medium">{previewed.fileName}</span>: {countOf(preview.total, "row")} under the
+                header on row {preview.headerLine}, but no column is named{" "}
+                <span className="font-mono">cadastral_reference</span>,{" "}
+                <span className="font-mono">referencia_catastral</span> or <span className="font-mono">refcat</span>.
+                Pick the column that holds the references.
+              </legend>
+              <div className="grid gap-3 sm:grid-cols-2">
+                <div>
+                  <label htmlFor={`${pickerId}-reference`} className="label">
+                    Reference column
+                  </label>
+                  <select
+                    id={`${pickerId}-reference`}
+                    className="input"
+                    required
+                    value={pickedReference ?? ""}
+                    onChange={(e) => setPickedReference(e.target.value === "" ? null : Number(e.target.value))}
+                  >
+                    <option value="">Choose a column…</option>
+                    {nameable.map(({ name, i }) => (
+                      <option key={i} value={i}>
+                        {name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div>
+                  <label htmlFor={`${pickerId}-external`} className="label">
+                    Your id column <span className="font-normal text-slate-500">(optional)</span>
+                  </label>
+                  <select
+                    id={`${pickerId}-external`}
+                    className="input"
+                    value={pickedExternalId ?? ""}
+                    onChange={(e) => setPickedExternalId(e.target.value === "" ? null : Number(e.target.value))}
+                  >
+                    <option value="">None</option>
+                    {nameable
+                      .filter(({ i }) => i !== pickedReference)
+                      .map(({ name, i }) => (
+                        <option key={i} value={i}>
+                          {name}
+                        </option>
+                      ))}
+                  </select>
+                </div>
+              </div>
+            </fieldset>
+          ) : (
+            <p className="text-sm text-slate-800" data-testid="preview-summary">
+              <span className="font-medium">{previewed.fileName}</span>: {countOf(preview.total, "row")}; references
+              read from column <span className="font-mono font-medium">{preview.header[referenceColumn ?? 0]}</span>
+              {externalIdColumn !== null && (
+                <>
+                  , your ids from <span className="font-mono font-medium">{preview.header[externalIdColumn]}</span>
+                </>
+              )}
+              {preview.headerLine > 1 && <> (the header is row {preview.headerLine}; the rows above it are skipped)</>}.
+            </p>
+          )}
           <div
             data-scrolls
             className="overflow-x-auto rounded-lg border border-slate-200"
@@ -115,10 +187,11 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
                     <th
                       key={i}
                       scope="col"
-                      className={i === preview.referenceColumn ? "bg-brand-50 text-brand-900" : undefined}
+                      className={i === referenceColumn ? "bg-brand-50 text-brand-900" : undefined}
                     >
                       {name || <span className="text-slate-500">(no name)</span>}
-                      {i === preview.referenceColumn && <span className="ml-1 text-xs font-normal">(reference)</span>}
+                      {i === referenceColumn && <span className="ml-1 text-xs font-normal">(reference)</span>}
+                      {i === externalIdColumn && <span className="ml-1 text-xs font-normal">(your id)</span>}
                     </th>
                   ))}
                 </tr>
@@ -127,7 +200,7 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
                 {preview.rows.map((row, r) => (
                   <tr key={r}>
                     {preview.header.map((_, i) => (
-                      <td key={i} className={i === preview.referenceColumn ? "font-mono" : undefined}>
+                      <td key={i} className={i === referenceColumn ? "font-mono" : undefined}>
                         {row[i] ?? ""}
                       </td>
                     ))}
@@ -149,7 +222,7 @@ export function PortfolioUpload({ mode, maxRows, maxMiB }: { mode: "test" | "liv
               <button type="button" className="btn-secondary" onClick={() => input.current?.click()} disabled={pending}>
                 Another file
               </button>
-              <button type="submit" className="btn" disabled={pending || !preview.total}>
+              <button type="submit" className="btn" disabled={pending || !preview.total || referenceColumn === null}>
                 {pending ? "Submitting…" : `Register ${preview.total.toLocaleString("en")} in ${mode} mode`}
               </button>
             </div>

@@ -6,6 +6,7 @@ import { BATCH_ITEM_STATUSES } from "@/lib/domain";
 import { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, RESULT_COLUMNS, RESULTS_MEDIA_TYPES } from "@/lib/batches";
 import { IDEMPOTENCY_HOURS } from "@/lib/domain";
 import { registerRates } from "@/lib/registers";
+import { HEADER_ROWS } from "@/lib/spreadsheets/header";
 import { c, codes, Section } from "../../_components/guide";
 import { SamplePortfolioLinks } from "../../_components/sample-portfolio";
 import { CodeBlock, PageHeader } from "../../_components/ui";
@@ -25,9 +26,9 @@ export default async function PortfoliosGuide() {
       />
       <Section id="submit" title="1. Submit a batch">
         <p>
-          {c("POST /batches")} takes JSON (1 to {MAX_JSON_ITEMS.toLocaleString("en")} items) or CSV (up to{" "}
-          {config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and {config.BATCH_MAX_BYTES / 1024 / 1024} MiB). It counts
-          once against your write limit, whatever its size, and answers {c("202")} with the batch at once.
+          {c("POST /batches")} takes JSON (1 to {MAX_JSON_ITEMS.toLocaleString("en")} items), CSV or an XLSX workbook
+          (up to {config.BATCH_MAX_ITEMS.toLocaleString("en")} rows and {config.BATCH_MAX_BYTES / 1024 / 1024} MiB). It
+          counts once against your write limit, whatever its size, and answers {c("202")} with the batch at once.
         </p>
         <CodeBlock label="JSON body">{`curl -X POST ${base}/batches \\
   -H "X-API-Key: $FINCA_API_KEY" -H "Content-Type: application/json" \\
@@ -43,12 +44,23 @@ export default async function PortfoliosGuide() {
           The CSV is UTF-8 (a BOM is fine), separated by {c(",")} or {c(";")}, with a header row naming the reference
           column ({codes(REFERENCE_HEADERS)}; any case) and optionally {c("external_id")} (up to {MAX_TEXT} characters,
           yours to match results). Other columns are ignored. Excel&apos;s &quot;CSV UTF-8&quot; export works as it is.
-          In the portal,{" "}
+          A workbook goes as it is, with {c(`Content-Type: ${RESULTS_MEDIA_TYPES.xlsx}`)}: its first sheet is read.
+        </p>
+        <p>
+          CSV and XLSX are read the same way here, in{" "}
           <Link className="link" href="/portfolios">
             Portfolios
           </Link>{" "}
-          also takes XLSX workbooks.
+          and by {c("finca batch submit")}: the header row may sit below title rows (it is looked for among the first{" "}
+          {HEADER_ROWS} rows). When your columns have other names, name them with {c("?reference_column=")} and{" "}
+          {c("?external_id_column=")} (the CLI&apos;s {c("--reference-column")} and {c("--external-id-column")}; the
+          portal lets you pick them); a file where no row names a reference column is a {c("422")} listing the accepted
+          names.
         </p>
+        <CodeBlock label="XLSX body, columns named your way">{`curl -X POST "${base}/batches?name=Book&reference_column=Ref.%20catastral&external_id_column=Prestamo" \
+  -H "X-API-Key: $FINCA_API_KEY" \
+  -H "Content-Type: ${RESULTS_MEDIA_TYPES.xlsx}" \
+  --data-binary @book.xlsx`}</CodeBlock>
         <p>
           To try it in test mode: a sample of sandbox references, on new parcels at each download, as{" "}
           <SamplePortfolioLinks />, or as many as you need from {c("finca sandbox refs --count 1000")}.

@@ -23,6 +23,20 @@ const RESULTS_ACCEPT = {
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
 } as const;
 
+/** The `Content-Type` a portfolio file is sent with, by format. */
+const UPLOAD_TYPES = { csv: "text/csv", xlsx: RESULTS_ACCEPT.xlsx } as const;
+
+export interface UploadOptions {
+  name?: string;
+  idempotencyKey?: string;
+  /** `csv` (default) or `xlsx`; a Blob of the XLSX media type is sent as `xlsx` without it. */
+  format?: keyof typeof UPLOAD_TYPES;
+  /** The header name of the reference column, when it is none of the accepted names. */
+  referenceColumn?: string;
+  /** The header name of your ids' column, when it is not `external_id`. */
+  externalIdColumn?: string;
+}
+
 /** An answer of the API that is not a success: its problem+json, with the HTTP status. */
 export class FincaApiError extends Error {
   constructor(
@@ -156,20 +170,32 @@ export function createFinca(options: FincaOptions) {
       submitted(
         client.POST("/batches", { body, headers: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {} }),
       ),
-    /** A portfolio as a CSV file (a header naming `cadastral_reference`, and optionally `external_id`). */
-    upload: (csv: string | Blob, options: { name?: string; idempotencyKey?: string } = {}) =>
-      submitted(
+    /**
+     * A portfolio as a CSV file or an XLSX workbook (its first sheet): a header row, among the first
+     * 20 rows, naming `cadastral_reference` (or `referencia_catastral`, `refcat`) and optionally
+     * `external_id`, or the columns named by `referenceColumn` and `externalIdColumn`. A workbook is
+     * recognised by `format: "xlsx"` or a Blob of the XLSX media type.
+     */
+    upload: (file: string | Blob, options: UploadOptions = {}) => {
+      const format = options.format ?? (typeof file !== "string" && file.type === UPLOAD_TYPES.xlsx ? "xlsx" : "csv");
+      const query = {
+        ...(options.name ? { name: options.name } : {}),
+        ...(options.referenceColumn ? { reference_column: options.referenceColumn } : {}),
+        ...(options.externalIdColumn ? { external_id_column: options.externalIdColumn } : {}),
+      };
+      return submitted(
         client.POST("/batches", {
-          params: { query: options.name ? { name: options.name } : {} },
-          // The CSV travels as it is; its media type is the one the API reads it by.
-          body: csv as unknown as Schemas["CreateBatchRequest"],
+          params: { query },
+          // The file travels as it is; its media type is the one the API reads it by.
+          body: file as unknown as Schemas["CreateBatchRequest"],
           bodySerializer: (body: unknown) => body as BodyInit,
           headers: {
-            "Content-Type": "text/csv",
+            "Content-Type": UPLOAD_TYPES[format],
             ...(options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}),
           },
         }),
-      ),
+      );
+    },
     get: (id: string) => unwrap(client.GET("/batches/{id}", path(id))),
     list: (query: { limit?: number; starting_after?: string } = {}) =>
       unwrap(client.GET("/batches", { params: { query } })),

@@ -59,7 +59,7 @@ export type paths = {
         put?: never;
         /**
          * Register a portfolio
-         * @description Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items) or CSV (`text/csv`, up to 100,000 rows and 10 MiB; name it with `?name=`). Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, `property.enriched` per new property and `batch.completed` at the end. A bad reference never fails the request: its item is `invalid`. At most 5 batches queued or running per mode.
+         * @description Registers many references in one request, counted once against the write limit. The body is JSON (1 to 10,000 items), CSV (`text/csv`) or an XLSX workbook (`application/vnd.openxmlformats-officedocument.spreadsheetml.sheet`, its first sheet), a file up to 100,000 rows and 10 MiB, read the same way as the portal and the CLI read it: its header row is found among the first 20 rows (title rows above it are skipped); name the batch with `?name=`, and columns not named as the schema says with `?reference_column=` and `?external_id_column=`. A file where no row names a reference column is a 422 listing the accepted names. Answers 202 with the batch at once; each valid item is then registered exactly as a create would (a reference you registered before reuses its property) and enriched in the background, `property.enriched` per new property and `batch.completed` at the end. A bad reference never fails the request: its item is `invalid`. At most 5 batches queued or running per mode.
          */
         post: operations["createBatch"];
         delete?: never;
@@ -1303,8 +1303,12 @@ export interface operations {
     createBatch: {
         parameters: {
             query?: {
-                /** @description The batch's name, for a CSV body (a JSON body names it in `name`). */
+                /** @description The batch's name, for a CSV or XLSX body (a JSON body names it in `name`). */
                 name?: string;
+                /** @description For a CSV or XLSX body: the header name of the column holding the cadastral references (any case; accents, spaces and hyphens ignored), when it is not named as the body's schema says. The header row is then the first of the first 20 rows holding that name. */
+                reference_column?: string;
+                /** @description For a CSV or XLSX body: the header name of the column holding your ids (`external_id`) (any case; accents, spaces and hyphens ignored), when it is not named as the body's schema says. The header row is then the first of the first 20 rows holding that name. */
+                external_id_column?: string;
             };
             header?: {
                 /** @description Up to 200 visible characters: the same key and body within 24 h answer 200 with what the first request created, and create nothing; the same key with another body is a 422. */
@@ -1317,6 +1321,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["CreateBatchRequest"];
                 "text/csv": string;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
             };
         };
         responses: {

@@ -1,15 +1,14 @@
 // `finca batch …`: a partner's portfolio from the command line, over HTTP (never the database):
-// submit a CSV (or an XLSX workbook, sent as CSV) and follow it to the end, writing the results;
+// submit a CSV or an XLSX workbook (each sent as it is: the server reads it as the portal does) and
+// follow it to the end, writing the results;
 // or look at a batch, or download its results, later.
 import { createHash } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { stringify } from "csv-stringify/sync";
-import { firstSheetRows } from "@/lib/spreadsheets";
 import { createFinca, FincaApiError, type Batch, type Finca } from "../index.js";
 import { apiKeyOf } from "./credentials.js";
 import type { HelpEntry } from "./help.js";
@@ -26,7 +25,9 @@ export const BATCH_HELP: readonly HelpEntry[] = [
   {
     usage: "batch submit --file <refs.csv|refs.xlsx> [--name <name>] [--out <file>] [--format csv|xlsx|ndjson]",
     text: `Upload a portfolio, follow its progress (a bar on a terminal, plain lines otherwise) and write the
-      results when it completes (default <file>.results.csv)`,
+      results when it completes (default <file>.results.csv). The header row may sit below title rows; name its
+      columns with --reference-column <header> and --external-id-column <header> when they are not
+      cadastral_reference (or referencia_catastral, refcat) and external_id`,
   },
   { usage: "batch status <batch id>", text: "A batch's status and counts" },
   {
@@ -74,17 +75,18 @@ export async function clientOf(values: Record<string, unknown>): Promise<Client 
   return { finca: createFinca({ apiKey: key, baseUrl: base }), base, key };
 }
 
-/** The file's bytes as the API takes them: a CSV as it is; a workbook's first sheet as CSV. */
-async function csvBody(file: string): Promise<{ body: Blob; digest: string }> {
-  let body: Buffer;
-  if (/\.xlsx$/i.test(file)) {
-    const lines: string[] = [];
-    for await (const row of firstSheetRows(createReadStream(file)))
-      lines.push(stringify([row.values], { record_delimiter: "\r\n" }));
-    body = Buffer.from(lines.join(""));
-  } else body = await readFile(file);
-  return { body: new Blob([new Uint8Array(body)]), digest: createHash("sha256").update(body).digest("hex") };
+/** The file as it is (the server reads CSV and XLSX alike), its format by its name. */
+async function fileBody(file: string): Promise<{ body: Blob; format: "csv" | "xlsx"; digest: string }> {
+  const bytes = await readFile(file);
+  const format = /\.xlsx$/i.test(file) ? "xlsx" : "csv";
+  return {
+    body: new Blob([new Uint8Array(bytes)]),
+    format,
+    digest: createHash("sha256").update(bytes).digest("hex"),
+  };
 }
+
+const text = (value: unknown) => (typeof value === "string" && value) || undefined;
 
 const final = (b: Batch) => b.counts.total - b.counts.pending;
 
@@ -137,10 +139,14 @@ async function submit(client: Client, values: Record<string, unknown>): Promise<
   const out = (values.out as string | undefined) ?? `${file.replace(/\.[^./]+$/, "")}.results.${format}`;
   const name = (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]+$/, "");
   await localFile(file);
-  const { body, digest } = await csvBody(file);
-  // The same file and name make the same key: a retried upload answers the batch it created.
-  const idempotencyKey = `finca-cli-${createHash("sha256").update(`${digest}\n${name}`).digest("hex").slice(0, 40)}`;
-  const submission = await client.finca.batches.upload(body, { name, idempotencyKey });
+  const { body, format: fileFormat, digest } = await fileBody(file);
+  const referenceColumn = text(values["reference-column"]);
+  const externalIdColumn = text(values["external-id-column"]);
+  // The same file, name and columns make the same key: a retried upload answers the batch it created.
+  const request = [digest, name, ...(referenceColumn || externalIdColumn ? [referenceColumn, externalIdColumn] : [])];
+  const idempotencyKey = `finca-cli-${createHash("sha256").update(request.join("\n")).digest("hex").slice(0, 40)}`;
+  const upload = { name, idempotencyKey, format: fileFormat, referenceColumn, externalIdColumn };
+  const submission = await client.finca.batches.upload(body, upload);
   const id = submission.batch.batch_id;
   const { batch: accepted } = submission;
   console.log(
@@ -181,6 +187,8 @@ export async function batchCommand(argv: string[]): Promise<void> {
       name: { type: "string" },
       out: { type: "string" },
       format: { type: "string" },
+      "reference-column": { type: "string" },
+      "external-id-column": { type: "string" },
     },
   });
   const [command, id] = positionals;
