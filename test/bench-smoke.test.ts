@@ -21,7 +21,15 @@ beforeAll(async () => {
 afterAll(() => rm(results, { recursive: true, force: true }));
 
 // What bench/ holds besides the benchmarks: their shared code and the servers and tools they start.
-const HELPERS = ["lib.ts", "profile.ts", "wrk.ts", "baseline-server.ts", "open-database.ts", "upload-server.ts"];
+const HELPERS = [
+  "lib.ts",
+  "profile.ts",
+  "wrk.ts",
+  "baseline-server.ts",
+  "open-database.ts",
+  "upload-server.ts",
+  "webhook-sender.ts",
+];
 
 const SMOKE_RUNS: [string, string[], string][] = [
   [
@@ -64,6 +72,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ["cadastre-import.ts", ["--parcels", "200", "--units", "2"], "cadastre-import"],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
+  ["webhooks.ts", ["--items", "200", "--baseline-items", "100", "--pool", "4"], "webhooks"],
   ["batch-plans.ts", ["--sizes", "600", "--steps", "1"], "batch-plans"],
   [
     "batch.ts",
