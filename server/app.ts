@@ -7,7 +7,7 @@ import { startQueue } from "@/lib/queue";
 import { databaseRateLimiter, upstashRateLimiter, type RateLimiter } from "@/lib/rate-limit";
 import { gatedPasswords, type Passwords } from "@/lib/auth/password";
 import { fileReaders } from "@/lib/batches";
-import { listenSlots, partnerSlots } from "@/lib/webhooks/fair-share";
+import { deliverySlots, listenSlots } from "@/lib/webhooks/fair-share";
 import { listenHub } from "@/lib/webhooks/listen";
 import { createSources } from "@/lib/enrichment/sources";
 import {
@@ -144,7 +144,12 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
     mailer,
     fileReaders: fileReaders(config),
     sourcesFor: (mode) => sources[mode],
-    slots: partnerSlots(config.WEBHOOK_PARTNER_CONCURRENCY),
+    // Each endpoint starts at one delivery in flight and grows to the partner's share while its receiver keeps up.
+    slots: deliverySlots(config.WEBHOOK_PARTNER_CONCURRENCY, {
+      min: 1,
+      max: config.WEBHOOK_PARTNER_CONCURRENCY,
+      latencyTargetMs: config.WEBHOOK_LATENCY_TARGET_MS,
+    }),
     listenSlots: listenSlots(
       config.LISTEN_MAX_SESSIONS,
       config.LISTEN_MAX_TOTAL_SESSIONS,

@@ -29,6 +29,7 @@ const HELPERS = [
   "open-database.ts",
   "upload-server.ts",
   "cadastre-files.ts",
+  "webhook-sender.ts",
 ];
 
 const SMOKE_RUNS: [string, string[], string][] = [
@@ -90,6 +91,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
   ],
   ["cli.ts", ["--runs", "2", "--warmup", "0"], "cli"],
   ["portal.ts", ["--items", "50", "--seconds", "2"], "portal"],
+  ["webhooks.ts", ["--items", "200", "--baseline-items", "100", "--pool", "4"], "webhooks"],
   ["batch-plans.ts", ["--sizes", "600", "--steps", "1"], "batch-plans"],
   [
     "batch.ts",

@@ -72,6 +72,8 @@ const EnvSchema = z.object({
   WEBHOOK_MAX_ENDPOINTS: z.coerce.number().int().min(1).default(20),
   /** Deliveries of one partner in flight at once per worker process; the rest wait up to a second for a slot, then go back on the queue, so one partner's slow or failing receivers cannot take every slot. */
   WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number().int().min(1).default(10),
+  /** An answer slower than this halves the endpoint's deliveries in flight, as a timeout or a 429/5xx does. */
+  WEBHOOK_LATENCY_TARGET_MS: z.coerce.number().int().min(10).default(5000),
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process. */
   FINCA_WORKERS: flag.default(true),

@@ -11,7 +11,7 @@ import { wirePayload, type DeliverJob } from "./events";
 import { webhookHeaders } from "./sign";
 import { sendWebhook, type SendResult } from "./send";
 import type { Resolver } from "@/lib/http/ssrf";
-import { deferSeconds, type PartnerSlots } from "./fair-share";
+import { deferSeconds, type DeliverySlots } from "./fair-share";
 import { tellEndpointDisabled, tellEndpointFailing } from "@/lib/email";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;
@@ -33,8 +33,8 @@ export interface DeliveryDeps {
   /** Tests inject a resolver; production uses the system's. */
   resolver?: Resolver;
   now?: () => Date;
-  /** The process's delivery slots per partner; without it, no per-partner cap (tests of one delivery). */
-  slots?: PartnerSlots;
+  /** The process's delivery slots (per endpoint, adaptive, within the partner's share); without it, no cap (tests of one delivery). */
+  slots?: DeliverySlots;
   /** Told of each attempt made, once its outcome is written (logs, metrics); must not throw. */
   onAttempt?: (attempt: DeliveryAttemptRecord) => void;
 }
@@ -210,24 +210,32 @@ async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<R
 }
 
 /**
- * Stage 2: signed and sent within the partner's share of delivery slots; a partner that kept its
- * share in flight all the wait gets the same job again in a moment, no attempt counted.
+ * Stage 2: signed and sent within the endpoint's adaptive share of delivery slots (which its outcome
+ * moves) and its partner's; one that found them in use all the wait gets the same job again in a
+ * moment, no attempt counted.
  */
 async function send(deps: DeliveryDeps, ready: Ready): Promise<Sent | "deferred"> {
   const { endpoint, delivery, body } = ready;
-  const release = deps.slots ? await deps.slots.wait(endpoint.partnerId) : () => {};
-  if (!release) {
+  const slot = deps.slots ? await deps.slots.wait(endpoint.partnerId, endpoint.id) : () => {};
+  if (!slot) {
     await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, ready.job, { delaySeconds: deferSeconds() });
     return "deferred";
   }
   const startedAt = now(deps);
   const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);
+  const sentAt = performance.now();
   const result = await sendWebhook(endpoint.url, headers, body, {
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: deps.config.FINCA_WEBHOOKS_ALLOW_PRIVATE,
     requireHttps: endpoint.mode === "live",
     resolver: deps.resolver,
-  }).finally(release);
+  });
+  // A refused address says nothing about the receiver's load: no outcome for the limit.
+  slot(
+    result.errorClass === "ssrf_blocked"
+      ? undefined
+      : { startedAt: sentAt, endedAt: performance.now(), statusCode: result.statusCode },
+  );
   return { ...ready, startedAt, signature: headers["webhook-signature"], result };
 }
 

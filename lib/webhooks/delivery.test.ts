@@ -22,7 +22,7 @@ import { recordEvent, type DeliverJob } from "./events";
 import { deliverMany, deliverOnce, deliverySchedule, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "@/lib/http/ssrf";
-import { partnerSlots } from "./fair-share";
+import { deliverySlots } from "./fair-share";
 import { decideLiveAccess } from "@/lib/partners/live";
 import { createTestDatabase, type TestDatabase } from "@/test/support/database";
 
@@ -384,7 +384,8 @@ describe("delivery against a real receiver", () => {
   });
 
   it("one partner's deliveries beyond its share in flight take turns in its slots, within one batch", async () => {
-    const slots = partnerSlots(1, 60_000);
+    // Constructed settings: one slot, which no outcome moves.
+    const slots = deliverySlots(1, { min: 1, max: 1, latencyTargetMs: 60_000 }, 60_000);
     const { scope } = await newEndpoint();
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await emit(scope)).deliveries[0]!.id);
@@ -395,11 +396,12 @@ describe("delivery against a real receiver", () => {
   });
 
   it("one partner's deliveries that find its share in flight all the wait go back on the queue without an attempt; other partners go on", async () => {
-    const slots = partnerSlots(1, 50);
+    const slots = deliverySlots(1, { min: 1, max: 1, latencyTargetMs: 60_000 }, 50);
     const fair = { ...deps, slots };
     const busy = await newEndpoint();
     const other = await newEndpoint();
-    const hold = slots.take(busy.scope.partnerId)!; // the partner's one slot is in flight
+    // The partner's one slot is in flight (a delivery to another of its endpoints).
+    const hold = (await slots.wait(busy.scope.partnerId, "another endpoint"))!;
     const waiting = (await emit(busy.scope)).deliveries[0]!.id;
     expect(await runNext(waiting, fair)).toBe("deferred");
     expect(await attemptsOf(waiting)).toHaveLength(0);

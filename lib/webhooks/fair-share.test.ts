@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listenSlots, partnerSlots } from "./fair-share";
+import { deliverySlots, listenSlots, partnerSlots } from "./fair-share";
 
 describe("partner slots", () => {
   it("caps one partner's slots without touching another's", () => {
@@ -42,6 +42,54 @@ describe("partner slots", () => {
     expect(slots.full()).toBe(false);
     expect(slots.take("c")).toBeTypeOf("function");
     expect(slots.take("a")).toBeNull(); // the process is full again
+  });
+});
+
+describe("delivery slots", () => {
+  // Constructed settings: an endpoint between 1 and 4 in flight, a partner's share of 3.
+  const settings = { min: 1, max: 4, latencyTargetMs: 1000 };
+  const fast = { startedAt: 0, endedAt: 10, statusCode: 204 };
+
+  it("an endpoint's slots follow its receiver: one at first, more after fast successes, halved on a 503", async () => {
+    const slots = deliverySlots(10, settings, 0);
+    const first = (await slots.wait("p", "e"))!;
+    expect(await slots.wait("p", "e")).toBeNull();
+    first(fast);
+    expect(slots.limit("e")).toBe(2);
+    const two = [(await slots.wait("p", "e"))!, (await slots.wait("p", "e"))!];
+    expect(await slots.wait("p", "e")).toBeNull();
+    two[0]!(fast);
+    two[1]!(fast);
+    expect(slots.limit("e")).toBe(4);
+    const held = (await slots.wait("p", "e"))!;
+    held({ startedAt: 20, endedAt: 30, statusCode: 503 });
+    held(fast); // twice is once
+    expect(slots.limit("e")).toBe(2);
+    expect(slots.limit("other")).toBe(1); // another endpoint starts on its own
+  });
+
+  it("a release without an outcome (no attempt made) leaves the limit alone", async () => {
+    const slots = deliverySlots(10, settings, 0);
+    (await slots.wait("p", "e"))!();
+    expect(slots.limit("e")).toBe(1);
+  });
+
+  it("keeps the partner's share across its endpoints, and gives the endpoint's slot back when the partner's is not free", async () => {
+    const slots = deliverySlots(1, settings, 20);
+    const held = (await slots.wait("p", "e1"))!;
+    expect(await slots.wait("p", "e2")).toBeNull(); // the partner's one slot is in flight
+    held();
+    expect(await slots.wait("p", "e2")).toBeTypeOf("function"); // e2's own slot was given back
+  });
+
+  it("a limit that grew hands out as many slots as it allows to the waiters", async () => {
+    let cap = 1;
+    const slots = partnerSlots(() => cap, 60_000);
+    const release = slots.take("e")!;
+    const waiters = [slots.wait("e"), slots.wait("e")];
+    cap = 3;
+    release();
+    expect(await Promise.all(waiters)).toEqual([expect.any(Function), expect.any(Function)]);
   });
 });
 

@@ -5,6 +5,8 @@
 // backlog then flows through the slots (a portfolio's 100,000 events), while one that stays at
 // the cap (a slow receiver) is put back on the queue for a moment without an attempt
 // (deliverMany) rather than holding up its batch, and with it other partners' deliveries, for long.
+import { aimdAfter, aimdStart, type AimdOutcome, type AimdSettings, type AimdState } from "./adaptive-concurrency";
+
 export interface PartnerSlots {
   /** A release function, or null when the partner (or, with a total, the process) has all its slots in use. */
   take(partnerId: string): (() => void) | null;
@@ -17,43 +19,54 @@ export interface PartnerSlots {
 /** How long a delivery waits for its partner's slot before it is put back on the queue. */
 export const SLOT_WAIT_MS = 1000;
 
-/** `total`: slots of every partner together at most (listen sessions: each holds a connection and a poll). */
+/**
+ * `perPartner`: a number, or each key's current cap (an endpoint's adaptive limit); `total`: slots
+ * of every partner together at most (listen sessions: each holds a connection and a poll).
+ */
 export function partnerSlots(
-  perPartner: number,
+  perPartner: number | ((key: string) => number),
   waitMs = SLOT_WAIT_MS,
   total = Number.POSITIVE_INFINITY,
 ): PartnerSlots {
+  const capOf = typeof perPartner === "number" ? () => perPartner : perPartner;
   const inFlight = new Map<string, number>();
   const waiting = new Map<string, ((release: () => void) => void)[]>();
   let inUse = 0;
   const take = (partnerId: string) => {
     const n = inFlight.get(partnerId) ?? 0;
-    if (n >= perPartner || inUse >= total) return null;
+    if (n >= capOf(partnerId) || inUse >= total) return null;
     inFlight.set(partnerId, n + 1);
     inUse++;
     return releaser(partnerId);
   };
+  /** Free slots go to the partner's waiters in arrival order (a cap that grew frees several). */
+  function handOut(partnerId: string) {
+    const queue = waiting.get(partnerId);
+    while (queue?.length) {
+      const release = take(partnerId);
+      if (!release) break;
+      queue.shift()!(release);
+    }
+    if (queue && !queue.length) waiting.delete(partnerId);
+  }
   function releaser(partnerId: string) {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      // The slot goes straight to the first waiter, so a new arrival cannot overtake it.
-      const queue = waiting.get(partnerId);
-      const next = queue?.shift();
-      if (queue && !queue.length) waiting.delete(partnerId);
-      if (next) return next(releaser(partnerId));
       inUse--;
       const left = (inFlight.get(partnerId) ?? 1) - 1;
       if (left) inFlight.set(partnerId, left);
       else inFlight.delete(partnerId);
+      // Synchronously, so a new arrival cannot overtake a waiter.
+      handOut(partnerId);
     };
   }
   return {
     take,
     full: () => inUse >= total,
     wait(partnerId) {
-      const free = take(partnerId);
+      const free = waiting.has(partnerId) ? null : take(partnerId);
       if (free || waitMs <= 0) return Promise.resolve(free);
       return new Promise((resolve) => {
         const queue = waiting.get(partnerId) ?? [];
@@ -68,7 +81,52 @@ export function partnerSlots(
           resolve(null);
         }, waitMs);
         queue.push(handOver);
+        handOut(partnerId);
       });
+    },
+  };
+}
+
+/** A delivery's slot; its release is told the attempt's outcome (none when no attempt was made). */
+export type DeliverySlot = (outcome?: AimdOutcome) => void;
+
+export interface DeliverySlots {
+  /** A slot of the endpoint's adaptive share and of its partner's, or null when none came free within the waits. */
+  wait(partnerId: string, endpointId: string): Promise<DeliverySlot | null>;
+  /** The endpoint's current limit (metrics, tests). */
+  limit(endpointId: string): number;
+}
+
+/**
+ * A worker process's delivery slots: each endpoint's deliveries in flight follow its receiver (AIMD,
+ * ./adaptive-concurrency), within the partner's fair share. The endpoint's slot is taken first, so
+ * one waiting for its partner's holds up nothing of another endpoint's.
+ */
+export function deliverySlots(perPartner: number, settings: AimdSettings, waitMs = SLOT_WAIT_MS): DeliverySlots {
+  const limits = new Map<string, AimdState>();
+  const limit = (endpointId: string) => Math.floor((limits.get(endpointId) ?? aimdStart(settings)).limit);
+  const endpoints = partnerSlots(limit, waitMs);
+  const partners = partnerSlots(perPartner, waitMs);
+  return {
+    limit,
+    async wait(partnerId, endpointId) {
+      const endpoint = await endpoints.wait(endpointId);
+      if (!endpoint) return null;
+      const partner = await partners.wait(partnerId);
+      if (!partner) {
+        endpoint();
+        return null;
+      }
+      let released = false;
+      return (outcome) => {
+        if (released) return;
+        released = true;
+        if (outcome)
+          limits.set(endpointId, aimdAfter(settings, limits.get(endpointId) ?? aimdStart(settings), outcome));
+        partner();
+        // After the limit moved: a limit that grew hands out more than the one slot freed.
+        endpoint();
+      };
     },
   };
 }

@@ -52,6 +52,21 @@ describe("sendWebhook", () => {
     expect(receiver.received[0]!.headers.host).toBe(`hooks.example:${port}`);
   });
 
+  it("keeps connections alive between attempts to the same receiver", async () => {
+    for (let i = 0; i < 6; i++) expect(await send(receiver.url)).toMatchObject({ ok: true });
+    // undici's pool may open a second connection while the first is finishing, never one per attempt.
+    expect(new Set(receiver.received.map((r) => r.remotePort)).size).toBeLessThan(receiver.received.length);
+  });
+
+  it("never lends a connection made under a looser check: each attempt's address is checked", async () => {
+    const url = `http://pooled.example:${port}/hooks`;
+    expect(await send(url, { allowPrivate: true, resolver: toLoopback })).toMatchObject({ ok: true });
+    // The same origin, a kept-alive socket to it open: the strict check still refuses the address.
+    const blocked = await send(url, { allowPrivate: false, resolver: toLoopback });
+    expect(blocked).toMatchObject({ ok: false, statusCode: null, errorClass: "ssrf_blocked" });
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it("refuses literal private addresses (which never reach the lookup) and plain http when https is required", async () => {
     for (const url of [
       `http://127.0.0.1:${port}/hooks`,

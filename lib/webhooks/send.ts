@@ -1,7 +1,7 @@
-// One webhook POST: guarded DNS, no redirects, a hard time limit, at most 1 KiB of the answer kept.
-import http from "node:http";
-import https from "node:https";
-import { blockedLiteral, guardedLookup, SsrfBlockedError, type Resolver } from "@/lib/http/ssrf";
+// One webhook POST over a kept-alive connection: guarded DNS, no redirects, a hard time limit, at most
+// 1 KiB of the answer kept.
+import { Agent, request } from "undici";
+import { blockedLiteral, guardedLookup, SsrfBlockedError, systemResolver, type Resolver } from "@/lib/http/ssrf";
 
 export type ErrorClass = "timeout" | "dns" | "refused" | "tls" | "ssrf_blocked" | "network" | "http_status";
 
@@ -53,7 +53,26 @@ function bodyText(chunks: Buffer[]): string {
   return Buffer.concat(chunks).subarray(0, KEEP_BYTES).toString("utf8").replaceAll("\u0000", "\uFFFD");
 }
 
-export function sendWebhook(
+/**
+ * Keep-alive connection pools, one set per address check (a resolver and whether private addresses
+ * are allowed): every connection is made through the guarded lookup, so a reused socket goes to an
+ * address that was checked when it was dialled; pools of different checks never share a socket.
+ */
+const dispatchers = new WeakMap<Resolver, Map<boolean, Agent>>();
+
+function dispatcher(resolver: Resolver, allowPrivate: boolean): Agent {
+  const byCheck = dispatchers.get(resolver) ?? new Map<boolean, Agent>();
+  dispatchers.set(resolver, byCheck);
+  let agent = byCheck.get(allowPrivate);
+  if (!agent) {
+    // Redirects are not followed (undici's request follows none unless asked).
+    agent = new Agent({ connect: { lookup: guardedLookup(resolver, allowPrivate) } });
+    byCheck.set(allowPrivate, agent);
+  }
+  return agent;
+}
+
+export async function sendWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
@@ -65,78 +84,54 @@ export function sendWebhook(
     ok: r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300,
     durationMs: Math.round(performance.now() - started),
   });
-  const blocked = (error: string) =>
-    Promise.resolve(
-      done({ statusCode: null, responseBody: null, errorClass: "ssrf_blocked", error, retryAfterSeconds: null }),
-    );
+  const failed = (errorClass: ErrorClass, error: string) =>
+    done({ statusCode: null, responseBody: null, errorClass, error, retryAfterSeconds: null });
   const target = new URL(url);
-  if (options.requireHttps && target.protocol !== "https:") return blocked("live endpoints must use https");
+  if (options.requireHttps && target.protocol !== "https:")
+    return failed("ssrf_blocked", "live endpoints must use https");
   const literal = options.allowPrivate ? null : blockedLiteral(target);
-  if (literal) return blocked(`${literal} is a private or reserved address`);
+  if (literal) return failed("ssrf_blocked", `${literal} is a private or reserved address`);
 
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (r: Omit<SendResult, "durationMs" | "ok">) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(done(r));
-    };
-    const client = target.protocol === "https:" ? https : http;
-    const req = client.request(
-      target,
-      {
-        method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(options.resolver, options.allowPrivate),
-        // A fresh connection per attempt: a pooled socket would skip the connect-time check.
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        const complete = () => {
-          const status = res.statusCode ?? 0;
-          const ok = status >= 200 && status < 300;
-          finish({
-            statusCode: status,
-            responseBody: bodyText(chunks),
-            errorClass: ok ? null : "http_status",
-            error: ok ? null : `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
-            retryAfterSeconds: retryAfter(res.headers["retry-after"]),
-          });
-          res.destroy();
-        };
-        res.on("data", (chunk: Buffer) => {
-          if (kept < KEEP_BYTES) chunks.push(chunk);
-          kept += chunk.length;
-          if (kept >= KEEP_BYTES) complete(); // the rest of a large answer is of no use
-        });
-        // The status is known once headers arrived; a body cut short does not change the outcome.
-        res.on("end", complete);
-        res.on("error", complete);
-        res.on("close", complete);
-      },
-    );
-    const timer = setTimeout(() => {
-      finish({
-        statusCode: null,
-        responseBody: null,
-        errorClass: "timeout",
-        error: `no complete answer within ${options.timeoutMs} ms`,
-        retryAfterSeconds: null,
-      });
-      req.destroy();
-    }, options.timeoutMs);
-    req.on("error", (error: NodeJS.ErrnoException) =>
-      finish({
-        statusCode: null,
-        responseBody: null,
-        errorClass: classify(error),
-        error: error.message,
-        retryAfterSeconds: null,
-      }),
-    );
-    req.end(body);
-  });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    const res = await request(target, {
+      method: "POST",
+      headers,
+      body,
+      signal: abort.signal,
+      dispatcher: dispatcher(options.resolver ?? systemResolver, options.allowPrivate),
+    });
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    // The status is known once headers arrived; a body cut short does not change the outcome.
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        kept += chunk.length;
+        // The rest of a large answer is of no use: the connection is closed rather than read to its end.
+        if (kept >= KEEP_BYTES) {
+          res.body.destroy();
+          break;
+        }
+      }
+    } catch {}
+    const status = res.statusCode;
+    const ok = status >= 200 && status < 300;
+    const retry = res.headers["retry-after"];
+    return done({
+      statusCode: status,
+      responseBody: bodyText(chunks),
+      errorClass: ok ? null : "http_status",
+      error: ok ? null : `HTTP ${status}${status >= 300 && status < 400 ? " (redirects are not followed)" : ""}`,
+      retryAfterSeconds: retryAfter(Array.isArray(retry) ? retry[0] : retry),
+    });
+  } catch (thrown) {
+    if (abort.signal.aborted) return failed("timeout", `no complete answer within ${options.timeoutMs} ms`);
+    // undici rejects with the socket's own error (the lookup's refusal included).
+    const error = thrown as NodeJS.ErrnoException;
+    return failed(classify(error), error.message);
+  } finally {
+    clearTimeout(timer);
+  }
 }

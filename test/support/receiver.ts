@@ -54,6 +54,8 @@ export interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The sender's port: requests on one kept-alive connection share it. */
+  remotePort: number;
 }
 
 export interface Receiver {
@@ -69,7 +71,12 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   let queue: Behaviour[] = [];
   const server = await listen((req, body, res) => {
-    received.push({ headers: req.headers, body: body.toString("utf8"), at: Date.now() });
+    received.push({
+      headers: req.headers,
+      body: body.toString("utf8"),
+      at: Date.now(),
+      remotePort: req.socket.remotePort!,
+    });
     const behaviour = queue.shift() ?? { status: 200, body: "ok" };
     if ("destroy" in behaviour) return void req.socket.destroy();
     if ("hangMs" in behaviour) return void setTimeout(() => res.writeHead(200).end("late"), behaviour.hangMs);
