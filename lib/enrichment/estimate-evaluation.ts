@@ -232,13 +232,14 @@ separate effect on CTE-era buildings lets a community's new builds differ from i
   28 % of the certificates to mid-2014, 22 % to 2018, about 14.5 % to 2022): a term for the certificate's year,
   fitted to dated national tables, is the next structural step; Spain 2022's G, Canarias's and Navarra's
   misses point the same way.
-- Why letters are missed: the misses are of three kinds. Sources that disagree with the fitted IDAE snapshot
-  of the same community (Murcia's register of 2015: F+G 51 % where IDAE's 2019 E+F+G is 84 %; Canarias's G;
-  Navarra's 2022-23 certificates, better than average in IDAE's 2019 shares and worse in its own); E shares
-  above the model's wherever a register gives every letter (Aragón, Extremadura, Navarra, Spain 2018: the only
-  fitted table with an E share, Spain's of 2014, has 45 %); and the period structure, which no fitted table
-  separates before 2007 (Navarra's buildings of 1980-2006 are 68 % E and 14 % D; the research note's
-  heuristic, fitted at half weight, gives 50 % and 20 %).
+- Why letters are missed: the misses are of three kinds. Where a register's own figures and IDAE's 2019
+  snapshot (A and E+F+G only) leave the model Spain's shape within E+F+G: Murcia's register of 2015 has 51 % F+G
+  where the model has 25 % (itemur.com says Murcia's certificates are rated by emissions first), Canarias 61 % G
+  to the model's 44 %; Navarra's 2022-23 certificates are worse than average where IDAE's 2019 shares made it
+  the best. E shares above the model's wherever a register gives one (Aragón, Extremadura, Navarra, Spain 2018):
+  the only fitted table with an E share, Spain's of 2014, has 45 %. And the period structure, which no fitted
+  table separates before 2007: Navarra's buildings of 1980-2006 are 68 % E and 14 % D, the research note's
+  heuristic (fitted at half weight) 50 % and 20 %.
 
 ## Per table
 
