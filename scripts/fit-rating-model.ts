@@ -2,7 +2,7 @@
 // lib/enrichment/data/rating-evidence.json and writes lib/enrichment/data/rating-model.json with the
 // parameters and, per table, what was observed and what the model predicts. Run it after changing
 // the evidence, then scripts/estimate-evaluation.ts (docs/estimate.md) and the tests. Deterministic:
-// a rerun writes the same file (a few minutes on a shared machine).
+// a rerun writes the same file (minutes, or tens of minutes on a loaded machine).
 //   node --import tsx scripts/fit-rating-model.ts
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -83,7 +83,11 @@ function loss(x: number[], region: string | null = null): number {
   return sum + zone.weight * ((params.zoneSlope - zone.mean) / zone.sd) ** 2 + regions;
 }
 
-/** Nelder-Mead on `f` from `start`, with restarts until it stops improving. */
+/**
+ * Nelder-Mead on `f` from `start`, with restarts until one improves by less than 1e-8: far below the
+ * 1e-4 a sweep of blockDescent must gain, and loose enough that a flat valley does not keep a loaded
+ * machine busy for every one of the 20 restarts.
+ */
 function minimise(f: (x: number[]) => number, start: number[]): number[] {
   let best = start;
   for (let restart = 0; restart < 20; restart++) {
@@ -94,7 +98,7 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
     }));
     for (let iter = 0; iter < 20_000; iter++) {
       simplex.sort((a, b) => a.f - b.f);
-      if (simplex[n]!.f - simplex[0]!.f < 1e-13) break;
+      if (simplex[n]!.f - simplex[0]!.f < 1e-10) break;
       const centroid = best.map((_, j) => simplex.slice(0, n).reduce((s, p) => s + p.x[j]!, 0) / n);
       const along = (t: number) => centroid.map((c, j) => c + t * (simplex[n]!.x[j]! - c));
       const reflected = { x: along(-1), f: 0 };
@@ -117,7 +121,7 @@ function minimise(f: (x: number[]) => number, start: number[]): number[] {
       }
     }
     simplex.sort((a, b) => a.f - b.f);
-    if (f(best) - simplex[0]!.f < 1e-12) break;
+    if (f(best) - simplex[0]!.f < 1e-8) break;
     best = simplex[0]!.x;
   }
   return best;

@@ -12,8 +12,10 @@
 // shift cannot give. Parameters are fitted by scripts/fit-rating-model.ts to the published
 // distributions in ./data/rating-evidence.json, each cited there: Spain's national tables and
 // IDAE's 2019 snapshot of every community (A and E+F+G shares). Each community register's own
-// summary (Madrid, Aragón, Andalucía, Catalonia, Extremadura, Galicia, Navarra, Canarias) and Spain's
-// stock of 2018 and 2022 are held out; docs/estimate.md (scripts/estimate-evaluation.ts) compares.
+// summary (Madrid, Aragón, Andalucía, Catalonia, Extremadura, Galicia, Navarra, Murcia, Asturias,
+// Castilla y León, Canarias), Navarra's published dataset by year built, IDAE's 2022 F+G shares and
+// Spain's stock of 2018 and 2022 are held out; docs/estimate.md (scripts/estimate-evaluation.ts)
+// compares. The certified stock's periods are Spain's dwelling stock's (census 2011).
 // The fitted parameters and the fit are in ./data/rating-model.json; every assumption the tables
 // need is listed there and in the basis.
 //
