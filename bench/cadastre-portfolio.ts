@@ -24,7 +24,7 @@ import { createSources } from "@/lib/enrichment/sources";
 import { importCadastre, liveRegisters, localFile, registerIndex, registerSettings } from "@/lib/registers";
 import { registerBudgets } from "@/lib/registers/budgets";
 import { unit, writeCadastreFiles } from "./cadastre-files";
-import { directLoop, load, PipelineStack, round, sleep, writeResult } from "./lib";
+import { directLoop, dnprcAnswer, load, PipelineStack, round, sleep, writeResult } from "./lib";
 
 const { values } = parseArgs({
   options: {
@@ -63,23 +63,11 @@ const half = (n: number) =>
 // Catastro, stood in: every request logged (when, and the sheet of the reference it asks about), each
 // answered after `latencyMs` with the recorded one-unit answer moved to the reference asked (Madrid,
 // where no live certificate or inspection register is asked) and a recorded point.
-const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
-const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
-const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
-function dnprc(reference: string): string {
-  const answer = JSON.parse(DNPRC);
-  const bico = answer.consulta_dnprcResult.bico;
-  bico.bi.idbi.rc = {
-    pc1: reference.slice(0, 7),
-    pc2: reference.slice(7, 14),
-    car: reference.slice(14, 18),
-    cc1: reference[18],
-    cc2: reference[19],
-  };
-  bico.bi.dt = { ...bico.bi.dt, np: "MADRID", nm: "MADRID", loine: { cp: "28", cm: "79" } };
-  delete bico.finca.infgraf;
-  return JSON.stringify(answer);
-}
+const CPMRC = readFileSync(
+  path.join("lib/enrichment/sources/cadastre/fixtures", "json-cpmrc-6344205CF7664S.json"),
+  "utf8",
+);
+const MADRID = { cp: "28", cm: "79", name: "MADRID" };
 const requests: { at: number; sheet: string; path: string }[] = [];
 const catastro = http.createServer((req, res) => {
   const asked = new URL(req.url!, "http://catastro");
@@ -87,7 +75,7 @@ const catastro = http.createServer((req, res) => {
   requests.push({ at: Date.now(), sheet: reference.slice(7, 14), path: asked.pathname });
   setTimeout(() => {
     res.setHeader("content-type", "application/json");
-    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprc(reference));
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprcAnswer(reference, MADRID));
     else if (asked.pathname.endsWith("/Consulta_CPMRC")) res.end(CPMRC);
     else res.writeHead(404).end();
   }, latencyMs);

@@ -296,6 +296,27 @@ export function benchReference(i: number, tag = "YJ0624N"): string {
   return first18 + checkLetters(first18);
 }
 
+const DNPRC = readFileSync(
+  path.join("lib/enrichment/sources/cadastre/fixtures", "json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json"),
+  "utf8",
+);
+
+/** Catastro's recorded one-unit answer, moved to `reference` and to `place` (INE codes and its name). */
+export function dnprcAnswer(reference: string, place: { cp: string; cm: string; name: string }): string {
+  const answer = JSON.parse(DNPRC);
+  const bico = answer.consulta_dnprcResult.bico;
+  bico.bi.idbi.rc = {
+    pc1: reference.slice(0, 7),
+    pc2: reference.slice(7, 14),
+    car: reference.slice(14, 18),
+    cc1: reference[18],
+    cc2: reference[19],
+  };
+  bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
+  delete bico.finca.infgraf;
+  return JSON.stringify(answer);
+}
+
 /** Least-squares slope of y over x. */
 export function slope(points: [number, number][]): number {
   const n = points.length;

@@ -18,6 +18,7 @@ import { datasetById, importDataset, localFile, registerIndex } from "@/lib/regi
 import {
   benchReference,
   CREATE_PATH,
+  dnprcAnswer,
   freePort,
   freshDatabase,
   load,
@@ -101,25 +102,7 @@ const PLACES: Record<string, { cp: string; cm: string; name: string }> = {
   XH6591P: { cp: "30", cm: "30", name: "MURCIA" },
 };
 const fixture = (name: string) => readFileSync(path.join("lib/enrichment/sources/cadastre/fixtures", name), "utf8");
-const DNPRC = fixture("json-dnprc-20char-single-2749704YJ0624N0001DI.pretty.json");
 const CPMRC = fixture("json-cpmrc-6344205CF7664S.json");
-
-/** The recorded one-unit answer, moved to the reference asked and to its place. */
-function dnprc(reference: string): string {
-  const answer = JSON.parse(DNPRC);
-  const bico = answer.consulta_dnprcResult.bico;
-  bico.bi.idbi.rc = {
-    pc1: reference.slice(0, 7),
-    pc2: reference.slice(7, 14),
-    car: reference.slice(14, 18),
-    cc1: reference[18],
-    cc2: reference[19],
-  };
-  const place = PLACES[reference.slice(7, 14)]!;
-  bico.bi.dt = { ...bico.bi.dt, np: place.name, nm: place.name, loine: { cp: place.cp, cm: place.cm } };
-  delete bico.finca.infgraf;
-  return JSON.stringify(answer);
-}
 
 /** The certificate step's own time inside each inline run (the engine's attempt log), per reference tag. */
 async function certificateStepMs(db: Db): Promise<Map<string, number[]>> {
@@ -142,7 +125,8 @@ async function createLatencies(url: string, db: Db) {
   const registers = http.createServer((req, res) => {
     const asked = new URL(req.url!, "http://registers");
     res.setHeader("content-type", "application/json");
-    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprc(asked.searchParams.get("RefCat")!));
+    const reference = asked.searchParams.get("RefCat")!;
+    if (asked.pathname.endsWith("/Consulta_DNPRC")) res.end(dnprcAnswer(reference, PLACES[reference.slice(7, 14)]!));
     else if (asked.pathname.endsWith("/Consulta_CPMRC")) res.end(CPMRC);
     else res.end("[]");
   });
