@@ -13,8 +13,10 @@ import http from "node:http";
 import { loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
+import { and, between, eq } from "drizzle-orm";
 import JSZip from "jszip";
 import { loadConfig } from "@/lib/config";
+import { openDatabase, schema } from "@/lib/db";
 import { excel } from "@/lib/spreadsheets";
 import { stopGroup } from "@/test/support/processes";
 import {
@@ -23,6 +25,7 @@ import {
   freePort,
   freshDatabase,
   load,
+  percentile,
   READY_PATH,
   round,
   rssMiB,
@@ -140,7 +143,7 @@ const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
 const {
   keys: [attackerKey, readerKey],
-  partnerIds: [attackerId],
+  partnerIds: [attackerId, readerId],
 } = await seedPartnerKeys(db.url, 2);
 const server = await startServer(
   "bench/upload-server.ts",
@@ -232,6 +235,30 @@ async function peakRss<T>(during: Promise<T>): Promise<{ result: T; peak: number
   return { result: await result, peak, start };
 }
 
+/**
+ * B's reads as the server timed them (its request logs, written on its way out): from the request's
+ * arrival to its answer, per phase. Against the client's figures: what B waited for outside the
+ * server's handling (the network's queues, the client's own turns).
+ */
+async function serverTimes() {
+  const database = await openDatabase({ url: db.url, postgres: { poolSize: 1 } });
+  const { requestLogs: r } = schema;
+  try {
+    const times = async ({ from, to }: { from: number; to: number }) => {
+      const rows = await database.db
+        .select({ ms: r.durationMs })
+        .from(r)
+        .where(and(eq(r.partnerId, readerId!), eq(r.method, "GET"), between(r.at, new Date(from), new Date(to))))
+        .orderBy(r.durationMs);
+      const sorted = rows.map((row) => row.ms);
+      return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), requests: sorted.length };
+    };
+    return { alone: await times(phases.alone), attacked: await times(phases.attacked) };
+  } finally {
+    await database.close();
+  }
+}
+
 // Other work on the machine moves every figure: its load average is written beside them.
 const loadBefore = round(loadavg()[0]!, 2);
 let baseline: LoadResult;
@@ -239,6 +266,8 @@ let attacked: LoadResult;
 let attackResult: Awaited<ReturnType<typeof attack>>;
 let rss: { peak: number; start: number; baselinePeak: number };
 let delay: { alone: { p99: number; max: number }; attacked: { p99: number; max: number } };
+const phases = { alone: { from: 0, to: 0 }, attacked: { from: 0, to: 0 } };
+let serverSide: Record<keyof typeof phases, { p50: number; p99: number; requests: number }>;
 try {
   // B's properties to list, then a warm-up of its reads.
   for (let i = 0; i < 10; i++)
@@ -254,17 +283,22 @@ try {
   });
   console.log(`baseline: partner B reads alone for ${seconds} s at ${rate}/s...`);
   await loopDelay();
+  phases.alone.from = Date.now();
   const alone = await peakRss(reads());
+  phases.alone.to = Date.now();
   baseline = alone.result;
   const aloneDelay = await loopDelay();
   console.log(`attack: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
   const until = Date.now() + seconds * 1000 + 1000;
   const attackRun = attack(until);
   await sleep(1000); // the attack under way before B's measured reads begin
-  const during = await peakRss(Promise.all([reads(), attackRun]));
+  phases.attacked.from = Date.now();
+  const during = await peakRss(Promise.all([reads().finally(() => (phases.attacked.to = Date.now())), attackRun]));
   [attacked, attackResult] = during.result;
   rss = { peak: during.peak, start: alone.start, baselinePeak: alone.peak };
   delay = { alone: aloneDelay, attacked: await loopDelay() };
+  await stopGroup(server);
+  serverSide = await serverTimes();
 } finally {
   await stopGroup(server);
   await db.drop();
@@ -281,6 +315,8 @@ console.log(
   `partner B alone:       p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  p99.9 ${baseline.p999} ms  ${baseline.perSecond} req/s\n` +
     `partner B, A attacking: p50 ${attacked.p50} ms  p99 ${attacked.p99} ms  p99.9 ${attacked.p999} ms  ${attacked.perSecond} req/s\n` +
     `p99 ratio ${ratio} (at most ${values["max-ratio"]}), p50 ratio ${round(attacked.p50 / baseline.p50, 2)}\n` +
+    `B's reads as the server timed them: p50 ${serverSide.alone.p50} ms, p99 ${serverSide.alone.p99} ms alone; ` +
+    `p50 ${serverSide.attacked.p50} ms, p99 ${serverSide.attacked.p99} ms under attack\n` +
     `server event loop delay: p99 ${delay.alone.p99} ms, max ${delay.alone.max} ms alone; ` +
     `p99 ${delay.attacked.p99} ms, max ${delay.attacked.max} ms under attack\n` +
     `server RSS: ${rss.start} MiB at the start, peak ${rss.baselinePeak} MiB alone, ${rss.peak} MiB under attack (at most ${values["max-rss-mib"]})\n` +
@@ -299,6 +335,7 @@ console.log(
     ratio,
     rss,
     eventLoopDelayMs: delay,
+    serverSideMs: serverSide,
     machineLoadAverage: { before: loadBefore, after: round(loadavg()[0]!, 2) },
     attack: attackResult,
     verdict,

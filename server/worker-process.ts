@@ -3,9 +3,10 @@
 // another event loop than the one serving the portal and the API, which only queues jobs. The child
 // is scripts/worker.ts on the same database (the embedded server's address is handed over; the
 // server process stays its owner). It logs to the same output; its Prometheus figures are its own
-// (WORKER_OPS_PORT serves them). It runs at a lower priority (nice 10): on a machine with few cores,
-// the portal's pages and the API then keep the CPU they need while a portfolio runs, and the
-// portfolio gets every cycle left. It ends when the server stops it, and by itself when the server
+// (WORKER_OPS_PORT serves them). It runs at the lowest priority (nice 19), and so do its sessions'
+// processes of the embedded PostgreSQL (the portfolio's statements are the larger part of its
+// work): on a machine with few cores, the portal's pages and the API then keep the CPU they need
+// while a portfolio runs, and the portfolio gets every cycle left. It ends when the server stops it, and by itself when the server
 // is gone however it went (its IPC channel closes). One that crashes is started again.
 import { type ChildProcess, spawn } from "node:child_process";
 import { setPriority } from "node:os";
@@ -16,7 +17,7 @@ import type { App } from "./app";
 /** How long a stopping worker may take to hand back its jobs before it is killed. */
 const STOP_MS = 30_000;
 const RESTART_MS = [1000, 2000, 5000, 10_000, 30_000];
-const WORKER_NICE = 10;
+const WORKER_NICE = 19;
 
 /**
  * The worker's entry beside this one's, with node's arguments: compiled (.finca-server/scripts/
@@ -35,7 +36,13 @@ export function startWorkerProcess(app: App): { stop(): Promise<void> } {
   let stopping = false;
   let crashes = 0;
   const start = () => {
-    const env = { ...process.env, DATABASE_URL: app.database.url, FINCA_WORKERS: "1" };
+    const env = {
+      ...process.env,
+      DATABASE_URL: app.database.url,
+      FINCA_WORKERS: "1",
+      // Its sessions' processes on the embedded server (this machine's, ours to renice) too.
+      ...(app.database.kind === "embedded" ? { FINCA_DATABASE_SESSION_NICE: String(WORKER_NICE) } : {}),
+    };
     child = spawn(process.execPath, workerCommand(), {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       env,

@@ -1,5 +1,8 @@
 // The pool keeps an idle connection for DATABASE_POOL_IDLE_SECONDS (300 by default), not pg's own
-// 10 s: a burst after a pause would otherwise pay new backends.
+// 10 s: a burst after a pause would otherwise pay new backends. A pool given a session priority
+// renices its sessions' server processes where it may (npm start's worker on the embedded server).
+import { readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Database } from "@/lib/db";
@@ -43,5 +46,27 @@ it("closes a connection idle for the configured time, and keeps one past pg's ow
     expect(await others(prober)).toBe(baseline + 1);
   } finally {
     await Promise.all([brief.close(), kept.close()]);
+  }
+});
+
+it("gives its sessions' server processes the priority asked, where this process may renice them", async () => {
+  const low = await openDatabase({ url: testDb.url, postgres: { poolSize: 1 }, sessionNice: 19 });
+  try {
+    const [{ pid } = { pid: 0 }] = rowsOf<{ pid: number }>(await low.db.execute(sql`select pg_backend_pid() as pid`));
+    // Root renices any process; another user only its own (a server on this machine run by another
+    // user keeps its priority, and so does one elsewhere, whose pid is not a process here).
+    const status = (() => {
+      try {
+        return readFileSync(`/proc/${pid}/status`, "utf8");
+      } catch {
+        return null;
+      }
+    })();
+    const uid = status && Number(/^Uid:\s+(\d+)/m.exec(status)![1]);
+    const mayRenice = status !== null && (process.getuid!() === 0 || uid === process.getuid!());
+    if (mayRenice) expect(getPriority(pid)).toBe(19);
+    else if (status !== null) expect(getPriority(pid)).not.toBe(19);
+  } finally {
+    await low.close();
   }
 });

@@ -48,17 +48,39 @@ const INSERT_CHUNK = 1_000;
  * A portfolio submitted, from the API or the portal: live access checked (live mode), the write
  * counted, then the request or file read and checked (`read`: the API's JSON or CSV body, the
  * portal's CSV or XLSX file), then a new batch, or (a repeated Idempotency-Key) the one that key
- * created: `created` says which.
+ * created: `created` says which. A partner already at its cap of active batches is refused before
+ * its file is read (reading it would cost what a file does, for a 409); unless the request's
+ * Idempotency-Key (`idempotencyKey`, known before the body) made a batch, whose answer is kept.
  */
 export async function submitBatch(
   deps: BatchesDeps,
   scope: Scope,
   budget: WriteBudget,
   read: () => Promise<Submission>,
+  idempotencyKey: string | null = null,
 ): Promise<{ created: boolean; batch: Batch }> {
   await requireLiveAccess(deps.db, scope);
   await budget();
+  if (!(idempotencyKey && (await madeWithKey(deps.db, batches, scope, idempotencyKey))))
+    refuseAtCap(deps, scope, await activeBatches(deps.db, scope));
   return accept(deps, scope, await read());
+}
+
+/** The partner's batches queued or running in the mode. */
+async function activeBatches(db: DbOrTx, scope: Scope): Promise<number> {
+  const [{ active } = { active: 0 }] = rowsOf<{ active: number }>(
+    await db.execute(sql`select count(*)::int as active from ${batches} where ${batches.partnerId} = ${scope.partnerId}
+        and ${batches.mode} = ${scope.mode} and ${batches.status} in ('queued', 'running')`),
+  );
+  return active;
+}
+
+function refuseAtCap(deps: BatchesDeps, scope: Scope, active: number): void {
+  if (active >= deps.config.BATCH_MAX_ACTIVE)
+    throw new DomainError(
+      "too_many_active_batches",
+      `${active} batches of yours are queued or running in ${scope.mode} mode (at most ${deps.config.BATCH_MAX_ACTIVE}): wait for one to complete, or cancel one.`,
+    );
 }
 
 async function accept(
@@ -80,16 +102,7 @@ async function accept(
       if (prior!.requestHash !== submission.requestHash) throw idempotencyConflict("batch");
       return { created: false, batch: toBatch(prior!) };
     }
-    const [{ active } = { active: 0 }] = rowsOf<{ active: number }>(
-      await tx.execute(sql`select count(*)::int as active from ${batches} where ${batches.partnerId} = ${scope.partnerId}
-        and ${batches.mode} = ${scope.mode} and ${batches.status} in ('queued', 'running')`),
-    );
-    if (active >= deps.config.BATCH_MAX_ACTIVE) {
-      throw new DomainError(
-        "too_many_active_batches",
-        `${active} batches of yours are queued or running in ${scope.mode} mode (at most ${deps.config.BATCH_MAX_ACTIVE}): wait for one to complete, or cancel one.`,
-      );
-    }
+    refuseAtCap(deps, scope, await activeBatches(tx, scope));
     const [row] = await tx
       .insert(batches)
       .values({

@@ -1,5 +1,6 @@
 // One Drizzle database on PostgreSQL: the server of DATABASE_URL, or the embedded PostgreSQL of the
 // data folder (./embedded.ts) when it is unset.
+import { setPriority } from "node:os";
 import path from "node:path";
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
@@ -40,6 +41,12 @@ export interface DatabaseOptions {
   postgres?: Partial<PostgresLimits>;
   /** Where a pooled connection's failure while idle is told (the App's logger). */
   onIdleError?: (error: Error) => void;
+  /**
+   * The scheduling priority (nice) the server processes of this pool's sessions are given: only for
+   * a PostgreSQL on this machine whose processes this one may renice (npm start's embedded server,
+   * for its worker process: FINCA_DATABASE_SESSION_NICE, set by server/worker-process.ts).
+   */
+  sessionNice?: number;
 }
 
 /**
@@ -102,6 +109,7 @@ export function defaultDatabaseOptions(env: Record<string, string | undefined> =
     dataDir: env.FINCA_DATA_DIR || path.join(process.cwd(), ".data"),
     embedded: { port: databaseEnv(env).FINCA_EMBEDDED_PG_PORT },
     postgres: postgresLimits(env),
+    sessionNice: env.FINCA_DATABASE_SESSION_NICE ? Number(env.FINCA_DATABASE_SESSION_NICE) : undefined,
   };
 }
 
@@ -211,10 +219,10 @@ let migrationTimes: Promise<number[]> | undefined;
 
 export async function openDatabase(options: DatabaseOptions = defaultDatabaseOptions()): Promise<Database> {
   const limits = { ...postgresLimits({}), ...options.postgres };
-  if (options.url) return openPostgres(options.url, limits, options.onIdleError);
+  if (options.url) return openPostgres(options.url, limits, options.onIdleError, options.sessionNice);
   const server = await embeddedPostgres(options.dataDir ?? path.join(process.cwd(), ".data"), options.embedded);
   try {
-    const database = await openPostgres(server.url, limits, options.onIdleError);
+    const database = await openPostgres(server.url, limits, options.onIdleError, options.sessionNice);
     return {
       ...database,
       kind: "embedded",
@@ -232,7 +240,12 @@ export async function openDatabase(options: DatabaseOptions = defaultDatabaseOpt
 
 const QUERY_TIMED_OUT = "Query read timeout"; // pg's message for query_timeout
 
-async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (_: Error) => {}): Promise<Database> {
+async function openPostgres(
+  url: string,
+  limits: PostgresLimits,
+  onIdleError = (_: Error) => {},
+  sessionNice?: number,
+): Promise<Database> {
   const { default: pg } = await import("pg");
   const { drizzle } = await import("drizzle-orm/node-postgres");
   const { migrate } = await import("drizzle-orm/node-postgres/migrator");
@@ -292,7 +305,16 @@ async function openPostgres(url: string, limits: PostgresLimits, onIdleError = (
   // once per query, and a dying connection can emit twice (the server's FATAL, then the closed
   // socket): every client gets a listener of its own. Its queries fail with the error anyway.
   pool.on("error", onIdleError);
-  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+    // Asked before the client's first query (a client runs its queries in order). A backend of
+    // another machine's server would be a process of ours by chance: only set for a local one.
+    if (sessionNice !== undefined)
+      client
+        .query<{ pid: number }>("select pg_backend_pid() as pid")
+        .then(({ rows: [row] }) => row && setPriority(row.pid, sessionNice))
+        .catch(() => {}); // not permitted, or the session already gone: it keeps the server's priority
+  });
   // Migrations on a connection of their own, without the query timeout: waiting for another
   // instance's migration, or a long one, is not a dead server.
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: limits.connectTimeoutMs });

@@ -86,8 +86,9 @@ export const handlers: Handlers<typeof contract> = {
   },
 
   async createBatch({ deps, req, headers, query, principal, budget }) {
-    const read = () => readBatchRequest(req, query, headers["Idempotency-Key"] ?? null, deps, principal.partnerId);
-    const { created, batch } = await submitBatch(deps, principal, budget, read);
+    const key = headers["Idempotency-Key"] ?? null;
+    const read = () => readBatchRequest(req, query, key, deps, principal.partnerId);
+    const { created, batch } = await submitBatch(deps, principal, budget, read, key);
     return { status: created ? 202 : 200, body: batch, headers: batchLocation(batch.batch_id) };
   },
 

@@ -7,7 +7,7 @@
 // priority API and no npm package offers one for worker threads.
 import { createRequire } from "node:module";
 
-export const FILE_READER_NICE = 10;
+export const FILE_READER_NICE = 19;
 
 export const LOWER_PRIORITY = `
 try {

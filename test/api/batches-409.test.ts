@@ -39,6 +39,32 @@ describe("POST /batches → 409 too_many_active_batches", () => {
     expect((await t.api.createBatch(postJson(body, { "X-API-Key": key }))).status).toBe(202);
   });
 
+  it("refuses at the cap before reading the file: a body that never ends is answered", async () => {
+    const { key } = await newPartnerKey(t.app);
+    for (let i = 0; i < 2; i++)
+      expect((await t.api.createBatch(postJson(body, { "X-API-Key": key }))).status).toBe(202);
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // The header row, then rows for as long as anyone reads.
+        controller.enqueue(new TextEncoder().encode(pulled++ ? "2749704YJ0624N0001DI\n" : "cadastral_reference\n"));
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    });
+    const refused = await t.api.createBatch(
+      new Request(`${BASE}/batches`, {
+        method: "POST",
+        headers: { "X-API-Key": key, "Content-Type": "text/csv" },
+        body: endless,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(refused.status).toBe(409);
+    expect(await problemOf(refused)).toMatchObject({ code: "too_many_active_batches" });
+    // What a stream queues ahead of its reader at most: nothing of it was parsed.
+    expect(pulled).toBeLessThanOrEqual(2);
+  });
+
   it("a repeated Idempotency-Key still answers 200 when the partner is at its cap", async () => {
     const { key } = await newPartnerKey(t.app);
     const headers = { "X-API-Key": key, "Idempotency-Key": "at-cap" };

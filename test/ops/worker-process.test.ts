@@ -26,14 +26,14 @@ async function workerChildren(): Promise<number[]> {
   return found;
 }
 
-it("runs the workers apart at nice 10, starts them again after a crash, and leaves nothing once stopped", async () => {
+it("runs the workers apart at nice 19, starts them again after a crash, and leaves nothing once stopped", async () => {
   const workers = startWorkerProcess(t.app);
   try {
     const [first] = await eventually("the worker process is running", async () => {
       const pids = await workerChildren();
       return pids.length ? pids : null;
     });
-    expect(getPriority(first!)).toBe(10);
+    expect(getPriority(first!)).toBe(19);
     // The server's App queues; the child works it.
     const { key } = await newPartnerKey(t.app);
     const parcel = "3100001YJ0624N0001";
