@@ -32,7 +32,7 @@ import {
 import { stopGroup } from "@/test/support/processes";
 import { startRedis, upstashFront } from "@/test/support/upstash";
 import { wrk, type WrkRequest } from "./wrk";
-import { summarizeProfile } from "./profile";
+import { profileClock, summarizeProfile } from "./profile";
 
 const UPSTASH_TOKEN = "bench";
 const TARGETS = ["next", "lean", "lean-nologs", "upstash", "two-statements", "baseline"] as const;
@@ -102,13 +102,16 @@ async function measure(
     postgres: postgresCpu(target.database),
     store: target.store?.() ?? 0,
   };
+  const from = profileClock();
   const result = await wrk({
     url: target.url,
     seconds,
     connections: concurrency,
     requests: requests(0, seconds * MAX_RATE),
   });
+  const window = { from, to: profileClock() };
   const perRequest = (cpuSeconds: number) => round((cpuSeconds * 1000) / result.requests, 2);
+  windows[label] = { ...window, requests: result.requests };
   const measured = {
     ...result,
     rssMiB: rssMiB(target.pid),
@@ -128,6 +131,8 @@ async function measure(
 }
 
 const results: Record<string, unknown> = {};
+/** Each target's measured run on the profile's clock (bench/profile.ts), for --profile. */
+const windows: Record<string, { from: number; to: number; requests: number }> = {};
 const targets = values.targets.split(",") as Target[];
 const profileDir = path.join(os.tmpdir(), `finca-profile-${process.pid}`);
 // The product's server serves Next.js's build: made first when missing or stale (scripts/build.mjs).
@@ -212,7 +217,7 @@ if (values.profile) {
     const dir = path.join(profileDir, target);
     const files = readdirSync(dir).map((f) => path.join(dir, f));
     const biggest = files.sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
-    console.log(`=== ${target}\n${summarizeProfile(biggest)}`);
+    console.log(`=== ${target}\n${summarizeProfile(biggest, 25, windows[target])}`);
   }
 }
 // A partial run (--targets) is for exploring: only the full comparison is recorded.

@@ -169,6 +169,8 @@ export async function load(options: {
   ok?: (status: number) => boolean;
   /** Stop after this many requests (closed loop only). */
   stopAfter?: number;
+  /** Each answer's send time (ms since the epoch) and latency (ms), for timelines. */
+  onLatency?: (sentAt: number, ms: number) => void;
   /** Each answer with its body (collected only when this is given). */
   onResponse?: (i: number, status: number, body: string) => void;
   /** Connection errors (codes) after which the same request is sent again, 100 ms later: a server being restarted. */
@@ -194,7 +196,9 @@ export async function load(options: {
           if (options.onResponse) res.on("data", (c: Buffer) => chunks.push(c));
           else res.resume();
           res.on("end", () => {
-            latencies.push(performance.now() - started);
+            const ms = performance.now() - started;
+            latencies.push(ms);
+            options.onLatency?.(performance.timeOrigin + started, ms);
             count(String(res.statusCode));
             options.onResponse?.(i, res.statusCode!, Buffer.concat(chunks).toString("utf8"));
             resolve(null);

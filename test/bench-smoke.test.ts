@@ -61,6 +61,7 @@ const SMOKE_RUNS: [string, string[], string][] = [
     ["--rate", "20", "--seconds", "2", "--warmup", "1", "--deadline", "500", "--allowance", "60000"],
     "deadline-20",
   ],
+  ["stall.ts", ["--rate", "10", "--seconds", "2", "--warmup", "1"], "stall-10"],
   ["pipeline.ts", ["--properties", "40", "--workers", "1,2", "--pool", "4"], "pipeline"],
   ["chaos.ts", ["--properties", "60", "--workers", "2", "--pool", "4", "--down-seconds", "1"], "chaos"],
   ["receiver-down.ts", ["--properties", "20", "--down-seconds", "1", "--pool", "4"], "receiver-down"],

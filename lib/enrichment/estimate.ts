@@ -82,6 +82,19 @@ const GRID = 40;
  * in 1981 most likely before NBE-CT-79.
  */
 export function regulationPeriods(year: number): Partial<Record<Period, number>> {
+  let shares = periodsByYear.get(year);
+  if (!shares) periodsByYear.set(year, (shares = Object.freeze(gridShares(year))));
+  return shares;
+}
+
+/**
+ * Each year's shares, made once: the grid is 1,600 points and every create asked for its year twice
+ * (the engine's largest self time in bench/create.ts --profile). Years a building can have are a few
+ * hundred, so the map stays small.
+ */
+const periodsByYear = new Map<number, Readonly<Partial<Record<Period, number>>>>();
+
+function gridShares(year: number): Partial<Record<Period, number>> {
   const counts: Partial<Record<Period, number>> = {};
   for (let i = 0; i < GRID; i++) {
     for (let j = 0; j < GRID; j++) {

@@ -66,7 +66,25 @@ function mapStrings<T>(value: T, change: (text: string) => string): T {
  * (`\u0000`), so a row keeps what was sent, visibly.
  */
 const storable = <T>(value: T): T =>
-  mapStrings(value, (text) => text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`));
+  holdsUnstorable(value)
+    ? mapStrings(value, (text) =>
+        text.replace(UNSTORABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+      )
+    : value;
+
+const UNSTORABLE_ONE = new RegExp(UNSTORABLE.source);
+
+/**
+ * Whether any string in `value` (as mapStrings walks it) holds what PostgreSQL refuses: almost no
+ * row does, and copying every row's headers and body to find out cost each request its share.
+ */
+function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === "string") return UNSTORABLE_ONE.test(value);
+  if (Array.isArray(value)) return value.some(holdsUnstorable);
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    for (const [k, v] of Object.entries(value)) if (UNSTORABLE_ONE.test(k) || holdsUnstorable(v)) return true;
+  return false;
+}
 
 /**
  * Whether a failed insert failed for its rows' content (data exceptions, integrity constraints such as
