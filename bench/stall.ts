@@ -5,8 +5,10 @@
 // (pg_stat_activity, sampled every 100 ms), the server's and the machine's CPU, and this load
 // generator's own event-loop delay (a stall of the generator is not the server's).
 //   npx tsx bench/stall.ts [--rate 200] [--seconds 60] [--warmup 6] [--request-logs 1] [--maintenance 15]
-//     [--pg-log /var/log/postgresql/postgresql-15-main.log]
-// Variants make a suspect go away: --request-logs 0, --maintenance 3600 (no pg-boss maintenance in the run).
+//     [--pg-log /var/log/postgresql/postgresql-15-main.log] [--checkpoint-every 0]
+// Variants make a suspect go away: --request-logs 0, --maintenance 3600 (no pg-boss maintenance in the run);
+// --checkpoint-every N makes one happen: an immediate CHECKPOINT every N s (what DROP DATABASE requests,
+// which every test file and benchmark on a shared server does when it ends).
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
@@ -36,12 +38,14 @@ const { values } = parseArgs({
     maintenance: { type: "string", default: "15" },
     "stall-ms": { type: "string", default: "100" },
     "pg-log": { type: "string", default: "/var/log/postgresql/postgresql-15-main.log" },
+    "checkpoint-every": { type: "string", default: "0" },
   },
 });
 const rate = Number(values.rate);
 const seconds = Number(values.seconds);
 const warmup = Number(values.warmup);
 const stallMs = Number(values["stall-ms"]);
+const checkpointEvery = Number(values["checkpoint-every"]);
 
 /** The machine's busy and total CPU ticks (/proc/stat), for its busy share per second. */
 function machineTicks(): { busy: number; total: number } {
@@ -171,6 +175,11 @@ try {
       cpu = nowCpu;
       ticks = nowTicks;
     }, 1000);
+    // The forced checkpoints go through a connection of their own (the probe keeps sampling meanwhile).
+    const forcer = checkpointEvery ? new pg.Client({ connectionString: db.url }) : null;
+    await forcer?.connect();
+    const forcing =
+      forcer && setInterval(() => void forcer.query("checkpoint").catch(() => {}), checkpointEvery * 1000);
     const from = Date.now();
     const result = await load({
       url,
@@ -181,6 +190,8 @@ try {
       onLatency: (sentAt, ms) => bucket(sentAt).latencies.push(ms),
     });
     const to = Date.now();
+    if (forcing) clearInterval(forcing);
+    await forcer?.end();
     clearInterval(meter);
     delay.disable();
     sampling = false;
@@ -236,6 +247,9 @@ try {
       checkpointSeconds: rows.filter((r) => r.checkpoint !== null).length,
       maintenanceSeconds: rows.filter((r) => r.maintenance).length,
       checkpointsSeen: ckpts === null ? "PostgreSQL's log not readable" : ckpts.length,
+      // The run's tail against its middle, and the stall seconds' share.
+      p99VsP50: result.p50 ? round(result.p99 / result.p50, 2) : null,
+      stallShare: rows.length ? round(stalls.length / rows.length, 2) : null,
     };
     console.log(
       `${rate}/s for ${seconds} s: p50 ${result.p50} ms p99 ${result.p99} ms p99.9 ${result.p999} ms errors ${result.errorRate}`,
@@ -247,6 +261,7 @@ try {
       requestLogs: values["request-logs"],
       maintenanceSeconds: Number(values.maintenance),
       stallMs,
+      checkpointEvery,
     };
     console.log(
       "written",
