@@ -6,7 +6,14 @@ import type { BatchCounts, Mode } from "@/lib/domain";
 import { decideLiveAccess } from "@/lib/partners/live";
 import { portalLink } from "./links";
 import { membersToTell, queueEmails, toEach } from "./outbox";
-import { endpointDisabledEmail, endpointFailingEmail, liveAccessEmail, portfolioCompletedEmail } from "./templates";
+import {
+  endpointDisabledEmail,
+  endpointFailingEmail,
+  liveAccessEmail,
+  portfolioCompletedEmail,
+  type EndpointFacts,
+  type Rendered,
+} from "./templates";
 
 /**
  * An operator's decision on an organisation's live access (./partners/live.ts decides), and its
@@ -38,27 +45,33 @@ export interface EndpointNotice {
   lastError: string | null;
 }
 
-export async function tellEndpointFailing(
+/** The endpoint's organisation's members who fix webhooks, each told `render`'s message. */
+async function tellAboutEndpoint(
+  tx: DbOrTx,
+  endpoint: EndpointNotice,
+  base: string | undefined,
+  render: (facts: EndpointFacts) => Rendered,
+): Promise<void> {
+  const { organisation, emails } = await membersToTell(tx, endpoint.partnerId, { roles: ENDPOINT_ROLES });
+  const link = portalLink(base, `/webhooks/${endpoint.id}`);
+  await queueEmails(tx, toEach(emails, endpoint.partnerId, render({ ...endpoint, organisation, link })));
+}
+
+export const tellEndpointFailing = (
   tx: DbOrTx,
   endpoint: EndpointNotice,
   options: { base: string | undefined; disableAfterDays: number },
-): Promise<void> {
-  const { organisation, emails } = await membersToTell(tx, endpoint.partnerId, { roles: ENDPOINT_ROLES });
-  const link = portalLink(options.base, `/webhooks/${endpoint.id}`);
-  const message = endpointFailingEmail({ ...endpoint, organisation, link, disableAfterDays: options.disableAfterDays });
-  await queueEmails(tx, toEach(emails, endpoint.partnerId, message));
-}
+) =>
+  tellAboutEndpoint(tx, endpoint, options.base, (facts) =>
+    endpointFailingEmail({ ...facts, disableAfterDays: options.disableAfterDays }),
+  );
 
-export async function tellEndpointDisabled(
+export const tellEndpointDisabled = (
   tx: DbOrTx,
   endpoint: EndpointNotice,
   options: { base: string | undefined; reason: string },
-): Promise<void> {
-  const { organisation, emails } = await membersToTell(tx, endpoint.partnerId, { roles: ENDPOINT_ROLES });
-  const link = portalLink(options.base, `/webhooks/${endpoint.id}`);
-  const message = endpointDisabledEmail({ ...endpoint, organisation, link, reason: options.reason });
-  await queueEmails(tx, toEach(emails, endpoint.partnerId, message));
-}
+) =>
+  tellAboutEndpoint(tx, endpoint, options.base, (facts) => endpointDisabledEmail({ ...facts, reason: options.reason }));
 
 /** The members who asked for it (Account page) are told a portfolio completed. */
 export async function tellPortfolioCompleted(
