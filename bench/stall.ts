@@ -142,7 +142,7 @@ try {
         const now = Date.now();
         const { rows } = await probe.query<{ wait: string | null; what: string }>(
           `select coalesce(wait_event_type || ':' || wait_event, 'CPU') as wait,
-                  case when query ilike '%pgboss%' then 'pg-boss' when query ilike '%request_logs%' then 'request log'
+                  case when query ilike 'checkpoint%' then 'forced checkpoint' when query ilike '%pgboss%' then 'pg-boss' when query ilike '%request_logs%' then 'request log'
                        else 'create' end as what
              from pg_stat_activity where datname = $1 and state = 'active' and pid <> pg_backend_pid()`,
           [database],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addYears, certificateExpired, certificateValidity, isCalendarDate } from "./dates";
+import { addYears, certificateExpired, certificateValidity, isCalendarDate, madridDay } from "./dates";
 
 describe("addYears", () => {
   it("keeps the day, and turns 29 February into 28 February in a common year", () => {
@@ -56,5 +56,20 @@ describe("certificateExpired", () => {
     expect(certificateExpired("2026-11-24", lateEvening)).toBe(true);
     expect(certificateExpired("2026-11-25", lateEvening)).toBe(false);
     expect(certificateExpired(null, lateEvening)).toBeNull();
+  });
+});
+
+describe("madridDay", () => {
+  it("turns at Madrid's midnight, in winter and summer time, whatever instant of the hour was asked first", () => {
+    // Constructed: Madrid is UTC+1 in winter (midnight at 23:00 UTC) and UTC+2 in summer (22:00 UTC).
+    expect(madridDay(new Date("2026-11-28T22:59:59.999Z"))).toBe("2026-11-28");
+    expect(madridDay(new Date("2026-11-28T23:00:00.000Z"))).toBe("2026-11-29");
+    expect(madridDay(new Date("2026-11-28T23:59:59.999Z"))).toBe("2026-11-29");
+    expect(madridDay(new Date("2026-07-01T21:59:59.999Z"))).toBe("2026-07-01");
+    expect(madridDay(new Date("2026-07-01T22:30:00.000Z"))).toBe("2026-07-02");
+    expect(madridDay(new Date("2026-07-01T22:00:00.000Z"))).toBe("2026-07-02");
+    // The night the clocks go forward (01:00 UTC, 29 March 2026).
+    expect(madridDay(new Date("2026-03-28T22:59:59.000Z"))).toBe("2026-03-28");
+    expect(madridDay(new Date("2026-03-28T23:00:00.000Z"))).toBe("2026-03-29");
   });
 });

@@ -33,7 +33,19 @@ const MADRID_DAY = new Intl.DateTimeFormat("en-CA", {
 });
 
 /** `now`'s date in Spain (Europe/Madrid), YYYY-MM-DD: the day registers and partners reckon by. */
-export const madridDay = (now: Date): string => MADRID_DAY.format(now);
+export function madridDay(now: Date): string {
+  // Madrid's day changes only on a whole UTC hour (midnight there is 22:00 or 23:00 UTC, and its
+  // clocks change at 01:00 UTC): the day is the same for every instant of a UTC hour, so each hour's
+  // is formatted once (Intl's format was the largest self time of the project's own code in a create).
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  if (hour !== lastHour) {
+    lastDay = MADRID_DAY.format(now);
+    lastHour = hour;
+  }
+  return lastDay;
+}
+let lastHour = Number.NaN;
+let lastDay = "";
 
 /** RD 390/2021 came into force on this day; from it a certificate rated G is valid for 5 years. */
 export const RD_390_2021_IN_FORCE = "2021-06-02";
