@@ -2,7 +2,7 @@
 // the header's columns, the request-level checks (a 422 names what is wrong) and each row's status.
 // A bad reference never fails the request: its item is `invalid`, with the reason.
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
-import { DomainError, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
+import { DomainError, isOneOf, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
 
 /** Longest `external_id` and `name` (the contract's). */
 export const MAX_TEXT = 200;
@@ -71,7 +71,7 @@ export interface Columns {
 /** Where the reference and external id are in a header row; null when no column holds references. */
 export function columnsOf(header: readonly string[]): Columns | null {
   const keys = header.map(headerKey);
-  const reference = keys.findIndex((k) => (REFERENCE_HEADERS as readonly string[]).includes(k));
+  const reference = keys.findIndex((k) => isOneOf(REFERENCE_HEADERS, k));
   if (reference < 0) return null;
   const externalId = keys.indexOf(EXTERNAL_ID_HEADER);
   return { reference, externalId: externalId < 0 ? null : externalId };

@@ -5,10 +5,10 @@
 // gives the same index. What a file holds that is no record is counted by reason at its line.
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
-import type { CadastreSource } from "@/lib/domain";
 import type { ImportFile } from "./import";
 import { RegisterWriteError } from "./import";
 import { type SkipCount, tally } from "./skips";
+import { messageOf, type CadastreSource } from "@/lib/domain";
 
 const { cadastreCopies: copies, cadastreRecords: records } = schema;
 
@@ -92,7 +92,7 @@ export async function importCopy(db: Db, job: CopyImport): Promise<CopyResult> {
     await db.delete(records).where(and(copy, eq(records.generation, generation)));
     await db
       .update(copies)
-      .set({ lastError: (error as Error).message })
+      .set({ lastError: messageOf(error) })
       .where(and(eq(copies.source, source), eq(copies.municipality, municipality)));
     throw error;
   }

@@ -9,7 +9,7 @@
 import type { Readable } from "node:stream";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
-import { sqlState } from "@/lib/domain";
+import { messageOf, sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
 import { missingColumns, type ColumnOverrides } from "./columns";
 import { columnOf, openFile } from "./read";
@@ -269,7 +269,7 @@ export async function importDataset(
     await discard();
     await db
       .update(datasets)
-      .set({ lastError: (error as Error).message })
+      .set({ lastError: messageOf(error) })
       .where(eq(datasets.id, dataset.id));
     throw error;
   }

@@ -1316,7 +1316,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateBatchRequest"];
-                "text/csv": string;
+                "text/csv": string | Blob;
             };
         };
         responses: {
