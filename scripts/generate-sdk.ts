@@ -3,7 +3,8 @@
 // runs that check: a change to an operation's schemas must regenerate the SDK's types).
 //   npm run sdk:generate          (node --import tsx scripts/generate-sdk.ts)
 import { readFile, writeFile } from "node:fs/promises";
-import openapiTS, { astToString } from "openapi-typescript";
+import openapiTS, { astToString, STRING, tsUnion } from "openapi-typescript";
+import ts from "typescript";
 import { loadConfig } from "@/lib/config";
 import { openApiDocument } from "@/lib/partner-api";
 
@@ -11,7 +12,18 @@ export const SDK_TYPES = "packages/sdk/src/openapi.ts";
 
 export async function sdkTypes(): Promise<string> {
   const document = JSON.parse(JSON.stringify(openApiDocument(loadConfig({}))));
-  const ast = await openapiTS(document, { alphabetize: false, exportType: true });
+  const ast = await openapiTS(document, {
+    alphabetize: false,
+    exportType: true,
+    // A file request body is sent as it is: a CSV as its text or a Blob of its bytes (a file read, not
+    // decoded), a workbook as a Blob.
+    transform: (_, { path }) =>
+      path?.endsWith("/requestBody/content/text~1csv")
+        ? tsUnion([STRING, ts.factory.createTypeReferenceNode("Blob")])
+        : path?.endsWith("/requestBody/content/application~1vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+          ? ts.factory.createTypeReferenceNode("Blob")
+          : undefined,
+  });
   return `// Generated from the partner API's OpenAPI document by scripts/generate-sdk.ts: do not edit.\n${astToString(ast)}`;
 }
 

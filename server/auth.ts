@@ -5,7 +5,7 @@
 import { cookies } from "next/headers";
 import NextAuth, { AuthError, CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
-import { DomainError, type Role } from "@/lib/domain";
+import { codeOf, DomainError, type Role } from "@/lib/domain";
 import { checkCredentials } from "@/lib/auth/accounts";
 import { BUSY } from "@/lib/auth/password";
 import {
@@ -56,7 +56,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   logger: {
     // A wrong password is an expected outcome (recorded for throttling), not a server error.
     error(error) {
-      if ((error as Error & { type?: string }).type === "CredentialsSignin") return;
+      if ("type" in error && error.type === "CredentialsSignin") return;
       void getApp().then((app) => app.logger.error(errorFields(error), "sign-in failed"));
     },
   },
@@ -172,7 +172,7 @@ export async function signInWith(
   try {
     await signIn("credentials", { email, password, redirectTo });
   } catch (error) {
-    if (error instanceof AuthError) return { error: refusal((error as AuthError & { code?: string }).code) };
+    if (error instanceof AuthError) return { error: refusal(codeOf(error)) };
     throw error; // the redirect after a successful sign-in
   }
   // signIn redirects on success: it never returns.

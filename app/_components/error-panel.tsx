@@ -3,7 +3,8 @@
 // The error boundary's content: a plain message, the digest to quote (it matches the server log),
 // and a retry. Never the error's text: in production it carries nothing a user can act on.
 export default function ErrorPanel({ error, retry }: { error: unknown; retry: () => void }) {
-  const digest = error instanceof Error ? (error as Error & { digest?: string }).digest : undefined;
+  const digest =
+    error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
   return (
     <div
       id="main"

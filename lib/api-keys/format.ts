@@ -1,7 +1,7 @@
 // API key format: finca_<mode>_<32 random base62><6 base62 CRC-32 checksum>. The checksum lets a
 // secret scanner (or our own auth) tell a real key from noise without a database lookup.
 import { createHash, randomInt } from "node:crypto";
-import type { Mode } from "@/lib/domain";
+import { MODES, oneOf, type Mode } from "@/lib/domain";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 32;
@@ -47,7 +47,8 @@ export type ParsedKey = { mode: Mode; key: string };
 export function parseApiKey(key: string): ParsedKey | null {
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
-  const mode = match[1] as Mode;
+  const mode = oneOf(MODES, match[1]);
+  if (!mode) return null;
   const body = match[2]!;
   const random = body.slice(0, RANDOM_LENGTH);
   if (body.slice(RANDOM_LENGTH) !== checksum(`finca_${mode}_`, random)) return null;

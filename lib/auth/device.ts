@@ -3,6 +3,7 @@
 // attempts on that account are throttled on that device alone, so a flood of wrong guesses from
 // elsewhere slows only the clients that never signed in, never the owner's own browser.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
 
 export const DEVICE_COOKIE = "finca_device";
 /** A device stays known for a year after its last sign-in. */
@@ -19,6 +20,9 @@ export function newDeviceCookie(secret: string, email: string): string {
   return `${payload}.${signature(secret, payload)}`;
 }
 
+/** What a device cookie says: whose it is, and the device's nonce. */
+const DeviceClaim = z.object({ e: z.string(), n: z.string().regex(/^[\w-]{22}$/) });
+
 /** The device's nonce when `cookie` is a device cookie of ours for `email`, else null. */
 export function knownDevice(secret: string, cookie: string | null | undefined, email: string): string | null {
   const [payload, signed, ...rest] = (cookie ?? "").split(".");
@@ -27,8 +31,8 @@ export function knownDevice(secret: string, cookie: string | null | undefined, e
   const given = Buffer.from(signed);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   try {
-    const { e, n } = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as { e?: unknown; n?: unknown };
-    return e === email && typeof n === "string" && /^[\w-]{22}$/.test(n) ? n : null;
+    const device = DeviceClaim.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+    return device.success && device.data.e === email ? device.data.n : null;
   } catch {
     return null;
   }

@@ -75,8 +75,10 @@ async function memberToChange(tx: DbOrTx, partnerId: string, memberId: string) {
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
     .where(and(eq(users.id, memberId), eq(users.partnerId, partnerId)));
-  if (!member || member.role === "operator") throw refuse("No such member.");
-  return { ...member, role: member.role as TeamRole };
+  if (!member) throw refuse("No such member.");
+  const { role } = member;
+  if (role === "operator") throw refuse("No such member.");
+  return { ...member, role };
 }
 
 /** Removes a member (their account deleted, their sessions over); their email, for the history. */

@@ -2,7 +2,7 @@
 // the header's columns, the request-level checks (a 422 names what is wrong) and each row's status.
 // A bad reference never fails the request: its item is `invalid`, with the reason.
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
-import { DomainError, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
+import { DomainError, isOneOf, withoutControl, type BatchItemStatus, type FieldError } from "@/lib/domain";
 import { columnNamed, HEADER_ROWS, headerKey, likelyHeader } from "@/lib/spreadsheets/header";
 
 /** Longest `external_id` and `name` (the contract's). */
@@ -75,7 +75,7 @@ export const ACCEPTED_NAMES: ColumnChoice = { reference: null, externalId: null 
 export function columnsOf(row: readonly string[], choice: ColumnChoice = ACCEPTED_NAMES): Columns | null {
   const reference = choice.reference
     ? columnNamed(row, choice.reference)
-    : row.findIndex((cell) => (REFERENCE_HEADERS as readonly string[]).includes(headerKey(cell)));
+    : row.findIndex((cell) => isOneOf(REFERENCE_HEADERS, headerKey(cell)));
   if (reference < 0) return null;
   const externalId = columnNamed(row, choice.externalId ?? EXTERNAL_ID_HEADER);
   return { reference, externalId: externalId < 0 ? null : externalId };

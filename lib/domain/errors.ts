@@ -15,6 +15,7 @@ export const ERROR_TITLES = {
   internal_error: "Internal error",
 } as const;
 export type ErrorCode = keyof typeof ERROR_TITLES;
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_TITLES, code);
 
 /**
  * One entry of a validation error: `pointer` into a JSON body, `parameter` for a query parameter,
@@ -54,4 +55,13 @@ export function sqlState(error: unknown): string | null {
   const cause = typeof error === "object" && error !== null && "cause" in error ? (error.cause ?? error) : error;
   const code = typeof cause === "object" && cause !== null && "code" in cause ? cause.code : null;
   return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
+/** What a thrown value says: an Error's message, or the value itself as text (a string thrown). */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** A thrown value's string `code` (Node's `ENOENT`, a library's `EOPENBREAKER`); undefined when it has none. */
+export function codeOf(error: unknown): string | undefined {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  return typeof code === "string" ? code : undefined;
 }

@@ -4,7 +4,7 @@
 // Every member is present: null when its source has not answered or does not know it.
 import { z } from "zod";
 import { certificateExpired, certificateValidity, madridDay } from "./dates";
-import { ITE_STATUSES, PROPERTY_STATUSES, RATINGS, SOURCE_STATUSES } from "./words";
+import { byRating, ITE_STATUSES, PROPERTY_STATUSES, RATINGS, SOURCE_STATUSES } from "./words";
 
 export const Timestamp = z.string().meta({ format: "date-time", description: "RFC 3339" });
 const DateOnly = z.string().meta({ format: "date", description: "YYYY-MM-DD" });
@@ -38,12 +38,7 @@ const Rating = z.enum(RATINGS);
 export const VALID_UNTIL_SOURCES = ["registry", "derived", "unknown"] as const;
 
 export const RatingProbabilities = z
-  .object(
-    Object.fromEntries(RATINGS.map((r) => [r, z.number().min(0).max(1)])) as Record<
-      (typeof RATINGS)[number],
-      z.ZodNumber
-    >,
-  )
+  .object(byRating(() => z.number().min(0).max(1)))
   .meta({ id: "RatingProbabilities", description: "Probability of each letter; they sum to 1." });
 
 /** The share of the probability a plausible range holds at least (contract: 80 %). */

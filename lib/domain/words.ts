@@ -1,6 +1,14 @@
 // The words every area shares: modes, scopes, statuses, ratings and ids. Declared once here; the
 // database schema, the engine, the domain areas and the HTTP layer all take them from this file.
 
+/** Whether `value` is a word of the closed set `words` (a member of it, typed as one). */
+export const isOneOf = <const T extends string>(words: readonly T[], value: unknown): value is T =>
+  words.some((w) => w === value);
+
+/** `value` as the word of `words` it is, or undefined when it is none of them. */
+export const oneOf = <const T extends string>(words: readonly T[], value: unknown): T | undefined =>
+  words.find((w) => w === value);
+
 export const MODES = ["test", "live"] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -44,10 +52,20 @@ export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 /** The events an endpoint may subscribe to (`event_types`); `webhook.test` reaches every endpoint. */
 export const EVENT_TYPES = ["property.enriched", "batch.completed"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-export const isEventType = (type: string): type is EventType => EVENT_TYPES.some((t) => t === type);
+export const isEventType = (type: string): type is EventType => isOneOf(EVENT_TYPES, type);
 
 export const RATINGS = ["A", "B", "C", "D", "E", "F", "G"] as const;
 export type Rating = (typeof RATINGS)[number];
+/** One value per letter, A to G in order: a record the compiler sees whole. */
+export const byRating = <V>(value: (rating: Rating, index: number) => V): Record<Rating, V> => ({
+  A: value("A", 0),
+  B: value("B", 1),
+  C: value("C", 2),
+  D: value("D", 3),
+  E: value("E", 4),
+  F: value("F", 5),
+  G: value("G", 6),
+});
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids arrive in paths and forms: anything that is not a UUID names nothing (a 404, not a cast error). */

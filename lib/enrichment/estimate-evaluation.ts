@@ -4,27 +4,25 @@
 // scripts/estimate-evaluation.ts (which writes docs/estimate.md) and the estimate's tests, never at
 // run time (simple-statistics is a development dependency).
 import { mean, sampleRankCorrelation } from "simple-statistics";
-import { RATINGS, type Rating } from "@/lib/domain";
+import { isOneOf, RATINGS, type Rating } from "@/lib/domain";
 import { populationByWinterZone } from "@/lib/reference-data";
 import evidence from "./data/rating-evidence.json";
 import model from "./data/rating-model.json";
-import { estimateEnergyCertificate, mixture, regulationPeriods, type ModelParameters, type Period } from "./estimate";
+import { estimateEnergyCertificate, mixture, regulationPeriods, type ModelParameters } from "./estimate";
 
 export type EvidenceTable = (typeof evidence.tables)[number];
-const PARAMETERS = model.parameters as ModelParameters;
+const PARAMETERS: ModelParameters = model.parameters;
+
+/** A letter's share in `p` (a table's key is letters; anything else has no share: NaN). */
+const letterShare = (p: Record<Rating, number>, letter: string) => (isOneOf(RATINGS, letter) ? p[letter] : Number.NaN);
 
 export const regionOfTable = (t: EvidenceTable) => (t.zones === "national" ? null : t.zones);
 
 /** The model's share of each key a table gives ("E", or a group such as "EFG"), under `params`. */
 export function predictedShares(t: EvidenceTable, params: ModelParameters = PARAMETERS): Record<string, number> {
-  const p = mixture(
-    params,
-    t.periods as Partial<Record<Period, number>>,
-    populationByWinterZone(regionOfTable(t)),
-    regionOfTable(t),
-  );
+  const p = mixture(params, t.periods, populationByWinterZone(regionOfTable(t)), regionOfTable(t));
   return Object.fromEntries(
-    Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + p[r as Rating], 0)]),
+    Object.keys(t.letters).map((key) => [key, [...key].reduce((sum, r) => sum + letterShare(p, r), 0)]),
   );
 }
 
@@ -85,15 +83,10 @@ export function rankCorrelation(role: string, key: string, params: ModelParamete
     const community = regionOfTable(t);
     if (t.role !== role || community === null || published === null || !("<=1979" in t.periods) || "subset" in t)
       continue;
-    const p = mixture(
-      params,
-      t.periods as Partial<Record<Period, number>>,
-      populationByWinterZone(community),
-      community,
-    );
+    const p = mixture(params, t.periods, populationByWinterZone(community), community);
     const entry = byCommunity.get(community) ?? { published: [], model: [] };
     entry.published.push(published);
-    entry.model.push([...key].reduce((s, r) => s + p[r as Rating], 0));
+    entry.model.push([...key].reduce((s, r) => s + letterShare(p, r), 0));
     byCommunity.set(community, entry);
   }
   const given = [...byCommunity].map(([community, v]) => ({

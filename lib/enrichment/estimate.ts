@@ -23,7 +23,7 @@
 // parts), parking and storage, and anything without a plausible year. Non-residential uses are
 // rated against a reference building, so the model (fitted on dwellings) says little: "very_low";
 // so are new builds (one national table of 2017) and places whose zone is unknown.
-import { RATINGS, plausibleRange, type EnergyCertificate, type Rating } from "@/lib/domain";
+import { byRating, isOneOf, RATINGS, plausibleRange, type EnergyCertificate, type Rating } from "@/lib/domain";
 import { populationByWinterZone } from "@/lib/reference-data";
 import model from "./data/rating-model.json";
 
@@ -120,16 +120,14 @@ export function letterProbabilities(
   winterZone: string,
   ccaa: string | null = null,
 ): Record<Rating, number> {
-  const zone = WINTER_ZONES.indexOf(winterZone as (typeof WINTER_ZONES)[number]) - 3;
+  // C is 0; a zone not on the scale counts as one below the mildest (as indexOf's -1 did).
+  const zone = (isOneOf(WINTER_ZONES, winterZone) ? WINTER_ZONES.indexOf(winterZone) : -1) - 3;
   const region = regionEffect(params, ccaa);
   const p = PERIODS.indexOf(period);
   const eta = params.periods[p]! + params.zoneSlope * zone + (p < 2 ? region.existing : region.cte);
   const scale = Math.exp(region.spread);
   const cumulative = [...params.thresholds.map((t) => sigmoid((t - eta) / scale)), 1];
-  return Object.fromEntries(RATINGS.map((r, k) => [r, cumulative[k]! - (k ? cumulative[k - 1]! : 0)])) as Record<
-    Rating,
-    number
-  >;
+  return byRating((_, k) => cumulative[k]! - (k ? cumulative[k - 1]! : 0));
 }
 
 /** The distribution of a population: periods and winter zones mixed by their shares, in one community or Spain. */
@@ -139,8 +137,9 @@ export function mixture(
   zones: Record<string, number>,
   ccaa: string | null = null,
 ): Record<Rating, number> {
-  const out = Object.fromEntries(RATINGS.map((r) => [r, 0])) as Record<Rating, number>;
-  for (const [period, pw] of Object.entries(periods) as [Period, number][]) {
+  const out = byRating(() => 0);
+  for (const [period, pw] of Object.entries(periods)) {
+    if (!isOneOf(PERIODS, period) || pw === undefined) continue;
     for (const [zone, zw] of Object.entries(zones)) {
       const p = letterProbabilities(params, period, zone, ccaa);
       for (const r of RATINGS) out[r] += pw * zw * p[r];
@@ -149,7 +148,7 @@ export function mixture(
   return out;
 }
 
-const PARAMETERS = model.parameters as ModelParameters;
+const PARAMETERS: ModelParameters = model.parameters;
 
 /** Catastro uses (`luso`) with nothing a certificate rates. */
 const NOT_RATED = /suelo|sin edificar|agrari|industrial|almac[eé]n|estacionamiento|urbanizaci[oó]n/i;
@@ -171,10 +170,8 @@ export interface EstimateInput {
   ccaa: string | null;
 }
 
-const winterOf = (zone: string | null) =>
-  zone && (WINTER_ZONES as readonly string[]).includes(zone[0]!) ? zone[0]! : null;
-const rounded = (p: Record<Rating, number>) =>
-  Object.fromEntries(RATINGS.map((r) => [r, Math.round(p[r] * 1000) / 1000])) as Record<Rating, number>;
+const winterOf = (zone: string | null) => (zone && isOneOf(WINTER_ZONES, zone[0]) ? zone[0] : null);
+const rounded = (p: Record<Rating, number>) => byRating((r) => Math.round(p[r] * 1000) / 1000);
 
 /** The model's probability of each letter, or null when no estimate can be made. */
 export function estimateProbabilities({

@@ -1,8 +1,8 @@
 // Query parameters of portal pages, read defensively: a page's URL is anyone's to craft (repeated
 // keys arrive as arrays, dates as "2024-13-45", NULs inside a search), and none of that may reach
 // the database as anything but a valid value or nothing.
-import { hasControl, isUuid, PROPERTY_STATUSES, withoutControl, type PropertyStatus } from "@/lib/domain";
-import { STATUS_CLASSES, type StatusClass } from "@/lib/request-logs";
+import { hasControl, isUuid, oneOf, PROPERTY_STATUSES, withoutControl } from "@/lib/domain";
+import { STATUS_CLASSES } from "@/lib/request-logs";
 
 export type RawParam = string | string[] | undefined;
 
@@ -59,9 +59,7 @@ export const lookupOf = (params: LookupParams, max: number) => ({
 
 /** The Properties list's filters (its page and its CSV export read the same ones). */
 export function propertyFilters(s: Record<"q" | "status" | "from" | "to", RawParam>) {
-  const status = (PROPERTY_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
-    ? (oneParam(s.status) as PropertyStatus)
-    : undefined;
+  const status = oneOf(PROPERTY_STATUSES, oneParam(s.status));
   const from = isoDay(s.from);
   const to = isoDay(s.to);
   const q = searchText(s.q, 100);
@@ -70,10 +68,9 @@ export function propertyFilters(s: Record<"q" | "status" | "from" | "to", RawPar
 }
 
 /** `2xx`-style classes or an exact status; anything else is no filter. */
-function statusFilter(value: RawParam): StatusClass | number | undefined {
+function statusFilter(value: RawParam) {
   const raw = oneParam(value);
-  if ((STATUS_CLASSES as readonly string[]).includes(raw ?? "")) return raw as StatusClass;
-  return raw && /^[1-5]\d\d$/.test(raw) ? Number(raw) : undefined;
+  return oneOf(STATUS_CLASSES, raw) ?? (raw && /^[1-5]\d\d$/.test(raw) ? Number(raw) : undefined);
 }
 
 /** The Logs list's filters (its page and its CSV export read the same ones). */

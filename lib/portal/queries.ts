@@ -200,7 +200,10 @@ export async function deliveries(db: Db, filter: DeliverySearch) {
 }
 
 const referenceOf = (payload: unknown): string | null => {
-  const reference = (payload as { cadastral_reference?: unknown } | null)?.cadastral_reference;
+  const reference =
+    typeof payload === "object" && payload !== null && "cadastral_reference" in payload
+      ? payload.cadastral_reference
+      : undefined;
   return typeof reference === "string" ? reference : null;
 };
 

@@ -53,8 +53,8 @@ export async function registerHealth(db: Db, providers: readonly string[]): Prom
         order by ${a.startedAt} desc limit 1
       ) last`),
   ]);
-  type Row = Record<string, number | string | null>;
-  const byProvider = new Map(rowsOf<Row>(stats).map((r) => [r.provider as string, r]));
+  type Row = Record<string, number | string | null> & { provider: string };
+  const byProvider = new Map(rowsOf<Row>(stats).map((r) => [r.provider, r]));
   const lastErrors = new Map(
     rowsOf<{ provider: string; error: string | null; started_at: string | Date }>(errors).map((r) => [r.provider, r]),
   );

@@ -32,8 +32,7 @@ export const COMMUNITY_NAMES = [
 ] as const;
 export type CommunityName = (typeof COMMUNITY_NAMES)[number];
 
-export const isCommunityName = (name: string): name is CommunityName =>
-  (COMMUNITY_NAMES as readonly string[]).includes(name);
+export const isCommunityName = (name: string): name is CommunityName => COMMUNITY_NAMES.some((c) => c === name);
 
 export interface Province {
   code: string;

@@ -5,11 +5,11 @@
 // no record is counted by reason at its line.
 import { and, eq, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
-import type { CadastreSource } from "@/lib/domain";
 import type { ImportFile } from "./import";
 import { RegisterWriteError } from "./import";
 import { writeGeneration } from "./generations";
 import { type SkipCount, tally } from "./skips";
+import type { CadastreSource } from "@/lib/domain";
 
 const { cadastreCopies: copies, cadastreRecords: records } = schema;
 

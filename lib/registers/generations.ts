@@ -7,6 +7,7 @@
 import { and, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn, PgTable, PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "@/lib/db";
+import { messageOf } from "@/lib/domain";
 
 type CopyColumns = {
   generation: AnyPgColumn;
@@ -64,7 +65,7 @@ export async function writeGeneration<C extends PgTable & CopyColumns, T>(
     await discard(false);
     await db
       .update(table)
-      .set({ lastError: (error as Error).message } as PgUpdateSetSource<C>)
+      .set({ lastError: messageOf(error) } as PgUpdateSetSource<C>)
       .where(key.where);
     throw error;
   }

@@ -1,7 +1,7 @@
 // Refreshing datasets from their configured URLs: on the schedule (jobs/refresh-registers), from
 // the admin console, or `registers import --url`. Downloads stream straight into the importer.
 import type { Db, DbOrTx } from "@/lib/db";
-import { DomainError } from "@/lib/domain";
+import { DomainError, messageOf } from "@/lib/domain";
 import { enqueue, QUEUES, type JobData, type Queue } from "@/lib/queue";
 import { socrataHeaders } from "@/lib/enrichment/sources/registries/socrata";
 import type { Dataset } from "./datasets";
@@ -77,7 +77,7 @@ export async function refreshDatasets(db: Db, settings: RefreshSettings, only?: 
     try {
       outcomes.push({ dataset: dataset.id, ok: true, result: await importFromUrls(db, dataset, urls, settings) });
     } catch (error) {
-      outcomes.push({ dataset: dataset.id, ok: false, error: (error as Error).message });
+      outcomes.push({ dataset: dataset.id, ok: false, error: messageOf(error) });
     }
   }
   return outcomes;

@@ -10,7 +10,7 @@
 // meaning, primary energy or CO2, is unconfirmed: not imported); Región de Murcia, Extremadura,
 // Ceuta and Melilla (no published dataset found); Navarra and País Vasco (foral cadastres: their
 // references are not Catastro's, so nothing can be located).
-import { FORMAT_EVIDENCE, type FormatEvidenceLevel, type SourceName } from "@/lib/domain";
+import { FORMAT_EVIDENCE, type FormatEvidenceLevel } from "@/lib/domain";
 import type { LiveRegisters } from "@/lib/enrichment/sources/types";
 import type { CheckTarget } from "@/lib/enrichment/sources/check";
 import {
@@ -128,7 +128,7 @@ export const liveProviders = (): string[] => [...new Set(LIVE_REGISTERS.map((l) 
 export const checkTargets = (): CheckTarget[] =>
   LIVE_REGISTERS.map((l) => ({
     register: l.provider,
-    source: l.source as SourceName,
+    source: l.source,
     reference: l.check.reference,
     province: l.check.province,
   }));

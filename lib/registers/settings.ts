@@ -6,7 +6,7 @@ import { REGISTERS } from "./regions";
 import type { RegisterSettings } from "./register";
 
 /** Every register's keys and schemas (a key two registers read has one schema). */
-export const SETTINGS_SCHEMA = z.object(Object.assign({}, ...REGISTERS.map((r) => r.settings)));
+export const SETTINGS_SCHEMA = z.object(Object.fromEntries(REGISTERS.flatMap((r) => Object.entries(r.settings))));
 
 /** The registers' settings from `env` (an empty variable is unset); a bad value stops the start. */
 export function registerSettings(env: Record<string, string | undefined> = process.env): RegisterSettings {
@@ -17,5 +17,5 @@ export function registerSettings(env: Record<string, string | undefined> = proce
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid configuration: ${problems}`);
   }
-  return parsed.data as RegisterSettings;
+  return parsed.data;
 }

@@ -43,14 +43,18 @@ export function tally<R extends string>(skips: Partial<Record<R, SkipCount>>, re
 
 const where = (p: SkipPosition) => `${p.file} line ${p.line}${p.column === null ? "" : ` column "${p.column}"`}`;
 
+const isSkipReason = (reason: string): reason is SkipReason => Object.hasOwn(SKIP_REASONS, reason);
+
 /** One line per reason, in SKIP_REASONS order: `dates that are no calendar date…: 2 (a.csv line 8 column "x")`. */
 export function describeSkips(skips: Skips): string[] {
-  return (Object.keys(SKIP_REASONS) as SkipReason[]).flatMap((reason) => {
-    const tallied = skips[reason];
-    if (!tallied) return [];
-    const more = tallied.count > tallied.first.length ? "; …" : "";
-    return [`${SKIP_REASONS[reason]}: ${tallied.count} (${tallied.first.map(where).join("; ")}${more})`];
-  });
+  return Object.keys(SKIP_REASONS)
+    .filter(isSkipReason)
+    .flatMap((reason) => {
+      const tallied = skips[reason];
+      if (!tallied) return [];
+      const more = tallied.count > tallied.first.length ? "; …" : "";
+      return [`${SKIP_REASONS[reason]}: ${tallied.count} (${tallied.first.map(where).join("; ")}${more})`];
+    });
 }
 
 /**

@@ -65,7 +65,7 @@ export async function listDatasets(db: Db, staleDays: number, now = new Date()):
       inspections: d.inspections ?? null,
       rows: live ? row.rows : 0,
       skipped: live ? row.skipped : 0,
-      skips: live ? (row.skips as Skips) : {},
+      skips: live ? row.skips : {},
       asOf: live ? row.asOf : null,
       asOfBasis: live ? row.asOfBasis : null,
       publishedOn: live ? row.publishedOn : null,

@@ -6,6 +6,7 @@ import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
 import { modulePaths } from "./reader-thread";
 import { WORKBOOK_READER } from "./workbook-reader";
+import { messageOf } from "@/lib/domain";
 
 export { csvStream } from "./csv-stream";
 export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
@@ -110,7 +111,7 @@ export async function* firstSheetRows(
           });
       } catch (error) {
         sourceError = error;
-        worker.postMessage({ type: "fail", message: (error as Error).message });
+        worker.postMessage({ type: "fail", message: messageOf(error) });
       }
     }));
   // Busy time counts from the worker's first request for bytes: loading exceljs is not the workbook's.
@@ -140,13 +141,14 @@ export async function* firstSheetRows(
     wake();
   });
   // Ended from here: the parent's own event loop runs while the worker is busy.
-  let stopped: Error | null = null;
-  const stop = (error: Error) => {
-    stopped ??= error;
+  // The first reason given (a caller's abort reason is whatever it gave) is thrown to the reader as it is.
+  const stopped = new AbortController();
+  const stop = (reason: unknown) => {
+    stopped.abort(reason);
     void worker.terminate();
     wake();
   };
-  const onAbort = () => stop(signal!.reason as Error);
+  const onAbort = () => stop(signal!.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
   const busy =
     cpuSeconds === undefined
@@ -157,8 +159,8 @@ export async function* firstSheetRows(
         }, BUSY_CHECK_MS);
   try {
     for (;;) {
-      while (!inbox.length && !ended && !stopped) await new Promise<void>((resolve) => (wake = resolve));
-      if (stopped) throw stopped;
+      while (!inbox.length && !ended && !stopped.signal.aborted) await new Promise<void>((resolve) => (wake = resolve));
+      if (stopped.signal.aborted) throw stopped.signal.reason;
       const message = inbox.shift();
       if (!message) throw ended;
       if (message.type === "rows") {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
-import { can, grantableRoles, roleChangeRefusal, type TeamRole } from "@/lib/domain";
+import { can, grantableRoles, roleChangeRefusal, type Role, type TeamRole } from "@/lib/domain";
 import { pendingInvitations } from "@/lib/auth/accounts";
 import { teamOf } from "@/lib/portal/queries";
 import { buttonColumn, DataTable } from "../../_components/data-table";
@@ -15,7 +15,8 @@ export default async function Team() {
   const manager = can(user.role, "team");
   // The roles this member may give (only an owner makes owners), and whose role or membership they may change.
   const grantable = grantableRoles(user.role);
-  const manages = (role: TeamRole) => !roleChangeRefusal(user.role, role, null);
+  // An operator is no member of a team: only team roles are changed here.
+  const manages = (role: Role): role is TeamRole => role !== "operator" && !roleChangeRefusal(user.role, role, null);
   const [members, invitations] = await Promise.all([
     teamOf(app.db, partnerId),
     manager ? pendingInvitations(app.db, partnerId) : [],
@@ -69,11 +70,7 @@ export default async function Team() {
           {
             header: "Role",
             cell: (m) =>
-              manages(m.role as TeamRole) ? (
-                <RoleForm memberId={m.id} role={m.role as TeamRole} roles={grantable} />
-              ) : (
-                <Badge value={m.role} />
-              ),
+              manages(m.role) ? <RoleForm memberId={m.id} role={m.role} roles={grantable} /> : <Badge value={m.role} />,
           },
           { header: "Joined", cell: (m) => <Time value={m.createdAt} />, from: "sm" },
           manager &&
@@ -82,7 +79,7 @@ export default async function Team() {
               label: "Remove",
               pendingText: "Removing…",
               confirm: (m) => `Remove ${m.email}? Their account is deleted and they are signed out at once.`,
-              shown: (m) => m.id !== user.id && manages(m.role as TeamRole),
+              shown: (m) => m.id !== user.id && manages(m.role),
             }),
         ]}
       />

@@ -1,4 +1,4 @@
-import { ERROR_TITLES, type ErrorCode } from "@/lib/domain";
+import { ERROR_TITLES, isErrorCode, type ErrorCode } from "@/lib/domain";
 import type { Config } from "@/lib/config";
 import { MAX_BODY_BYTES, STATUS_OF_CODE } from "@/lib/partner-api";
 import { connection } from "next/server";
@@ -63,7 +63,7 @@ export default async function Errors() {
   await connection(); // the settings are the running server's, not the build's
   const { config } = await getApp();
   const EXPLANATIONS = explanations(config);
-  const codes = Object.keys(EXPLANATIONS) as ErrorCode[];
+  const codes = Object.keys(EXPLANATIONS).filter(isErrorCode);
   return (
     <div className="max-w-3xl">
       <PageHeader

@@ -9,6 +9,7 @@ import CircuitBreaker from "opossum";
 import type { BreakerState } from "@/lib/observability/metrics";
 import { toError } from "./http";
 import type { Provider, RegisterGuard, SourceOutcome } from "./types";
+import { codeOf } from "@/lib/domain";
 
 export type { BreakerState };
 
@@ -103,7 +104,7 @@ export function createBreakers(settings: BreakerSettings, events: BreakerEvents 
       } catch (error) {
         // Failures name the register, so the attempt log and the admin console count them against it.
         if (error instanceof FailedOutcome) return { ...error.outcome, provider: error.outcome.provider ?? provider };
-        if ((error as { code?: string }).code === "EOPENBREAKER") return unavailable(provider);
+        if (codeOf(error) === "EOPENBREAKER") return unavailable(provider);
         return { ...toError(error), provider };
       }
     },

@@ -2,6 +2,7 @@
 // a concurrency cap, an answer cache with TTL, and coalescing of identical in-flight lookups.
 import { readCapped } from "@/lib/http/read-capped";
 import type { Provider, RegisterBudget, RegisterGuard, SourceErrorCode, SourceInput, SourceOutcome } from "./types";
+import { codeOf, messageOf } from "@/lib/domain";
 
 export type Outcome<T> = SourceOutcome<T>;
 
@@ -54,8 +55,8 @@ export async function getText(
       });
     } catch (error) {
       if (signal.aborted) throw aborted();
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new UpstreamError("network", cause?.code ?? cause?.message ?? (error as Error).message);
+      const cause = error instanceof Error ? error.cause : undefined;
+      throw new UpstreamError("network", codeOf(cause) ?? (cause instanceof Error ? cause.message : messageOf(error)));
     }
     const location = res.status >= 300 && res.status < 400 ? res.headers.get("location") : null;
     if (!location) break;

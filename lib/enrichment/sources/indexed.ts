@@ -2,7 +2,7 @@
 // live registry is asked; without one the live source answers as before (and, where no registry
 // exists, the estimate or the ITE rules). Live mode only: test mode keeps the sandbox.
 import { addressKey } from "@/lib/addresses";
-import { sqlState } from "@/lib/domain";
+import { messageOf, sqlState } from "@/lib/domain";
 import { propertyUnit } from "./registries/fields";
 import {
   indexProvider,
@@ -40,7 +40,7 @@ async function indexFirst<H, T>(
   } catch (error) {
     const outcome = await live();
     const code = sqlState(error);
-    const failure = code ? `index query failed (SQLSTATE ${code})` : (error as Error).message;
+    const failure = code ? `index query failed (SQLSTATE ${code})` : messageOf(error);
     return outcome.kind === "error" ? outcome : { ...outcome, summary: { ...outcome.summary, index_error: failure } };
   }
   return hit ? found(hit) : live();

@@ -17,12 +17,11 @@ export const SCENARIOS = {
 } as const;
 
 export type ScenarioUnit = (typeof SCENARIOS)[keyof typeof SCENARIOS];
-const UNITS: ReadonlySet<string> = new Set(Object.values(SCENARIOS));
 
 /** The scenario a reference selects, or null (other `9xxx` units behave like any reference). */
 export function scenarioOf(reference: string): ScenarioUnit | null {
   const unit = unitNumber(reference);
-  return unit !== null && UNITS.has(unit) ? (unit as ScenarioUnit) : null;
+  return Object.values(SCENARIOS).find((u) => u === unit) ?? null;
 }
 
 /**
@@ -31,7 +30,7 @@ export function scenarioOf(reference: string): ScenarioUnit | null {
  */
 export function draw(key: string): () => number {
   const digest = createHash("sha256").update(key).digest();
-  let [a, b, c, d] = [0, 4, 8, 12].map((offset) => digest.readUInt32LE(offset)) as [number, number, number, number];
+  let [a, b, c, d] = [digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)];
   return () => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;

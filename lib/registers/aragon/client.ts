@@ -33,6 +33,7 @@ export const ARAGON_COLUMNS = {
 } as const satisfies CertificateColumns & { reference: string };
 
 export type AragonRow = Readonly<Record<string, unknown>>;
+const isRow = (row: unknown): row is AragonRow => typeof row === "object" && row !== null;
 
 export interface AragonClient {
   base: string;
@@ -61,9 +62,9 @@ export async function aragonRows(
     limit: String(ROWS),
   });
   const rows = parseJson(await getText(`${base.replace(/\/+$/, "")}/GA_OD_Core/download?${params}`, { timeoutMs }));
-  if (!Array.isArray(rows) || rows.some((r) => typeof r !== "object" || r === null))
+  if (!Array.isArray(rows) || !rows.every(isRow))
     throw new UpstreamError("malformed", "the GA_OD_Core answer is not an array of rows");
-  return rows as AragonRow[];
+  return rows;
 }
 
 /** Both letters, the figures written with their unit, issue and expiry, the certificate number. */

@@ -187,8 +187,8 @@ export function createFinca(options: FincaOptions) {
         client.POST("/batches", {
           params: { query },
           // The file travels as it is; its media type is the one the API reads it by.
-          body: file as unknown as Schemas["CreateBatchRequest"],
-          bodySerializer: (body: unknown) => body as BodyInit,
+          body: file,
+          bodySerializer: (body) => body,
           headers: {
             "Content-Type": UPLOAD_TYPES[format],
             ...(options.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : {}),
@@ -280,19 +280,23 @@ export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly
 
 const WEBHOOK_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
 
+/** Fetch's `Headers` (a runtime without fetch has no such class). */
+const isFetchHeaders = (headers: WebhookHeaders): headers is Headers =>
+  typeof Headers !== "undefined" && headers instanceof Headers;
+
 /** The three Standard Webhooks headers of a delivery, by their lower-case names. */
 function webhookHeaders(headers: WebhookHeaders): Record<string, string> {
   const found: Record<string, string> = {};
-  if (typeof Headers !== "undefined" && headers instanceof Headers) {
+  if (isFetchHeaders(headers)) {
     for (const name of WEBHOOK_HEADERS) {
       const value = headers.get(name);
       if (value !== null) found[name] = value;
     }
     return found;
   }
-  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
+  for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
-    if (value === undefined || !(WEBHOOK_HEADERS as readonly string[]).includes(lower)) continue;
+    if (value === undefined || !WEBHOOK_HEADERS.some((h) => h === lower)) continue;
     // A header sent twice arrives as a list: signatures are a space-separated list anyway, and two
     // ids or timestamps joined match no signature, so the delivery is refused rather than guessed.
     found[lower] = typeof value === "string" ? value : value.join(" ");

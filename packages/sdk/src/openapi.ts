@@ -1320,8 +1320,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreateBatchRequest"];
-                "text/csv": string;
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                "text/csv": string | Blob;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
             };
         };
         responses: {

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { z } from "zod";
 import { requirePartner } from "@/server/session";
 import { getRequestLog } from "@/lib/request-logs";
 import { BodyView } from "../../../_components/body-view";
@@ -8,12 +9,24 @@ import { Badge, Card, Missing, PageHeader, TableWrap, Time } from "../../../_com
 
 export const metadata = { title: "Request" };
 
-interface FieldError {
-  pointer?: string;
-  parameter?: string;
-  header?: string;
-  detail?: string;
-}
+/**
+ * The stored problem+json, as much of it as the page shows: its detail and field errors (a member of
+ * another shape is not shown; the whole answer still is, below).
+ */
+const ShownProblem = z.looseObject({
+  detail: z.string().optional(),
+  errors: z
+    .array(
+      z.looseObject({
+        pointer: z.string().optional(),
+        parameter: z.string().optional(),
+        header: z.string().optional(),
+        detail: z.string().optional(),
+      }),
+    )
+    .optional(),
+});
+type FieldError = NonNullable<z.infer<typeof ShownProblem>["errors"]>[number];
 
 /** Where a field error points: the body's JSON pointer, a query parameter or a header. */
 const placeOf = (e: FieldError) =>
@@ -34,7 +47,8 @@ export default async function RequestLogPage({ params }: { params: Promise<{ id:
     ? await getRequestLog(app.db, { partnerId, mode, role: user.role }, Number(id))
     : null;
   if (!row) notFound();
-  const problem = row.problem as { detail?: string; errors?: FieldError[] } | null;
+  const shown = ShownProblem.safeParse(row.problem);
+  const problem = row.problem ? (shown.data ?? {}) : null;
   const headers = Object.entries(row.requestHeaders ?? {});
   return (
     <>
@@ -110,7 +124,7 @@ export default async function RequestLogPage({ params }: { params: Promise<{ id:
             <details className="mt-3">
               <summary className="cursor-pointer text-xs font-medium text-brand-700">The problem+json answered</summary>
               <pre className="mt-2 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 font-mono text-[11px] text-slate-800 ring-1 ring-slate-200">
-                {JSON.stringify(problem, null, 2)}
+                {JSON.stringify(row.problem, null, 2)}
               </pre>
             </details>
           </Card>

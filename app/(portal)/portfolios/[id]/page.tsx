@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
 import { getBatch, listItems } from "@/lib/batches";
-import { BATCH_ITEM_STATUSES, type BatchItemStatus } from "@/lib/domain";
+import { BATCH_ITEM_STATUSES, oneOf } from "@/lib/domain";
 import { oneParam, searchText, type RawParam } from "@/lib/portal/params";
 import { MAX_TEXT } from "@/lib/batches";
 import { ActionButton } from "../../../_components/action-button";
@@ -29,9 +29,7 @@ export default async function PortfolioPage({
   const s = await searchParams;
   const batch = await getBatch(app.db, scope, id);
   if (!batch) notFound();
-  const status = (BATCH_ITEM_STATUSES as readonly string[]).includes(oneParam(s.status) ?? "")
-    ? (oneParam(s.status) as BatchItemStatus)
-    : undefined;
+  const status = oneOf(BATCH_ITEM_STATUSES, oneParam(s.status));
   const externalId = searchText(s.external_id, MAX_TEXT);
   const after = /^\d{1,9}$/.test(oneParam(s.after) ?? "") ? Number(oneParam(s.after)) : undefined;
   const [items, invalid] = await Promise.all([

@@ -1,9 +1,9 @@
 import Link from "next/link";
 import { requirePartner } from "@/server/session";
 import { can } from "@/lib/domain";
-import { EVENT_TYPES } from "@/lib/domain";
+import { EVENT_TYPES, oneOf } from "@/lib/domain";
 import { listEndpoints } from "@/lib/webhooks/endpoints";
-import { deliveries, DELIVERY_FILTERS, type DeliveryFilter } from "@/lib/portal/queries";
+import { deliveries, DELIVERY_FILTERS } from "@/lib/portal/queries";
 import { daySpan, idParam, isoDay, oneParam, queryOf, searchText, type RawParam } from "@/lib/portal/params";
 import { DeliveryList } from "../../../_components/delivery-list";
 import { Pager } from "../../../_components/data-table";
@@ -22,9 +22,7 @@ export default async function Deliveries({ searchParams }: { searchParams: Promi
   const s = await searchParams;
   const endpoints = await listEndpoints(app.db, scope);
   const endpoint = endpoints.find((e) => e.id === idParam(s.endpoint))?.id;
-  const status = (DELIVERY_FILTERS as readonly string[]).includes(oneParam(s.status) ?? "")
-    ? (oneParam(s.status) as DeliveryFilter)
-    : undefined;
+  const status = oneOf(DELIVERY_FILTERS, oneParam(s.status));
   const type = TYPES.includes(oneParam(s.type) ?? "") ? oneParam(s.type) : undefined;
   const q = searchText(s.q, 100);
   const from = isoDay(s.from);

@@ -11,7 +11,7 @@
 // this year is due. Scope limits (Cataluña and Asturias: multi-dwelling residential only) are not
 // applied: the cadastre facts do not tell single-family houses apart, and over-reporting "required"
 // only costs a registry lookup, whereas a wrong "not_required" would hide a due inspection.
-import type { CommunityName } from "@/lib/reference-data";
+import { isCommunityName, type CommunityName } from "@/lib/reference-data";
 
 export const FIRST_INSPECTION_AGE: Readonly<Partial<Record<CommunityName, number>>> = {
   "Comunidad de Madrid": 30,
@@ -26,9 +26,8 @@ export type IteRequirement = "not_required" | "required" | "unknown";
 
 /** The confirmed first-inspection age of a community (its name as in the reference data), or null. */
 export function firstInspectionAge(ccaa: string | null): number | null {
-  // hasOwn: a name such as "toString" must not find an inherited property.
-  if (ccaa === null || !Object.hasOwn(FIRST_INSPECTION_AGE, ccaa)) return null;
-  return FIRST_INSPECTION_AGE[ccaa as CommunityName]!;
+  // Only a community's name: a name such as "toString" must not find an inherited property.
+  return ccaa !== null && isCommunityName(ccaa) ? (FIRST_INSPECTION_AGE[ccaa] ?? null) : null;
 }
 
 export function iteRequirement({

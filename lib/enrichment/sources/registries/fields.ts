@@ -2,7 +2,7 @@
 // of bulk files). Each reader tells an absent value (null: empty, "-", "N/D"…) from one that is
 // there but is no value of its kind (UNREADABLE: "02/28/2032", "n.d. kWh", "H"), which the register
 // index counts; live lookups read both as null.
-import { daysIn, withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
+import { daysIn, oneOf, RATINGS, withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
 import type { RegistryCertificate } from "../types";
 
 export const UNREADABLE = Symbol("unreadable");
@@ -25,7 +25,7 @@ export function readLetter(value: unknown): Reading<Rating> {
   const s = trimmed(value).toUpperCase();
   if (ABSENT.test(s)) return null;
   const letter = /^([A-G])(?:\s+-\s.*)?$/.exec(s)?.[1];
-  return letter ? (letter as Rating) : UNREADABLE;
+  return oneOf(RATINGS, letter) ?? UNREADABLE;
 }
 
 /** YYYY-MM-DD when year, month and day make a date this century or the last; else null. */

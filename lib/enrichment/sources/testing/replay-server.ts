@@ -2,7 +2,7 @@
 // bodies, HTML error pages, HTTP 200 error bodies, malformed bodies, slow answers, hangs and cut
 // connections, and counts the requests it receives.
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 
 export type Reply =
   /** A body with a status (default 200) and content type (default JSON), optionally after a delay. */
@@ -78,8 +78,10 @@ export async function startReplayServer(): Promise<ReplayServer> {
     s.on("close", () => sockets.delete(s));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("the replay server is not listening on TCP");
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${address.port}`,
     on: (match, reply) => void routes.unshift([match, reply]),
     requests,
     arrivals,

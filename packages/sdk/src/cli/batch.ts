@@ -39,13 +39,17 @@ export const BATCH_HELP: readonly HelpEntry[] = [
 /** A refusal of the command itself (exit status 2). */
 export class UsageError extends Error {}
 
+/** What a thrown value says: an Error's message, or the value itself as text. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** A local file that cannot be read or written: the command's own failure, not the server's. */
 class LocalFileError extends Error {}
 
 /** A local file's failure (a node:fs error names its path; a network one does not), said as such. */
 function fileProblem(error: unknown): string | null {
-  const { path: file, code, message } = error as NodeJS.ErrnoException;
-  if (typeof file !== "string") return null;
+  if (!(error instanceof Error) || !("path" in error) || typeof error.path !== "string") return null;
+  const { path: file, message } = error;
+  const code = "code" in error ? error.code : undefined;
   if (code === "ENOENT") return `no such file or folder: ${file}`;
   if (code === "EACCES" || code === "EPERM") return `permission denied: ${file}`;
   if (code === "EISDIR") return `${file} is a folder, not a file`;
@@ -136,8 +140,8 @@ async function submit(client: Client, values: Record<string, unknown>): Promise<
   const file = typeof values.file === "string" ? values.file : "";
   if (!file) throw new UsageError("--file is required");
   const format = formatOf(values);
-  const out = (values.out as string | undefined) ?? `${file.replace(/\.[^./]+$/, "")}.results.${format}`;
-  const name = (values.name as string | undefined) ?? path.basename(file).replace(/\.[^.]+$/, "");
+  const out = typeof values.out === "string" ? values.out : `${file.replace(/\.[^./]+$/, "")}.results.${format}`;
+  const name = typeof values.name === "string" ? values.name : path.basename(file).replace(/\.[^.]+$/, "");
   await localFile(file);
   const { body, format: fileFormat, digest } = await fileBody(file);
   const referenceColumn = text(values["reference-column"]);
@@ -203,7 +207,7 @@ export async function batchCommand(argv: string[]): Promise<void> {
       return;
     }
     const format = formatOf(values);
-    const out = (values.out as string | undefined) ?? `batch-${id}.${format}`;
+    const out = values.out ?? `batch-${id}.${format}`;
     await download(client, id, out, format);
     console.log(`Results: ${out}`);
   } catch (error) {
@@ -215,6 +219,6 @@ export async function batchCommand(argv: string[]): Promise<void> {
     if (error instanceof UsageError || error instanceof LocalFileError) throw error;
     const problem = fileProblem(error);
     if (problem) throw new Error(problem);
-    throw new Error(`could not reach ${client.base}: ${(error as Error).message}`);
+    throw new Error(`could not reach ${client.base}: ${messageOf(error)}`);
   }
 }

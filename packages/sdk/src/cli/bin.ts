@@ -1,4 +1,5 @@
 // `finca`, as a partner installs it with @finca/sdk: the partner commands alone.
+import { messageOf } from "./batch.js";
 import { helpText } from "./help.js";
 import { PARTNER_HELP, PARTNER_HELP_NOTE, partnerCommand, UsageError } from "./index.js";
 
@@ -16,7 +17,7 @@ else {
     if (!(await partnerCommand(argv))) throw new UsageError(`unknown command: ${argv[0]}`);
   } catch (error) {
     const usage = error instanceof UsageError;
-    console.error(`finca: ${(error as Error).message}${usage ? `\n\n${HELP}` : ""}`);
+    console.error(`finca: ${messageOf(error)}${usage ? `\n\n${HELP}` : ""}`);
     process.exitCode = usage ? 2 : 1;
   }
 }

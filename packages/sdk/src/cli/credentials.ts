@@ -15,8 +15,9 @@ export async function apiKeyOf(values: Record<string, unknown>): Promise<string 
   const given = (typeof values.key === "string" && values.key.trim()) || process.env.FINCA_API_KEY?.trim();
   if (given) return given;
   try {
-    const stored = JSON.parse(await readFile(credentialsFile(), "utf8")) as { api_key?: unknown };
-    return typeof stored.api_key === "string" && stored.api_key ? stored.api_key : null;
+    const stored: unknown = JSON.parse(await readFile(credentialsFile(), "utf8"));
+    const key = typeof stored === "object" && stored !== null && "api_key" in stored ? stored.api_key : null;
+    return typeof key === "string" && key ? key : null;
   } catch {
     return null; // never logged in
   }

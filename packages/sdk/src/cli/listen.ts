@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { EventSourceParserStream } from "eventsource-parser/stream";
-import { clientOf, UsageError } from "./batch.js";
+import { clientOf, messageOf, UsageError } from "./batch.js";
 
 class ListenRefused extends Error {}
 
@@ -65,7 +65,7 @@ export async function listenCommand(argv: string[]): Promise<void> {
     } catch (error) {
       if (stop.signal.aborted) break;
       if (error instanceof ListenRefused) throw error;
-      console.error(`Connection lost (${(error as Error).message}).`);
+      console.error(`Connection lost (${messageOf(error)}).`);
     }
     if (stop.signal.aborted) break;
     console.error(`Reconnecting in ${delayMs / 1000} s…`);
@@ -91,6 +91,6 @@ async function forward(
     await res.arrayBuffer();
     console.log(`${line}  <-- ${res.status} ${res.statusText} (${Date.now() - started} ms)`);
   } catch (error) {
-    console.log(`${line}  <-- failed: ${(error as Error).message}`);
+    console.log(`${line}  <-- failed: ${messageOf(error)}`);
   }
 }

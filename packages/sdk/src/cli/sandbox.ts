@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { stringify } from "csv-stringify/sync";
-import { SCENARIOS, type ScenarioUnit, sandboxReferences } from "@/lib/enrichment/sources/sandbox";
+import { SCENARIOS, sandboxReferences } from "@/lib/enrichment/sources/sandbox";
 import { UsageError } from "./batch.js";
 import type { HelpEntry } from "./help.js";
 
-const UNITS: readonly string[] = Object.values(SCENARIOS);
+const UNITS = Object.values(SCENARIOS);
 /** A portfolio's rows at most (the server's default `BATCH_MAX_ITEMS`). */
 const MAX_COUNT = 100_000;
 
@@ -40,13 +40,13 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
   const count = Number(values.count);
   if (!/^\d+$/.test(values.count ?? "") || count < 1 || count > MAX_COUNT)
     throw new UsageError(`--count must be a whole number from 1 to ${MAX_COUNT.toLocaleString("en")}`);
-  const scenario = values.scenario ?? null;
-  if (scenario !== null && !UNITS.includes(scenario))
-    throw new UsageError(`--scenario must be one of ${UNITS.join(", ")}`);
+  const scenario = values.scenario === undefined ? null : UNITS.find((u) => u === values.scenario);
+  if (scenario === undefined) throw new UsageError(`--scenario must be one of ${UNITS.join(", ")}`);
   if (values.format !== "csv" && values.format !== "xlsx") throw new UsageError("--format must be csv or xlsx");
-  const rows = sandboxReferences(count, scenario as ScenarioUnit | null, values.seed ?? randomUUID()).map(
-    (reference, i) => [reference, `sandbox-${i + 1}`],
-  );
+  const rows = sandboxReferences(count, scenario, values.seed ?? randomUUID()).map((reference, i) => [
+    reference,
+    `sandbox-${i + 1}`,
+  ]);
   const header = ["cadastral_reference", "external_id"];
   if (values.format === "csv") {
     const csv = stringify([header, ...rows], { record_delimiter: "\r\n" });

@@ -10,8 +10,8 @@ const TYPES = {
 
 export async function GET(_request: Request, { params }: { params: Promise<{ file: string }> }) {
   const { file } = await params;
-  const format = /^portfolio\.(csv|xlsx)$/.exec(file)?.[1] as keyof typeof TYPES | undefined;
-  if (!format)
+  const format = /^portfolio\.(csv|xlsx)$/.exec(file)?.[1];
+  if (format !== "csv" && format !== "xlsx")
     return new Response("No such sample: portfolio.csv or portfolio.xlsx.\n", {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8" },
