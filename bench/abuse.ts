@@ -6,7 +6,8 @@
 // of it counts on A's write budget (RATE_LIMIT_WRITES), as in production. Meanwhile partner B reads
 // (GET /properties, open loop at `--rate`/s): its p99 against B's p99 alone on the same server in
 // the same run (at most `--max-ratio` times it), and the server's RSS sampled every 250 ms (peak
-// at most `--max-rss-mib`). The server is bench/upload-server.ts: the lean API server with the
+// at most `--max-rss-mib`); A's requests unanswered when B's phase ends are given up (on a loaded
+// machine the files at nice 19 take minutes). The server is bench/upload-server.ts: the lean API server with the
 // portal's preview command in the same process.
 //   npx tsx bench/abuse.ts [--seconds 20] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
 import http from "node:http";
@@ -151,19 +152,28 @@ const server = await startServer(
   `${url}${READY_PATH}`,
 );
 
-/** One POST of a whole body; its status ("error:…" when the connection failed) and time. */
+/**
+ * A's requests still unanswered when its phase ends are given up (A's client goes away, as a client
+ * that waited long enough does): the server ends their reading, and the phase ends with B's.
+ */
+const attackOver = new AbortController();
+
+/** One POST of a whole body; its status ("error:…" when the connection failed, "given up") and time. */
 function post(path: string, headers: Record<string, string>, body: Buffer) {
   const started = performance.now();
   return new Promise<{ status: string; ms: number }>((resolve) => {
     const req = http.request(
-      { host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, "Content-Length": body.length } },
+      {
+        ...{ host: "127.0.0.1", port, method: "POST", path, signal: attackOver.signal },
+        headers: { ...headers, "Content-Length": body.length },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve({ status: String(res.statusCode), ms: performance.now() - started }));
       },
     );
     req.on("error", (e: NodeJS.ErrnoException) =>
-      resolve({ status: `error:${e.code}`, ms: performance.now() - started }),
+      resolve({ status: attackOver.signal.aborted ? "given up" : `error:${e.code}`, ms: performance.now() - started }),
     );
     req.end(body);
   });
@@ -293,7 +303,11 @@ try {
   const attackRun = attack(until);
   await sleep(1000); // the attack under way before B's measured reads begin
   phases.attacked.from = Date.now();
-  const during = await peakRss(Promise.all([reads().finally(() => (phases.attacked.to = Date.now())), attackRun]));
+  const bRead = reads().finally(() => {
+    phases.attacked.to = Date.now();
+    attackOver.abort();
+  });
+  const during = await peakRss(Promise.all([bRead, attackRun]));
   [attacked, attackResult] = during.result;
   rss = { peak: during.peak, start: alone.start, baselinePeak: alone.peak };
   delay = { alone: aloneDelay, attacked: await loopDelay() };
