@@ -11,7 +11,7 @@
 // Ceuta and Melilla (no published dataset found); Navarra and País Vasco (foral cadastres: their
 // references are not Catastro's, so nothing can be located).
 import { FORMAT_EVIDENCE, type FormatEvidenceLevel } from "@/lib/domain";
-import type { LiveRegisters } from "@/lib/enrichment/sources/types";
+import type { LiveProvider, LiveRegisters } from "@/lib/enrichment/sources/types";
 import type { CheckTarget } from "@/lib/enrichment/sources/check";
 import {
   allCommunities,
@@ -122,7 +122,7 @@ export function liveRegisters(settings: RegisterSettings): LiveRegisters {
 export const LIVE_REGISTERS: readonly LiveRegister[] = [...new Set(REGIONS.flatMap((r) => r.registers))];
 
 /** The live registers' providers (metric labels, breakers, the admin's health table). */
-export const liveProviders = (): string[] => [...new Set(LIVE_REGISTERS.map((l) => l.provider))];
+export const liveProviders = (): LiveProvider[] => [...new Set(LIVE_REGISTERS.map((l) => l.provider))];
 
 /** What `registers check` asks: each live register, by the reference it knows. */
 export const checkTargets = (): CheckTarget[] =>

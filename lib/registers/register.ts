@@ -9,6 +9,7 @@ import type {
   CadastreEndpoints,
   LiveCertificateClient,
   LiveInspectionClient,
+  LiveProvider,
   Provenance,
 } from "@/lib/enrichment/sources/types";
 import type { CommunityName } from "@/lib/reference-data";
@@ -47,8 +48,8 @@ export interface Licence {
 }
 
 interface LiveRegisterBase {
-  /** As in `enrichment.<source>.provider` and the metrics' `provider` label. */
-  provider: string;
+  /** As in `enrichment.<source>.provider` and the metrics' `provider` label: one of LIVE_PROVIDERS. */
+  provider: LiveProvider;
   /** The registry label its answers carry. */
   registry: string;
   evidence: FormatEvidence;

@@ -6,7 +6,6 @@ import { Worker } from "node:worker_threads";
 import type ExcelJS from "exceljs";
 import { modulePaths } from "./reader-thread";
 import { WORKBOOK_READER } from "./workbook-reader";
-import { messageOf } from "@/lib/domain";
 
 export { csvStream } from "./csv-stream";
 export { CsvRefused, csvReaders, csvRows, CsvUnreadable, type CsvLimits, type CsvPick, type CsvReaders } from "./csv";
@@ -111,7 +110,8 @@ export async function* firstSheetRows(
           });
       } catch (error) {
         sourceError = error;
-        worker.postMessage({ type: "fail", message: messageOf(error) });
+        // Not lib/domain's messageOf: the partner CLI bundles this reader, and the kernel brings zod.
+        worker.postMessage({ type: "fail", message: error instanceof Error ? error.message : String(error) });
       }
     }));
   // Busy time counts from the worker's first request for bytes: loading exceljs is not the workbook's.

@@ -1,6 +1,9 @@
 // The one interface every register implements, live (real registers) or sandbox (test mode).
 import { z } from "zod";
 import { CERTIFICATE_SCOPES, ITE_RESULTS, ITE_STATUSES, Location, RATINGS, type Mode, Unit } from "@/lib/domain";
+import type { LiveProvider, Provider } from "./providers";
+
+export { indexProvider, PROVIDERS, Provider, type LiveProvider } from "./providers";
 
 /** What the cadastre tells us about a unit or parcel; later steps derive everything else from it. */
 export const CadastreFacts = z.object({
@@ -65,7 +68,7 @@ export interface RegisterGuard {
  */
 export interface RegisterBudget {
   /** Resolves true once one more request to `provider`'s register fits its budget; false if `signal` aborts first. */
-  take(provider: string, signal: AbortSignal): Promise<boolean>;
+  take(provider: Provider, signal: AbortSignal): Promise<boolean>;
 }
 
 /**
@@ -150,17 +153,6 @@ export interface Sources {
 }
 
 /**
- * Providers the engine names itself; each regional register names its own (lib/registers/<id>/),
- * and the index answers as `index:<dataset>`.
- */
-export const PROVIDERS = {
-  catastro: "catastro-ovc",
-  rules: "rules",
-  estimate: "estimate",
-  sandbox: "sandbox",
-} as const;
-
-/**
  * A record of the local register index: which dataset, as of when (the publisher's snapshot date),
  * read when (the copy's import), from which line, under which licence.
  */
@@ -204,7 +196,7 @@ export interface Provenance {
 
 /** A regional register asked live for a unit's (or else its parcel's) certificate. */
 export interface LiveCertificateClient {
-  provider: string;
+  provider: LiveProvider;
   provenance: Provenance;
   lookup(
     query: { unit: string | null; parcel: string },
@@ -214,7 +206,7 @@ export interface LiveCertificateClient {
 
 /** A regional register asked live for a building's inspection, by its parcel. */
 export interface LiveInspectionClient {
-  provider: string;
+  provider: LiveProvider;
   provenance: Provenance;
   /**
    * `codes`: it holds only codes of inspection reports found elsewhere (ICAEN's certificates), no
@@ -243,14 +235,3 @@ export interface LiveRegisters {
   energyCertificate: ReadonlyMap<string, LiveCertificateClient>;
   ite: ReadonlyMap<string, LiveInspectionClient>;
 }
-
-/** The provider name of an index answer: `index:<dataset>`. */
-export const indexProvider = (dataset: string): Provider => `index:${dataset}`;
-
-/**
- * Who answered a lookup: the engine's own (PROVIDERS), a register module's (lib/registers/<id>/ names
- * it: the set is the register list's, which this floor cannot see, so the type stays open), or the
- * local index of a dataset (`index:<dataset>`). Lower-case words joined by hyphens or a colon.
- */
-export type Provider = string;
-export const Provider = z.string().regex(/^[a-z0-9]+([:-][a-z0-9.-]+)*$/);

@@ -8,11 +8,12 @@ import { getText, parseJson, UpstreamError } from "@/lib/enrichment/sources/http
 import { certificateValues, registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import type { CertificateColumns } from "@/lib/enrichment/sources/registries/fields";
 import { unitThenBuilding } from "@/lib/enrichment/sources/registries/rows";
+import type { LiveProvider } from "@/lib/enrichment/sources/types";
 import type { CertificateClient } from "../register";
 
 export const ARAGON_BASE_URL = "https://opendata.aragon.es";
 export const ARAGON_REGISTRY = "Gobierno de Aragón (GA_OD_Core 237)";
-export const ARAGON_PROVIDER = "aragon-gaodcore";
+export const ARAGON_PROVIDER: LiveProvider = "aragon-gaodcore";
 const VIEW = "237";
 
 /**

@@ -7,11 +7,12 @@ import { bareReference as bare, isoDate, ratingLetter } from "@/lib/enrichment/s
 import { registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import { foundCertificate, noCertificate } from "@/lib/enrichment/sources/registries/rows";
 import { wfsFeatures } from "@/lib/enrichment/sources/registries/wfs";
+import type { LiveProvider } from "@/lib/enrichment/sources/types";
 import type { CertificateClient } from "../register";
 
 export const VALENCIA_BASE_URL = "https://terramapas.icv.gva.es/26_GCEE";
 export const VALENCIA_REGISTRY = "GVA GCEE WFS";
-export const VALENCIA_PROVIDER = "gva-wfs";
+export const VALENCIA_PROVIDER: LiveProvider = "gva-wfs";
 
 export interface ValenciaProperties {
   /** Certificate code, e.g. `E2016VS069634`. */

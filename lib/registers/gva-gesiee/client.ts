@@ -7,12 +7,12 @@
 // filters the same layer on `inf_refcatastral`. Licence CC BY 4.0 Generalitat (its capabilities).
 import { isoDate } from "@/lib/enrichment/sources/registries/fields";
 import { wfsFeatures } from "@/lib/enrichment/sources/registries/wfs";
-import type { IteFinding, SourceOutcome } from "@/lib/enrichment/sources/types";
+import type { IteFinding, LiveProvider, SourceOutcome } from "@/lib/enrichment/sources/types";
 import type { InspectionClient } from "../register";
 
 export const GESIEE_BASE_URL = "https://terramapas.icv.gva.es/0801_GESIEE";
 export const GESIEE_REGISTRY = "GVA GESIEE (IEE.CV)";
-export const GESIEE_PROVIDER = "gva-gesiee";
+export const GESIEE_PROVIDER: LiveProvider = "gva-gesiee";
 
 export interface GesieeReport {
   inf_refcatastral?: string;

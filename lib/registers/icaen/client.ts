@@ -7,12 +7,12 @@ import { getText, parseJson, UpstreamError } from "@/lib/enrichment/sources/http
 import { isoDate, registryCertificate } from "@/lib/enrichment/sources/registries/fields";
 import { unitThenBuilding } from "@/lib/enrichment/sources/registries/rows";
 import { appTokenHeader } from "@/lib/enrichment/sources/registries/socrata";
-import type { IteFinding, SourceOutcome } from "@/lib/enrichment/sources/types";
+import type { IteFinding, LiveProvider, SourceOutcome } from "@/lib/enrichment/sources/types";
 import type { CertificateClient, InspectionClient } from "../register";
 
 export const CATALONIA_BASE_URL = "https://analisi.transparenciacatalunya.cat";
 export const CATALONIA_REGISTRY = "ICAEN (j6ii-t3w2)";
-export const CATALONIA_PROVIDER = "icaen-socrata";
+export const CATALONIA_PROVIDER: LiveProvider = "icaen-socrata";
 
 export interface CataloniaRow {
   /** The procedure number of the certificate. */

@@ -3,11 +3,11 @@
 // 14-character parcel (a certificate of the whole building). A certificate of another unit of the
 // building is not this property's. A record whose letter is not A-G is no usable certificate.
 import type { CertificateScope } from "@/lib/domain";
-import type { RegistryCertificate, SourceOutcome } from "../types";
+import type { LiveProvider, RegistryCertificate, SourceOutcome } from "../types";
 import { ratingLetter } from "./fields";
 
 /** No usable certificate: the rows seen without an A-G letter are counted for operators. */
-export const noCertificate = (provider: string, registry: string, unusable: number): SourceOutcome<never> => ({
+export const noCertificate = (provider: LiveProvider, registry: string, unusable: number): SourceOutcome<never> => ({
   kind: "not_found",
   provider,
   summary: { registry, ...(unusable ? { unusable_records: unusable } : {}) },
@@ -15,7 +15,7 @@ export const noCertificate = (provider: string, registry: string, unusable: numb
 
 /** A certificate found at `scope`. */
 export const foundCertificate = (
-  provider: string,
+  provider: LiveProvider,
   data: RegistryCertificate,
   scope: CertificateScope,
 ): SourceOutcome<RegistryCertificate> => ({
@@ -27,7 +27,7 @@ export const foundCertificate = (
 
 /** How one registry's rows read: its provider and registry label, its headline letter, its certificate. */
 export interface RowRegistry<R> {
-  provider: string;
+  provider: LiveProvider;
   registry: string;
   letter: (row: R) => unknown;
   certificate: (row: R, scope: CertificateScope) => RegistryCertificate;
