@@ -1,7 +1,17 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // Native packages must be loaded by Node, not bundled.
-  serverExternalPackages: ["pg", "pg-boss", "@node-rs/argon2", "pino", "pino-pretty", "prom-client", "opossum"],
+  // Native packages must be loaded by Node, not bundled; unzipper too: it names an optional S3 client
+  // it never loads for us, which the bundler would have to resolve.
+  serverExternalPackages: [
+    "pg",
+    "pg-boss",
+    "@node-rs/argon2",
+    "pino",
+    "pino-pretty",
+    "prom-client",
+    "opossum",
+    "unzipper",
+  ],
   poweredByHeader: false,
   // Portfolio files are uploaded to a server action (the Portfolios page): BATCH_MAX_BYTES' default,
   // 10 MiB, and the form's own bytes. Larger portfolios go through the API (POST /batches).
