@@ -17,6 +17,8 @@ const PUBLIC = [
   "/sign-in",
   "/sign-up",
   "/invite/not-a-token",
+  "/forgot-password",
+  "/reset-password/not-a-token",
   "/docs",
   "/docs/portfolios",
   "/docs/api",
@@ -43,6 +45,7 @@ const ADMIN = [
   "/admin/requests?q=req_none",
   "/admin/registers",
   "/admin/activity",
+  "/admin/outbox",
   "/admin/account",
 ];
 const name = (p: string) => `a11y${p.replaceAll(/[/?=]/g, "-")}`;
