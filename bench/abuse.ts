@@ -7,14 +7,17 @@
 // (GET /properties, open loop at `--rate`/s): its p99 against B's p99 alone on the same server in
 // the same run (at most `--max-ratio` times it), and the server's RSS sampled every 250 ms (peak
 // at most `--max-rss-mib`); A's requests unanswered when B's phase ends are given up (on a loaded
-// machine the files at nice 19 take minutes). The server is bench/upload-server.ts: the lean API server with the
+// machine the files at nice 19 take minutes). The phases alternate for `--rounds` rounds (B alone,
+// then under attack, each `--seconds` / rounds long, a pause between them for the server to settle)
+// and B's latencies are pooled per phase: other work on the machine that comes and goes then
+// weighs on both phases alike instead of on whichever ran while it did. The server is bench/upload-server.ts: the lean API server with the
 // portal's preview command in the same process.
-//   npx tsx bench/abuse.ts [--seconds 20] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
+//   npx tsx bench/abuse.ts [--seconds 20] [--rounds 2] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
 import http from "node:http";
 import { loadavg } from "node:os";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
-import { and, between, eq } from "drizzle-orm";
+import { and, between, eq, or } from "drizzle-orm";
 import JSZip from "jszip";
 import { loadConfig } from "@/lib/config";
 import { openDatabase, schema } from "@/lib/db";
@@ -40,6 +43,7 @@ import {
 const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "20" },
+    rounds: { type: "string", default: "2" },
     rate: { type: "string", default: "50" },
     attackers: { type: "string", default: "4" },
     "bomb-mb": { type: "string", default: "600" },
@@ -50,6 +54,7 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+const rounds = Math.max(1, Number(values.rounds));
 const rate = Number(values.rate);
 const attackers = Number(values.attackers);
 const MB = 1024 * 1024;
@@ -154,9 +159,10 @@ const server = await startServer(
 
 /**
  * A's requests still unanswered when its phase ends are given up (A's client goes away, as a client
- * that waited long enough does): the server ends their reading, and the phase ends with B's.
+ * that waited long enough does): the server ends their reading, and the phase ends with B's. One
+ * per attack round.
  */
-const attackOver = new AbortController();
+let attackOver = new AbortController();
 
 /** One POST of a whole body; its status ("error:…" when the connection failed, "given up") and time. */
 function post(path: string, headers: Record<string, string>, body: Buffer) {
@@ -193,10 +199,12 @@ const attacks: [string, () => ReturnType<typeof post>][] = [
   ["xlsx_second_sheet_preview", preview("xlsx", files.xlsxSecondSheet)],
 ];
 
+/** What A's requests got, by file, over every round: statuses counted, and the slowest answer. */
+const outcomes: Record<string, Record<string, number>> = {};
+const slowestMs: Record<string, number> = {};
+
 /** The attack until `until`: each loop sends the next file once the last was answered. */
 async function attack(until: number) {
-  const outcomes: Record<string, Record<string, number>> = {};
-  const slowest: Record<string, number> = {};
   let next = 0;
   await Promise.all(
     Array.from({ length: attackers }, async () => {
@@ -205,21 +213,21 @@ async function attack(until: number) {
         const { status, ms } = await send();
         outcomes[name] ??= {};
         outcomes[name][status] = (outcomes[name][status] ?? 0) + 1;
-        slowest[name] = round(Math.max(slowest[name] ?? 0, ms));
+        slowestMs[name] = round(Math.max(slowestMs[name] ?? 0, ms));
       }
     }),
   );
-  return { outcomes, slowestMs: slowest };
 }
 
-/** Partner B's reads for the run's length (open loop). */
-const reads = () =>
+/** Partner B's reads for one round (open loop), each latency added to `into`. */
+const reads = (into: number[]) =>
   load({
     url,
-    seconds,
+    seconds: seconds / rounds,
     concurrency: 256,
     rate,
     request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
+    onLatency: (_, ms) => into.push(ms),
   });
 
 /**
@@ -245,39 +253,85 @@ async function peakRss<T>(during: Promise<T>): Promise<{ result: T; peak: number
   return { result: await result, peak, start };
 }
 
+type Phase = "alone" | "attacked";
+type Delay = { p99: number; max: number };
+
 /**
  * B's reads as the server timed them (its request logs, written on its way out): from the request's
- * arrival to its answer, per phase. Against the client's figures: what B waited for outside the
- * server's handling (the network's queues, the client's own turns).
+ * arrival to its answer, per phase (its rounds pooled). Against the client's figures: what B waited
+ * for outside the server's handling (the network's queues, the client's own turns).
  */
-async function serverTimes() {
+async function serverTimes(windows: Record<Phase, { from: number; to: number }[]>) {
   const database = await openDatabase({ url: db.url, postgres: { poolSize: 1 } });
   const { requestLogs: r } = schema;
   try {
-    const times = async ({ from, to }: { from: number; to: number }) => {
+    const times = async (phase: { from: number; to: number }[]) => {
       const rows = await database.db
         .select({ ms: r.durationMs })
         .from(r)
-        .where(and(eq(r.partnerId, readerId!), eq(r.method, "GET"), between(r.at, new Date(from), new Date(to))))
+        .where(
+          and(
+            eq(r.partnerId, readerId!),
+            eq(r.method, "GET"),
+            or(...phase.map(({ from, to }) => between(r.at, new Date(from), new Date(to)))),
+          ),
+        )
         .orderBy(r.durationMs);
       const sorted = rows.map((row) => row.ms);
       return { p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), requests: sorted.length };
     };
-    return { alone: await times(phases.alone), attacked: await times(phases.attacked) };
+    return { alone: await times(windows.alone), attacked: await times(windows.attacked) };
   } finally {
     await database.close();
   }
 }
 
+/** Percentiles of a phase's pooled latencies, and its rounds' own p99s. */
+function summary(latencies: number[], results: LoadResult[]) {
+  const sorted = [...latencies].sort((x, y) => x - y);
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
+  const statuses: Record<string, number> = {};
+  for (const r of results) for (const [k, n] of Object.entries(r.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
+  return {
+    requests,
+    perSecond: round(requests / seconds),
+    p50: round(percentile(sorted, 50)),
+    p99: round(percentile(sorted, 99)),
+    p999: round(percentile(sorted, 99.9)),
+    roundsP99: results.map((r) => r.p99),
+    statuses,
+    errorRate: round(results.reduce((sum, r) => sum + r.errorRate * r.requests, 0) / Math.max(1, requests), 4),
+  };
+}
+
 // Other work on the machine moves every figure: its load average is written beside them.
 const loadBefore = round(loadavg()[0]!, 2);
-let baseline: LoadResult;
-let attacked: LoadResult;
-let attackResult: Awaited<ReturnType<typeof attack>>;
-let rss: { peak: number; start: number; baselinePeak: number };
-let delay: { alone: { p99: number; max: number }; attacked: { p99: number; max: number } };
-const phases = { alone: { from: 0, to: 0 }, attacked: { from: 0, to: 0 } };
-let serverSide: Record<keyof typeof phases, { p50: number; p99: number; requests: number }>;
+const latencies: Record<Phase, number[]> = { alone: [], attacked: [] };
+const results: Record<Phase, LoadResult[]> = { alone: [], attacked: [] };
+const windows: Record<Phase, { from: number; to: number }[]> = { alone: [], attacked: [] };
+const delays: Record<Phase, Delay[]> = { alone: [], attacked: [] };
+const peaks: Record<Phase, number> = { alone: 0, attacked: 0 };
+const rssStart = rssMiB(server.pid!);
+let serverSide: Awaited<ReturnType<typeof serverTimes>>;
+
+/** One phase's round: B's reads (with `alongside`, A's attack, started a second before them). */
+async function measureRound(phase: Phase, alongside?: (until: number) => Promise<void>) {
+  const roundSeconds = seconds / rounds;
+  await loopDelay();
+  const attackRun = alongside?.(Date.now() + roundSeconds * 1000 + 1000);
+  if (attackRun) await sleep(1000); // the attack under way before B's measured reads begin
+  const window = { from: Date.now(), to: 0 };
+  const bRead = reads(latencies[phase]).finally(() => {
+    window.to = Date.now();
+    attackOver.abort();
+  });
+  const during = await peakRss(Promise.all([bRead, attackRun]));
+  results[phase].push(during.result[0]);
+  windows[phase].push(window);
+  peaks[phase] = Math.max(peaks[phase], during.peak);
+  delays[phase].push(await loopDelay());
+}
+
 try {
   // B's properties to list, then a warm-up of its reads.
   for (let i = 0; i < 10; i++)
@@ -291,33 +345,31 @@ try {
     seconds: Math.min(3, seconds),
     request: () => ({ method: "GET", path: `${CREATE_PATH}?limit=10`, headers: { "X-API-Key": readerKey! } }),
   });
-  console.log(`baseline: partner B reads alone for ${seconds} s at ${rate}/s...`);
-  await loopDelay();
-  phases.alone.from = Date.now();
-  const alone = await peakRss(reads());
-  phases.alone.to = Date.now();
-  baseline = alone.result;
-  const aloneDelay = await loopDelay();
-  console.log(`attack: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
-  const until = Date.now() + seconds * 1000 + 1000;
-  const attackRun = attack(until);
-  await sleep(1000); // the attack under way before B's measured reads begin
-  phases.attacked.from = Date.now();
-  const bRead = reads().finally(() => {
-    phases.attacked.to = Date.now();
-    attackOver.abort();
-  });
-  const during = await peakRss(Promise.all([bRead, attackRun]));
-  [attacked, attackResult] = during.result;
-  rss = { peak: during.peak, start: alone.start, baselinePeak: alone.peak };
-  delay = { alone: aloneDelay, attacked: await loopDelay() };
+  for (let r = 1; r <= rounds; r++) {
+    console.log(`round ${r}/${rounds}: partner B reads alone for ${round(seconds / rounds)} s at ${rate}/s...`);
+    await measureRound("alone");
+    console.log(`round ${r}/${rounds}: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
+    attackOver = new AbortController();
+    await measureRound("attacked", attack);
+    // A's given-up files end their reading; the next round starts on a settled server.
+    await sleep(Math.min(3000, (seconds / rounds) * 300));
+  }
   await stopGroup(server);
-  serverSide = await serverTimes();
+  serverSide = await serverTimes(windows);
 } finally {
   await stopGroup(server);
   await db.drop();
 }
 
+const baseline = summary(latencies.alone, results.alone);
+const attacked = summary(latencies.attacked, results.attacked);
+const worst = (phase: Phase): Delay => ({
+  p99: Math.max(...delays[phase].map((d) => d.p99)),
+  max: Math.max(...delays[phase].map((d) => d.max)),
+});
+const delay = { alone: worst("alone"), attacked: worst("attacked") };
+const rss = { start: rssStart, baselinePeak: peaks.alone, peak: peaks.attacked };
+const attackResult = { outcomes, slowestMs };
 const ratio = round(attacked.p99 / baseline.p99, 2);
 const problems: string[] = [];
 if (ratio > Number(values["max-ratio"]))
@@ -328,7 +380,8 @@ const verdict = problems.length ? "fail" : "pass";
 console.log(
   `partner B alone:       p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  p99.9 ${baseline.p999} ms  ${baseline.perSecond} req/s\n` +
     `partner B, A attacking: p50 ${attacked.p50} ms  p99 ${attacked.p99} ms  p99.9 ${attacked.p999} ms  ${attacked.perSecond} req/s\n` +
-    `p99 ratio ${ratio} (at most ${values["max-ratio"]}), p50 ratio ${round(attacked.p50 / baseline.p50, 2)}\n` +
+    `p99 ratio ${ratio} (at most ${values["max-ratio"]}), p50 ratio ${round(attacked.p50 / baseline.p50, 2)}; ` +
+    `each round's p99: alone ${baseline.roundsP99.join(", ")} ms, under attack ${attacked.roundsP99.join(", ")} ms\n` +
     `B's reads as the server timed them: p50 ${serverSide.alone.p50} ms, p99 ${serverSide.alone.p99} ms alone; ` +
     `p50 ${serverSide.attacked.p50} ms, p99 ${serverSide.attacked.p99} ms under attack\n` +
     `server event loop delay: p99 ${delay.alone.p99} ms, max ${delay.alone.max} ms alone; ` +
@@ -338,7 +391,14 @@ console.log(
     `the machine's load average (1 min): ${loadBefore} before, ${round(loadavg()[0]!, 2)} after\n` +
     `${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`,
 );
-const settings = { seconds, rate, attackers, bombMb: Number(values["bomb-mb"]), sheetMb: Number(values["sheet-mb"]) };
+const settings = {
+  seconds,
+  rounds,
+  rate,
+  attackers,
+  bombMb: Number(values["bomb-mb"]),
+  sheetMb: Number(values["sheet-mb"]),
+};
 console.log(
   "written",
   await writeResult("abuse", {
