@@ -1,6 +1,5 @@
 // One Drizzle database on PostgreSQL: the server of DATABASE_URL, or the embedded PostgreSQL of the
 // data folder (./embedded.ts) when it is unset.
-import { setPriority } from "node:os";
 import path from "node:path";
 import { getTableName, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
@@ -8,6 +7,7 @@ import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
 import { IDEMPOTENCY_HOURS, type Scope } from "@/lib/domain";
 import { embeddedPostgres, type EmbeddedOptions } from "./embedded";
+import { lowerPriority } from "./priority";
 import * as schema from "./schema";
 
 export { schema };
@@ -312,7 +312,7 @@ async function openPostgres(
     if (sessionNice !== undefined)
       client
         .query<{ pid: number }>("select pg_backend_pid() as pid")
-        .then(({ rows: [row] }) => row && setPriority(row.pid, sessionNice))
+        .then(({ rows: [row] }) => row && lowerPriority(row.pid, sessionNice))
         .catch(() => {}); // not permitted, or the session already gone: it keeps the server's priority
   });
   // Migrations on a connection of their own, without the query timeout: waiting for another
