@@ -44,6 +44,8 @@ const { values } = parseArgs({
   options: {
     seconds: { type: "string", default: "20" },
     rounds: { type: "string", default: "2" },
+    /** Only the attacks whose name holds this (e.g. "xlsx", "csv", "api", "preview"): to tell their costs apart. */
+    only: { type: "string", default: "" },
     rate: { type: "string", default: "50" },
     attackers: { type: "string", default: "4" },
     "bomb-mb": { type: "string", default: "600" },
@@ -189,7 +191,7 @@ const api = (body: Buffer) => () => post(BATCHES_PATH, { "X-API-Key": attackerKe
 const preview = (format: "csv" | "xlsx", body: Buffer) => () =>
   post(`${PREVIEW_PATH}?format=${format}`, { "X-Bench-Partner": attackerId! }, body);
 // In turn, the workbooks apart: A may have one read at a time, the next waits its turn.
-const attacks: [string, () => ReturnType<typeof post>][] = [
+const allAttacks: [string, () => ReturnType<typeof post>][] = [
   ["xlsx_bomb_preview", preview("xlsx", files.xlsxBomb)],
   ["csv_columns_api", api(files.csvColumns)],
   ["csv_long_rows_preview", preview("csv", files.csvLongRows)],
@@ -198,6 +200,9 @@ const attacks: [string, () => ReturnType<typeof post>][] = [
   ["csv_columns_preview", preview("csv", files.csvColumns)],
   ["xlsx_second_sheet_preview", preview("xlsx", files.xlsxSecondSheet)],
 ];
+
+const attacks = allAttacks.filter(([name]) => name.includes(values.only));
+if (!attacks.length) throw new Error(`no attack's name holds "${values.only}"`);
 
 /** What A's requests got, by file, over every round: statuses counted, and the slowest answer. */
 const outcomes: Record<string, Record<string, number>> = {};
