@@ -9,11 +9,12 @@ import {
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import { Batch, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
-import { STATUS_OF_CODE } from "./errors";
+import { Batch, DomainError, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
+import { MISSING_KEY, problemBody, STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
 import { contract } from "./contract";
-import { BASE_PATH, TAGS, type Contract } from "./operation";
+import * as example from "./examples";
+import { BASE_PATH, TAGS, type Contract, type ProblemExample } from "./operation";
 
 type HeaderRefs = Record<string, { $ref: string }>;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -89,10 +90,21 @@ const problemSchemas = new Map(
   ]),
 );
 
-const problem = (status: string, description: string, headers: HeaderRefs): ZodOpenApiResponseObject => {
+/** A problem answer, its example written by the one problem+json writer. */
+const problem = (
+  status: string,
+  description: string,
+  headers: HeaderRefs,
+  { detail, errors }: ProblemExample,
+): ZodOpenApiResponseObject => {
   const code = CODE_OF_STATUS.get(Number(status));
-  const schema = (code && problemSchemas.get(code)) ?? Problem;
-  return { description, headers, content: { "application/problem+json": { schema } } };
+  if (!code) throw new Error(`no error code answers ${status}`);
+  const body = problemBody(new DomainError(code, detail, errors && [...errors]), example.REQUEST_ID);
+  return {
+    description,
+    headers,
+    content: { "application/problem+json": { schema: problemSchemas.get(code), example: body } },
+  };
 };
 
 /**
@@ -105,14 +117,17 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
     Object.entries(op.responses).map(([status, declared]) => {
       const description =
         typeof declared.description === "string" ? declared.description : declared.description(config);
-      if (declared.kind === "problem") return [status, problem(status, description, counted)];
+      if (declared.kind === "problem") {
+        const shown = typeof declared.example === "function" ? declared.example(config) : declared.example;
+        return [status, problem(status, description, counted, shown)];
+      }
       const headers =
         declared.kind === "json" && declared.location ? { ...counted, Location: ref("Location") } : counted;
       const content =
         declared.kind === "json"
-          ? { "application/json": { schema: declared.schema } }
+          ? { "application/json": { schema: declared.schema, example: declared.example } }
           : declared.kind === "stream"
-            ? Object.fromEntries(Object.entries(declared.content).map(([type, schema]) => [type, { schema }]))
+            ? mediaTypes(declared.content, declared.examples)
             : undefined;
       return [status, { description, headers, ...(content && { content }) }];
     }),
@@ -123,12 +138,15 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
       "401",
       "`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.",
       requestIdHeaders,
+      { detail: MISSING_KEY },
     );
-  if (op.write || op.request?.query) {
+  // Only what the wrapper parses can be refused: a body (with its headers) or a query.
+  if (op.request?.body || op.request?.query) {
     implied["422"] = problem(
       "422",
       "`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.",
       counted,
+      op.request.body ? example.notAnObject : example.unknownParameter,
     );
   }
   if (op.write) {
@@ -139,10 +157,20 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
         ...writeHeaders,
         "Retry-After": ref("RetryAfter"),
       },
+      example.rateLimitedFor(config),
     );
   }
   return { ...own, ...implied };
 }
+
+/** Media types, each with its schema and its example where it has one (a binary one has none). */
+const mediaTypes = (schemas: Record<string, z.ZodType>, examples: Record<string, unknown> = {}) =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([type, schema]) => [
+      type,
+      { schema, ...(examples[type] !== undefined && { example: examples[type] }) },
+    ]),
+  );
 
 /**
  * The schema an answer of `op` with this status and media type was declared with (the document's
@@ -173,12 +201,10 @@ function operationObject(op: Contract, config: Config): ZodOpenApiOperationObjec
       ? {
           requestBody: {
             required: true,
-            content: {
-              "application/json": { schema: op.request.body },
-              ...Object.fromEntries(
-                Object.entries(op.request.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]),
-              ),
-            },
+            content: mediaTypes(
+              { "application/json": op.request.body, ...op.request.alsoAccepts },
+              { "application/json": op.request.examples?.body, ...op.request.examples?.alsoAccepts },
+            ),
           },
         }
       : {}),
