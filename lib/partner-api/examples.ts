@@ -112,9 +112,10 @@ export const property: Property = {
   enriched_at: "2026-11-29T03:00:46.998Z",
 };
 
+export const BATCH_NAME = "Hipotecas 2026-Q3";
 /** The portfolio's request: the registered reference again, and the mistyped one. */
 export const batchRequest = {
-  name: "Hipotecas 2026-Q3",
+  name: BATCH_NAME,
   items: [
     { cadastral_reference: REFERENCE, external_id: "loan-0001" },
     { cadastral_reference: MISTYPED, external_id: "loan-0002" },

@@ -7,7 +7,7 @@ import { Batch, BATCH_ITEM_STATUSES, BatchItem, isUuid, PROPERTY_STATUSES, Prope
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { HEADER_ROWS } from "@/lib/spreadsheets/header";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
-import { BATCH_ID, PROPERTY_ID, REFERENCE } from "./examples";
+import { BATCH_ID, BATCH_NAME, PROPERTY_ID, REFERENCE } from "./examples";
 
 /** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
 function wholeNumber(min: number, max: number, error = `must be a whole number from ${min} to ${max}`) {
@@ -88,7 +88,10 @@ const columnName = (what: string) =>
 export const CreateBatchQuery = z.strictObject({
   name: label()
     .optional()
-    .meta({ description: "The batch's name, for a CSV or XLSX body (a JSON body names it in `name`)." }),
+    .meta({
+      description: "The batch's name, for a CSV or XLSX body (a JSON body names it in `name`).",
+      param: { example: BATCH_NAME },
+    }),
   reference_column: columnName("the cadastral references"),
   external_id_column: columnName("your ids (`external_id`)"),
 });
