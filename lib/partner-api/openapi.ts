@@ -10,6 +10,7 @@ import {
 } from "zod-openapi";
 import type { Config } from "@/lib/config";
 import { Batch, DomainError, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
+import { TEST_EVENT_MESSAGE } from "@/lib/webhooks/replay";
 import { MISSING_KEY, problemBody, STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
 import { contract } from "./contract";
@@ -215,7 +216,14 @@ function operationObject(op: Contract, config: Config): ZodOpenApiOperationObjec
 /** One event as sent: `{type, timestamp, data}`, signed per Standard Webhooks. */
 function webhook(
   config: Config,
-  event: { id: string; type: string; summary: string; description: string; data: z.ZodType },
+  event: {
+    id: string;
+    type: string;
+    summary: string;
+    description: string;
+    data: z.ZodType;
+    example: { timestamp: string; data: unknown };
+  },
 ): ZodOpenApiOperationObject {
   return {
     operationId: event.id,
@@ -230,6 +238,7 @@ function webhook(
           schema: z
             .object({ type: z.literal(event.type), timestamp: Timestamp, data: event.data })
             .meta({ id: `${event.id}Event` }),
+          example: { type: event.type, ...event.example },
         },
       },
     },
@@ -298,6 +307,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
           data: Property,
+          example: { timestamp: example.property.enriched_at ?? example.property.updated_at, data: example.property },
         }),
       },
       "batch.completed": {
@@ -308,6 +318,10 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             "Sent once per batch when no item is pending any more (also for a cancelled batch, once the items it had started have finished). `data` is the batch as `GET /batches/{id}` returns it.",
           data: Batch,
+          example: {
+            timestamp: example.completedBatch.completed_at ?? example.completedBatch.created_at,
+            data: example.completedBatch,
+          },
         }),
       },
       "webhook.test": {
@@ -318,6 +332,10 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             'Sent to one endpoint when its owner presses "Send test event" in the portal (also to a disabled endpoint), to check it is reachable and verifies signatures.',
           data: z.object({ endpoint_id: z.uuid(), message: z.string() }).meta({ id: "WebhookTestData" }),
+          example: {
+            timestamp: "2026-11-29T03:01:12.530Z",
+            data: { endpoint_id: example.ENDPOINT_ID, message: TEST_EVENT_MESSAGE },
+          },
         }),
       },
     },

@@ -1,12 +1,12 @@
 // Every operation of the OpenAPI document shows an example of its request (its body, its
-// parameters) and of each answer with a body, and each example is one its operation's own zod
-// schemas accept: an example that drifts from its schema fails here (Redocly and Spectral check
+// parameters) and of each answer with a body, every event an example of itself, and each example
+// is one its operation's own zod schemas accept: an example that drifts from its schema fails here (Redocly and Spectral check
 // them against the document's JSON schemas too: test/openapi/lint.test.ts).
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
+import { z } from "zod";
 import { checkReference } from "@/lib/cadastral-reference";
 import { loadConfig } from "@/lib/config";
-import { isUuid } from "@/lib/domain";
+import { Batch, isUuid, Property } from "@/lib/domain";
 import { openApiDocument, operations } from "@/lib/partner-api";
 import { declaredSchema } from "@/lib/partner-api/openapi";
 
@@ -119,6 +119,21 @@ describe("the OpenAPI document's examples", () => {
     expect(seen.references.size).toBeGreaterThan(1);
     expect(seen.ids).toBeGreaterThan(10);
     expect(seen.times).toBeGreaterThan(10);
+  });
+
+  it("show every event as it is sent: `{type, timestamp, data}`, its data of the event's schema", () => {
+    const schemas: Record<string, z.ZodType> = {
+      "property.enriched": Property,
+      "batch.completed": Batch,
+      "webhook.test": z.strictObject({ endpoint_id: z.uuid(), message: z.string().min(1) }),
+    };
+    expect(Object.keys(doc.webhooks).sort()).toEqual(Object.keys(schemas).sort());
+    for (const [type, event] of Object.entries(doc.webhooks as Json)) {
+      const shown = event.post.requestBody.content["application/json"].example;
+      expect(shown).toMatchObject({ type, timestamp: expect.any(String) });
+      expect(new Date(shown.timestamp).toISOString()).toBe(shown.timestamp);
+      expect(problems(schemas[type]!, shown.data), type).toEqual([]);
+    }
   });
 
   it("show the served document as it begins", () => {
