@@ -12,13 +12,12 @@ export const SDK_TYPES = "packages/sdk/src/openapi.ts";
 
 type Media = { content?: Record<string, { example?: unknown }> };
 type Paths = Record<string, Record<string, { requestBody?: Media; responses: Record<string, Media> }>>;
-type Document = { paths: Paths; webhooks: Paths };
 
 /**
  * The document without its bodies' examples: in the types they would be a thousand lines of JSDoc
  * (the API reference shows them). Parameters keep theirs: a line each.
  */
-function withoutBodyExamples(document: Document): Document {
+function withoutBodyExamples<D extends { paths: Paths; webhooks: Paths }>(document: D): D {
   for (const item of [...Object.values(document.paths), ...Object.values(document.webhooks)])
     for (const op of Object.values(item))
       for (const part of [op.requestBody, ...Object.values(op.responses)])

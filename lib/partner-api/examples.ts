@@ -41,7 +41,8 @@ function refusal(reference: string): string {
 }
 export const REFUSED_REFERENCE = refusal(MISTYPED);
 
-const sandboxSource = (updatedAt: string) => ({
+/** A source the sandbox answered at once, at `updatedAt`. */
+export const sandboxSource = (updatedAt: string) => ({
   status: "completed" as const,
   attempts: 1,
   updated_at: updatedAt,

@@ -89,7 +89,10 @@ describe("the OpenAPI document's examples", () => {
     const seen = { references: new Set<string>(), ids: 0, times: 0 };
     const refused = new Set<string>();
     const walk = (value: unknown, where: string): void => {
-      if (Array.isArray(value)) return value.forEach((v, i) => walk(v, `${where}/${i}`));
+      if (Array.isArray(value)) {
+        for (const [i, v] of value.entries()) walk(v, `${where}/${i}`);
+        return;
+      }
       if (value === null || typeof value !== "object") return;
       const item = value as Json;
       for (const [member, v] of Object.entries(item)) {
