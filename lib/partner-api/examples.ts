@@ -1,9 +1,11 @@
 // The OpenAPI document's examples, one world: a test key registers 2749704YJ0624N0001DI, then a
-// portfolio of it and a mistyped reference, and adds a webhook endpoint. The bodies are what the
-// API answered (the sandbox's data, ids and times as they were), captured through its handlers;
-// each is typed by its schema here, and test/openapi/examples.test.ts parses every example of the
-// document with its operation's schemas. Texts the product writes (errors, CSV, events) are made
-// by the code that writes them.
+// portfolio of it and a mistyped reference, and adds a webhook endpoint. The property, the batch,
+// its items, the endpoint and the coverage are what the API answered (the sandbox's data, ids and
+// times as they were), captured through its handlers on 2026-11-29; the cancelled batch, the
+// update and the events' ids are made to match. Each is typed by its schema here, and
+// test/openapi/examples.test.ts parses every example of the document with its operation's
+// schemas. Texts the product writes (errors, CSV, NDJSON, the listen stream) are made by the code
+// that writes them.
 import { z } from "zod";
 import type { Config } from "@/lib/config";
 import {
