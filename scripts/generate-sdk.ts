@@ -10,8 +10,23 @@ import { openApiDocument } from "@/lib/partner-api";
 
 export const SDK_TYPES = "packages/sdk/src/openapi.ts";
 
+type Media = { content?: Record<string, { example?: unknown }> };
+type Paths = Record<string, Record<string, { requestBody?: Media; responses: Record<string, Media> }>>;
+
+/**
+ * The document without its bodies' examples: in the types they would be a thousand lines of JSDoc
+ * (the API reference shows them). Parameters keep theirs: a line each.
+ */
+function withoutBodyExamples<D extends { paths: Paths; webhooks: Paths }>(document: D): D {
+  for (const item of [...Object.values(document.paths), ...Object.values(document.webhooks)])
+    for (const op of Object.values(item))
+      for (const part of [op.requestBody, ...Object.values(op.responses)])
+        for (const media of Object.values(part?.content ?? {})) Reflect.deleteProperty(media, "example");
+  return document;
+}
+
 export async function sdkTypes(): Promise<string> {
-  const document = JSON.parse(JSON.stringify(openApiDocument(loadConfig({}))));
+  const document = withoutBodyExamples(JSON.parse(JSON.stringify(openApiDocument(loadConfig({})))));
   const ast = await openapiTS(document, {
     alphabetize: false,
     exportType: true,

@@ -8,6 +8,7 @@ import {
   idempotencyConflict,
   type Batch,
   type BatchCounts,
+  type Mode,
   type Scope,
   type WriteBudget,
 } from "@/lib/domain";
@@ -75,12 +76,16 @@ async function activeBatches(db: DbOrTx, scope: Scope): Promise<number> {
   return active;
 }
 
+/** The 409 of a scope with `active` batches queued or running, `max` at most. */
+export const tooManyActiveBatches = (active: number, max: number, mode: Mode) =>
+  new DomainError(
+    "too_many_active_batches",
+    `${active} batches of yours are queued or running in ${mode} mode (at most ${max}): wait for one to complete, or cancel one.`,
+  );
+
 function refuseAtCap(deps: BatchesDeps, scope: Scope, active: number): void {
   if (active >= deps.config.BATCH_MAX_ACTIVE)
-    throw new DomainError(
-      "too_many_active_batches",
-      `${active} batches of yours are queued or running in ${scope.mode} mode (at most ${deps.config.BATCH_MAX_ACTIVE}): wait for one to complete, or cancel one.`,
-    );
+    throw tooManyActiveBatches(active, deps.config.BATCH_MAX_ACTIVE, scope.mode);
 }
 
 async function accept(

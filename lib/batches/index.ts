@@ -2,6 +2,7 @@
 export {
   cancelBatch,
   submitBatch,
+  tooManyActiveBatches,
   type BatchesDeps,
   type BatchJob,
   type Submission,
@@ -27,7 +28,10 @@ export {
 } from "./read";
 export { MAX_JSON_ITEMS, MAX_TEXT, REFERENCE_HEADERS, type ItemInput } from "./items";
 export {
+  csvLines,
   exportResults,
+  ndjsonLines,
+  resultCells,
   resultsContentType,
   resultsStream,
   RESULT_COLUMNS,

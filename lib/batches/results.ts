@@ -151,6 +151,9 @@ function csvCell(cell: Cell): string {
  */
 export const csvLines = (rows: Cell[][]) => rows.map((cells) => `${cells.map(csvCell).join(",")}\r\n`).join("");
 
+/** NDJSON lines: `{item, property}` a line. */
+export const ndjsonLines = (results: Result[]) => results.map((r) => `${JSON.stringify(r)}\n`).join("");
+
 /** Each results format's media type: what `Accept` asks for and `Content-Type` answers. */
 export const RESULTS_MEDIA_TYPES = {
   csv: "text/csv",
@@ -190,10 +193,7 @@ export function resultsStream(
       started = true;
       const next = await pages.next();
       if (next.done) return controller.close();
-      const text =
-        format === "csv"
-          ? csvLines(next.value.map(resultCells))
-          : next.value.map((r) => `${JSON.stringify(r)}\n`).join("");
+      const text = format === "csv" ? csvLines(next.value.map(resultCells)) : ndjsonLines(next.value);
       controller.enqueue(encoder.encode(text));
     },
     async cancel() {

@@ -18,6 +18,9 @@ export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   service_unavailable: 503,
 };
 
+/** What a 401 says of a request without a key. */
+export const MISSING_KEY = "Send your API key in the X-API-Key header.";
+
 /** Seconds a client should wait after a 503 before retrying. */
 const UNAVAILABLE_RETRY_AFTER = "2";
 

@@ -26,7 +26,7 @@ import { readBatchRequest } from "./batch-request";
 import type { contract } from "./contract";
 import { openApiDocument } from "./openapi";
 import { BASE_PATH, type Handlers } from "./operation";
-import { notFoundDetail } from "./schemas";
+import { LISTEN_LIVE_KEY, listenSessionsRefusal, notFoundDetail } from "./schemas";
 
 const notFound = (what: string) => new DomainError("not_found", notFoundDetail(what));
 
@@ -161,18 +161,14 @@ export const handlers: Handlers<typeof contract> = {
   },
 
   async listenWebhooks({ deps, req, principal }) {
-    if (principal.mode !== "test")
-      throw new DomainError(
-        "validation_error",
-        "finca listen works with test keys only: live events go to your registered endpoints.",
-      );
+    if (principal.mode !== "test") throw new DomainError("validation_error", LISTEN_LIVE_KEY);
     const free = deps.listenSlots.take(principal.partnerId, await hasLiveAccess(deps.db, principal.partnerId));
     if (typeof free !== "function")
       throw new DomainError(
         "rate_limited",
         free.refused === "process"
           ? "This server holds all the listen sessions it can at once: retry in a minute."
-          : `At most ${deps.config.LISTEN_MAX_SESSIONS} listen sessions per partner at once: close one and retry.`,
+          : listenSessionsRefusal(deps.config.LISTEN_MAX_SESSIONS),
       );
     const headers = {
       "Content-Type": "text/event-stream; charset=utf-8",

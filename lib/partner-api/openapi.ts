@@ -9,11 +9,13 @@ import {
   type ZodOpenApiResponseObject,
 } from "zod-openapi";
 import type { Config } from "@/lib/config";
-import { Batch, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
-import { STATUS_OF_CODE } from "./errors";
+import { Batch, DomainError, ERROR_TITLES, Property, Timestamp, type ErrorCode } from "@/lib/domain";
+import { TEST_EVENT_MESSAGE } from "@/lib/webhooks/replay";
+import { MISSING_KEY, problemBody, STATUS_OF_CODE } from "./errors";
 import { Problem } from "./schemas";
 import { contract } from "./contract";
-import { BASE_PATH, TAGS, type Contract } from "./operation";
+import * as example from "./examples";
+import { BASE_PATH, TAGS, type Contract, type ProblemExample } from "./operation";
 
 type HeaderRefs = Record<string, { $ref: string }>;
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -89,10 +91,21 @@ const problemSchemas = new Map(
   ]),
 );
 
-const problem = (status: string, description: string, headers: HeaderRefs): ZodOpenApiResponseObject => {
+/** A problem answer, its example written by the one problem+json writer. */
+const problem = (
+  status: string,
+  description: string,
+  headers: HeaderRefs,
+  { detail, errors }: ProblemExample,
+): ZodOpenApiResponseObject => {
   const code = CODE_OF_STATUS.get(Number(status));
-  const schema = (code && problemSchemas.get(code)) ?? Problem;
-  return { description, headers, content: { "application/problem+json": { schema } } };
+  if (!code) throw new Error(`no error code answers ${status}`);
+  const body = problemBody(new DomainError(code, detail, errors && [...errors]), example.REQUEST_ID);
+  return {
+    description,
+    headers,
+    content: { "application/problem+json": { schema: problemSchemas.get(code), example: body } },
+  };
 };
 
 /**
@@ -105,14 +118,17 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
     Object.entries(op.responses).map(([status, declared]) => {
       const description =
         typeof declared.description === "string" ? declared.description : declared.description(config);
-      if (declared.kind === "problem") return [status, problem(status, description, counted)];
+      if (declared.kind === "problem") {
+        const shown = typeof declared.example === "function" ? declared.example(config) : declared.example;
+        return [status, problem(status, description, counted, shown)];
+      }
       const headers =
         declared.kind === "json" && declared.location ? { ...counted, Location: ref("Location") } : counted;
       const content =
         declared.kind === "json"
-          ? { "application/json": { schema: declared.schema } }
+          ? { "application/json": { schema: declared.schema, example: declared.example } }
           : declared.kind === "stream"
-            ? Object.fromEntries(Object.entries(declared.content).map(([type, schema]) => [type, { schema }]))
+            ? mediaTypes(declared.content, declared.examples)
             : undefined;
       return [status, { description, headers, ...(content && { content }) }];
     }),
@@ -123,12 +139,15 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
       "401",
       "`missing_api_key`: the X-API-Key header is missing, or the key is invalid, revoked or expired.",
       requestIdHeaders,
+      { detail: MISSING_KEY },
     );
-  if (op.write || op.request?.query) {
+  // Only what the wrapper parses can be refused: a body (with its headers) or a query.
+  if (op.request?.body || op.request?.query) {
     implied["422"] = problem(
       "422",
       "`validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type.",
       counted,
+      op.request.body ? example.notAnObject : example.unknownParameter,
     );
   }
   if (op.write) {
@@ -139,10 +158,20 @@ function responsesOf(op: Contract, config: Config): Record<string, ZodOpenApiRes
         ...writeHeaders,
         "Retry-After": ref("RetryAfter"),
       },
+      example.rateLimitedFor(config),
     );
   }
   return { ...own, ...implied };
 }
+
+/** Media types, each with its schema and its example where it has one (a binary one has none). */
+const mediaTypes = (schemas: Record<string, z.ZodType>, examples: Record<string, unknown> = {}) =>
+  Object.fromEntries(
+    Object.entries(schemas).map(([type, schema]) => [
+      type,
+      { schema, ...(examples[type] !== undefined && { example: examples[type] }) },
+    ]),
+  );
 
 /**
  * The schema an answer of `op` with this status and media type was declared with (the document's
@@ -173,12 +202,10 @@ function operationObject(op: Contract, config: Config): ZodOpenApiOperationObjec
       ? {
           requestBody: {
             required: true,
-            content: {
-              "application/json": { schema: op.request.body },
-              ...Object.fromEntries(
-                Object.entries(op.request.alsoAccepts ?? {}).map(([type, schema]) => [type, { schema }]),
-              ),
-            },
+            content: mediaTypes(
+              { "application/json": op.request.body, ...op.request.alsoAccepts },
+              { "application/json": op.request.examples?.body, ...op.request.examples?.alsoAccepts },
+            ),
           },
         }
       : {}),
@@ -189,7 +216,14 @@ function operationObject(op: Contract, config: Config): ZodOpenApiOperationObjec
 /** One event as sent: `{type, timestamp, data}`, signed per Standard Webhooks. */
 function webhook(
   config: Config,
-  event: { id: string; type: string; summary: string; description: string; data: z.ZodType },
+  event: {
+    id: string;
+    type: string;
+    summary: string;
+    description: string;
+    data: z.ZodType;
+    example: { timestamp: string; data: unknown };
+  },
 ): ZodOpenApiOperationObject {
   return {
     operationId: event.id,
@@ -204,6 +238,7 @@ function webhook(
           schema: z
             .object({ type: z.literal(event.type), timestamp: Timestamp, data: event.data })
             .meta({ id: `${event.id}Event` }),
+          example: { type: event.type, ...event.example },
         },
       },
     },
@@ -272,6 +307,7 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             "Sent once per property when its enrichment finished after the create response (a property answered complete at creation sends none). `data` is the property as `GET /properties/{id}` returns it.",
           data: Property,
+          example: { timestamp: example.property.enriched_at ?? example.property.updated_at, data: example.property },
         }),
       },
       "batch.completed": {
@@ -282,6 +318,10 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             "Sent once per batch when no item is pending any more (also for a cancelled batch, once the items it had started have finished). `data` is the batch as `GET /batches/{id}` returns it.",
           data: Batch,
+          example: {
+            timestamp: example.completedBatch.completed_at ?? example.completedBatch.created_at,
+            data: example.completedBatch,
+          },
         }),
       },
       "webhook.test": {
@@ -292,6 +332,10 @@ export function openApiDocument(config: Config): Record<string, unknown> {
           description:
             'Sent to one endpoint when its owner presses "Send test event" in the portal (also to a disabled endpoint), to check it is reachable and verifies signatures.',
           data: z.object({ endpoint_id: z.uuid(), message: z.string() }).meta({ id: "WebhookTestData" }),
+          example: {
+            timestamp: "2026-11-29T03:01:12.530Z",
+            data: { endpoint_id: example.ENDPOINT_ID, message: TEST_EVENT_MESSAGE },
+          },
         }),
       },
     },

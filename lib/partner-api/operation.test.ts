@@ -1,6 +1,6 @@
 // A handler is typed by its contract entry both ways: its input by the request's schemas, its reply
 // by the declared answers (an undeclared status, a body off its schema or a created item's answer
-// without Location does not compile). tsc checks each `@ts-expect-error` below: one that no longer
+// without Location does not compile); an answer's example is typed by its schema too. tsc checks each `@ts-expect-error` below: one that no longer
 // marks an error is itself an error.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -25,12 +25,15 @@ const base = {
   authenticated: false,
   write: false,
 } as const;
+const THING_ID = "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab";
 const responses = {
-  "200": answer("The thing.", Thing),
-  "201": createdAnswer("Made.", Thing),
+  "200": answer("The thing.", Thing, { id: THING_ID, size: 1 }),
+  "201": createdAnswer("Made.", Thing, { id: THING_ID, size: 1 }),
   "204": emptyAnswer("Gone."),
-  "404": problemAnswer("`not_found`"),
+  "404": problemAnswer("`not_found`", { detail: "No thing with this id for this API key's partner and mode." }),
 };
+// @ts-expect-error an example off its schema: `size` must be a number
+answer("The thing.", Thing, { id: THING_ID, size: "big" });
 
 const contract = [
   { ...base, id: "things", responses },
@@ -39,7 +42,7 @@ const contract = [
   { ...base, id: "createdWithoutLocation", responses },
   { ...base, id: "problemReturned", responses },
   { ...base, id: "typedQuery", request: { query: z.strictObject({ limit: z.number() }) }, responses },
-  { ...base, id: "typedPath", request: { path: idParam("thing") }, responses },
+  { ...base, id: "typedPath", request: { path: idParam("thing", THING_ID) }, responses },
   {
     ...base,
     id: "typedBody",
@@ -92,7 +95,7 @@ const handlers: Handlers<typeof contract> = {
 
 describe("the contract's request schemas", () => {
   it("parse a path id as the handlers get it: decoded and lower-cased; else the 404 of an unknown id", () => {
-    const path = idParam("thing");
+    const path = idParam("thing", THING_ID);
     expect(path.parse({ id: "0B0C2D4E-8F00-4A4A-9B9B-0123456789AB" })).toEqual({
       id: "0b0c2d4e-8f00-4a4a-9b9b-0123456789ab",
     });

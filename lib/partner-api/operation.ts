@@ -4,7 +4,7 @@ import type { SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { FileReaders } from "@/lib/batches";
 import type { Config } from "@/lib/config";
-import type { ErrorCode, Mode, WriteBudget } from "@/lib/domain";
+import type { ErrorCode, FieldError, Mode, WriteBudget } from "@/lib/domain";
 import type { Principal } from "@/lib/api-keys";
 import type { PropertiesDeps } from "@/lib/properties";
 import type { RateLimiter } from "@/lib/rate-limit";
@@ -109,25 +109,38 @@ export type Text = string | ((config: Config) => string);
 /**
  * One declared answer of an operation, by status: a JSON body of a schema (with `Location` when it
  * created something), a stream in one of several media types, nothing, or a problem (a handler
- * throws a DomainError for those; the wrapper writes the problem+json).
+ * throws a DomainError for those; the wrapper writes the problem+json). Each answer with a body
+ * carries the document's example of it (./examples.ts): a JSON body typed by its schema, a stream's
+ * text per media type (a binary one has none), a problem's detail and field errors as the product
+ * writes them.
  */
 export type Declared =
-  | { kind: "json"; description: Text; schema: z.ZodType; location?: true }
-  | { kind: "stream"; description: Text; content: Record<string, z.ZodType> }
+  | { kind: "json"; description: Text; schema: z.ZodType; example: unknown; location?: true }
+  | { kind: "stream"; description: Text; content: Record<string, z.ZodType>; examples: Record<string, string> }
   | { kind: "empty"; description: Text }
-  | { kind: "problem"; description: Text };
+  | { kind: "problem"; description: Text; example: ProblemExample | ((config: Config) => ProblemExample) };
+
+/**
+ * What a problem's example says beyond its code: its detail, and its field errors when it has any
+ * (a DomainError is one).
+ */
+export type ProblemExample = { detail: string; errors?: readonly FieldError[] };
 
 export type Responses = Record<`${number}`, Declared>;
 
-export const answer = <S extends z.ZodType>(description: Text, schema: S) =>
-  ({ kind: "json", description, schema }) as const;
+export const answer = <S extends z.ZodType>(description: Text, schema: S, example: z.output<S>) =>
+  ({ kind: "json", description, schema, example }) as const;
 /** A created item's answer: its `Location` header is part of the reply's type. */
-export const createdAnswer = <S extends z.ZodType>(description: Text, schema: S) =>
-  ({ kind: "json", description, schema, location: true }) as const;
-export const streamAnswer = <C extends Record<string, z.ZodType>>(description: Text, content: C) =>
-  ({ kind: "stream", description, content }) as const;
+export const createdAnswer = <S extends z.ZodType>(description: Text, schema: S, example: z.output<S>) =>
+  ({ kind: "json", description, schema, example, location: true }) as const;
+export const streamAnswer = <C extends Record<string, z.ZodType>>(
+  description: Text,
+  content: C,
+  examples: Partial<Record<keyof C, string>>,
+) => ({ kind: "stream", description, content, examples: examples as Record<string, string> }) as const;
 export const emptyAnswer = (description: Text) => ({ kind: "empty", description }) as const;
-export const problemAnswer = (description: Text) => ({ kind: "problem", description }) as const;
+export const problemAnswer = (description: Text, example: ProblemExample | ((config: Config) => ProblemExample)) =>
+  ({ kind: "problem", description, example }) as const;
 
 type StatusOf<K> = K extends `${infer N extends number}` ? N : never;
 
@@ -168,6 +181,11 @@ export interface RequestShape {
    */
   bodyReadByHandler?: true;
   path?: z.ZodObject;
+  /**
+   * The document's example of the request (./examples.ts): its JSON body, and the text of each
+   * other media type it shows (a binary one has none). Parameters carry theirs on their schemas.
+   */
+  examples?: { body?: unknown; alsoAccepts?: Record<string, string> };
 }
 
 type Parsed<Q, K extends keyof RequestShape> = Q extends { [P in K]: infer S extends z.ZodType }

@@ -10,7 +10,7 @@ import { authenticationWith, type Principal } from "@/lib/api-keys";
 import type { z } from "zod";
 import { DomainError, parseBody, parseHeaders, parseQuery } from "@/lib/domain";
 import { countedAs, rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
-import { problemBody, problemResponse, toDomainError } from "./errors";
+import { MISSING_KEY, problemBody, problemResponse, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
 import {
   bodyRead,
@@ -170,7 +170,7 @@ export function admission(deps: Pick<ApiDeps, "db" | "rateLimiter">, op: Pick<Op
   });
   return async (header: string | null, input: string | null) => {
     const key = header?.trim();
-    if (!key) throw new DomainError("missing_api_key", "Send your API key in the X-API-Key header.");
+    if (!key) throw new DomainError("missing_api_key", MISSING_KEY);
     const admitted = await authenticate(deps.db, key, { input });
     if (!admitted) throw new DomainError("missing_api_key", "The API key is not valid or has been revoked.");
     const { principal, row } = admitted;

@@ -7,6 +7,7 @@ import { Batch, BATCH_ITEM_STATUSES, BatchItem, isUuid, PROPERTY_STATUSES, Prope
 import { MAX_JSON_ITEMS, MAX_TEXT } from "@/lib/batches";
 import { HEADER_ROWS } from "@/lib/spreadsheets/header";
 import { WebhookEndpoint } from "@/lib/webhooks/endpoints";
+import { BATCH_ID, BATCH_NAME, PROPERTY_ID, REFERENCE } from "./examples";
 
 /** A whole number in a query string, from `min` to `max`: decimal digits only (z.coerce would also take "1e2", "0x10" or " 5"). */
 function wholeNumber(min: number, max: number, error = `must be a whole number from ${min} to ${max}`) {
@@ -14,12 +15,12 @@ function wholeNumber(min: number, max: number, error = `must be a whole number f
   return z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), number);
 }
 
-/** A keyset cursor: the id of the last object of the previous page. */
-const startingAfter = () =>
-  z
-    .uuid()
-    .optional()
-    .meta({ description: "The `next_starting_after` of the previous page: the page starts after that object." });
+/** A keyset cursor: the id of the last object of the previous page (`example`: one such id). */
+const startingAfter = (example: string) =>
+  z.uuid().optional().meta({
+    description: "The `next_starting_after` of the previous page: the page starts after that object.",
+    param: { example },
+  });
 
 const limit = (max: number) =>
   wholeNumber(1, max)
@@ -28,16 +29,22 @@ const limit = (max: number) =>
 
 export const ListPropertiesQuery = z.strictObject({
   limit: limit(100),
-  starting_after: startingAfter(),
+  starting_after: startingAfter(PROPERTY_ID),
   status: z
     .enum(PROPERTY_STATUSES)
     .optional()
-    .meta({ description: `Only properties in this status (${PROPERTY_STATUSES.join(", ")}); default: every status.` }),
+    .meta({
+      description: `Only properties in this status (${PROPERTY_STATUSES.join(", ")}); default: every status.`,
+      param: { example: "enriched" },
+    }),
   cadastral_reference: z
     .string()
     .max(100)
     .optional()
-    .meta({ description: "Only the property of this reference (normalised as on create): `data` holds at most one." }),
+    .meta({
+      description: "Only the property of this reference (normalised as on create): `data` holds at most one.",
+      param: { example: REFERENCE },
+    }),
 });
 
 /** Text a partner names things with: PostgreSQL text cannot hold a NUL. */
@@ -81,7 +88,10 @@ const columnName = (what: string) =>
 export const CreateBatchQuery = z.strictObject({
   name: label()
     .optional()
-    .meta({ description: "The batch's name, for a CSV or XLSX body (a JSON body names it in `name`)." }),
+    .meta({
+      description: "The batch's name, for a CSV or XLSX body (a JSON body names it in `name`).",
+      param: { example: BATCH_NAME },
+    }),
   reference_column: columnName("the cadastral references"),
   external_id_column: columnName("your ids (`external_id`)"),
 });
@@ -91,7 +101,6 @@ const HEADER_RULE = `a header row, found among the first ${HEADER_ROWS} rows (ti
 
 export const CreateBatchCsv = z.string().meta({
   description: `UTF-8 CSV (a BOM allowed), \`,\` or \`;\` separated, ${HEADER_RULE}.`,
-  example: "cadastral_reference,external_id\r\n2749704YJ0624N0001DI,loan-0001\r\n9872023VH5797S0001WX,loan-0002\r\n",
 });
 
 export const CreateBatchXlsx = z.string().meta({
@@ -113,7 +122,7 @@ export const IdempotencyHeaders = z.object({
     }),
 });
 
-export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: startingAfter() });
+export const ListBatchesQuery = z.strictObject({ limit: limit(100), starting_after: startingAfter(BATCH_ID) });
 
 export const ListBatchItemsQuery = z.strictObject({
   limit: limit(1000),
@@ -123,7 +132,10 @@ export const ListBatchItemsQuery = z.strictObject({
   status: z
     .enum(BATCH_ITEM_STATUSES)
     .optional()
-    .meta({ description: `Only items in this status (${BATCH_ITEM_STATUSES.join(", ")}); default: every status.` }),
+    .meta({
+      description: `Only items in this status (${BATCH_ITEM_STATUSES.join(", ")}); default: every status.`,
+      param: { example: "invalid" },
+    }),
 });
 
 const page = <T extends z.ZodType>(item: T, cursor: z.ZodType, id: string) =>
@@ -150,14 +162,20 @@ function idOf(segment: string): string | null {
   return isUuid(id) ? id.toLowerCase() : null;
 }
 
+/** What `finca listen` answers a live key (422). */
+export const LISTEN_LIVE_KEY = "finca listen works with test keys only: live events go to your registered endpoints.";
+/** What `finca listen` answers a partner with all its `max` sessions open (429). */
+export const listenSessionsRefusal = (max: number) =>
+  `At most ${max} listen sessions per partner at once: close one and retry.`;
+
 /** What a 404 says of an id that names nothing of the key's partner and mode. */
 export const notFoundDetail = (what: string) => `No ${what} with this id for this API key's partner and mode.`;
 
 /**
  * The id of a `what` in the path, decoded and lower-cased; any segment that cannot name one fails
- * with the 404 an unknown id answers (never a 422), which the wrapper answers.
+ * with the 404 an unknown id answers (never a 422), which the wrapper answers. `example`: one such id.
  */
-export const idParam = (what: string) =>
+export const idParam = (what: string, example: string) =>
   z.object({
     id: z
       .string()
@@ -166,7 +184,10 @@ export const idParam = (what: string) =>
         if (id === null) ctx.issues.push({ code: "custom", input: segment, message: notFoundDetail(what) });
         return id ?? z.NEVER;
       })
-      .meta({ description: "The item's id (a UUID). Any other value, like an unknown id, answers 404." }),
+      .meta({
+        description: "The item's id (a UUID). Any other value, like an unknown id, answers 404.",
+        param: { example },
+      }),
   });
 
 export const Problem = z

@@ -16,7 +16,6 @@ type Schema = {
   items?: Schema;
   anyOf?: Schema[];
   format?: string;
-  example?: unknown;
   default?: unknown;
   minimum?: number;
   maximum?: number;
@@ -35,7 +34,6 @@ const SchemaShape: z.ZodType<Schema> = z.lazy(() =>
     items: SchemaShape.optional(),
     anyOf: z.array(SchemaShape).optional(),
     format: z.string().optional(),
-    example: z.unknown().optional(),
     default: z.unknown().optional(),
     minimum: z.number().optional(),
     maximum: z.number().optional(),
@@ -50,7 +48,7 @@ const Parameter = z.object({
   schema: SchemaShape,
 });
 type Parameter = z.infer<typeof Parameter>;
-const Content = z.record(z.string(), z.looseObject({ schema: SchemaShape }));
+const Content = z.record(z.string(), z.looseObject({ schema: SchemaShape, example: z.unknown().optional() }));
 const Response = z.looseObject({
   description: z.string(),
   headers: z.record(z.string(), z.looseObject({ description: z.string().optional() })).optional(),
@@ -154,16 +152,6 @@ function fieldsOf(s: Schema, all: Record<string, Schema>): FieldView[] {
   });
 }
 
-/** An example request body from the schema's examples (what a partner would send first). */
-function exampleBody(s: Schema | undefined, all: Record<string, Schema>): Record<string, unknown> | null {
-  const schema = s?.$ref ? all[s.$ref.split("/").at(-1)!] : s;
-  if (!schema?.properties) return null;
-  const entries = Object.entries(schema.properties).filter(
-    ([name, f]) => schema.required?.includes(name) && f.example !== undefined,
-  );
-  return entries.length ? Object.fromEntries(entries.map(([name, f]) => [name, f.example])) : null;
-}
-
 function operationsOf(
   paths: Record<string, Record<string, Operation>>,
   base: string,
@@ -189,7 +177,8 @@ function operationsOf(
             ...(bodyContent
               ? [
                   `  -H "Content-Type: ${bodyContent[0]}"`,
-                  `  -d '${JSON.stringify(exampleBody(bodyContent[1].schema, all) ?? {})}'`,
+                  // The operation's own example body (every JSON body has one: test/openapi/examples.test.ts).
+                  `  -d '${JSON.stringify(bodyContent[1].example ?? {})}'`,
                 ]
               : []),
           ].join(" \\\n")

@@ -151,7 +151,8 @@ export interface ListenOptions {
   onClose(): void;
 }
 
-const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+/** One Server-Sent Event: its name and its data as JSON. */
+export const sse = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * The stream: a `session` event with the secret, then one `webhook` event per new event of the

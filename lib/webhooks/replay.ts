@@ -12,6 +12,9 @@ const { events, webhookDeliveries, webhookEndpoints } = schema;
 
 type Deps = { db: DbOrTx; queue: Queue };
 
+/** What a test event's `data.message` says. */
+export const TEST_EVENT_MESSAGE = "Test event from Finca: your endpoint is reachable and verifies signatures.";
+
 /**
  * A `webhook.test` event to this one endpoint, sent now even if the endpoint is disabled (checking
  * it before enabling it again is the point). The caller has checked the endpoint is the partner's.
@@ -28,7 +31,7 @@ export async function sendTestEvent(deps: Deps, endpoint: EndpointRow): Promise<
         propertyId: null,
         payload: {
           endpoint_id: endpoint.id,
-          message: "Test event from Finca: your endpoint is reachable and verifies signatures.",
+          message: TEST_EVENT_MESSAGE,
         },
       })
       .returning();

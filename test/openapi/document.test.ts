@@ -97,9 +97,14 @@ describe("the OpenAPI document", () => {
     ]);
   });
 
-  it("renders as the portal's API reference: every operation, every event with its headers", () => {
+  it("renders as the portal's API reference: every operation, its example body, every event with its headers", () => {
     const reference = apiReference(loadConfig({}));
     expect(reference.operations.map((o) => o.anchor).sort()).toEqual(operations.map((o) => o.id).sort());
+    // Each curl sends its operation's own example body.
+    const create = ops.find((o) => o.op.operationId === "createBatch")!.op;
+    expect(reference.operations.find((o) => o.anchor === "createBatch")!.example).toContain(
+      `-d '${JSON.stringify(create.requestBody.content["application/json"].example)}'`,
+    );
     expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual(
       [0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]),
     );

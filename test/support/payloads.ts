@@ -2,19 +2,7 @@
 // type's schema, so a test's events carry real ones): constructed, each member overridable.
 import { randomUUID } from "node:crypto";
 import { emptyCounts, EMPTY_DATA, type Batch, type Property } from "@/lib/domain";
-
-const source = (at: string) =>
-  ({
-    status: "completed",
-    attempts: 1,
-    updated_at: at,
-    error: null,
-    provider: "sandbox",
-    as_of: null,
-    retrieved_at: null,
-    dataset: null,
-    licence: null,
-  }) as const;
+import { sandboxSource as source } from "@/lib/partner-api/examples";
 
 export function aProperty(overrides: Partial<Property> = {}): Property {
   const at = new Date().toISOString();

@@ -1075,11 +1075,20 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1 to 100; default 20. */
                 limit?: number;
-                /** @description The `next_starting_after` of the previous page: the page starts after that object. */
+                /**
+                 * @description The `next_starting_after` of the previous page: the page starts after that object.
+                 * @example b330fa5d-2feb-46a5-ace6-fcb991777049
+                 */
                 starting_after?: string;
-                /** @description Only properties in this status (enriching, enriched, partially_enriched, not_found); default: every status. */
+                /**
+                 * @description Only properties in this status (enriching, enriched, partially_enriched, not_found); default: every status.
+                 * @example enriched
+                 */
                 status?: "enriching" | "enriched" | "partially_enriched" | "not_found";
-                /** @description Only the property of this reference (normalised as on create): `data` holds at most one. */
+                /**
+                 * @description Only the property of this reference (normalised as on create): `data` holds at most one.
+                 * @example 2749704YJ0624N0001DI
+                 */
                 cadastral_reference?: string;
             };
             header?: never;
@@ -1215,7 +1224,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example b330fa5d-2feb-46a5-ace6-fcb991777049
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1259,7 +1271,10 @@ export interface operations {
             query?: {
                 /** @description Items per page, 1 to 100; default 20. */
                 limit?: number;
-                /** @description The `next_starting_after` of the previous page: the page starts after that object. */
+                /**
+                 * @description The `next_starting_after` of the previous page: the page starts after that object.
+                 * @example ff6d4f27-3e6b-4192-a734-3c4d472da1b0
+                 */
                 starting_after?: string;
             };
             header?: never;
@@ -1303,7 +1318,10 @@ export interface operations {
     createBatch: {
         parameters: {
             query?: {
-                /** @description The batch's name, for a CSV or XLSX body (a JSON body names it in `name`). */
+                /**
+                 * @description The batch's name, for a CSV or XLSX body (a JSON body names it in `name`).
+                 * @example Hipotecas 2026-Q3
+                 */
                 name?: string;
                 /** @description For a CSV or XLSX body: the header name of the column holding the cadastral references (any case; accents, spaces and hyphens ignored), when it is not named as the body's schema says. The header row is then the first of the first 20 rows holding that name. */
                 reference_column?: string;
@@ -1405,7 +1423,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example ff6d4f27-3e6b-4192-a734-3c4d472da1b0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1449,7 +1470,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example ff6d4f27-3e6b-4192-a734-3c4d472da1b0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1490,18 +1514,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
-                };
-            };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
             429: {
                 headers: {
@@ -1524,12 +1536,18 @@ export interface operations {
                 limit?: number;
                 /** @description The `line` after which the page starts. */
                 starting_after?: number;
-                /** @description Only items in this status (invalid, duplicate, pending, enriched, partially_enriched, not_found, cancelled); default: every status. */
+                /**
+                 * @description Only items in this status (invalid, duplicate, pending, enriched, partially_enriched, not_found, cancelled); default: every status.
+                 * @example invalid
+                 */
                 status?: "invalid" | "duplicate" | "pending" | "enriched" | "partially_enriched" | "not_found" | "cancelled";
             };
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example ff6d4f27-3e6b-4192-a734-3c4d472da1b0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1583,7 +1601,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example ff6d4f27-3e6b-4192-a734-3c4d472da1b0
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1726,7 +1747,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example 203950f4-3d73-4b19-a7ee-411cc2aa08b8
+                 */
                 id: string;
             };
             cookie?: never;
@@ -1765,18 +1789,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description `validation_error`: body not JSON, not an object, missing or mistyped field, unknown field, or wrong Content-Type. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["ValidationErrorProblem"];
-                };
-            };
             /** @description `rate_limited`: more than 100 write requests in the last 60 s for this partner and mode. */
             429: {
                 headers: {
@@ -1797,7 +1809,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The item's id (a UUID). Any other value, like an unknown id, answers 404. */
+                /**
+                 * @description The item's id (a UUID). Any other value, like an unknown id, answers 404.
+                 * @example 203950f4-3d73-4b19-a7ee-411cc2aa08b8
+                 */
                 id: string;
             };
             cookie?: never;
