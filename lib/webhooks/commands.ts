@@ -98,7 +98,7 @@ const mayChange = async (deps: EndpointDeps, scope: Scope, by: Writer) => {
  * An endpoint as the security history names it: its host and id. Never its whole URL: a path or a
  * query may hold the receiver's own secret (a Slack-style hook is one), and the history is logged.
  */
-export const endpointNamed = (endpoint: Pick<EndpointRow, "id" | "url">): string => {
+const endpointNamed = (endpoint: Pick<EndpointRow, "id" | "url">): string => {
   let host = "";
   try {
     host = new URL(endpoint.url).host;
