@@ -16,7 +16,6 @@
 import http from "node:http";
 import { loadavg } from "node:os";
 import { Readable } from "node:stream";
-import { parseArgs } from "node:util";
 import { and, between, eq, or } from "drizzle-orm";
 import JSZip from "jszip";
 import { loadConfig } from "@/lib/config";
@@ -24,6 +23,7 @@ import { openDatabase, schema } from "@/lib/db";
 import { excel } from "@/lib/spreadsheets";
 import { stopGroup } from "@/test/support/processes";
 import {
+  benchOptions,
   benchReference,
   CREATE_PATH,
   freePort,
@@ -40,25 +40,21 @@ import {
   type LoadResult,
 } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "20" },
-    rounds: { type: "string", default: "2" },
-    /** Only the attacks whose name holds this (e.g. "xlsx", "csv", "api", "preview"): to tell their costs apart. */
-    only: { type: "string", default: "" },
-    rate: { type: "string", default: "50" },
-    attackers: { type: "string", default: "4" },
-    "bomb-mb": { type: "string", default: "600" },
-    "sheet-mb": { type: "string", default: "900" },
-    "csv-mb": { type: "string", default: "10" },
-    "max-ratio": { type: "string", default: "2" },
-    "max-rss-mib": { type: "string", default: "1024" },
-  },
+const values = benchOptions({
+  seconds: 20,
+  rounds: 2,
+  // Only the attacks whose name holds this (e.g. "xlsx", "csv", "api", "preview"): to tell their costs apart.
+  only: "",
+  rate: 50,
+  attackers: 4,
+  "bomb-mb": 600,
+  "sheet-mb": 900,
+  "csv-mb": 10,
+  "max-ratio": 2,
+  "max-rss-mib": 1024,
 });
-const seconds = Number(values.seconds);
-const rounds = Math.max(1, Number(values.rounds));
-const rate = Number(values.rate);
-const attackers = Number(values.attackers);
+const { seconds, rate, attackers } = values;
+const rounds = Math.max(1, values.rounds);
 const MB = 1024 * 1024;
 const limits = loadConfig({});
 const PREVIEW_PATH = "/bench/preview";
@@ -117,29 +113,20 @@ console.log("writing the files...");
 const ref = benchReference(7);
 const files = {
   // 999 empty fields after the reference: one under the column limit, the costliest row per byte.
-  csvColumns: csvOf(
-    "cadastral_reference\n",
-    `${ref}${",".repeat(limits.BATCH_MAX_COLUMNS - 1)}\n`,
-    Number(values["csv-mb"]),
-  ),
+  csvColumns: csvOf("cadastral_reference\n", `${ref}${",".repeat(limits.BATCH_MAX_COLUMNS - 1)}\n`, values["csv-mb"]),
   // Two fields at the field limit: a row just under the row limit.
   csvLongRows: csvOf(
     "cadastral_reference,a,b\n",
     `${ref},${"a".repeat(limits.BATCH_MAX_FIELD_CHARS)},${"b".repeat(limits.BATCH_MAX_ROW_CHARS - limits.BATCH_MAX_FIELD_CHARS - 40)}\n`,
-    Number(values["csv-mb"]),
+    values["csv-mb"],
   ),
   // Distinct strings of 30,000 characters: the reader caches them all, past its heap cap.
   xlsxBomb: await workbook({
     "xl/sharedStrings.xml": () =>
-      bigXml(
-        Number(values["bomb-mb"]),
-        `<sst xmlns="${NS}">`,
-        (i) => `<si><t>${i}${"s".repeat(30_000)}</t></si>`,
-        "</sst>",
-      ),
+      bigXml(values["bomb-mb"], `<sst xmlns="${NS}">`, (i) => `<si><t>${i}${"s".repeat(30_000)}</t></si>`, "</sst>"),
   }),
-  xlsxSecondSheet: await workbook({ "xl/worksheets/sheet2.xml": () => bigSheet(Number(values["sheet-mb"])) }),
-  xlsxFirstSheet: await workbook({ "xl/worksheets/sheet1.xml": () => bigSheet(Number(values["sheet-mb"])) }),
+  xlsxSecondSheet: await workbook({ "xl/worksheets/sheet2.xml": () => bigSheet(values["sheet-mb"]) }),
+  xlsxFirstSheet: await workbook({ "xl/worksheets/sheet1.xml": () => bigSheet(values["sheet-mb"]) }),
 };
 const sizes = Object.fromEntries(Object.entries(files).map(([k, v]) => [k, round(v.length / MB, 2)]));
 console.log("file sizes (MiB):", JSON.stringify(sizes));
@@ -377,9 +364,9 @@ const rss = { start: rssStart, baselinePeak: peaks.alone, peak: peaks.attacked }
 const attackResult = { outcomes, slowestMs };
 const ratio = round(attacked.p99 / baseline.p99, 2);
 const problems: string[] = [];
-if (ratio > Number(values["max-ratio"]))
+if (ratio > values["max-ratio"])
   problems.push(`B's p99 ${attacked.p99} ms is ${ratio}× its baseline ${baseline.p99} ms`);
-if (rss.peak > Number(values["max-rss-mib"])) problems.push(`server RSS peaked at ${rss.peak} MiB`);
+if (rss.peak > values["max-rss-mib"]) problems.push(`server RSS peaked at ${rss.peak} MiB`);
 if (attacked.errorRate) problems.push(`B's reads failed: ${JSON.stringify(attacked.statuses)}`);
 const verdict = problems.length ? "fail" : "pass";
 console.log(
@@ -396,14 +383,7 @@ console.log(
     `the machine's load average (1 min): ${loadBefore} before, ${round(loadavg()[0]!, 2)} after\n` +
     `${verdict}${problems.length ? `: ${problems.join("; ")}` : ""}`,
 );
-const settings = {
-  seconds,
-  rounds,
-  rate,
-  attackers,
-  bombMb: Number(values["bomb-mb"]),
-  sheetMb: Number(values["sheet-mb"]),
-};
+const settings = { seconds, rounds, rate, attackers, bombMb: values["bomb-mb"], sheetMb: values["sheet-mb"] };
 console.log(
   "written",
   await writeResult("abuse", {

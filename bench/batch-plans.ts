@@ -6,19 +6,15 @@
 // it touched and its time; `--sizes` repeats it on portfolios of several sizes, so a statement whose
 // cost grows with the batch shows as a plan that reads more.
 //   npx tsx bench/batch-plans.ts [--sizes 10000,100000] [--steps 3]
-import { parseArgs } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { runBatchStep, submitBatch, type BatchesDeps } from "@/lib/batches";
 import { rowsOf, schema, type Db } from "@/lib/db";
 import { createApp } from "@/server/app";
-import { benchReference, freshDatabase, round, seedPartnerKeys, writeResult } from "./lib";
+import { benchOptions, benchReference, freshDatabase, round, seedPartnerKeys, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: { sizes: { type: "string", default: "10000,100000" }, steps: { type: "string", default: "3" } },
-});
-const sizes = values.sizes.split(",").map(Number);
-const steps = Number(values.steps);
+const { sizes: sizeList, steps } = benchOptions({ sizes: "10000,100000", steps: 3 });
+const sizes = sizeList.split(",").map(Number);
 const dialect = new PgDialect();
 
 interface Explained {

@@ -18,29 +18,36 @@
 //   npx tsx bench/batch.ts [--items 100000] [--workers 1] [--create-rate 50] [--create-seconds 60]
 //     [--baseline-items 20000] [--memory-seconds 60]
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { getTableName, sql } from "drizzle-orm";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
 import { rowsOf, schema } from "@/lib/db";
 import type { Batch } from "@/lib/domain";
-import { benchReference, directLoop, load, PipelineStack, rssMiB, round, slope, sleep, writeResult } from "./lib";
+import {
+  benchOptions,
+  benchReference,
+  directLoop,
+  load,
+  PipelineStack,
+  rssMiB,
+  round,
+  slope,
+  sleep,
+  writeResult,
+} from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    items: { type: "string", default: "100000" },
-    workers: { type: "string", default: "1" },
-    "create-rate": { type: "string", default: "50" },
-    "create-seconds": { type: "string", default: "60" },
-    "baseline-items": { type: "string", default: "20000" },
-    pool: { type: "string", default: "10" },
-    "timeout-seconds": { type: "string", default: "3600" },
-    "memory-seconds": { type: "string", default: "60" },
-  },
+const values = benchOptions({
+  items: 100000,
+  workers: 1,
+  "create-rate": 50,
+  "create-seconds": 60,
+  "baseline-items": 20000,
+  pool: 10,
+  "timeout-seconds": 3600,
+  "memory-seconds": 60,
 });
-const items = Number(values.items);
-const workers = Number(values.workers);
-const createRate = Number(values["create-rate"]);
-const createSeconds = Number(values["create-seconds"]);
+const { items, workers } = values;
+const createRate = values["create-rate"];
+const createSeconds = values["create-seconds"];
 const deadlineMs = 1500;
 // 90 creates per partner stay under the write limit; partner 0 submits the batch.
 const createPartners = Math.ceil((createRate * createSeconds) / 90) + 1;
@@ -121,7 +128,7 @@ const stack = await PipelineStack.start({
   prefix: "finca_bench_batch",
   partners: createPartners,
   workers,
-  poolSize: Number(values.pool),
+  poolSize: values.pool,
   env: {
     ENRICHMENT_DEADLINE_MS: String(deadlineMs),
     BATCH_MAX_ITEMS: String(Math.max(items, 100_000)),
@@ -164,7 +171,7 @@ try {
   });
   const timeline: [number, number][] = [];
   let batch = accept.result;
-  const deadline = accepted + Number(values["timeout-seconds"]) * 1000;
+  const deadline = accepted + values["timeout-seconds"] * 1000;
   while (!batch.completed_at && Date.now() < deadline) {
     await sleep(1000);
     batch = (await (
@@ -184,7 +191,7 @@ try {
   const receivedSeconds = (Date.now() - accepted) / 1000;
   const audit = await stack.audit();
 
-  const memorySeconds = Number(values["memory-seconds"]);
+  const memorySeconds = values["memory-seconds"];
   let bytes = 0;
   const streaming = await memoryWhile(
     api,
@@ -202,7 +209,7 @@ try {
       if (res.status !== 200) throw new Error(`DELETE /batches answered ${res.status}: ${await res.text()}`);
     }),
   );
-  const base = await directLoop(Number(values["baseline-items"]), ENRICH_CONCURRENCY * workers);
+  const base = await directLoop(values["baseline-items"], ENRICH_CONCURRENCY * workers);
   const itemsPerSecond = round(items / finalSeconds);
   result = {
     settings: {
@@ -212,8 +219,8 @@ try {
       createSeconds,
       deadlineMs,
       registerLatencyMs: 50,
-      poolPerProcess: Number(values.pool),
-      baselineItems: Number(values["baseline-items"]),
+      poolPerProcess: values.pool,
+      baselineItems: values["baseline-items"],
       memorySeconds,
     },
     batch: {

@@ -7,18 +7,13 @@
 // grow with the file), the index's size on disk per parcel, and the lookup a live create makes
 // against a bare `select 1` round trip.
 import { rm, stat } from "node:fs/promises";
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "@/lib/db";
 import { importCadastre, localFile, registerIndex } from "@/lib/registers";
 import { parcel, unit, writeCadastreFiles } from "./cadastre-files";
-import { freshDatabase, percentile, round, writeResult } from "./lib";
+import { benchOptions, freshDatabase, percentile, round, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: { parcels: { type: "string", default: "100000" }, units: { type: "string", default: "4" } },
-});
-const PARCELS = Number(values.parcels);
-const UNITS = Number(values.units);
+const { parcels: PARCELS, units: UNITS } = benchOptions({ parcels: 100000, units: 4 });
 const LOOKUPS = Math.min(5_000, PARCELS);
 
 const files = await writeCadastreFiles(PARCELS, UNITS);

@@ -16,7 +16,6 @@ import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { loadavg } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
 import { loadConfig } from "@/lib/config";
 import type { Batch } from "@/lib/domain";
@@ -24,31 +23,27 @@ import { createSources } from "@/lib/enrichment/sources";
 import { importCadastre, liveRegisters, localFile, registerIndex, registerSettings } from "@/lib/registers";
 import { registerBudgets } from "@/lib/registers/budgets";
 import { unit, writeCadastreFiles } from "./cadastre-files";
-import { directLoop, dnprcAnswer, load, PipelineStack, round, sleep, writeResult } from "./lib";
+import { benchOptions, directLoop, dnprcAnswer, load, PipelineStack, round, sleep, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    items: { type: "string", default: "100000" },
-    units: { type: "string", default: "4" },
-    workers: { type: "string", default: "1" },
-    "half-items": { type: "string", default: "1000" },
-    "create-rate": { type: "string", default: "10" },
-    "baseline-items": { type: "string", default: "20000" },
-    "catastro-rate": { type: "string", default: "10" },
-    "register-latency-ms": { type: "string", default: "50" },
-    pool: { type: "string", default: "10" },
-    "timeout-seconds": { type: "string", default: "3600" },
-  },
+const values = benchOptions({
+  items: 100000,
+  units: 4,
+  workers: 1,
+  "half-items": 1000,
+  "create-rate": 10,
+  "baseline-items": 20000,
+  "catastro-rate": 10,
+  "register-latency-ms": 50,
+  pool: 10,
+  "timeout-seconds": 3600,
 });
-const items = Number(values.items);
-const units = Number(values.units);
-const workers = Number(values.workers);
-const halfItems = Number(values["half-items"]);
-const createRate = Number(values["create-rate"]);
-const catastroRate = Number(values["catastro-rate"]);
-const latencyMs = Number(values["register-latency-ms"]);
+const { items, units, workers } = values;
+const halfItems = values["half-items"];
+const createRate = values["create-rate"];
+const catastroRate = values["catastro-rate"];
+const latencyMs = values["register-latency-ms"];
 const deadlineMs = 1500;
-const timeoutMs = Number(values["timeout-seconds"]) * 1000;
+const timeoutMs = values["timeout-seconds"] * 1000;
 
 // The imported municipality's sheet is VK4704F (bench/cadastre-files); these sheets are never imported.
 const HALF_SHEET = "VK4704G";
@@ -115,7 +110,7 @@ const stack = await PipelineStack.start({
   prefix: "finca_bench_cadastre_portfolio",
   partners: 2 + createPartners,
   workers,
-  poolSize: Number(values.pool),
+  poolSize: values.pool,
   mode: "live",
   env,
 });
@@ -174,7 +169,7 @@ try {
     index: registerIndex(stack.database.db),
     budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS),
   }).live;
-  const baselineItems = Math.min(Number(values["baseline-items"]), items);
+  const baselineItems = Math.min(values["baseline-items"], items);
   const base = await directLoop(baselineItems, ENRICH_CONCURRENCY * workers, {
     sources: loopSources,
     mode: "live",

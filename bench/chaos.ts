@@ -6,26 +6,23 @@
 // same webhook-id, nothing received that no event carries. Exits 1 if an invariant fails.
 // Baseline in the same run: the same run without crashes (time until all final and received).
 //   npx tsx bench/chaos.ts [--properties 10000] [--workers 2] [--down-seconds 2] [--no-baseline]
-import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db";
-import { load, PipelineStack, round, sleep, violations, writeResult, type Audit } from "./lib";
+import { benchOptions, load, PipelineStack, round, sleep, violations, writeResult, type Audit } from "./lib";
 import { killGroup } from "@/test/support/processes";
 
-const { values } = parseArgs({
-  options: {
-    properties: { type: "string", default: "10000" },
-    workers: { type: "string", default: "2" },
-    concurrency: { type: "string", default: "32" },
-    pool: { type: "string", default: "10" },
-    "down-seconds": { type: "string", default: "2" },
-    "timeout-seconds": { type: "string", default: "900" },
-    "no-baseline": { type: "boolean", default: false },
-  },
+const values = benchOptions({
+  properties: 10000,
+  workers: 2,
+  concurrency: 32,
+  pool: 10,
+  "down-seconds": 2,
+  "timeout-seconds": 900,
+  "no-baseline": false,
 });
-const total = Number(values.properties);
-const workers = Math.max(2, Number(values.workers));
-const downMs = Number(values["down-seconds"]) * 1000;
+const total = values.properties;
+const workers = Math.max(2, values.workers);
+const downMs = values["down-seconds"] * 1000;
 // Expired jobs of a killed worker come back within about 15 s instead of 75 s.
 const env = { JOB_EXPIRE_SECONDS: "10", JOB_MAINTENANCE_SECONDS: "5" };
 
@@ -39,7 +36,7 @@ async function run(withChaos: boolean) {
     prefix: "finca_bench_chaos",
     partners: Math.ceil(total / 90),
     workers,
-    poolSize: Number(values.pool),
+    poolSize: values.pool,
     env,
   });
   try {
@@ -54,7 +51,7 @@ async function run(withChaos: boolean) {
     const creates = load({
       url: stack.url,
       seconds: 900,
-      concurrency: Number(values.concurrency),
+      concurrency: values.concurrency,
       stopAfter: total,
       request: stack.createRequest,
       // While the API is down, connections are refused: send those again (nothing reached it).
@@ -86,7 +83,7 @@ async function run(withChaos: boolean) {
       load: burst,
       finalAt,
       receivedAt,
-    } = await stack.settle(creates, Number(values["timeout-seconds"]) * 1000, async (p) => {
+    } = await stack.settle(creates, values["timeout-seconds"] * 1000, async (p) => {
       if (!withChaos) return;
       if (!apiKilled && answered >= total * 0.4) {
         apiKilled = true;

@@ -12,14 +12,9 @@ import { spawnSync } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { freshDatabase, round, writeResult } from "./lib";
+import { benchOptions, freshDatabase, round, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: { runs: { type: "string", default: "10" }, warmup: { type: "string", default: "1" } },
-});
-const runs = Number(values.runs);
-const warmup = Number(values.warmup);
+const { runs, warmup } = benchOptions({ runs: 10, warmup: 1 });
 const node = process.execPath;
 const tsx = [node, "--import", "tsx"];
 const cli = [...tsx, "scripts/finca.ts"];

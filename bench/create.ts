@@ -13,8 +13,8 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import {
+  benchOptions,
   benchReference,
   CREATE_PATH,
   freePort,
@@ -39,20 +39,16 @@ const UPSTASH_TOKEN = "bench";
 const TARGETS = ["next", "lean", "lean-nologs", "upstash", "two-statements", "baseline"] as const;
 type Target = (typeof TARGETS)[number];
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: "string", default: "20" },
-    warmup: { type: "string", default: "3" },
-    concurrency: { type: "string", default: "32" },
-    partners: { type: "string", default: "1500" },
-    targets: { type: "string", default: TARGETS.join(",") },
-    profile: { type: "boolean", default: false },
-  },
+const values = benchOptions({
+  seconds: 20,
+  warmup: 3,
+  concurrency: 32,
+  partners: 1500,
+  targets: TARGETS.join(","),
+  profile: false,
 });
-const seconds = Number(values.seconds);
-const warmup = Number(values.warmup);
-const concurrency = Number(values.concurrency);
-const partnerCount = Number(values.partners);
+const { seconds, warmup, concurrency } = values;
+const partnerCount = values.partners;
 
 // Enough distinct references for the fastest server we can expect over the run.
 const MAX_RATE = 6000;

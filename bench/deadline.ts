@@ -9,11 +9,11 @@
 // breaker spared logs `register_unavailable`.
 //   npx tsx bench/deadline.ts [--rate 200] [--seconds 20] [--deadline 1500] [--allowance 50] [--warmup 6]
 import http from "node:http";
-import { parseArgs } from "node:util";
 import { and, count, eq, gte } from "drizzle-orm";
 import { openDatabase, schema } from "@/lib/db";
 import { stopGroup } from "@/test/support/processes";
 import {
+  benchOptions,
   benchReference,
   CREATE_PATH,
   freePort,
@@ -28,21 +28,18 @@ import {
   type LoadResult,
 } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    rate: { type: "string", default: "200" },
-    seconds: { type: "string", default: "20" },
-    deadline: { type: "string", default: "1500" },
-    // The contract's 50 ms; a smoke run (test/bench-smoke.test.ts) checks the plumbing, not the host's speed.
-    allowance: { type: "string", default: "50" },
-    warmup: { type: "string", default: "6" },
-  },
+const values = benchOptions({
+  rate: 200,
+  seconds: 20,
+  deadline: 1500,
+  // The contract's 50 ms; a smoke run (test/bench-smoke.test.ts) checks the plumbing, not the host's speed.
+  allowance: 50,
+  warmup: 6,
 });
-const warmUpSeconds = Number(values.warmup);
-const rate = Number(values.rate);
-const seconds = Number(values.seconds);
-const deadlineMs = Number(values.deadline);
-const allowedP99 = deadlineMs + Number(values.allowance);
+const { rate, seconds } = values;
+const warmUpSeconds = values.warmup;
+const deadlineMs = values.deadline;
+const allowedP99 = deadlineMs + values.allowance;
 
 const hanging = http.createServer(() => {});
 await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));

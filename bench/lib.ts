@@ -5,6 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { sql, type SQL } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { checkLetters } from "@/lib/cadastral-reference";
@@ -35,6 +36,58 @@ export const SERVER_URL = process.env.BENCH_DATABASE_SERVER ?? "postgres://postg
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A benchmark's options by their defaults: a number's, a string's (lists too: `1,3`), or `false` (a flag). */
+export type OptionDefaults = Record<string, number | string | boolean>;
+export type OptionValues<T extends OptionDefaults> = {
+  [K in keyof T]: T[K] extends number ? number : T[K] extends boolean ? boolean : string;
+};
+
+/**
+ * `args` read as `--name value` (a flag alone) against `defaults`: an option given as a number must
+ * be one. Throws what is wrong: an unknown option, a value missing, not a number.
+ */
+export function readOptions<T extends OptionDefaults>(defaults: T, args: string[]): OptionValues<T> {
+  const { values } = parseArgs({
+    args,
+    options: Object.fromEntries(
+      Object.entries(defaults).map(([name, value]) => [
+        name,
+        { type: typeof value === "boolean" ? "boolean" : "string" },
+      ]),
+    ) as Record<string, { type: "boolean" | "string" }>,
+  });
+  const read = Object.entries(defaults).map(([name, fallback]) => {
+    const given = values[name];
+    if (given === undefined || typeof fallback !== "number") return [name, given ?? fallback];
+    const n = Number(given);
+    if (typeof given !== "string" || given.trim() === "" || !Number.isFinite(n))
+      throw new Error(`--${name} takes a number, not ${JSON.stringify(given)}`);
+    return [name, n];
+  });
+  return Object.fromEntries(read) as OptionValues<T>;
+}
+
+/**
+ * The script's options (`readOptions` on its command line); `--help` lists them with their defaults,
+ * and a wrong one ends the script (exit 2) saying what is wrong, before anything starts.
+ */
+export function benchOptions<T extends OptionDefaults>(defaults: T): OptionValues<T> {
+  const args = process.argv.slice(2);
+  const usage = `Options (defaults):\n${Object.entries(defaults)
+    .map(([name, value]) => `  --${name}${typeof value === "boolean" ? "" : ` ${value}`}`)
+    .join("\n")}`;
+  if (args.includes("--help")) {
+    console.log(usage);
+    process.exit(0);
+  }
+  try {
+    return readOptions(defaults, args);
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
 
 /** A new database on the benchmark's PostgreSQL server, dropped by `drop()`. */
 export const freshDatabase = (prefix: string) => createPostgresDatabase(SERVER_URL, prefix);

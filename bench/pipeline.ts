@@ -8,26 +8,23 @@
 // timed from the workers' readiness. Baseline in the same run: the same register calls and the
 // same signed POSTs (lib/webhooks/send) made directly from a loop at the pipeline's concurrency.
 //   npx tsx bench/pipeline.ts [--properties 10000] [--workers 1,3] [--modes burst,backlog] [--concurrency 32] [--pool 10]
-import { parseArgs } from "node:util";
 import { ENRICH_CONCURRENCY } from "@/jobs/enrich";
-import { directLoop, load, PipelineStack, round, violations, writeResult } from "./lib";
+import { benchOptions, directLoop, load, PipelineStack, round, violations, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    properties: { type: "string", default: "10000" },
-    workers: { type: "string", default: "1,3" },
-    modes: { type: "string", default: "burst,backlog" },
-    concurrency: { type: "string", default: "32" },
-    pool: { type: "string", default: "10" },
-    "timeout-seconds": { type: "string", default: "900" },
-  },
+const values = benchOptions({
+  properties: 10000,
+  workers: "1,3",
+  modes: "burst,backlog",
+  concurrency: 32,
+  pool: 10,
+  "timeout-seconds": 900,
 });
-const total = Number(values.properties);
+const total = values.properties;
 const workerCounts = values.workers.split(",").map(Number);
 const modes = values.modes.split(",") as ("burst" | "backlog")[];
 if (modes.some((m) => m !== "burst" && m !== "backlog")) throw new Error(`--modes: burst, backlog or both`);
-const concurrency = Number(values.concurrency);
-const timeoutMs = Number(values["timeout-seconds"]) * 1000;
+const concurrency = values.concurrency;
+const timeoutMs = values["timeout-seconds"] * 1000;
 // 90 creates per partner stay under the write limit (100 per minute and partner).
 const partners = Math.ceil(total / 90);
 
@@ -37,7 +34,7 @@ async function measure(workers: number, mode: "burst" | "backlog") {
     prefix: "finca_bench_pipeline",
     partners,
     workers,
-    poolSize: Number(values.pool),
+    poolSize: values.pool,
     idle: mode === "backlog",
   });
   try {
@@ -142,7 +139,7 @@ const file = await writeResult("pipeline", {
     concurrency,
     registerLatencyMs: 50,
     deadlineMs: 0,
-    poolPerProcess: Number(values.pool),
+    poolPerProcess: values.pool,
   },
   runs,
 });

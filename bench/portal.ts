@@ -14,17 +14,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import type { ChildProcess } from "node:child_process";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { chromium } from "@playwright/test";
 import { stopGroup } from "@/test/support/processes";
 import { buildWhenStale } from "../scripts/build.mjs";
-import { benchReference, freePort, percentile, READY_PATH, round, sleep, startServer, writeResult } from "./lib";
+import {
+  benchOptions,
+  benchReference,
+  freePort,
+  percentile,
+  READY_PATH,
+  round,
+  sleep,
+  startServer,
+  writeResult,
+} from "./lib";
 
-const { values } = parseArgs({
-  options: { items: { type: "string", default: "2000" }, seconds: { type: "string", default: "20" } },
-});
-const items = Number(values.items);
-const seconds = Number(values.seconds);
+const { items, seconds } = benchOptions({ items: 2000, seconds: 20 });
 const PAGES = ["/dashboard", "/properties", "/portfolios"];
 
 /** Fetches the pages in turn for `ms` (or until `done`), with the session's cookies: each answer's latency (ms). */

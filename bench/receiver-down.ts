@@ -6,10 +6,9 @@
 // outage up to about a minute is bridged. Baseline in the same run: the same 2,000 with the
 // receiver up all along. Exits 1 if an invariant fails.
 //   npx tsx bench/receiver-down.ts [--properties 2000] [--down-seconds 20] [--workers 1]
-import { parseArgs } from "node:util";
 import { count, eq, sql } from "drizzle-orm";
 import { rowsOf, schema } from "@/lib/db";
-import { load, PipelineStack, round, sleep, violations, writeResult } from "./lib";
+import { benchOptions, load, PipelineStack, round, sleep, violations, writeResult } from "./lib";
 
 const { webhookAttempts } = schema;
 
@@ -20,25 +19,23 @@ async function refusedAttempts(stack: PipelineStack): Promise<number> {
   return row!.n;
 }
 
-const { values } = parseArgs({
-  options: {
-    properties: { type: "string", default: "2000" },
-    "down-seconds": { type: "string", default: "20" },
-    workers: { type: "string", default: "1" },
-    concurrency: { type: "string", default: "32" },
-    pool: { type: "string", default: "10" },
-    "timeout-seconds": { type: "string", default: "600" },
-  },
+const values = benchOptions({
+  properties: 2000,
+  "down-seconds": 20,
+  workers: 1,
+  concurrency: 32,
+  pool: 10,
+  "timeout-seconds": 600,
 });
-const total = Number(values.properties);
-const downMs = Number(values["down-seconds"]) * 1000;
+const total = values.properties;
+const downMs = values["down-seconds"] * 1000;
 
 async function run(down: boolean) {
   const stack = await PipelineStack.start({
     prefix: "finca_bench_rdown",
     partners: Math.ceil(total / 90),
-    workers: Number(values.workers),
-    poolSize: Number(values.pool),
+    workers: values.workers,
+    poolSize: values.pool,
   });
   try {
     if (down) await stack.receiver.down();
@@ -60,14 +57,11 @@ async function run(down: boolean) {
     const creates = load({
       url: stack.url,
       seconds: 600,
-      concurrency: Number(values.concurrency),
+      concurrency: values.concurrency,
       stopAfter: total,
       request: stack.createRequest,
     });
-    const { finalAt, receivedAt } = await stack.settle(
-      Promise.all([creates, back]),
-      Number(values["timeout-seconds"]) * 1000,
-    );
+    const { finalAt, receivedAt } = await stack.settle(Promise.all([creates, back]), values["timeout-seconds"] * 1000);
     const audit = await stack.audit();
     // The attempt log, per delivery: its rows against its count, what the failed ones were, the last one's status.
     const [log] = rowsOf<{
@@ -141,7 +135,7 @@ for (const r of [outage, baseline]) {
 console.log(
   "written",
   await writeResult("receiver-down", {
-    settings: { properties: total, downSeconds: downMs / 1000, workers: Number(values.workers) },
+    settings: { properties: total, downSeconds: downMs / 1000, workers: values.workers },
     outage,
     baseline,
   }),

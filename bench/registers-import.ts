@@ -11,11 +11,11 @@ import { rm, stat } from "node:fs/promises";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { and, eq, sql } from "drizzle-orm";
 import { openDatabase, schema, type Db } from "@/lib/db";
 import { datasetById, importDataset, localFile, registerIndex } from "@/lib/registers";
 import {
+  benchOptions,
   benchReference,
   CREATE_PATH,
   dnprcAnswer,
@@ -32,11 +32,7 @@ import {
 } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
-const { values } = parseArgs({
-  options: { rows: { type: "string", default: "1000000" }, creates: { type: "string", default: "3000" } },
-});
-const ROWS = Number(values.rows);
-const CREATES = Number(values.creates);
+const { rows: ROWS, creates: CREATES } = benchOptions({ rows: 1000000, creates: 3000 });
 const LOOKUPS = Math.min(5_000, ROWS);
 
 const HEADER = [

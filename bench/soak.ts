@@ -5,10 +5,10 @@
 // in the same run: the bare insert server (bench/baseline-server.ts, its own database) fed the
 // same create stream and sampled the same way, for the slope a process without leaks shows.
 //   npx tsx bench/soak.ts [--minutes 10] [--rate 20] [--workers 1] [--sample-seconds 5]
-import { parseArgs } from "node:util";
 import { openDatabase } from "@/lib/db";
 import { createPartner } from "@/lib/partners";
 import {
+  benchOptions,
   freePort,
   freshDatabase,
   load,
@@ -24,29 +24,26 @@ import {
 } from "./lib";
 import { stopGroup } from "@/test/support/processes";
 
-const { values } = parseArgs({
-  options: {
-    minutes: { type: "string", default: "10" },
-    rate: { type: "string", default: "20" },
-    workers: { type: "string", default: "1" },
-    "sample-seconds": { type: "string", default: "5" },
-    pool: { type: "string", default: "10" },
-    /** A slope above this (MiB/min) over the second half is a growth trend. */
-    "max-slope": { type: "string", default: "1" },
-  },
+const values = benchOptions({
+  minutes: 10,
+  rate: 20,
+  workers: 1,
+  "sample-seconds": 5,
+  pool: 10,
+  /** A slope above this (MiB/min) over the second half is a growth trend. */
+  "max-slope": 1,
 });
-const minutes = Number(values.minutes);
-const rate = Number(values.rate);
-const sampleMs = Number(values["sample-seconds"]) * 1000;
-const maxSlope = Number(values["max-slope"]);
+const { minutes, rate } = values;
+const sampleMs = values["sample-seconds"] * 1000;
+const maxSlope = values["max-slope"];
 // Each partner writes at most 80 per minute (the limit is 100).
 const partners = Math.ceil((rate * 60) / 80);
 
 const stack = await PipelineStack.start({
   prefix: "finca_bench_soak",
   partners,
-  workers: Number(values.workers),
-  poolSize: Number(values.pool),
+  workers: values.workers,
+  poolSize: values.pool,
 });
 const baseDb = await freshDatabase("finca_bench_soak_base");
 let baseline: Awaited<ReturnType<typeof startServer>> | null = null;

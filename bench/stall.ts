@@ -11,10 +11,10 @@
 // which every test file and benchmark on a shared server does when it ends).
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { parseArgs } from "node:util";
 import pg from "pg";
 import { stopGroup } from "@/test/support/processes";
 import {
+  benchOptions,
   benchReference,
   CREATE_PATH,
   freePort,
@@ -29,23 +29,19 @@ import {
   writeResult,
 } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    rate: { type: "string", default: "200" },
-    seconds: { type: "string", default: "60" },
-    warmup: { type: "string", default: "6" },
-    "request-logs": { type: "string", default: "1" },
-    maintenance: { type: "string", default: "15" },
-    "stall-ms": { type: "string", default: "100" },
-    "pg-log": { type: "string", default: "/var/log/postgresql/postgresql-15-main.log" },
-    "checkpoint-every": { type: "string", default: "0" },
-  },
+const values = benchOptions({
+  rate: 200,
+  seconds: 60,
+  warmup: 6,
+  "request-logs": "1",
+  maintenance: 15,
+  "stall-ms": 100,
+  "pg-log": "/var/log/postgresql/postgresql-15-main.log",
+  "checkpoint-every": 0,
 });
-const rate = Number(values.rate);
-const seconds = Number(values.seconds);
-const warmup = Number(values.warmup);
-const stallMs = Number(values["stall-ms"]);
-const checkpointEvery = Number(values["checkpoint-every"]);
+const { rate, seconds, warmup } = values;
+const stallMs = values["stall-ms"];
+const checkpointEvery = values["checkpoint-every"];
 
 /** The machine's busy and total CPU ticks (/proc/stat), for its busy share per second. */
 function machineTicks(): { busy: number; total: number } {
@@ -119,7 +115,7 @@ try {
     PORT: String(port),
     FINCA_WORKERS: "0",
     REQUEST_LOGS: values["request-logs"],
-    JOB_MAINTENANCE_SECONDS: values.maintenance,
+    JOB_MAINTENANCE_SECONDS: String(values.maintenance),
   };
   const server = await startServer("scripts/serve-api.ts", env, `http://127.0.0.1:${port}${READY_PATH}`);
   const probe = new pg.Client({ connectionString: db.url });
@@ -259,7 +255,7 @@ try {
       rate,
       seconds,
       requestLogs: values["request-logs"],
-      maintenanceSeconds: Number(values.maintenance),
+      maintenanceSeconds: values.maintenance,
       stallMs,
       checkpointEvery,
     };

@@ -13,7 +13,6 @@
 //      its own; `--baseline-items` of them.
 //   npx tsx bench/webhooks.ts [--items 100000] [--workers 1] [--concurrency 10] [--baseline-items 20000]
 import { loadavg } from "node:os";
-import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { bare, rowsOf, schema } from "@/lib/db";
 import type { Batch } from "@/lib/domain";
@@ -21,29 +20,25 @@ import { jobsInsertSql, QUEUES } from "@/lib/queue";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { messageIdOf } from "@/lib/webhooks/events";
 import { runNode } from "@/test/support/processes";
-import { benchReference, PipelineStack, round, sleep, WebhookReceiver, writeResult } from "./lib";
+import { benchOptions, benchReference, PipelineStack, round, sleep, WebhookReceiver, writeResult } from "./lib";
 
-const { values } = parseArgs({
-  options: {
-    items: { type: "string", default: "100000" },
-    workers: { type: "string", default: "1" },
-    concurrency: { type: "string", default: "10" },
-    "baseline-items": { type: "string", default: "20000" },
-    pool: { type: "string", default: "10" },
-    "timeout-seconds": { type: "string", default: "3600" },
-  },
+const values = benchOptions({
+  items: 100000,
+  workers: 1,
+  concurrency: 10,
+  "baseline-items": 20000,
+  pool: 10,
+  "timeout-seconds": 3600,
 });
-const items = Number(values.items);
-const workers = Number(values.workers);
-const concurrency = Number(values.concurrency);
-const timeoutMs = Number(values["timeout-seconds"]) * 1000;
+const { items, workers, concurrency } = values;
+const timeoutMs = values["timeout-seconds"] * 1000;
 const { events, webhookDeliveries: d, webhookEndpoints, webhookAttempts } = schema;
 
 const stack = await PipelineStack.start({
   prefix: "finca_bench_webhooks",
   partners: 1,
   workers,
-  poolSize: Number(values.pool),
+  poolSize: values.pool,
   env: {
     BATCH_MAX_ITEMS: String(Math.max(items, 100_000)),
     WEBHOOK_PARTNER_CONCURRENCY: String(concurrency),
@@ -178,7 +173,7 @@ try {
       "--secret",
       secret,
       "--count",
-      values["baseline-items"],
+      String(values["baseline-items"]),
       "--concurrency",
       String(concurrency * workers),
     ],
@@ -201,7 +196,7 @@ try {
       workers,
       concurrencyPerWorker: concurrency,
       registerLatencyMs: 50,
-      baselineItems: Number(values["baseline-items"]),
+      baselineItems: values["baseline-items"],
     },
     batch: live,
     backlog,

@@ -79,7 +79,9 @@ const OPERATOR_HELP: readonly HelpEntry[] = [
   },
   {
     usage: "registers list",
-    text: "Register index datasets: community, format evidence, rows, what was left out, as_of, last import, error",
+    text:
+      "The cadastre index's copies and the register index datasets: format evidence, rows, as_of, last import, " +
+      "error; a dataset's community and what was left out",
   },
   {
     usage: [
@@ -307,6 +309,7 @@ async function run(database: Database, argv: string[]): Promise<void> {
           copies.map((c) => ({
             source: c.source,
             municipality: c.municipality,
+            evidence: c.evidence.level,
             records: Object.values(c.counts).reduce((a, b) => a + b, 0),
             as_of: c.asOf ?? "",
             stale: c.stale ? "stale" : "",

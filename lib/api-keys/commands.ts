@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { hasControl, MODES } from "@/lib/domain";
 import type { DbOrTx } from "@/lib/db";
-import { audited, authorizeActor, type AuditAction, type AuditEntry, type AuditLog, type Writer } from "@/lib/audit";
+import { audited, mayWrite, type AuditAction, type AuditEntry, type AuditLog, type Writer } from "@/lib/audit";
 import {
   createApiKey,
   keyNamed,
@@ -49,12 +49,6 @@ const entry = (key: ApiKeySummary, action: AuditAction, detail: Record<string, s
   detail: { mode: key.mode, ...detail },
 });
 
-/** Role checked, then the budget spent (a refusal changes and counts nothing more). */
-const mayWrite = async (by: Writer) => {
-  authorizeActor(by.actor, "keys");
-  await by.budget();
-};
-
 /** A new key of the partner, shown once; a live key is refused before live access (lib/api-keys). */
 export async function createKey(
   deps: KeyDeps,
@@ -62,7 +56,7 @@ export async function createKey(
   by: Writer,
   input: CreateKeyInput,
 ): Promise<{ key: string; apiKey: ApiKeySummary }> {
-  await mayWrite(by);
+  await mayWrite(by, "keys");
   return audited(deps, by.actor, async (tx) => {
     const made = await createApiKey(tx, { partnerId, mode: input.mode, name: input.name });
     return { result: made, entry: entry(made.apiKey, "api_key.created") };
@@ -74,7 +68,7 @@ export async function createKey(
  * partner (revoked, expired or rolled meanwhile).
  */
 export async function rollKey(deps: KeyDeps, partnerId: string, by: Writer, input: RollKeyInput) {
-  await mayWrite(by);
+  await mayWrite(by, "keys");
   return audited(deps, by.actor, async (tx) => {
     const expiresInSeconds = ROLL_EXPIRIES[input.expires_in];
     const rolled = await rollApiKey(tx, { id: input.id, partnerId, expiresInSeconds });
@@ -97,7 +91,7 @@ export async function revokeKey(
   by: Writer,
   id: string,
 ): Promise<ApiKeySummary | null> {
-  await mayWrite(by);
+  await mayWrite(by, "keys");
   return audited(deps, by.actor, async (tx) => {
     const key = await revokeApiKey(tx, id, partnerId);
     return { result: key, entry: key && entry(key, "api_key.revoked") };

@@ -79,6 +79,12 @@ export const authorizeActor = (actor: Actor, permission: Permission): void => {
   if (actor.role) authorize(actor.role, permission);
 };
 
+/** Role checked, then the budget spent (a refusal changes and counts nothing more). */
+export const mayWrite = async (by: Writer, permission: Permission): Promise<void> => {
+  authorizeActor(by.actor, permission);
+  await by.budget();
+};
+
 export const keyActor = (visibleStart: string): Actor => ({
   userId: null,
   label: `API key ${visibleStart}…`,

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DomainError, TEAM_ROLES } from "@/lib/domain";
 import type { DbOrTx } from "@/lib/db";
-import { audited, authorizeActor, type Actor, type AuditLog, type Writer } from "@/lib/audit";
+import { audited, mayWrite, type Actor, type AuditLog, type Writer } from "@/lib/audit";
 import { LiveRequestBody, requestLiveAccess, type LiveRequest } from "@/lib/partners/live";
 import type { Passwords } from "./password";
 import { endOtherSessions, endSession } from "./sessions";
@@ -39,11 +39,10 @@ const memberOf = ({ userId, role }: Actor): TeamActor => {
   return { id: userId, role };
 };
 
-/** Role checked (`team.ts` checks who may give which role), then the budget spent. */
+/** A member, their role checked (`team.ts` checks who may give which role), then the budget spent. */
 const mayManage = async (by: Writer): Promise<TeamActor> => {
-  authorizeActor(by.actor, "team");
   const member = memberOf(by.actor);
-  await by.budget();
+  await mayWrite(by, "team");
   return member;
 };
 
@@ -135,9 +134,8 @@ export async function requestLive(
   by: Writer,
   input: LiveRequest,
 ): Promise<LiveRequest> {
-  authorizeActor(by.actor, "live");
   const member = memberOf(by.actor);
-  await by.budget();
+  await mayWrite(by, "live");
   return audited(deps, by.actor, async (tx) => {
     const request = await requestLiveAccess(tx, partnerId, member, input);
     return { result: request, entry: { partnerId, action: "live_access.requested", target: request.company } };

@@ -8,16 +8,15 @@ import { z } from "zod";
 import { IDEMPOTENCY_HOURS, type Scope } from "@/lib/domain";
 import { embeddedPostgres, type EmbeddedOptions } from "./embedded";
 import { lowerPriority } from "./priority";
+import { migrateQueues, type SqlExecutor } from "./queues";
 import * as schema from "./schema";
 
 export { schema };
 export { insertFrom, jsonRecord, jsonRecords, writable } from "./records";
+export { QUEUE_RETRIES, QUEUE_SCHEMA, QUEUES, type QueueName, type SqlExecutor } from "./queues";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database or an open transaction: domain functions accept either. */
 export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute" | "transaction" | "query" | "_">;
-
-// biome-ignore lint/suspicious/noExplicitAny: pg-boss's executor contract; rows are whatever its SQL selects.
-export type SqlExecutor = { executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }> };
 
 export interface Database {
   /** `embedded`: the data folder's own PostgreSQL; `postgres`: DATABASE_URL's. */
@@ -315,8 +314,8 @@ async function openPostgres(
         .then(({ rows: [row] }) => row && lowerPriority(row.pid, sessionNice))
         .catch(() => {}); // not permitted, or the session already gone: it keeps the server's priority
   });
-  // Migrations on a connection of their own, without the query timeout: waiting for another
-  // instance's migration, or a long one, is not a dead server.
+  // Migrations (ours, then pg-boss's schema and queues: ./queues.ts) on a connection of their own,
+  // without the query timeout: waiting for another instance's migration, or a long one, is not a dead server.
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: limits.connectTimeoutMs });
   client.on("error", () => {}); // its queries fail with the error anyway
   await client.connect();
@@ -324,6 +323,7 @@ async function openPostgres(
     // Several instances may start together: one migrates, the others wait and find nothing to do.
     await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
     await migrate(drizzle(client, { schema }), { migrationsFolder: MIGRATIONS });
+    await migrateQueues({ executeSql: (text, values) => client.query(text, values) });
   } finally {
     await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
     await client.end();

@@ -84,27 +84,27 @@ describe("guardedLookup (checked when the socket connects)", () => {
 
   it("refuses a hostname resolving to a private address, even among public ones (DNS rebinding)", async () => {
     for (const host of ["private.example", "rebind.example"]) {
-      const { error } = await lookup(guardedLookup(resolver(table)), host);
+      const { error } = await lookup(guardedLookup(resolver(table), false), host);
       expect(error).toBeInstanceOf(SsrfBlockedError);
     }
   });
 
   it("passes a public address, in both lookup forms", async () => {
-    expect(await lookup(guardedLookup(resolver(table)), "public.example")).toEqual({
+    expect(await lookup(guardedLookup(resolver(table), false), "public.example")).toEqual({
       error: null,
       address: "93.184.216.34",
     });
-    expect(await lookup(guardedLookup(resolver(table)), "public.example", true)).toEqual({
+    expect(await lookup(guardedLookup(resolver(table), false), "public.example", true)).toEqual({
       error: null,
       address: [{ address: "93.184.216.34", family: 4 }],
     });
   });
 
   it("fails as not found when nothing usable resolves", async () => {
-    const { error } = await lookup(guardedLookup(resolver(table)), "nowhere.example");
+    const { error } = await lookup(guardedLookup(resolver(table), false), "nowhere.example");
     expect(error).toMatchObject({ code: "ENOTFOUND" });
     const v6only = await new Promise<Error | null>((resolve) =>
-      guardedLookup(resolver(table))("public.example", { family: 6 }, (e) => resolve(e)),
+      guardedLookup(resolver(table), false)("public.example", { family: 6 }, (e) => resolve(e)),
     );
     expect(v6only).toMatchObject({ code: "ENOTFOUND" });
   });

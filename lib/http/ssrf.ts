@@ -110,7 +110,7 @@ const notFound = (hostname: string) =>
  * A `lookup` for http(s).request: the socket connects only to the addresses returned here, so
  * checking them (every one, not just the first) is checking what is dialled.
  */
-export function guardedLookup(resolver: Resolver = systemResolver, allowPrivate = false) {
+export function guardedLookup(resolver: Resolver, allowPrivate: boolean) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
     resolver(hostname)
       .then((addresses) => {

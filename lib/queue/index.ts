@@ -3,7 +3,7 @@ import PgBoss from "pg-boss";
 import { sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import plans from "pg-boss/src/plans.js";
-import { executorFor, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
+import { executorFor, QUEUE_RETRIES, QUEUE_SCHEMA, type Database, type DbOrTx, type SqlExecutor } from "@/lib/db";
 import type { Config } from "@/lib/config";
 import type { QueueStat } from "@/lib/observability/metrics";
 import { errorFields, type LogSink } from "@/lib/observability/logger";
@@ -13,12 +13,11 @@ export { JOB_DATA, QUEUES, type JobData, type QueueName } from "./registry";
 
 export type Queue = PgBoss;
 
-const SCHEMA = "pgboss";
 // pg-boss 10 records a worker's results without awaiting them (Manager#watch calls complete/fail
 // and drops the promise): a database outage at that moment is an unhandled rejection, which ends
 // the process. Those two statements never reject: the job stays active, expires and runs again
 // (both handlers make a repeated run do nothing).
-const RESULT_STATEMENTS = new Set([plans.completeJobs(SCHEMA), plans.failJobsById(SCHEMA)]);
+const RESULT_STATEMENTS = new Set([plans.completeJobs(QUEUE_SCHEMA), plans.failJobsById(QUEUE_SCHEMA)]);
 
 function queueExecutor(executor: SqlExecutor, log: LogSink): SqlExecutor {
   return {
@@ -31,24 +30,22 @@ function queueExecutor(executor: SqlExecutor, log: LogSink): SqlExecutor {
   };
 }
 
-// Crash retries only; our own schedules live in the job data.
-const RETRIES = { retryLimit: 20, retryDelay: 1, retryBackoff: true };
-
 export async function startQueue(database: Database, config: Config, log: LogSink): Promise<Queue> {
   const boss = new PgBoss({
     // The data's own pool: one is enough.
     db: queueExecutor(database.executor, log),
-    schema: SCHEMA,
+    schema: QUEUE_SCHEMA,
     // A worker that dies mid-job: its job expires and is retried after this long.
     expireInSeconds: config.JOB_EXPIRE_SECONDS,
     maintenanceIntervalSeconds: config.JOB_MAINTENANCE_SECONDS,
-    ...RETRIES,
+    ...QUEUE_RETRIES,
   });
   boss.on("error", (error) => log.error(errorFields(error), "queue error"));
   await boss.start();
-  // Each queue's row carries every setting of its jobs (jobsInsertSql relies on it).
+  // The queues were made with the database (lib/db/queues.ts); each queue's row carries every setting
+  // of its jobs (jobsInsertSql relies on it), this configuration's from now on.
   for (const name of Object.values(QUEUES))
-    await boss.createQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, ...RETRIES });
+    await boss.updateQueue(name, { name, expireInSeconds: config.JOB_EXPIRE_SECONDS, ...QUEUE_RETRIES });
   return boss;
 }
 
@@ -63,7 +60,7 @@ export async function queueStats(executor: SqlExecutor): Promise<QueueStat[]> {
        count(*) filter (where state < 'active' and start_after > now())::int as scheduled,
        count(*) filter (where state = 'active')::int as active,
        coalesce(extract(epoch from now() - min(start_after) filter (where state < 'active' and start_after <= now())), 0)::float8 as oldest
-     from ${SCHEMA}.job where state <= 'active' group by name`,
+     from ${QUEUE_SCHEMA}.job where state <= 'active' group by name`,
     [],
   );
   return Object.values(QUEUES).map((queue) => {
@@ -132,13 +129,13 @@ export const jobsJson = <Q extends QueueName>(name: Q, jobs: readonly NewJob<Q>[
 // pg-boss's `insert` statement, its parameters replaced: $1 (the jobs) by the caller's SQL, the
 // defaults (expiry, retention, retries) by what pg-boss would send for this queue's settings.
 // Expiry and retention are null, as the queues' rows carry them (startQueue); so pg-boss does too.
-const INSERT_JOBS = plans.insertJobs(SCHEMA).split(/\$(\d)\b/);
+const INSERT_JOBS = plans.insertJobs(QUEUE_SCHEMA).split(/\$(\d)\b/);
 const DEFAULTS: Record<string, string> = {
   "2": "null",
   "3": "null",
-  "4": String(RETRIES.retryLimit),
-  "5": String(RETRIES.retryDelay),
-  "6": String(RETRIES.retryBackoff),
+  "4": String(QUEUE_RETRIES.retryLimit),
+  "5": String(QUEUE_RETRIES.retryDelay),
+  "6": String(QUEUE_RETRIES.retryBackoff),
 };
 
 /**

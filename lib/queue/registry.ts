@@ -1,23 +1,11 @@
 // The queues and what each job carries: one zod schema per queue types `enqueue` and the workers,
 // and checks each job's data as a worker reads it back from the database (jsonb holds anything).
 import { z } from "zod";
+import { QUEUES, type QueueName } from "@/lib/db";
 import { DELIVERY_TRIGGERS } from "@/lib/domain";
 
-export const QUEUES = {
-  /** Retries the unfinished enrichment sources of one property. */
-  enrich: "enrich",
-  /** Sends one webhook delivery (event × endpoint). */
-  deliverWebhook: "deliver-webhook",
-  /** Downloads and imports register index datasets (scheduled, or asked for by an admin). */
-  refreshRegisters: "refresh-registers",
-  /** Works a portfolio through one step at a time (lib/batches). */
-  batch: "batch",
-  /** Deletes request log rows past their retention (daily). */
-  pruneRequestLogs: "prune-request-logs",
-  /** Sends one email of the outbox (lib/email). */
-  sendEmail: "send-email",
-} as const;
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+// The queues themselves are made with the database's schema (lib/db/queues.ts).
+export { QUEUES, type QueueName } from "@/lib/db";
 
 const count = z.number().int().min(0);
 

@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { schema, type Db } from "@/lib/db";
 import type { CadastreSource } from "@/lib/domain";
+import { COPY_SOURCES } from "./regions";
 import { isStale } from "./status";
 
 const { cadastreCopies: copies, cadastreRecords: records } = schema;
@@ -65,7 +66,8 @@ export function cadastreIndex(db: Db) {
     },
     /**
      * The municipalities' copies, by source, with their dates and counts (for operators); `stale` when
-     * the publisher's date is more than `staleDays` old, by the datasets' own rule (./status.ts).
+     * the publisher's date is more than `staleDays` old, and the evidence their source's format rests
+     * on, by the datasets' own rules (./status.ts).
      */
     async copies(staleDays: number) {
       const rows = await db
@@ -82,7 +84,11 @@ export function cadastreIndex(db: Db) {
         })
         .from(copies)
         .orderBy(copies.source, copies.municipality);
-      return rows.map((row) => ({ ...row, stale: isStale(row.asOf, staleDays) }));
+      return rows.map((row) => ({
+        ...row,
+        evidence: COPY_SOURCES.find((s) => s.id === row.source)!.evidence,
+        stale: isStale(row.asOf, staleDays),
+      }));
     },
   };
 }

@@ -9,7 +9,15 @@ import { EVENT_TYPES, type Scope } from "@/lib/domain";
 import { MAX_URL_LENGTH } from "@/lib/http/ssrf";
 import type { DbOrTx } from "@/lib/db";
 import { requireLiveAccess } from "@/lib/partners/live";
-import { audited, authorizeActor, type AuditAction, type AuditEntry, type AuditLog, type Writer } from "@/lib/audit";
+import {
+  audited,
+  authorizeActor,
+  mayWrite,
+  type AuditAction,
+  type AuditEntry,
+  type AuditLog,
+  type Writer,
+} from "@/lib/audit";
 import type { Queue } from "@/lib/queue";
 import {
   createEndpoint,
@@ -90,7 +98,7 @@ const mayChange = async (deps: EndpointDeps, scope: Scope, by: Writer) => {
  * An endpoint as the security history names it: its host and id. Never its whole URL: a path or a
  * query may hold the receiver's own secret (a Slack-style hook is one), and the history is logged.
  */
-export const endpointNamed = (endpoint: Pick<EndpointRow, "id" | "url">): string => {
+const endpointNamed = (endpoint: Pick<EndpointRow, "id" | "url">): string => {
   let host = "";
   try {
     host = new URL(endpoint.url).host;
@@ -183,14 +191,8 @@ export type SecretDeps = Pick<EndpointDeps, "db" | "logger">;
 /** What the delivery commands need: the secret commands' and the queue the attempts go to. */
 export type DeliveryDeps = SecretDeps & { queue: Queue };
 
-/**
- * Role checked, then the budget spent. Live access is checked by each change itself, in its
- * transaction (after the budget, as the portal always counted them).
- */
-const mayWrite = async (by: Writer) => {
-  authorizeActor(by.actor, "webhooks");
-  await by.budget();
-};
+// The secret and delivery commands check role and budget first (`mayWrite`); live access is checked by
+// each change itself, in its transaction (after the budget, as the portal always counted them).
 
 /** A new signing secret, the current one kept for the chosen overlap (lib/webhooks/endpoints' `rotateSecret`). */
 export async function rotateEndpointSecret(
@@ -200,7 +202,7 @@ export async function rotateEndpointSecret(
   endpoint: EndpointRow,
   input: RotateSecretInput,
 ): Promise<Rotation> {
-  await mayWrite(by);
+  await mayWrite(by, "webhooks");
   return audited(deps, by.actor, async (tx) => {
     const options = { overlap: input.overlap, endOpenOverlap: input.end_open_overlap };
     const rotation = await rotateSecret(tx, scope, endpoint.id, options);
@@ -211,7 +213,7 @@ export async function rotateEndpointSecret(
 
 /** The old secret stops signing now; false when there was none left (or the endpoint is gone). */
 export async function expireOldSecret(deps: SecretDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
-  await mayWrite(by);
+  await mayWrite(by, "webhooks");
   return audited(deps, by.actor, async (tx) => {
     const expired = await expirePreviousSecret(tx, scope, endpoint.id);
     return { result: expired, entry: expired ? entry(scope, "webhook_secret.expired", endpoint) : null };
@@ -220,7 +222,7 @@ export async function expireOldSecret(deps: SecretDeps, scope: Scope, by: Writer
 
 /** A `webhook.test` event to the endpoint of the scope, sent now even while it is disabled. */
 export async function sendEndpointTest(deps: DeliveryDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
-  await mayWrite(by);
+  await mayWrite(by, "webhooks");
   return audited(deps, by.actor, async (tx) => {
     const event = await sendTestEvent({ ...deps, db: tx }, endpoint);
     return { result: event, entry: entry(scope, "webhook.test_sent", endpoint) };
@@ -229,7 +231,7 @@ export async function sendEndpointTest(deps: DeliveryDeps, scope: Scope, by: Wri
 
 /** One delivery of the scope attempted again now; false when `deliveryId` names none that can be. */
 export async function replayOne(deps: DeliveryDeps, scope: Scope, by: Writer, deliveryId: string) {
-  await mayWrite(by);
+  await mayWrite(by, "webhooks");
   return audited(deps, by.actor, async (tx) => {
     const done = await replayDelivery({ ...deps, db: tx }, deliveryId, scope);
     const made: AuditEntry | null = done
@@ -246,7 +248,7 @@ export async function replayOne(deps: DeliveryDeps, scope: Scope, by: Writer, de
 
 /** The endpoint's failed deliveries since it was created attempted again (the newest, capped); how many. */
 export async function replayFailed(deps: DeliveryDeps, scope: Scope, by: Writer, endpoint: EndpointRow) {
-  await mayWrite(by);
+  await mayWrite(by, "webhooks");
   return audited(deps, by.actor, async (tx) => {
     const count = await replayFailedSince({ ...deps, db: tx }, endpoint.id, endpoint.createdAt, scope);
     return { result: count, entry: entry(scope, "webhook.replayed_failed", endpoint, { deliveries: String(count) }) };

@@ -60,7 +60,7 @@ export interface DeliveryAttemptRecord {
 }
 
 /** Why an endpoint failing for WEBHOOK_DISABLE_AFTER_DAYS was disabled (`failing_5_days` by default). */
-export const failingTooLongReason = (days: number) => `failing_${days}_days`;
+const failingTooLongReason = (days: number) => `failing_${days}_days`;
 
 export function deliverySchedule(config: DeliveryDeps["config"], mode: Mode): number[] {
   return mode === "test" ? config.WEBHOOK_RETRY_SCHEDULE_TEST : config.WEBHOOK_RETRY_SCHEDULE;
@@ -124,6 +124,10 @@ interface Success {
  * Runs the attempts a batch of jobs stands for: one read for all, the sends side by side, every
  * success written in one statement (the common case costs the batch two round trips, not two per
  * delivery); a failure is written on its own (rare, and it takes the endpoint's row lock).
+ * Idempotent per job: a job whose attempt count no longer matches the delivery (already logged by
+ * an earlier run, or superseded by a replay) sends nothing. Manual replays and test events reach a
+ * disabled endpoint (a person asked for them); scheduled attempts do not, and no endpoint that was
+ * deleted is ever called.
  */
 export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[]): Promise<DeliveryOutcome[]> {
   const rows = await readDeliveries(deps.db, jobs);
@@ -142,16 +146,6 @@ export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[
   return attempts.map((a) =>
     typeof a === "object" ? a.report(claimed.has(a.deliveryId) ? "succeeded" : "skipped") : a,
   );
-}
-
-/**
- * Runs the attempt a job stands for. Idempotent per job: a job whose attempt count no longer
- * matches the delivery (already logged by an earlier run, or superseded by a replay) sends nothing.
- * Manual replays and test events reach a disabled endpoint (a person asked for them); scheduled
- * attempts do not, and no endpoint that was deleted is ever called.
- */
-export async function deliverOnce(deps: DeliveryDeps, job: DeliverJob): Promise<DeliveryOutcome> {
-  return (await deliverMany(deps, [job]))[0]!;
 }
 
 /** A job's attempt, in three typed stages (as Svix's dispatcher): prepare → send → record. */

@@ -19,7 +19,7 @@ import {
   setEnabled,
 } from "./endpoints";
 import { recordEvent, type DeliverJob } from "./events";
-import { deliverMany, deliverOnce, deliverySchedule, nextDelaySeconds, type DeliveryDeps } from "./deliver";
+import { deliverMany, deliverySchedule, nextDelaySeconds, type DeliveryDeps } from "./deliver";
 import { replayDelivery, replayFailedSince, sendTestEvent } from "./replay";
 import type { Resolver } from "@/lib/http/ssrf";
 import { deliverySlots } from "./fair-share";
@@ -100,7 +100,7 @@ async function jobsOf(deliveryId: string): Promise<QueuedJob[]> {
 /** Runs the delivery's newest queued job, as the worker would. */
 async function runNext(deliveryId: string, d: DeliveryDeps = deps) {
   const job = (await jobsOf(deliveryId)).at(-1)!;
-  return deliverOnce(d, job.data);
+  return (await deliverMany(d, [job.data]))[0];
 }
 
 const deliveryOf = async (id: string) =>
@@ -266,8 +266,8 @@ describe("delivery against a real receiver", () => {
     const { scope } = await newEndpoint();
     const id = (await emit(scope)).deliveries[0]!.id;
     const [first] = await jobsOf(id);
-    expect(await deliverOnce(deps, first!.data)).toBe("succeeded");
-    expect(await deliverOnce(deps, first!.data)).toBe("skipped");
+    expect(await deliverMany(deps, [first!.data])).toEqual(["succeeded"]);
+    expect(await deliverMany(deps, [first!.data])).toEqual(["skipped"]);
     expect(receiver.received).toHaveLength(1);
     expect(await attemptsOf(id)).toHaveLength(1);
   });

@@ -17,7 +17,7 @@ export interface PartnerSlots {
 }
 
 /** How long a delivery waits for its partner's slot before it is put back on the queue. */
-export const SLOT_WAIT_MS = 1000;
+const SLOT_WAIT_MS = 1000;
 
 /**
  * `perPartner`: a number, or each key's current cap (an endpoint's adaptive limit); `total`: slots

@@ -50,7 +50,7 @@ export async function replayDelivery(deps: Deps, deliveryId: string, scope?: Sco
 }
 
 /** Failed deliveries one "replay all" queues at most: a click cannot re-queue an endpoint's whole history. */
-export const REPLAY_ALL_MAX = 1000;
+const REPLAY_ALL_MAX = 1000;
 
 /**
  * Replays the failed deliveries to the endpoint created at or after `since`, the newest `max` of

@@ -12,7 +12,7 @@ import { decideLiveAccessAndTell, queueEmails, liveAccessEmail } from "@/lib/ema
 import { requestLiveAccess } from "@/lib/partners/live";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { recordEvent, type DeliverJob } from "@/lib/webhooks/events";
-import { deliverOnce } from "@/lib/webhooks/deliver";
+import { deliverMany } from "@/lib/webhooks/deliver";
 import { registerSendEmailWorker } from "@/jobs/send-email";
 import type { EmailKind } from "@/lib/domain";
 import { createTestApp, type TestApp } from "../support/app";
@@ -120,7 +120,7 @@ describe("a failing webhook endpoint", () => {
             order by created_on desc, id desc limit 1`,
       ),
     );
-    return deliverOnce({ ...t.app, now: () => at }, job!.data);
+    return (await deliverMany({ ...t.app, now: () => at }, [job!.data]))[0];
   }
 
   it("tells its owners, admins and developers once a day in, once per run; disabled after 5 days, told again", async () => {

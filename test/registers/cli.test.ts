@@ -160,9 +160,10 @@ describe.sequential("finca registers", () => {
     expect(unnamed.code).toBe(1);
     expect(unnamed.stderr).toContain("give it with --municipality <5 digits>");
     expect((await finca("import", "catastro-inspire", "--file", gml, "--municipality", "28900")).code).toBe(0);
+    // Each copy with the evidence its source's format rests on, as the datasets are listed (lib/registers/catastro-*).
     const list = await finca("list");
-    expect(list.stdout).toMatch(/catastro-cat'\s*│\s*'28900'\s*│\s*10\s*│\s*'2026-03-15'/);
-    expect(list.stdout).toMatch(/catastro-inspire'\s*│\s*'28900'\s*│\s*2\s*│\s*'2015-11-24'/);
+    expect(list.stdout).toMatch(/catastro-cat'\s*│\s*'28900'\s*│\s*'confirmed'\s*│\s*10\s*│\s*'2026-03-15'/);
+    expect(list.stdout).toMatch(/catastro-inspire'\s*│\s*'28900'\s*│\s*'single_source'\s*│\s*2\s*│\s*'2015-11-24'/);
   });
 
   it("import catastro-inspire --url takes Catastro's hosts only: another is refused before it is asked", async () => {
