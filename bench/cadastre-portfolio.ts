@@ -172,7 +172,7 @@ try {
   const loopSources = createSources(config, {
     live: liveRegisters(registerSettings(env)),
     index: registerIndex(stack.database.db),
-    budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS),
+    budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS, config.REGISTER_INTERACTIVE_SHARE),
   }).live;
   const baselineItems = Math.min(Number(values["baseline-items"]), items);
   const base = await directLoop(baselineItems, ENRICH_CONCURRENCY * workers, {
