@@ -48,6 +48,12 @@ export function registerRates(overrides: Record<string, number>): Record<string,
  */
 export const SEND_WITHIN_MS = 200;
 /**
+ * How far a grant is dated back to its turn when its waiter reached the database late (the waiter
+ * slept until its turn, then made a round trip): the pace loses no time to those round trips, and
+ * the request must be sent that much sooner (the sends keep within SEND_WITHIN_MS of their dates).
+ */
+const DATED_BACK_MS = SEND_WITHIN_MS / 2;
+/**
  * How long a create refused a grant holds durable runs back: the create asks again when its turn
  * comes (the next paced grant), and this covers that wake-up and round trip on a busy machine.
  */
@@ -76,18 +82,22 @@ export function registerBudgets(
   const turns = new Map<string, Promise<unknown>>();
 
   /**
-   * One grant if the register's row allows it. The row's `hits` are [the last grant, until when
-   * durable runs are held back for a waiting create] (ms, database clock). A grant needs its gap
-   * since the last one, a durable one also the claim's end; a create refused claims its next turn,
-   * writing a third element (the refusal's time) that tells its row from a grant's.
+   * One grant if the register's row allows it. The row's `hits` are [the last grant's date, until
+   * when durable runs are held back for a waiting create] (ms, database clock). A grant needs its
+   * gap since the last one, a durable one also the claim's end; a create refused claims its next
+   * turn, writing a third element (the refusal's time) that tells its row from a grant's. `lateMs`:
+   * how long before now the grant is dated.
    */
-  async function ask(name: string, use: BudgetUse): Promise<{ granted: boolean; waitMs: number }> {
+  async function ask(name: string, use: BudgetUse): Promise<{ granted: boolean; waitMs: number; lateMs: number }> {
     const gap = gaps.get(name)!;
     const now = sql`(select now from clock)`;
     // coalesce: a row the sliding window of earlier versions wrote may hold one time only.
     const heldUntil = sql`coalesce(${w.hits}[2], 0)`;
-    const claimEnded = use === "durable" ? sql` and ${now} >= ${heldUntil}` : sql``;
-    const open = sql`${now} >= ${w.hits}[1] + ${gap[use]}::bigint${claimEnded}`;
+    // When this use's turn came: its gap after the last grant, for a durable run the claim's end too.
+    const gapEnd = sql`${w.hits}[1] + ${gap[use]}::bigint`;
+    const turn = use === "durable" ? sql`greatest(${gapEnd}, ${heldUntil})` : gapEnd;
+    const open = sql`${now} >= ${turn}`;
+    const dated = sql`greatest(${now} - ${DATED_BACK_MS}::bigint, ${turn})`;
     const claim = sql`greatest(${heldUntil}, ${w.hits}[1] + ${gap.interactive + CLAIM_MS}::bigint)`;
     const [row] = rowsOf<{ done: number[] | null; seen: number[] | null; now: number }>(
       await db.execute(sql`
@@ -96,7 +106,7 @@ export function registerBudgets(
           insert into ${w} (${bare(w.bucket)}, ${bare(w.hits)})
           select ${`register:${name}`}::text, array[now, 0]::bigint[] from clock
           on conflict (${bare(w.bucket)}) do update
-            set ${bare(w.hits)} = case when ${open} then array[${now}, ${heldUntil}]
+            set ${bare(w.hits)} = case when ${open} then array[${dated}, ${heldUntil}]
               else array[${w.hits}[1], ${claim}, ${now}] end
             ${use === "durable" ? sql`where ${open}` : sql``}
           returning ${w.hits})
@@ -104,19 +114,19 @@ export function registerBudgets(
           (select ${w.hits} from ${w} where ${w.bucket} = ${`register:${name}`}) as seen`),
     );
     const now_ = Number(row!.now);
-    if (row!.done?.length === 2) return { granted: true, waitMs: 0 };
+    if (row!.done?.length === 2) return { granted: true, waitMs: 0, lateMs: now_ - Number(row!.done[0]) };
     // A durable refusal reads the row as the statement began: a grant made since only wakes it early.
     const [granted = now_, claimed = 0] = (row!.done ?? row!.seen ?? []).map(Number);
     const until = Math.max(granted + gap[use], use === "durable" ? claimed : 0);
-    return { granted: false, waitMs: Math.max(0, until - now_) };
+    return { granted: false, waitMs: Math.max(0, until - now_), lateMs: 0 };
   }
 
   async function acquire(name: string, use: BudgetUse, signal: AbortSignal): Promise<number | null> {
     while (!signal.aborted) {
       // Before the statement: the grant is made later, so its send is never later than this says.
       const asked = performance.now();
-      const { granted, waitMs } = await ask(name, use);
-      if (granted) return asked + SEND_WITHIN_MS;
+      const { granted, waitMs, lateMs } = await ask(name, use);
+      if (granted) return asked + SEND_WITHIN_MS - lateMs;
       try {
         await sleep(waitMs + 1, undefined, { signal });
       } catch {
