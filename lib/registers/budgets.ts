@@ -78,7 +78,9 @@ export function registerBudgets(
     }),
   );
   // Per register and use, one waiter of a process asks the database at a time, the others queue
-  // behind it; a create never queues behind a portfolio's waiters.
+  // behind it; a create never queues behind a portfolio's waiters. A request asking again (its
+  // grant went stale) queues behind nobody: it holds a place among the requests in flight, and
+  // behind the queue it would hold it for seconds while the grants after it went stale in turn.
   const turns = new Map<string, Promise<unknown>>();
 
   /**
@@ -137,9 +139,10 @@ export function registerBudgets(
   }
 
   return {
-    take(provider, use, signal) {
+    take(provider, use, signal, again) {
       const name = budgetOf(provider);
       if (!gaps.has(name)) return Promise.resolve(Number.POSITIVE_INFINITY);
+      if (again) return acquire(name, use, signal);
       const key = `${name}:${use}`;
       const turn = (turns.get(key) ?? Promise.resolve()).then(() => acquire(name, use, signal));
       turns.set(

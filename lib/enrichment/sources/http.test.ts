@@ -10,7 +10,7 @@ import {
   type Outcome,
 } from "./http";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
-import type { BudgetUse, RegisterBudget } from "./types";
+import type { RegisterBudget } from "./types";
 
 const never = () => new AbortController().signal;
 /** For answers that come at once: a timeout only a hang would reach (the timeouts' own test sets short ones). */
@@ -311,10 +311,10 @@ describe("liveClient under a register budget", () => {
   const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "sandbox" });
   /** A budget that grants at once, each grant good for `freshMs`, and says what it granted. */
   const granting = (freshMs: number) => {
-    const taken: BudgetUse[] = [];
+    const taken: string[] = [];
     const budget: RegisterBudget = {
-      async take(_provider, use) {
-        taken.push(use);
+      async take(_provider, use, _signal, again) {
+        taken.push(again ? `${use} again` : use);
         return performance.now() + freshMs;
       },
     };
@@ -341,7 +341,8 @@ describe("liveClient under a register budget", () => {
     });
     const second = ask("b", { signal: never() }, "catastro-ovc", async () => found(2));
     expect(await Promise.all([first, second])).toEqual([found(1), found(2)]);
-    expect(taken).toHaveLength(3); // the second's first grant was 60 ms old when its place came
+    // The second's first grant was 60 ms old when its place came: it asked again, ahead of the queue.
+    expect(taken).toEqual(["interactive", "interactive", "interactive again"]);
   });
 
   it("answers a timeout, sending nothing, when the deadline comes before the grant", async () => {

@@ -317,8 +317,8 @@ export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask
     ask(key, input, provider, fetch) {
       const use = input.trigger === "job" ? "durable" : "interactive";
       let sendBy = Number.POSITIVE_INFINITY;
-      const granted = async (signal: AbortSignal) => {
-        const by = budget ? await budget.take(provider, use, signal) : sendBy;
+      const granted = async (signal: AbortSignal, again = false) => {
+        const by = budget ? await budget.take(provider, use, signal, again) : sendBy;
         if (by !== null) sendBy = by;
         return by !== null;
       };
@@ -326,7 +326,7 @@ export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask
       return lookup(
         key,
         input.signal,
-        async () => (performance.now() <= sendBy || (await granted(input.signal)) ? send() : abortedOutcome()),
+        async () => (performance.now() <= sendBy || (await granted(input.signal, true)) ? send() : abortedOutcome()),
         async (signal) => breakers?.refusal(provider) ?? ((await granted(signal)) ? null : abortedOutcome()),
       );
     },

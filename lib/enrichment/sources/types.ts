@@ -73,9 +73,10 @@ export interface RegisterBudget {
   /**
    * Resolves once one more request to `provider`'s register fits its budget, with the time
    * (`performance.now()`) by which it must be sent, else it needs another grant; null if `signal`
-   * aborts first.
+   * aborts first. `again`: for a request whose grant went stale, which asks ahead of the waiters
+   * queued in its process (it holds a place among the requests in flight meanwhile).
    */
-  take(provider: Provider, use: BudgetUse, signal: AbortSignal): Promise<number | null>;
+  take(provider: Provider, use: BudgetUse, signal: AbortSignal, again?: boolean): Promise<number | null>;
 }
 
 /**
