@@ -43,7 +43,8 @@ describe("register budgets", () => {
     const third = budget.take("aragon-gaodcore", "interactive", impatient.signal);
     impatient.abort();
     await waiting;
-    expect(second).toBeGreaterThanOrEqual(first! - SEND_WITHIN_MS + 1200 / 3);
+    // A paced gap (1.2 s / 3) later, less how far it may be dated back and the round trips' jitter.
+    expect(second! - first!).toBeGreaterThan(1200 / 3 - SEND_WITHIN_MS);
     expect(await third).toBeNull();
     // Another register's budget is its own; providers without a budget are never held.
     expect(await budget.take(PROVIDERS.catastro, "durable", never)).not.toBeNull();
@@ -108,8 +109,7 @@ describe("register budgets", () => {
       }),
     );
     await sleep(1000);
-    const grantedBefore = durable;
-    expect(grantedBefore).toBeGreaterThan(0);
+    expect(durable).toBeGreaterThan(0);
     try {
       for (const budget of budgets) {
         for (let i = 0; i < 3; i++) {
