@@ -105,7 +105,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
       live: liveRegisters(settings),
       index: registerIndex(database.db),
       breakers: observability.breakers,
-      budget: registerBudgets(database.db, config.REGISTER_RATE_LIMITS),
+      budget: registerBudgets(database.db, config.REGISTER_RATE_LIMITS, config.REGISTER_INTERACTIVE_SHARE),
     });
   const sources = options.sources ?? liveSources();
   const requestLog = requestLogWriter(database.db, {

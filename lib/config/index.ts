@@ -225,10 +225,15 @@ const EnvSchema = z.object({
   /** Items of one batch registered and left enriching at once: batches of several partners take turns within this. */
   BATCH_WINDOW: z.coerce.number().int().min(1).default(1000),
   /**
-   * Requests per second the workers may send to each live register, shared by every worker process
-   * (inline lookups of single creates are not held back). Defaults below; pairs given here override them.
+   * Requests per second each live register may receive from us, shared by every process: durable
+   * runs and single creates' inline lookups alike. Defaults below; pairs given here override them.
    */
   REGISTER_RATE_LIMITS: registerRates.default({}),
+  /**
+   * The share of each register's budget that durable runs (portfolios, retries) leave to single
+   * creates, which come first anyway: a portfolio never takes a grant while a create waits for one.
+   */
+  REGISTER_INTERACTIVE_SHARE: z.coerce.number().min(0).max(0.9).default(0.2),
   SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
   SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),

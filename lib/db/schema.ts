@@ -411,6 +411,7 @@ export const webhookAttempts = pgTable(
 
 // Sliding-window log per bucket (partner + mode): timestamps (ms, database clock) of the
 // writes counted in the last window. One row per bucket keeps the check one atomic statement.
+// Register budgets keep theirs here too (`register:<name>`: lib/registers/budgets.ts).
 export const rateLimitWindows = pgTable("rate_limit_windows", {
   bucket: text("bucket").primaryKey(),
   hits: bigint("hits", { mode: "number" }).array().notNull(),

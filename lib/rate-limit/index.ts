@@ -12,8 +12,6 @@ export interface RateLimitDecision {
   remaining: number;
   /** Whole seconds until a slot frees (0 when the window is empty). */
   resetSeconds: number;
-  /** The same in milliseconds, for callers that wait for the slot themselves (register budgets). */
-  resetMs: number;
   windowSeconds: number;
 }
 
@@ -84,7 +82,6 @@ export function databaseRateLimiter(db: DbOrTx, limit: number, windowSeconds: nu
         windowSeconds,
         remaining: counted !== null ? Math.max(0, limit - hits.length) : 0,
         resetSeconds: counted !== null && !hits.length ? 0 : Math.max(1, Math.ceil(resetMs / 1000)),
-        resetMs,
       };
     },
   };
@@ -151,7 +148,6 @@ export async function upstashRateLimiter(options: UpstashOptions): Promise<RateL
         windowSeconds,
         remaining: Math.max(0, r.remaining),
         resetSeconds: Math.max(0, Math.ceil((r.reset - Date.now()) / 1000)),
-        resetMs: Math.max(0, r.reset - Date.now()),
       };
     },
   };

@@ -52,11 +52,11 @@ it("two worker processes together keep to the register's budget", async () => {
   expect(done.counts.pending).toBe(0);
   // Every unit's facts and its parcel's point: two requests per reference.
   expect(catastro.arrivals).toHaveLength(2 * references.length);
-  // Grants keep to RATE in any second on the database's clock, so the last of n requests is granted
-  // at least (n / RATE - 1) s after the first. What Catastro sees is that spread less the first
-  // request's way from its grant to the register, which a busy machine can stretch (a per-second
-  // count of arrivals then saw requests bunch): a 3 s allowance for it. At ten times the rate the
-  // spread was 4.6 s on a busy machine (the test fails), without any budget shorter still.
+  // Grants are paced more than 1 / RATE s apart on the database's clock, so the last of n requests is
+  // granted more than (n - 1) / RATE s after the first. What Catastro sees is that spread less the
+  // first request's way from its grant to the register, which a busy machine can stretch: a 3 s
+  // allowance for it (lib/registers/budgets.test.ts counts sends per second exactly). At ten times
+  // the rate the spread was 4.6 s on a busy machine (the test fails), without any budget shorter still.
   const arrivals = [...catastro.arrivals].sort((a, b) => a - b);
   const spreadMs = arrivals.at(-1)! - arrivals[0]!;
   expect(spreadMs).toBeGreaterThanOrEqual((arrivals.length / RATE - 1) * 1000 - 3000);

@@ -135,9 +135,10 @@ finca batch results $BATCH_ID --format ndjson`}</CodeBlock>
       </Section>
       <Section id="pace" title="5. How fast, and why">
         <p>
-          Live portfolios are enriched at the pace the public registers allow: the workers send each register at most so
-          many requests per second, shared by every worker, so that a portfolio never floods a register (your single
-          creates are not held back by it).
+          Live portfolios are enriched at the pace the public registers allow: each register receives at most so many
+          requests per second from us, portfolios and single creates together, so that nobody floods a register. Single
+          creates come first: a portfolio leaves them part of each register&apos;s budget and steps aside while one
+          waits.
         </p>
         <ul className="list-disc pl-5">
           {rates.map(([register, rate]) => (

@@ -3,12 +3,14 @@ import {
   createCachedLookup,
   createLimiter,
   getText,
+  liveClient,
   memoryCache,
   UpstreamError,
   type AnswerCache,
   type Outcome,
 } from "./http";
 import { startReplayServer, WAF_PAGE, type ReplayServer } from "./testing/replay-server";
+import type { RegisterBudget } from "./types";
 
 const never = () => new AbortController().signal;
 /** For answers that come at once: a timeout only a hang would reach (the timeouts' own test sets short ones). */
@@ -302,5 +304,58 @@ describe("createCachedLookup", () => {
     });
     expect(await lookup("k", never(), async () => found(5))).toEqual(found(5));
     expect(told.map((e) => (e as Error).message)).toEqual(["db down", "db down"]);
+  });
+});
+
+describe("liveClient under a register budget", () => {
+  const found = (n: number): Outcome<number> => ({ kind: "found", data: n, provider: "sandbox" });
+  /** A budget that grants at once, each grant good for `freshMs`, and says what it granted. */
+  const granting = (freshMs: number) => {
+    const taken: string[] = [];
+    const budget: RegisterBudget = {
+      async take(_provider, use, _signal, again) {
+        taken.push(again ? `${use} again` : use);
+        return performance.now() + freshMs;
+      },
+    };
+    return { budget, taken };
+  };
+
+  it("takes a grant for every request, a create's inline lookup as interactive, a durable run's as durable", async () => {
+    const { budget, taken } = granting(60_000);
+    const { ask } = liveClient({ budget });
+    await ask("a", { signal: never() }, "catastro-ovc", async () => found(1));
+    await ask("b", { signal: never(), trigger: "inline" }, "catastro-ovc", async () => found(2));
+    await ask("c", { signal: never(), trigger: "job" }, "catastro-ovc", async () => found(3));
+    // A cached answer sends nothing, so it takes nothing.
+    await ask("c", { signal: never(), trigger: "job" }, "catastro-ovc", async () => found(4));
+    expect(taken).toEqual(["interactive", "interactive", "durable"]);
+  });
+
+  it("replaces a grant gone stale while the request waited for a place among those in flight", async () => {
+    const { budget, taken } = granting(20);
+    const { ask } = liveClient({ budget, maxConcurrent: 1 });
+    const first = ask("a", { signal: never() }, "catastro-ovc", async () => {
+      await sleep(60);
+      return found(1);
+    });
+    const second = ask("b", { signal: never() }, "catastro-ovc", async () => found(2));
+    expect(await Promise.all([first, second])).toEqual([found(1), found(2)]);
+    // The second's first grant was 60 ms old when its place came: it asked again, ahead of the queue.
+    expect(taken).toEqual(["interactive", "interactive", "interactive again"]);
+  });
+
+  it("answers a timeout, sending nothing, when the deadline comes before the grant", async () => {
+    const budget: RegisterBudget = {
+      take: (_provider, _use, signal) =>
+        new Promise((resolve) => signal.addEventListener("abort", () => resolve(null), { once: true })),
+    };
+    const fetch = vi.fn(async () => found(1));
+    const { ask } = liveClient({ budget });
+    expect(await ask("a", { signal: AbortSignal.timeout(20) }, "catastro-ovc", fetch)).toMatchObject({
+      kind: "error",
+      code: "timeout",
+    });
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -281,7 +281,7 @@ export interface LiveClientOptions {
   onCacheError?: (error: unknown) => void;
   /** The process's breakers, one per register (./breaker); none: every lookup asks. */
   breakers?: RegisterGuard;
-  /** Requests per second per register, shared by every worker; durable runs wait for it. None: no budget. */
+  /** Requests per second per register, shared by every process; every request waits for it. None: no budget. */
   budget?: RegisterBudget;
 }
 
@@ -298,8 +298,11 @@ export type Ask = <T>(
 
 /**
  * A live client's request timeout and its `ask`: a fresh cached answer first; else one request
- * (shared by concurrent lookups of the key), sent when the register's budget admits it (durable
- * runs only), within the cap on requests in flight, under the register's breaker.
+ * (shared by concurrent lookups of the key), sent when the register's budget grants it, within the
+ * cap on requests in flight, under the register's breaker. A create's lookup waits for its grant
+ * no longer than its deadline (then it is a timeout, which a durable run retries); a grant not used
+ * in time (the request waited for a place among those in flight) is replaced before the request is
+ * sent, so that the register never receives more than its rate (lib/registers/budgets.ts).
  */
 export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask: Ask } {
   const { breakers, budget } = options;
@@ -311,14 +314,21 @@ export function liveClient(options: LiveClientOptions): { timeoutMs: number; ask
   });
   return {
     timeoutMs: options.timeoutMs ?? 5000,
-    ask: (key, input, provider, fetch) =>
-      lookup(
+    ask(key, input, provider, fetch) {
+      const use = input.trigger === "job" ? "durable" : "interactive";
+      let sendBy = Number.POSITIVE_INFINITY;
+      const granted = async (signal: AbortSignal, again = false) => {
+        const by = budget ? await budget.take(provider, use, signal, again) : sendBy;
+        if (by !== null) sendBy = by;
+        return by !== null;
+      };
+      const send = breakers ? () => breakers.guard(provider, fetch) : fetch;
+      return lookup(
         key,
         input.signal,
-        breakers ? () => breakers.guard(provider, fetch) : fetch,
-        async (signal) =>
-          breakers?.refusal(provider) ??
-          (budget && input.trigger === "job" && !(await budget.take(provider, signal)) ? abortedOutcome() : null),
-      ),
+        async () => (performance.now() <= sendBy || (await granted(input.signal, true)) ? send() : abortedOutcome()),
+        async (signal) => breakers?.refusal(provider) ?? ((await granted(signal)) ? null : abortedOutcome()),
+      );
+    },
   };
 }

@@ -62,13 +62,21 @@ export interface RegisterGuard {
   refusal(provider: Provider): SourceOutcome<never> | null;
 }
 
+/** Who a register request is for: a create's partner waiting (interactive) or a durable run (portfolio, retry). */
+export type BudgetUse = "interactive" | "durable";
+
 /**
- * Requests per second the workers may send to each register, shared by every process (lib/registers
- * keeps it in the database). Only durable runs wait for it: a create's inline lookup never does.
+ * Requests per second each register may receive, shared by every process (lib/registers keeps it in
+ * the database). Every request takes a grant; interactive ones come first.
  */
 export interface RegisterBudget {
-  /** Resolves true once one more request to `provider`'s register fits its budget; false if `signal` aborts first. */
-  take(provider: Provider, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Resolves once one more request to `provider`'s register fits its budget, with the time
+   * (`performance.now()`) by which it must be sent, else it needs another grant; null if `signal`
+   * aborts first. `again`: for a request whose grant went stale, which asks ahead of the waiters
+   * queued in its process (it holds a place among the requests in flight meanwhile).
+   */
+  take(provider: Provider, use: BudgetUse, signal: AbortSignal, again?: boolean): Promise<number | null>;
 }
 
 /**
