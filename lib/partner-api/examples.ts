@@ -281,6 +281,5 @@ export const rateLimitedFor = (config: Config): ProblemExample =>
     limit: config.RATE_LIMIT_WRITES,
     remaining: 0,
     resetSeconds: 17,
-    resetMs: 16_412,
     windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
   });
