@@ -38,6 +38,32 @@ describe("the OpenAPI document", () => {
     expect(() => loadConfig({ PUBLIC_BASE_URL: "ftp://finca.example" })).toThrow();
   });
 
+  it("is placed on the origin it was asked on where PUBLIC_BASE_URL is unset, with its support mailbox", () => {
+    const config = loadConfig({});
+    const asked = openApiDocument(config, "https://api.finca.example") as Json;
+    expect(asked.servers).toEqual([{ url: "https://api.finca.example/api/v1/partner-api" }]);
+    expect(asked.info.contact).toEqual({
+      name: "Finca partner support",
+      url: "https://api.finca.example/docs",
+      email: "support@api.finca.example",
+    });
+    expect(asked.info.license.url).toBe("https://api.finca.example/docs#terms");
+    // Only the whereabouts differ; the made document stays as it was.
+    expect({ ...asked, info: doc.info, servers: doc.servers }).toEqual(doc);
+    expect((openApiDocument(config) as Json).servers).toEqual([{ url: "/api/v1/partner-api" }]);
+    // No mailbox is made up for a host with no domain.
+    for (const local of ["http://localhost:4400", "http://127.0.0.1:4400"])
+      expect((openApiDocument(config, local) as Json).info.contact, local).toEqual({
+        name: "Finca partner support",
+        url: `${local}/docs`,
+      });
+    // The deployment's own settings win over where it was asked.
+    const configured = loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es", SUPPORT_EMAIL: "partners@finca.es" });
+    expect(openApiDocument(configured, "http://evil.example")).toBe(openApiDocument(configured));
+    const noEmail = openApiDocument(loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es" }), "http://evil.example");
+    expect((noEmail as Json).info.contact.email).toBe("support@api.finca.es");
+  });
+
   it("declares X-Request-Id on every response, rate-limit headers on exactly the counted writes' answers", () => {
     for (const { method, op } of ops) {
       const write = operations.find((o) => o.id === op.operationId)!.write;
