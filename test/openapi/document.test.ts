@@ -12,6 +12,13 @@ const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
   Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
 );
 
+/** The document's server, contact and licence on `base`, its contact's email `email`. */
+function expectPlaced(placed: Json, base: string, email: string) {
+  expect(placed.servers).toEqual([{ url: `${base}/api/v1/partner-api` }]);
+  expect(placed.info.contact).toEqual({ name: "Finca partner support", url: `${base}/docs`, email });
+  expect(placed.info.license.url).toBe(`${base}/docs#terms`);
+}
+
 describe("the OpenAPI document", () => {
   it("has every operation of the table, each with operationId, a declared tag and a description", () => {
     expect(ops.map((o) => o.op.operationId).sort()).toEqual(operations.map((o) => o.id).sort());
@@ -28,26 +35,14 @@ describe("the OpenAPI document", () => {
     const deployed = openApiDocument(
       loadConfig({ PUBLIC_BASE_URL: "https://api.finca.example/", SUPPORT_EMAIL: "partners@finca.example" }),
     ) as Json;
-    expect(deployed.servers).toEqual([{ url: "https://api.finca.example/api/v1/partner-api" }]);
-    expect(deployed.info.contact).toEqual({
-      name: "Finca partner support",
-      url: "https://api.finca.example/docs",
-      email: "partners@finca.example",
-    });
-    expect(deployed.info.license.url).toBe("https://api.finca.example/docs#terms");
+    expectPlaced(deployed, "https://api.finca.example", "partners@finca.example");
     expect(() => loadConfig({ PUBLIC_BASE_URL: "ftp://finca.example" })).toThrow();
   });
 
   it("is placed on the origin it was asked on where PUBLIC_BASE_URL is unset, with its support mailbox", () => {
     const config = loadConfig({});
     const asked = openApiDocument(config, "https://api.finca.example") as Json;
-    expect(asked.servers).toEqual([{ url: "https://api.finca.example/api/v1/partner-api" }]);
-    expect(asked.info.contact).toEqual({
-      name: "Finca partner support",
-      url: "https://api.finca.example/docs",
-      email: "support@api.finca.example",
-    });
-    expect(asked.info.license.url).toBe("https://api.finca.example/docs#terms");
+    expectPlaced(asked, "https://api.finca.example", "support@api.finca.example");
     // Only the whereabouts differ; the made document stays as it was.
     expect({ ...asked, info: doc.info, servers: doc.servers }).toEqual(doc);
     expect((openApiDocument(config) as Json).servers).toEqual([{ url: "/api/v1/partner-api" }]);
