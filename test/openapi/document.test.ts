@@ -129,5 +129,12 @@ describe("the OpenAPI document", () => {
     expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual(
       [0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]),
     );
+    // Its curls go to the reader's origin, or to the deployment's own where PUBLIC_BASE_URL says it.
+    const first = (r: ReturnType<typeof apiReference>) => r.operations.find((o) => o.anchor === "listBatches")!.example;
+    expect(first(apiReference(loadConfig({}), "http://localhost:3000"))).toMatch(
+      /^curl "http:\/\/localhost:3000\/api\/v1\/partner-api\/batches"/,
+    );
+    const deployed = apiReference(loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es" }), "http://localhost:3000");
+    expect(first(deployed)).toMatch(/^curl "https:\/\/api\.finca\.es\/api\/v1\/partner-api\/batches"/);
   });
 });
