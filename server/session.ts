@@ -7,6 +7,7 @@ import { forbidden, redirect } from "next/navigation";
 import type { schema } from "@/lib/db";
 import { getUser, sessionIsCurrent } from "@/lib/auth/users";
 import { sessionAlive } from "@/lib/auth/sessions";
+import { askedOrigin } from "@/lib/http/origin";
 import { clientAddressOf } from "./address";
 import { userActor, type Actor, type Writer } from "@/lib/audit";
 import { accountBucket, budgetOn } from "@/lib/rate-limit";
@@ -67,10 +68,7 @@ export async function requireUser(): Promise<PortalContext> {
  * header is the reader's own: it only changes what that reader sees.
  */
 export async function requestOrigin(): Promise<string> {
-  const h = await headers();
-  const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() ?? "http";
-  return `${/^https?$/.test(proto) ? proto : "http"}://${host}`;
+  return askedOrigin(await headers()) ?? "http://localhost:3000";
 }
 
 /**

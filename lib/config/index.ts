@@ -31,12 +31,20 @@ const registerRates = z
   );
 
 const EnvSchema = z.object({
-  /** Where partners reach this deployment (e.g. `https://api.finca.es`): the OpenAPI document's absolute server and links. */
+  /**
+   * Where partners reach this deployment (e.g. `https://api.finca.es`): the OpenAPI document's absolute
+   * server and links. Unset, the document GET /openapi.json serves takes the origin it was asked on.
+   */
   PUBLIC_BASE_URL: z
     .url({ protocol: /^https?$/ })
     .transform((u) => u.replace(/\/+$/, ""))
     .optional(),
-  /** The partner support address the OpenAPI document names (its `info.contact`). */
+  /**
+   * The partner support address the OpenAPI document names (its `info.contact`). Unset, it names the
+   * RFC 2142 (§3) customer-service mailbox `support@<host>` of the host it is placed on (PUBLIC_BASE_URL's,
+   * else the one it was asked on), which that domain should then receive; a host with no domain
+   * (localhost, an IP address) gets none.
+   */
   SUPPORT_EMAIL: z.email().optional(),
   /**
    * Where email goes (`smtp://user:pass@host:587`, `smtps://…:465`; nodemailer's URL form). Unset:

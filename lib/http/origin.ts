@@ -12,8 +12,29 @@ export function isForeignServerAction(method: string, headers: Headers): boolean
   if (headers.get("next-action") === null && !multipart) return false;
   const origin = headers.get("origin");
   if (origin === null) return false;
-  const host = headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+  const host = askedHost(headers);
   return !host || hostOf(origin) !== host;
+}
+
+/** The host a request was asked on: the X-Forwarded-Host's first value (a proxy's), else Host. */
+const askedHost = (headers: Headers) => headers.get("x-forwarded-host")?.split(",")[0]?.trim() || headers.get("host");
+
+/**
+ * The origin a request was asked on (X-Forwarded-Proto's first value when http or https, else http),
+ * normalised; null without a host, or with one that is not a host alone (a user, a path, a query).
+ * The headers are the asker's own: what is made of them goes back to that asker only.
+ */
+export function askedOrigin(headers: Headers): string | null {
+  const host = askedHost(headers);
+  if (!host) return null;
+  const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+  try {
+    const url = new URL(`${proto === "https" ? "https" : "http"}://${host}`);
+    const hostAlone = !url.username && !url.password && url.pathname === "/" && !url.search && !url.hash;
+    return hostAlone ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /** An Origin's host; null for `null` (a sandboxed frame, a file) or anything that is no URL. */

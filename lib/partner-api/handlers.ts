@@ -22,6 +22,7 @@ import { listEndpoints, toEndpoint } from "@/lib/webhooks/endpoints";
 import { addEndpoint, changeEndpoint, removeEndpoint } from "@/lib/webhooks/commands";
 import { listenSecret, listenStream } from "@/lib/webhooks/listen";
 import { normalizeReference } from "@/lib/cadastral-reference";
+import { askedOrigin } from "@/lib/http/origin";
 import { readBatchRequest } from "./batch-request";
 import type { contract } from "./contract";
 import { openApiDocument } from "./openapi";
@@ -196,7 +197,8 @@ export const handlers: Handlers<typeof contract> = {
     return { status: 200, body: { data: await coverage(deps.db, deps.config.REGISTER_STALE_DAYS) } };
   },
 
-  async getOpenApiDocument({ deps }) {
-    return { status: 200, body: openApiDocument(deps.config) };
+  // Placed on the origin it was asked on where PUBLIC_BASE_URL is unset (the portal's docs do the same).
+  async getOpenApiDocument({ deps, req }) {
+    return { status: 200, body: openApiDocument(deps.config, askedOrigin(req.headers) ?? undefined) };
   },
 };

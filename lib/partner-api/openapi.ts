@@ -251,12 +251,58 @@ function webhook(
   };
 }
 
+/** The check SUPPORT_EMAIL passes (lib/config). */
+const Email = z.email();
+
+/** The mailbox RFC 2142 (§3) names for customer service, where it is an address SUPPORT_EMAIL could be. */
+function supportMailbox(origin: string): string | undefined {
+  const address = `support@${new URL(origin).hostname}`;
+  // A host with no domain (localhost, an IP address) gets none: no address is made up for it.
+  return Email.safeParse(address).success ? address : undefined;
+}
+
+/**
+ * What says where the API is and who answers: the absolute server URL, the contact's url and email
+ * and the licence's url, on PUBLIC_BASE_URL, else on `origin` (where the document was asked for);
+ * the email is SUPPORT_EMAIL, else that origin's support mailbox. With neither origin, the server is
+ * the relative base path and the contact a name only.
+ */
+function whereabouts(config: Config, origin: string | undefined) {
+  const base = config.PUBLIC_BASE_URL ?? origin;
+  const email = config.SUPPORT_EMAIL ?? (base && supportMailbox(base));
+  return {
+    info: {
+      contact: {
+        name: "Finca partner support",
+        ...(base && { url: `${base}/docs` }),
+        ...(email && { email }),
+      },
+      license: {
+        name: "Proprietary: for Finca partners under their agreement",
+        ...(base && { url: `${base}/docs#terms` }),
+      },
+    },
+    servers: [{ url: `${base ?? ""}${BASE_PATH}` }],
+  };
+}
+
 const cache = new WeakMap<Config, Record<string, unknown>>();
 
-/** The OpenAPI document of the contract's operations (made once per configuration). */
-export function openApiDocument(config: Config): Record<string, unknown> {
-  const cached = cache.get(config);
-  if (cached) return cached;
+/**
+ * The OpenAPI document of the contract's operations (made once per configuration). `origin`, the
+ * origin a request asked for it on, places it where PUBLIC_BASE_URL does not: only its whereabouts
+ * differ, so they are laid over the one made document, and nothing of a request's is kept.
+ */
+export function openApiDocument(config: Config, origin?: string): Record<string, unknown> {
+  let made = cache.get(config);
+  if (!made) cache.set(config, (made = makeDocument(config)));
+  if (config.PUBLIC_BASE_URL || !origin) return made;
+  const { info, servers } = whereabouts(config, origin);
+  return { ...made, info: { ...(made.info as object), ...info }, servers };
+}
+
+function makeDocument(config: Config): Record<string, unknown> {
+  const located = whereabouts(config, undefined);
   const paths: ZodOpenApiPathsObject = {};
   for (const op of contract)
     paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operationObject(op, config) };
@@ -267,18 +313,9 @@ export function openApiDocument(config: Config): Record<string, unknown> {
       version: "1.0.0",
       description:
         "Register Spanish properties by cadastral reference and receive them enriched from the cadastre, energy certificate registries and ITE registries. Fields not obtained within the deadline are null and are completed later; `property.enriched` announces completion (Standard Webhooks).",
-      // Complete (url and email) where the deployment says where it is and who answers (PUBLIC_BASE_URL, SUPPORT_EMAIL).
-      contact: {
-        name: "Finca partner support",
-        ...(config.PUBLIC_BASE_URL && { url: `${config.PUBLIC_BASE_URL}/docs` }),
-        ...(config.SUPPORT_EMAIL && { email: config.SUPPORT_EMAIL }),
-      },
-      license: {
-        name: "Proprietary: for Finca partners under their agreement",
-        ...(config.PUBLIC_BASE_URL ? { url: `${config.PUBLIC_BASE_URL}/docs#terms` } : {}),
-      },
+      ...located.info,
     },
-    servers: [{ url: `${config.PUBLIC_BASE_URL ?? ""}${BASE_PATH}` }],
+    servers: located.servers,
     // Alphabetical, as Spectral's openapi-tags-alphabetical asks (generated clients group by tag).
     tags: Object.entries(TAGS)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -341,7 +378,5 @@ export function openApiDocument(config: Config): Record<string, unknown> {
     },
   });
   // As a plain record: the API answers it as a JSON object (its declared schema).
-  const record: Record<string, unknown> = { ...document };
-  cache.set(config, record);
-  return record;
+  return { ...document };
 }

@@ -226,7 +226,8 @@ export function apiReference(config: Config, origin = "https://<your-finca-host>
     info: doc.info,
     base,
     authHeader: key?.name ?? null,
-    operations: operationsOf(doc.paths, base, all, key?.name ?? null, origin),
+    // An absolute server (PUBLIC_BASE_URL) is where the examples go; a relative one, on the reader's origin.
+    operations: operationsOf(doc.paths, base, all, key?.name ?? null, /^https?:/.test(base) ? "" : origin),
     webhooks: operationsOf(doc.webhooks ?? {}, "", all, null, origin, doc.components.parameters),
     schemas,
   };

@@ -12,6 +12,13 @@ const ops = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
   Object.entries(item as Json).map(([method, op]) => ({ path, method, op: op as Json })),
 );
 
+/** The document's server, contact and licence on `base`, its contact's email `email`. */
+function expectPlaced(placed: Json, base: string, email: string) {
+  expect(placed.servers).toEqual([{ url: `${base}/api/v1/partner-api` }]);
+  expect(placed.info.contact).toEqual({ name: "Finca partner support", url: `${base}/docs`, email });
+  expect(placed.info.license.url).toBe(`${base}/docs#terms`);
+}
+
 describe("the OpenAPI document", () => {
   it("has every operation of the table, each with operationId, a declared tag and a description", () => {
     expect(ops.map((o) => o.op.operationId).sort()).toEqual(operations.map((o) => o.id).sort());
@@ -28,14 +35,28 @@ describe("the OpenAPI document", () => {
     const deployed = openApiDocument(
       loadConfig({ PUBLIC_BASE_URL: "https://api.finca.example/", SUPPORT_EMAIL: "partners@finca.example" }),
     ) as Json;
-    expect(deployed.servers).toEqual([{ url: "https://api.finca.example/api/v1/partner-api" }]);
-    expect(deployed.info.contact).toEqual({
-      name: "Finca partner support",
-      url: "https://api.finca.example/docs",
-      email: "partners@finca.example",
-    });
-    expect(deployed.info.license.url).toBe("https://api.finca.example/docs#terms");
+    expectPlaced(deployed, "https://api.finca.example", "partners@finca.example");
     expect(() => loadConfig({ PUBLIC_BASE_URL: "ftp://finca.example" })).toThrow();
+  });
+
+  it("is placed on the origin it was asked on where PUBLIC_BASE_URL is unset, with its support mailbox", () => {
+    const config = loadConfig({});
+    const asked = openApiDocument(config, "https://api.finca.example") as Json;
+    expectPlaced(asked, "https://api.finca.example", "support@api.finca.example");
+    // Only the whereabouts differ; the made document stays as it was.
+    expect({ ...asked, info: doc.info, servers: doc.servers }).toEqual(doc);
+    expect((openApiDocument(config) as Json).servers).toEqual([{ url: "/api/v1/partner-api" }]);
+    // No mailbox is made up for a host with no domain.
+    for (const local of ["http://localhost:4400", "http://127.0.0.1:4400"])
+      expect((openApiDocument(config, local) as Json).info.contact, local).toEqual({
+        name: "Finca partner support",
+        url: `${local}/docs`,
+      });
+    // The deployment's own settings win over where it was asked.
+    const configured = loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es", SUPPORT_EMAIL: "partners@finca.es" });
+    expect(openApiDocument(configured, "http://evil.example")).toBe(openApiDocument(configured));
+    const noEmail = openApiDocument(loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es" }), "http://evil.example");
+    expect((noEmail as Json).info.contact.email).toBe("support@api.finca.es");
   });
 
   it("declares X-Request-Id on every response, rate-limit headers on exactly the counted writes' answers", () => {
@@ -108,5 +129,12 @@ describe("the OpenAPI document", () => {
     expect(reference.webhooks.map((w) => w.parameters.map((p) => p.name))).toEqual(
       [0, 1, 2].map(() => ["webhook-id", "webhook-timestamp", "webhook-signature"]),
     );
+    // Its curls go to the reader's origin, or to the deployment's own where PUBLIC_BASE_URL says it.
+    const first = (r: ReturnType<typeof apiReference>) => r.operations.find((o) => o.anchor === "listBatches")!.example;
+    expect(first(apiReference(loadConfig({}), "http://localhost:3000"))).toMatch(
+      /^curl "http:\/\/localhost:3000\/api\/v1\/partner-api\/batches"/,
+    );
+    const deployed = apiReference(loadConfig({ PUBLIC_BASE_URL: "https://api.finca.es" }), "http://localhost:3000");
+    expect(first(deployed)).toMatch(/^curl "https:\/\/api\.finca\.es\/api\/v1\/partner-api\/batches"/);
   });
 });

@@ -13,9 +13,14 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
  * Each test file names its own file: test files run at once, and their documents may differ.
  */
 export function writeOpenApiFile(name: string, env: Record<string, string> = {}): string {
+  return writeDocumentFile(name, openApiDocument(loadConfig(env)));
+}
+
+/** Writes `document` (one the API answered, say) as .openapi/`name`; returns its path relative to ROOT. */
+export function writeDocumentFile(name: string, document: unknown): string {
   mkdirSync(path.join(ROOT, ".openapi"), { recursive: true });
   const file = `.openapi/${name}`;
-  writeFileSync(path.join(ROOT, file), JSON.stringify(openApiDocument(loadConfig(env)), null, 2));
+  writeFileSync(path.join(ROOT, file), JSON.stringify(document, null, 2));
   return file;
 }
 

@@ -1,5 +1,12 @@
 import { requireOperator } from "@/server/session";
-import { cadastreIndex, coverage, describeSkips, listDatasets, liveProviders } from "@/lib/registers";
+import {
+  cadastreIndex,
+  coverage,
+  describeSkips,
+  listDatasets,
+  liveProviders,
+  type FormatEvidence,
+} from "@/lib/registers";
 import { registerHealth, type WindowStats } from "@/lib/portal/registers";
 import type { BreakerState } from "@/lib/enrichment/sources/breaker";
 import type { FormatEvidenceLevel } from "@/lib/domain";
@@ -25,6 +32,20 @@ const EVIDENCE_LABEL: Record<FormatEvidenceLevel, string> = {
   single_source: "one source",
   unconfirmed: "unconfirmed",
 };
+
+/** How far a source's format rests on evidence, with the citations (a dataset's, a cadastre copy's source's). */
+function Evidence({ of }: { of: FormatEvidence }) {
+  return (
+    <>
+      <Badge value={of.level} label={EVIDENCE_LABEL[of.level]} />
+      <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
+        {of.citations.map((c) => (
+          <li key={c}>{c}</li>
+        ))}
+      </ul>
+    </>
+  );
+}
 
 const ms = (v: number | null) => (v === null ? "—" : formatDuration(v));
 
@@ -179,20 +200,7 @@ export default async function AdminRegisters() {
                 </>
               ),
             },
-            {
-              header: "Format evidence",
-              className: "max-w-sm",
-              cell: (d) => (
-                <>
-                  <Badge value={d.evidence.level} label={EVIDENCE_LABEL[d.evidence.level]} />
-                  <ul className="mt-1 list-disc pl-4 text-xs text-slate-600">
-                    {d.evidence.citations.map((c) => (
-                      <li key={c}>{c}</li>
-                    ))}
-                  </ul>
-                </>
-              ),
-            },
+            { header: "Format evidence", className: "max-w-sm", cell: (d) => <Evidence of={d.evidence} /> },
             { header: "Rows", cell: (d) => <DatasetRows dataset={d} /> },
             {
               header: "As of, licence",
@@ -253,6 +261,7 @@ export default async function AdminRegisters() {
             columns={[
               { header: "Source", cell: (c) => <span className="font-mono text-xs">{c.source}</span> },
               { header: "Municipality", cell: (c) => c.municipality },
+              { header: "Format evidence", className: "max-w-sm", cell: (c) => <Evidence of={c.evidence} /> },
               {
                 header: "Records",
                 cell: (c) =>
