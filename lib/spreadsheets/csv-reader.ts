@@ -16,7 +16,7 @@ const { parse } = require(workerData.csvParse);
 
 // The parser is given this many characters at a time; after each, the record being read is
 // checked (a line of a million empty fields holds no characters for max_record_size to count).
-const SLICE = 16 * 1024;
+const SLICE = 8 * 1024;
 // Records per message at most (each acknowledged: a slow consumer holds the worker).
 const PAGE_ROWS = 1000;
 
@@ -120,6 +120,7 @@ async function read(job, { delimiter, limits }) {
       for (let at = 0; at < text.length; at += SLICE) {
         await write(text.slice(at, at + SLICE));
         if (failure) throw failure;
+        await yieldToOthers();
         if (parser.state.record.length > limits.maxColumns) throw new Refused("columns", parser.info.lines);
         if (!picked || page.length >= PAGE_ROWS) await flush();
       }

@@ -1,19 +1,47 @@
 // What every file-reading worker thread (CSV and workbooks) shares. LOWER_PRIORITY, source run
 // first in each: the thread lowers its own scheduling priority, so on a machine with few cores a
-// partner's file being parsed yields the CPU to the event loop that answers everyone's requests
-// (the parse still gets every idle cycle).
+// partner's file being parsed yields the CPU to the event loop that answers everyone's requests,
+// and it defines `yieldToOthers()`, which the readers await between slices of their work.
 // Linux gives each thread its own nice value: setpriority() with the thread's id (read from
 // /proc/thread-self) changes that thread only. Elsewhere it does nothing. Node has no thread
 // priority API and no npm package offers one for worker threads.
+// The nice value counts only within the process's session: with autogroup scheduling (the default
+// of most Linux kernels, and on these machines) CPU is shared between sessions first, so a reader
+// at nice 19 still took half a core from a PostgreSQL backend answering another partner's request
+// (every backend is a session of its own) or from a client on the same machine. So a reader also
+// steps aside while more threads are runnable than there are cores (/proc/loadavg's count, read
+// at most every YIELD_CHECK_MS of work), for at most YIELD_MAX_MS at a time: others first, and
+// the file still advances on a saturated machine.
 import { createRequire } from "node:module";
 
 export const FILE_READER_NICE = 19;
+
+const YIELD_CHECK_MS = 2;
+const YIELD_STEP_MS = 2;
+const YIELD_MAX_MS = 50;
 
 export const LOWER_PRIORITY = `
 try {
   const tid = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
   if (tid) require("node:os").setPriority(tid, ${FILE_READER_NICE});
 } catch {}
+const yieldToOthers = (() => {
+  const cores = require("node:os").availableParallelism();
+  const pause = require("node:timers/promises").setTimeout;
+  const othersWaiting = () => {
+    try {
+      return Number(require("node:fs").readFileSync("/proc/loadavg", "utf8").split(" ")[3].split("/")[0]) > cores;
+    } catch {
+      return false;
+    }
+  };
+  let worked = Date.now();
+  return async () => {
+    if (Date.now() - worked < ${YIELD_CHECK_MS}) return;
+    for (let paused = 0; paused < ${YIELD_MAX_MS} && othersWaiting(); paused += ${YIELD_STEP_MS}) await pause(${YIELD_STEP_MS});
+    worked = Date.now();
+  };
+})();
 `;
 
 /**

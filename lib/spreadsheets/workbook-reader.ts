@@ -110,6 +110,7 @@ async function read() {
   for await (const sheet of workbook) {
     sheets++;
     for await (const row of sheet) {
+      await yieldToOthers();
       // row.values is 1-based: index 0 is always empty.
       const values = row.values.slice(1).map((v) => cellText(v).trim());
       const chars = values.reduce((sum, v) => sum + v.length, 0);
