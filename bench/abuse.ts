@@ -10,18 +10,21 @@
 // machine the files at nice 19 take minutes). The phases alternate for `--rounds` rounds (B alone,
 // then under attack, each `--seconds` / rounds long, a pause between them for the server to settle)
 // and B's latencies are pooled per phase: other work on the machine that comes and goes then
-// weighs on both phases alike instead of on whichever ran while it did. The server is bench/upload-server.ts: the lean API server with the
-// portal's preview command in the same process.
+// weighs on both phases alike instead of on whichever ran while it did. A sends from a process of
+// its own (bench/abuse-attacker.ts), as from another machine: in this one's event loop, its 10 MB
+// sends delayed B's reads before they left. The server is bench/upload-server.ts: the lean API
+// server with the portal's preview command in the same process.
 //   npx tsx bench/abuse.ts [--seconds 20] [--rounds 2] [--rate 50] [--attackers 4] [--bomb-mb 600] [--sheet-mb 900]
-import http from "node:http";
-import { loadavg } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { and, between, eq, or } from "drizzle-orm";
 import JSZip from "jszip";
 import { loadConfig } from "@/lib/config";
 import { openDatabase, schema } from "@/lib/db";
 import { excel } from "@/lib/spreadsheets";
-import { stopGroup } from "@/test/support/processes";
+import { startNode, stopGroup } from "@/test/support/processes";
 import {
   benchOptions,
   benchReference,
@@ -57,8 +60,6 @@ const { seconds, rate, attackers } = values;
 const rounds = Math.max(1, values.rounds);
 const MB = 1024 * 1024;
 const limits = loadConfig({});
-const PREVIEW_PATH = "/bench/preview";
-const BATCHES_PATH = "/api/v1/partner-api/batches";
 const NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 
 // ---- the files: each as large as the byte cap allows, each at a limit ----
@@ -146,69 +147,43 @@ const server = await startServer(
   `${url}${READY_PATH}`,
 );
 
-/**
- * A's requests still unanswered when its phase ends are given up (A's client goes away, as a client
- * that waited long enough does): the server ends their reading, and the phase ends with B's. One
- * per attack round.
- */
-let attackOver = new AbortController();
-
-/** One POST of a whole body; its status ("error:…" when the connection failed, "given up") and time. */
-function post(path: string, headers: Record<string, string>, body: Buffer) {
-  const started = performance.now();
-  return new Promise<{ status: string; ms: number }>((resolve) => {
-    const req = http.request(
-      {
-        ...{ host: "127.0.0.1", port, method: "POST", path, signal: attackOver.signal },
-        headers: { ...headers, "Content-Length": body.length },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: String(res.statusCode), ms: performance.now() - started }));
-      },
-    );
-    req.on("error", (e: NodeJS.ErrnoException) =>
-      resolve({ status: attackOver.signal.aborted ? "given up" : `error:${e.code}`, ms: performance.now() - started }),
-    );
-    req.end(body);
-  });
-}
-
-const api = (body: Buffer) => () => post(BATCHES_PATH, { "X-API-Key": attackerKey!, "Content-Type": "text/csv" }, body);
-const preview = (format: "csv" | "xlsx", body: Buffer) => () =>
-  post(`${PREVIEW_PATH}?format=${format}`, { "X-Bench-Partner": attackerId! }, body);
-// In turn, the workbooks apart: A may have one read at a time, the next waits its turn.
-const allAttacks: [string, () => ReturnType<typeof post>][] = [
-  ["xlsx_bomb_preview", preview("xlsx", files.xlsxBomb)],
-  ["csv_columns_api", api(files.csvColumns)],
-  ["csv_long_rows_preview", preview("csv", files.csvLongRows)],
-  ["xlsx_first_sheet_preview", preview("xlsx", files.xlsxFirstSheet)],
-  ["csv_long_rows_api", api(files.csvLongRows)],
-  ["csv_columns_preview", preview("csv", files.csvColumns)],
-  ["xlsx_second_sheet_preview", preview("xlsx", files.xlsxSecondSheet)],
-];
-
-const attacks = allAttacks.filter(([name]) => name.includes(values.only));
-if (!attacks.length) throw new Error(`no attack's name holds "${values.only}"`);
+// A's files in a folder of their own, for A's process (bench/abuse-attacker.ts).
+const filesDir = mkdtempSync(path.join(tmpdir(), "finca-abuse-"));
+for (const [name, bytes] of Object.entries(files)) writeFileSync(path.join(filesDir, name), bytes);
 
 /** What A's requests got, by file, over every round: statuses counted, and the slowest answer. */
 const outcomes: Record<string, Record<string, number>> = {};
 const slowestMs: Record<string, number> = {};
 
-/** The attack until `until`: each loop sends the next file once the last was answered. */
-async function attack(until: number) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: attackers }, async () => {
-      while (Date.now() < until) {
-        const [name, send] = attacks[next++ % attacks.length]!;
-        const { status, ms } = await send();
-        outcomes[name] ??= {};
-        outcomes[name][status] = (outcomes[name][status] ?? 0) + 1;
-        slowestMs[name] = round(Math.max(slowestMs[name] ?? 0, ms));
-      }
-    }),
-  );
+/**
+ * A's attack, from a process of its own (as another machine's), for `ms` from when it is ready:
+ * each of its loops sends the next file once the last was answered; what is still unanswered at the
+ * end is given up, as a client that waited long enough does, and the server ends its reading.
+ * Resolves to its end once it is sending.
+ */
+async function attack(ms: number): Promise<{ done: Promise<void> }> {
+  const config = { url, key: attackerKey, partnerId: attackerId, dir: filesDir, attackers, only: values.only, ms };
+  const child = startNode("bench/abuse-attacker.ts", [], { env: { ABUSE_ATTACK: JSON.stringify(config) } });
+  let out = "";
+  child.stderr!.on("data", (d) => process.stderr.write(d));
+  const ended = new Promise<number | null>((resolve) => child.on("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (d) => {
+      out += d;
+      if (out.startsWith("ready\n")) resolve();
+    });
+    void ended.then((code) => reject(new Error(`partner A's process ended (${code}) before it was ready`)));
+  });
+  const done = ended.then((code) => {
+    if (code !== 0) throw new Error(`partner A's process ended with ${code}`);
+    const got = JSON.parse(out.slice("ready\n".length)) as { outcomes: typeof outcomes; slowestMs: typeof slowestMs };
+    for (const [name, statuses] of Object.entries(got.outcomes))
+      for (const [status, n] of Object.entries(statuses))
+        (outcomes[name] ??= {})[status] = (outcomes[name][status] ?? 0) + n;
+    for (const [name, slowest] of Object.entries(got.slowestMs))
+      slowestMs[name] = Math.max(slowestMs[name] ?? 0, slowest);
+  });
+  return { done };
 }
 
 /** Partner B's reads for one round (open loop), each latency added to `into`. */
@@ -307,16 +282,13 @@ const rssStart = rssMiB(server.pid!);
 let serverSide: Awaited<ReturnType<typeof serverTimes>>;
 
 /** One phase's round: B's reads (with `alongside`, A's attack, started a second before them). */
-async function measureRound(phase: Phase, alongside?: (until: number) => Promise<void>) {
+async function measureRound(phase: Phase, alongside?: typeof attack) {
   const roundSeconds = seconds / rounds;
   await loopDelay();
-  const attackRun = alongside?.(Date.now() + roundSeconds * 1000 + 1000);
+  const attackRun = alongside && (await alongside(roundSeconds * 1000 + 1000)).done;
   if (attackRun) await sleep(1000); // the attack under way before B's measured reads begin
   const window = { from: Date.now(), to: 0 };
-  const bRead = reads(latencies[phase]).finally(() => {
-    window.to = Date.now();
-    attackOver.abort();
-  });
+  const bRead = reads(latencies[phase]).finally(() => (window.to = Date.now()));
   const during = await peakRss(Promise.all([bRead, attackRun]));
   results[phase].push(during.result[0]);
   windows[phase].push(window);
@@ -341,7 +313,6 @@ try {
     console.log(`round ${r}/${rounds}: partner B reads alone for ${round(seconds / rounds)} s at ${rate}/s...`);
     await measureRound("alone");
     console.log(`round ${r}/${rounds}: partner A's files from ${attackers} loops, partner B reads meanwhile...`);
-    attackOver = new AbortController();
     await measureRound("attacked", attack);
     // A's given-up files end their reading; the next round starts on a settled server.
     await sleep(Math.min(3000, (seconds / rounds) * 300));
@@ -351,6 +322,7 @@ try {
 } finally {
   await stopGroup(server);
   await db.drop();
+  rmSync(filesDir, { recursive: true, force: true });
 }
 
 const baseline = summary(latencies.alone, results.alone);

@@ -28,6 +28,7 @@ const HELPERS = [
   "baseline-server.ts",
   "open-database.ts",
   "upload-server.ts",
+  "abuse-attacker.ts",
   "cadastre-files.ts",
   "webhook-sender.ts",
 ];
