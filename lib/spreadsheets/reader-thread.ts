@@ -9,16 +9,17 @@
 // of most Linux kernels, and on these machines) CPU is shared between sessions first, so a reader
 // at nice 19 still took half a core from a PostgreSQL backend answering another partner's request
 // (every backend is a session of its own) or from a client on the same machine. So a reader also
-// steps aside while more threads are runnable than there are cores (/proc/loadavg's count, read
-// at most every YIELD_CHECK_MS of work), for at most YIELD_MAX_MS at a time: others first, and
-// the file still advances on a saturated machine.
+// steps aside while every core is taken, itself counted (/proc/loadavg's count of runnable threads
+// at least the cores, read at most every YIELD_CHECK_MS of work), for at most YIELD_MAX_MS at a
+// time: a core is left for whoever wakes next, and the file still advances (at a tenth of a core
+// at least) on a saturated machine.
 import { createRequire } from "node:module";
 
 export const FILE_READER_NICE = 19;
 
 const YIELD_CHECK_MS = 2;
 const YIELD_STEP_MS = 2;
-const YIELD_MAX_MS = 50;
+const YIELD_MAX_MS = 20;
 
 export const LOWER_PRIORITY = `
 try {
@@ -30,7 +31,7 @@ const yieldToOthers = (() => {
   const pause = require("node:timers/promises").setTimeout;
   const othersWaiting = () => {
     try {
-      return Number(require("node:fs").readFileSync("/proc/loadavg", "utf8").split(" ")[3].split("/")[0]) > cores;
+      return Number(require("node:fs").readFileSync("/proc/loadavg", "utf8").split(" ")[3].split("/")[0]) >= cores;
     } catch {
       return false;
     }
