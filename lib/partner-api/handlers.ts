@@ -199,6 +199,9 @@ export const handlers: Handlers<typeof contract> = {
 
   // Placed on the origin it was asked on where PUBLIC_BASE_URL is unset (the portal's docs do the same).
   async getOpenApiDocument({ deps, req }) {
-    return { status: 200, body: openApiDocument(deps.config, askedOrigin(req.headers) ?? undefined) };
+    const body = openApiDocument(deps.config, askedOrigin(req.headers) ?? undefined);
+    // Without PUBLIC_BASE_URL it is placed on the origin asked: a shared cache must key it by that too.
+    if (deps.config.PUBLIC_BASE_URL) return { status: 200, body };
+    return { status: 200, body, headers: { Vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" } };
   },
 };

@@ -77,6 +77,8 @@ describe("GET /openapi.json", () => {
   it("is OpenAPI 3.1 generated from the zod schemas", async () => {
     const res = await t.api.getOpenApiDocument(new Request("http://finca.test/api/v1/partner-api/openapi.json"));
     expect(res.status).toBe(200);
+    // Placed on the origin asked (no PUBLIC_BASE_URL here): caches key it by the headers that name it.
+    expect(res.headers.get("Vary")).toBe("Host, X-Forwarded-Host, X-Forwarded-Proto");
     const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
