@@ -90,7 +90,48 @@ export function benchOptions<T extends OptionDefaults>(defaults: T): OptionValue
 }
 
 /** A new database on the benchmark's PostgreSQL server, dropped by `drop()`. */
-export const freshDatabase = (prefix: string) => createPostgresDatabase(SERVER_URL, prefix);
+export async function freshDatabase(prefix: string) {
+  const settings = await databaseServer();
+  if (settings.autovacuum !== "on")
+    console.warn(
+      `note: the benchmark's PostgreSQL runs with autovacuum ${settings.autovacuum} (PostgreSQL's default and the ` +
+        "embedded server's is on): a long run's dead rows stay and slow it. BENCH_DATABASE_SERVER names another server.",
+    );
+  return createPostgresDatabase(SERVER_URL, prefix);
+}
+
+let serverSettings: Promise<Record<string, string>> | undefined;
+/**
+ * The benchmark's PostgreSQL server as its results record it (when the run used it): what decides how a long
+ * run ages (autovacuum and its thresholds, checkpoints) beside its version.
+ */
+function databaseServer(): Promise<Record<string, string>> {
+  serverSettings ??= (async () => {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: SERVER_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ name: string; setting: string }>(
+        `select name, setting from pg_settings where name = any($1)`,
+        [SERVER_SETTINGS],
+      );
+      return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
+    } finally {
+      await client.end();
+    }
+  })();
+  return serverSettings;
+}
+const SERVER_SETTINGS = [
+  "server_version",
+  "autovacuum",
+  "autovacuum_vacuum_scale_factor",
+  "autovacuum_naptime",
+  "shared_buffers",
+  "max_wal_size",
+  "checkpoint_timeout",
+  "synchronous_commit",
+];
 
 /**
  * Starts a node entry point (TypeScript through tsx's loader) in a process group of its own
@@ -327,7 +368,11 @@ export async function writeResult(name: string, result: object): Promise<string>
   const file = path.join(dir, `${name}.json`);
   await writeFile(
     file,
-    JSON.stringify({ measuredAt: new Date().toISOString(), machine: machine(), ...result }, null, 2) + "\n",
+    JSON.stringify(
+      { measuredAt: new Date().toISOString(), machine: machine(), database: await serverSettings, ...result },
+      null,
+      2,
+    ) + "\n",
   );
   return file;
 }

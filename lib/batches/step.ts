@@ -42,15 +42,26 @@ export async function runBatchStep(deps: BatchesDeps, job: BatchJob): Promise<vo
       counts.pending--;
       counts[status]++;
     };
-    // Items whose property has reached its final status take it.
-    const finished = rowsOf<{ status: BatchItemStatus }>(
+    // Items whose property has reached its final status take it. Read first, one probe of the
+    // properties' key per enriching item (the lateral's `limit` keeps the planner from flattening it
+    // into a join, which it hashed over every property, a scan growing with the portfolio), then
+    // written by the items' own key.
+    const finished = rowsOf<{ line: number; status: BatchItemStatus }>(
       await tx.execute(sql`
-        update ${i} set ${sql.identifier(i.status.name)} = ${properties.status}
-        from ${properties}
-        where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is not null
-          and ${i.propertyId} = ${properties.id} and ${properties.status} <> 'enriching'
-        returning ${i.status} as status`),
+        select ${i.line} as line, p.status from ${i}
+        cross join lateral (
+          select ${properties.status} as status from ${properties}
+          where ${properties.id} = ${i.propertyId} and ${properties.status} <> 'enriching' limit 1
+        ) p
+        where ${i.batchId} = ${row.id} and ${i.status} = 'pending' and ${i.propertyId} is not null`),
     );
+    if (finished.length) {
+      await tx.execute(sql`
+        update ${i} set ${sql.identifier(i.status.name)} = r.status
+        from jsonb_to_recordset(${JSON.stringify(finished)}::jsonb) as r(line int, status text)
+        where ${i.batchId} = ${row.id} and ${i.line} = r.line
+          and ${i.line} = any(${sql.param(finished.map((f) => f.line))}::int[])`);
+    }
     for (const { status } of finished) moved(status);
     let more = false;
     if (row.status !== "cancelled") {
