@@ -27,6 +27,7 @@ import {
   benchReference,
   directLoop,
   load,
+  perMinute,
   PipelineStack,
   rssMiB,
   round,
@@ -95,13 +96,6 @@ async function memoryWhile<T>(pid: number, during: Promise<T>) {
     }),
     samples: points.length,
   };
-}
-
-/** Each whole minute's rate (items final per second) from the timeline's (second, items final) points. */
-function perMinute(timeline: [number, number][]): number[] {
-  const at = (second: number) => timeline.filter(([t]) => t <= second).at(-1)?.[1] ?? 0;
-  const minutes = Math.floor((timeline.at(-1)?.[0] ?? 0) / 60);
-  return Array.from({ length: minutes }, (_, m) => round((at(60 * (m + 1)) - at(60 * m)) / 60, 1));
 }
 
 /** batch_items as PostgreSQL's statistics saw it: updates (HOT among them), dead rows, vacuums. */
@@ -182,8 +176,7 @@ try {
   const finalSeconds = (Date.now() - accepted) / 1000;
   const loadAtFinal = round(loadavg()[0]!, 2);
   const tableStats = await itemsTableStats();
-  const minutes = perMinute(timeline);
-  const lowestMinute = minutes.length > 1 ? round(Math.min(...minutes.slice(1)) / minutes[0]!, 2) : null;
+  const { minutes, lowestMinute } = perMinute(timeline);
   const createLoad = await creates;
   // Every property.enriched of the batch received (at least once, signatures verified), and its batch.completed.
   const { events } = await stack.progress();

@@ -26,7 +26,17 @@ import { createSources } from "@/lib/enrichment/sources";
 import { importCadastre, liveRegisters, localFile, registerIndex, registerSettings } from "@/lib/registers";
 import { registerBudgets } from "@/lib/registers/budgets";
 import { unit, writeCadastreFiles } from "./cadastre-files";
-import { benchOptions, directLoop, dnprcAnswer, load, PipelineStack, round, sleep, writeResult } from "./lib";
+import {
+  benchOptions,
+  directLoop,
+  dnprcAnswer,
+  load,
+  perMinute,
+  PipelineStack,
+  round,
+  sleep,
+  writeResult,
+} from "./lib";
 
 const values = benchOptions({
   items: 100000,
@@ -144,29 +154,38 @@ try {
     if (res.status !== 202) throw new Error(`POST /batches answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as Batch;
   };
+  /** The batch once final, and its (second, items final) timeline. */
   const final = async (key: string, batch: Batch) => {
-    const until = Date.now() + timeoutMs;
+    const from = Date.now();
+    const until = from + timeoutMs;
+    const timeline: [number, number][] = [];
     while (!batch.completed_at && Date.now() < until) {
       await sleep(1000);
       const res = await fetch(`${stack.url}/api/v1/partner-api/batches/${batch.batch_id}`, {
         headers: { "X-API-Key": key },
       });
       batch = (await res.json()) as Batch;
+      timeline.push([Math.round((Date.now() - from) / 1000), batch.counts.total - batch.counts.pending]);
     }
-    return batch;
+    return { batch, timeline };
   };
 
   // 1. Every reference imported.
   const [allKey, halfKey] = [stack.keys[0]!, stack.keys[1]!];
   let batch = await submit(allKey, imported, items);
   started = Date.now();
-  batch = await final(allKey, batch);
+  const allFinal = await final(allKey, batch);
+  batch = allFinal.batch;
   const finalSeconds = (Date.now() - started) / 1000;
+  const { minutes, lowestMinute } = perMinute(allFinal.timeline);
   const loadAtFinal = round(loadavg()[0]!, 2);
   const requestsDuringAll = requests.length;
   const itemsPerSecond = round(items / finalSeconds);
   console.log(
     `all imported: ${items} items final in ${round(finalSeconds)} s (${itemsPerSecond}/s), ${requestsDuringAll} Catastro requests, counts ${JSON.stringify(batch.counts)}`,
+  );
+  console.log(
+    `per minute (items final/s): ${minutes.join(", ")}; the lowest later minute against the first: ${lowestMinute}`,
   );
 
   // The same lookups from a loop: index first, then the live registers (the stand-in), and the POSTs.
@@ -216,7 +235,7 @@ try {
   let halfBatch = await submit(halfKey, half, halfItems);
   started = Date.now();
   const creates = createsOn(CREATE_SHEET, 2);
-  halfBatch = await final(halfKey, halfBatch);
+  halfBatch = (await final(halfKey, halfBatch)).batch;
   const halfSeconds = (Date.now() - started) / 1000;
   const createLoad = await creates;
   const during = requests.slice(halfStart);
@@ -248,6 +267,7 @@ try {
       counts: batch.counts,
       finalSeconds: round(finalSeconds),
       itemsPerSecond,
+      perMinute: { itemsPerSecond: minutes, lowestAgainstFirst: lowestMinute },
       catastroRequests: requestsDuringAll,
     },
     baseline: { ...base, catastroRequests: requestsDuringLoop },

@@ -37,6 +37,18 @@ export const SERVER_URL = process.env.BENCH_DATABASE_SERVER ?? "postgres://postg
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Each whole minute's rate (items final per second) from a timeline's (second, items final) points, and the
+ * lowest later minute against the first (a batch whose steps cost more as it grows slows minute by minute).
+ */
+export function perMinute(timeline: [number, number][]): { minutes: number[]; lowestMinute: number | null } {
+  const at = (second: number) => timeline.filter(([t]) => t <= second).at(-1)?.[1] ?? 0;
+  const count = Math.floor((timeline.at(-1)?.[0] ?? 0) / 60);
+  const minutes = Array.from({ length: count }, (_, m) => round((at(60 * (m + 1)) - at(60 * m)) / 60, 1));
+  const lowestMinute = minutes.length > 1 ? round(Math.min(...minutes.slice(1)) / minutes[0]!, 2) : null;
+  return { minutes, lowestMinute };
+}
+
 /** A benchmark's options by their defaults: a number's, a string's (lists too: `1,3`), or `false` (a flag). */
 export type OptionDefaults = Record<string, number | string | boolean>;
 export type OptionValues<T extends OptionDefaults> = {
