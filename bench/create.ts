@@ -4,6 +4,7 @@
 // Load from wrk (apt-get install wrk), so the load generator takes little of the two cores.
 //   npx tsx bench/create.ts [--seconds 20] [--warmup 3] [--concurrency 32] [--partners 1500]  (builds when stale)
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
+//   --port N: each server in turn listens on N (a range given on a shared machine), else on a free port.
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
 // request logging costs), upstash (the lean server with the write limit on Upstash: a local Redis
 // behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
@@ -46,6 +47,7 @@ const values = benchOptions({
   partners: 1500,
   targets: TARGETS.join(","),
   profile: false,
+  port: 0,
 });
 const { seconds, warmup, concurrency } = values;
 const partnerCount = values.partners;
@@ -139,7 +141,7 @@ for (const target of targets) {
   const db = await freshDatabase("finca_bench");
   try {
     const { keys, partnerIds } = await seedPartnerKeys(db.url, partnerCount);
-    const port = await freePort();
+    const port = values.port || (await freePort());
     const env = {
       DATABASE_URL: db.url,
       PORT: String(port),

@@ -6,7 +6,7 @@ import { pendingMigrations, type Database } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import type { AttemptRecord } from "@/lib/enrichment/engine";
 import { createBreakers, type RegisterBreakers } from "@/lib/enrichment/sources/breaker";
-import { createLogger, errorFields, type Logger } from "@/lib/observability/logger";
+import { createLogger, errorFields, flatLogger, type Logger } from "@/lib/observability/logger";
 import { createMetrics, type Metrics } from "@/lib/observability/metrics";
 import type { ReadinessCheck } from "@/lib/ops";
 import type { RequestRecord } from "@/lib/partner-api/operation";
@@ -69,6 +69,8 @@ export function createObservability(
       rejected: (provider) => metrics.breakerRejections.inc({ provider }),
     },
   );
+  // The request line's fields are strings, numbers and nulls (RequestRecord's).
+  const requestLines = flatLogger(logger);
   return {
     logger,
     metrics,
@@ -76,7 +78,7 @@ export function createObservability(
     onRequest(record) {
       const route = record.operationId ?? "unmatched";
       const { at: _at, operationId: _id, keyId: _key, detail: _detail, ...fields } = record;
-      logger[record.status >= 500 ? "error" : "info"]({ ...fields, route }, "request");
+      requestLines[record.status >= 500 ? "error" : "info"]({ ...fields, route }, "request");
       const labels = { route, method: record.method, status: String(record.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, record.durationMs / 1000);

@@ -3,11 +3,22 @@
 // back into the table's row type, and the statement's text does not depend on how many there are,
 // so it is built once and prepared once per connection.
 import { getTableColumns, getTableName } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
-/** The columns we write (identity columns are the database's), by property key and SQL name. */
-export function writable(table: PgTable) {
-  return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generatedIdentity);
+type Columns = readonly (readonly [string, PgColumn])[];
+const columnsByTable = new WeakMap<PgTable, Columns>();
+
+/**
+ * The columns we write (identity columns are the database's), by property key and SQL name: found
+ * once a table, not again for every row a statement writes.
+ */
+export function writable(table: PgTable): Columns {
+  let columns = columnsByTable.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generatedIdentity);
+    columnsByTable.set(table, columns);
+  }
+  return columns;
 }
 
 /** `insert into t (cols) select cols from <rows>`: `rows` yields records of t's row type as `r`. */

@@ -139,7 +139,12 @@ export function redactSecrets(text: string): string {
   return redactedField(text).text;
 }
 
+/** What any redaction needs in a field: an escape to decode, a URL's userinfo `@`, or a secret's prefix. */
+const REDACTABLE = /[\\%@]|finca_(?:live|test)_|whsec_/i;
+
 function redactedField(text: string): Redaction {
+  // Most fields hold none of it: nothing decodes or matches, so the text is kept as it is, unparsed.
+  if (!REDACTABLE.test(text)) return { text, unfinished: false };
   const done = redacted(text);
   return SECRET_PREFIX.test(asciiDecoded(done.text))
     ? { text: "[redacted: it held a key or secret]", unfinished: false }
