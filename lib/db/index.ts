@@ -1,7 +1,7 @@
 // One Drizzle database on PostgreSQL: the server of DATABASE_URL, or the embedded PostgreSQL of the
 // data folder (./embedded.ts) when it is unset.
 import path from "node:path";
-import { getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableName, sql, type Query, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
@@ -142,16 +142,18 @@ export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(
 
 /**
  * Raw SQL of the hot path, prepared once per database (or transaction) as `preparedStatement` does
- * for the query builder: its text is built once, with `sql.placeholder`s for the values, and runs
- * as a named statement the server parses and plans once per connection. Resolves with the driver's
- * result (`rowsOf` reads it).
+ * for the query builder: its text is built once for all of them (a transaction is a new object each
+ * time), with `sql.placeholder`s for the values, and runs as a named statement the server parses and
+ * plans once per connection. Resolves with the driver's result (`rowsOf` reads it).
  */
 export function preparedSql(name: string, build: () => SQL): (db: Pick<Db, "_" | "execute">) => PreparedSql {
   const cache = new WeakMap<object, PreparedSql>();
+  let query: Query | undefined;
   return (db) => {
     let statement = cache.get(db);
     if (!statement) {
-      statement = db._.session.prepareQuery(db.execute(build()).getQuery(), undefined, name, false);
+      query ??= db.execute(build()).getQuery();
+      statement = db._.session.prepareQuery(query, undefined, name, false);
       cache.set(db, statement);
     }
     return statement;

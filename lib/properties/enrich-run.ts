@@ -6,7 +6,7 @@
 // property's current one is stale and does nothing. Round trips per batch, not per property, are
 // what made the pipeline slow (bench/pipeline).
 import { inArray, sql } from "drizzle-orm";
-import { bare, jsonRecords, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
+import { bare, jsonRecords, preparedSql, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
 import { certificateAsOf, type SourceName } from "@/lib/domain";
 import { z } from "zod";
 import {
@@ -153,26 +153,13 @@ const excluded = (column: { name: string }) => sql.raw(`excluded."${column.name}
 
 /**
  * Every run's results in one statement: the guarded update of the properties (a stale run updates
- * nothing and so writes no child rows), their source rows and attempt log; then the events of the
- * finished ones and the next runs of the others.
+ * nothing and so writes no child rows), their source rows and attempt log. Its text does not depend
+ * on the batch (the rows travel as jsonb records), so it is built and prepared once.
  */
-async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Promise<void> {
+const writeStatement = preparedSql("enrich_write", () => {
   const p = properties;
   const s = enrichmentSources;
   const a = enrichmentAttempts;
-  const run = new Map(finished.map((f) => [f.row.id, f.job.run]));
-  const rows = jsonRecords(
-    p,
-    finished.map((f) => ({ ...f.row, enrichmentRun: run.get(f.row.id)! })),
-  );
-  const sources = jsonRecords(
-    s,
-    finished.flatMap((f) => f.sources),
-  );
-  const attempts = jsonRecords(
-    a,
-    finished.flatMap((f) => f.attempts),
-  );
   const set = sql.join(
     RUN_COLUMNS.map((c) =>
       c === p.enrichmentRun
@@ -183,9 +170,8 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
   );
   const sourceColumns = writable(s).map(([, c]) => bare(c));
   const attemptColumns = writable(a).map(([, c]) => bare(c));
-  const updated = rowsOf<{ id: string }>(
-    await tx.execute(sql`
-      with r as (select * from jsonb_populate_recordset(null::${p}, ${rows}::jsonb)),
+  return sql`
+      with r as (select * from jsonb_populate_recordset(null::${p}, ${sql.placeholder("rows")}::jsonb)),
       updated as (
         update ${p} set ${set} from r
         where ${p.id} = r.${bare(p.id)} and ${p.status} = 'enriching' and ${p.enrichmentRun} = r.${bare(p.enrichmentRun)}
@@ -196,7 +182,7 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
         select ${sql.join(
           sourceColumns.map((c) => sql`x.${c}`),
           sql`, `,
-        )} from jsonb_populate_recordset(null::${s}, ${sources}::jsonb) x
+        )} from jsonb_populate_recordset(null::${s}, ${sql.placeholder("sources")}::jsonb) x
         where x.${bare(s.propertyId)} in (select ${bare(p.id)} from updated)
         on conflict (${bare(s.propertyId)}, ${bare(s.source)}) do update set
           ${sql.join(
@@ -212,10 +198,32 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
         select ${sql.join(
           attemptColumns.map((c) => sql`x.${c}`),
           sql`, `,
-        )} from jsonb_populate_recordset(null::${a}, ${attempts}::jsonb) x
+        )} from jsonb_populate_recordset(null::${a}, ${sql.placeholder("attempts")}::jsonb) x
         where x.${bare(a.propertyId)} in (select ${bare(p.id)} from updated)
       )
-      select ${bare(p.id)} as id from updated`),
+      select ${bare(p.id)} as id from updated`;
+});
+
+/**
+ * Every run's results (writeStatement); then the events of the finished ones and the next runs of
+ * the others.
+ */
+async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Promise<void> {
+  const updated = rowsOf<{ id: string }>(
+    await writeStatement(tx).execute({
+      rows: jsonRecords(
+        properties,
+        finished.map((f) => ({ ...f.row, enrichmentRun: f.job.run })),
+      ),
+      sources: jsonRecords(
+        enrichmentSources,
+        finished.flatMap((f) => f.sources),
+      ),
+      attempts: jsonRecords(
+        enrichmentAttempts,
+        finished.flatMap((f) => f.attempts),
+      ),
+    }),
   );
   const written = new Set(updated.map((u) => u.id));
   const done = finished.filter((f) => written.has(f.row.id));
