@@ -5,8 +5,8 @@
 // run. A batch that dies writes nothing (its jobs are retried); a job whose run number is not its
 // property's current one is stale and does nothing. Round trips per batch, not per property, are
 // what made the pipeline slow (bench/pipeline).
-import { inArray, sql } from "drizzle-orm";
-import { bare, jsonRecords, preparedSql, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
+import { sql } from "drizzle-orm";
+import { bare, jsonRecords, preparedSql, preparedStatement, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
 import { certificateAsOf, type SourceName } from "@/lib/domain";
 import { z } from "zod";
 import {
@@ -41,8 +41,9 @@ interface Finished {
 /** Runs one job (a batch of one). */
 export const runEnrichmentJob = (deps: PropertiesDeps, job: EnrichJob) => runEnrichmentJobs(deps, [job]);
 
-export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
-  const read = await deps.db
+/** The properties of a batch with their source rows, in one statement prepared once. */
+const batchRead = preparedStatement("enrich_read", (db) =>
+  db
     .select({
       property: properties,
       source: enrichmentSources,
@@ -52,12 +53,11 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
     })
     .from(properties)
     .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
-    .where(
-      inArray(
-        properties.id,
-        jobs.map((j) => j.propertyId),
-      ),
-    );
+    .where(sql`${properties.id} = any(${sql.placeholder("ids")}::uuid[])`),
+);
+
+export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
+  const read = await batchRead(deps.db).execute({ ids: jobs.map((j) => j.propertyId) });
   const stored = new Map<string, Stored>();
   for (const { property, source: r, allowed } of read) {
     const entry: Stored = stored.get(property.id) ?? {
