@@ -3,11 +3,19 @@
 // back into the table's row type, and the statement's text does not depend on how many there are,
 // so it is built once and prepared once per connection.
 import { getTableColumns, getTableName } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
-/** The columns we write (identity columns are the database's), by property key and SQL name. */
-export function writable(table: PgTable) {
-  return Object.entries(getTableColumns(table)).filter(([, column]) => !column.generatedIdentity);
+type Columns = readonly (readonly [string, PgColumn])[];
+const WRITABLE = new WeakMap<PgTable, Columns>();
+
+/** The columns we write (identity columns are the database's), by property key and SQL name; read once a table. */
+export function writable(table: PgTable): Columns {
+  let columns = WRITABLE.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generatedIdentity);
+    WRITABLE.set(table, columns);
+  }
+  return columns;
 }
 
 /** `insert into t (cols) select cols from <rows>`: `rows` yields records of t's row type as `r`. */
@@ -16,10 +24,17 @@ export function insertFrom(table: PgTable, rows: string): string {
   return `insert into "${getTableName(table)}" (${names}) select ${names.map((n) => `r.${n}`)} from ${rows}`;
 }
 
-/** A row as a jsonb record: SQL column names, values as the driver would send them (jsonb kept as JSON). */
-export function jsonRecord(table: PgTable, row: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A row as a jsonb record: SQL column names, values as the driver would send them (jsonb kept as
+ * JSON); `columns` (some of the table's writable ones) when a statement reads only those.
+ */
+export function jsonRecord(
+  table: PgTable,
+  row: Record<string, unknown>,
+  columns: Columns = writable(table),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of writable(table)) {
+  for (const [key, column] of columns) {
     const value = row[key];
     out[column.name] =
       value === null || value === undefined || column.columnType === "PgJsonb"
@@ -30,5 +45,5 @@ export function jsonRecord(table: PgTable, row: Record<string, unknown>): Record
 }
 
 /** Rows as one JSON array of such records (for `jsonb_populate_recordset`). */
-export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[]) =>
-  JSON.stringify(rows.map((row) => jsonRecord(table, row)));
+export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[], columns: Columns = writable(table)) =>
+  JSON.stringify(rows.map((row) => jsonRecord(table, row, columns)));

@@ -148,6 +148,8 @@ const FIXED: readonly { name: string }[] = [
 const RUN_COLUMNS = writable(properties)
   .map(([, column]) => column)
   .filter((c) => !FIXED.includes(c));
+/** What a run's record carries: its id and the columns it writes (the statement reads no other). */
+const RUN_RECORD = writable(properties).filter(([, c]) => c === properties.id || !FIXED.includes(c));
 
 const excluded = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
 
@@ -214,6 +216,7 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
       rows: jsonRecords(
         properties,
         finished.map((f) => ({ ...f.row, enrichmentRun: f.job.run })),
+        RUN_RECORD,
       ),
       sources: jsonRecords(
         enrichmentSources,
