@@ -209,12 +209,20 @@ try {
     budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS, config.REGISTER_INTERACTIVE_SHARE),
   }).live;
   const baselineItems = Math.min(values["baseline-items"], items);
+  const loopCpuBefore = { own: process.cpuUsage(), postgres: postgresCpu(database) };
   const base = await directLoop(baselineItems, ENRICH_CONCURRENCY * workers, {
     sources: loopSources,
     mode: "live",
     reference: imported,
     webhooks: false,
   });
+  const loopCpu = process.cpuUsage(loopCpuBefore.own);
+  // The loop's own CPU per item, the same lookups: what the workers' figure is to be set against.
+  const loopCpuMsPerItem = {
+    loop: round((loopCpu.user + loopCpu.system) / 1000 / baselineItems, 3),
+    postgres: round((postgresCpuSince(loopCpuBefore.postgres, database) * 1000) / baselineItems, 3),
+  };
+  console.log(`CPU per item of the loop: ${loopCpuMsPerItem.loop} ms, PostgreSQL ${loopCpuMsPerItem.postgres} ms`);
   const requestsDuringLoop = requests.length - requestsDuringAll;
   const ratio = round(itemsPerSecond / base.perSecond, 2);
   console.log(`direct loop: ${base.perSecond}/s over ${base.received} items → ratio ${ratio}`);
@@ -284,7 +292,7 @@ try {
       perMinute: { itemsPerSecond: minutes, lowestAgainstFirst: lowestMinute },
       catastroRequests: requestsDuringAll,
     },
-    baseline: { ...base, catastroRequests: requestsDuringLoop },
+    baseline: { ...base, cpuMsPerItem: loopCpuMsPerItem, catastroRequests: requestsDuringLoop },
     ratio,
     goal: { ratioAtLeast: 0.5, catastroRequests: 0 },
     machineLoadAverage: loadAtFinal,
