@@ -33,8 +33,11 @@ import {
   load,
   perMinute,
   PipelineStack,
+  postgresCpu,
+  postgresCpuSince,
   round,
   sleep,
+  treeCpuSeconds,
   writeResult,
 } from "./lib";
 
@@ -172,11 +175,21 @@ try {
 
   // 1. Every reference imported.
   const [allKey, halfKey] = [stack.keys[0]!, stack.keys[1]!];
+  // CPU per item of the worker processes and of the database's backends (the API's polls included: a
+  // poll a second), fairly robust on a shared machine where items/s is not.
+  const database = new URL(stack.db.url).pathname.slice(1);
+  const workerCpu = () => stack.workers.reduce((sum, w) => sum + (w?.pid ? treeCpuSeconds(w.pid) : 0), 0);
+  const cpuBefore = { workers: workerCpu(), postgres: postgresCpu(database) };
   let batch = await submit(allKey, imported, items);
   started = Date.now();
   const allFinal = await final(allKey, batch);
   batch = allFinal.batch;
   const finalSeconds = (Date.now() - started) / 1000;
+  const cpuMsPerItem = {
+    workers: round(((workerCpu() - cpuBefore.workers) * 1000) / items, 3),
+    postgres: round((postgresCpuSince(cpuBefore.postgres, database) * 1000) / items, 3),
+  };
+  console.log(`CPU per item: workers ${cpuMsPerItem.workers} ms, PostgreSQL ${cpuMsPerItem.postgres} ms`);
   const { minutes, lowestMinute } = perMinute(allFinal.timeline);
   const loadAtFinal = round(loadavg()[0]!, 2);
   const requestsDuringAll = requests.length;
@@ -196,12 +209,20 @@ try {
     budget: registerBudgets(stack.database.db, config.REGISTER_RATE_LIMITS, config.REGISTER_INTERACTIVE_SHARE),
   }).live;
   const baselineItems = Math.min(values["baseline-items"], items);
+  const loopCpuBefore = { own: process.cpuUsage(), postgres: postgresCpu(database) };
   const base = await directLoop(baselineItems, ENRICH_CONCURRENCY * workers, {
     sources: loopSources,
     mode: "live",
     reference: imported,
     webhooks: false,
   });
+  const loopCpu = process.cpuUsage(loopCpuBefore.own);
+  // The loop's own CPU per item, the same lookups: what the workers' figure is to be set against.
+  const loopCpuMsPerItem = {
+    loop: round((loopCpu.user + loopCpu.system) / 1000 / baselineItems, 3),
+    postgres: round((postgresCpuSince(loopCpuBefore.postgres, database) * 1000) / baselineItems, 3),
+  };
+  console.log(`CPU per item of the loop: ${loopCpuMsPerItem.loop} ms, PostgreSQL ${loopCpuMsPerItem.postgres} ms`);
   const requestsDuringLoop = requests.length - requestsDuringAll;
   const ratio = round(itemsPerSecond / base.perSecond, 2);
   console.log(`direct loop: ${base.perSecond}/s over ${base.received} items → ratio ${ratio}`);
@@ -267,10 +288,11 @@ try {
       counts: batch.counts,
       finalSeconds: round(finalSeconds),
       itemsPerSecond,
+      cpuMsPerItem,
       perMinute: { itemsPerSecond: minutes, lowestAgainstFirst: lowestMinute },
       catastroRequests: requestsDuringAll,
     },
-    baseline: { ...base, catastroRequests: requestsDuringLoop },
+    baseline: { ...base, cpuMsPerItem: loopCpuMsPerItem, catastroRequests: requestsDuringLoop },
     ratio,
     goal: { ratioAtLeast: 0.5, catastroRequests: 0 },
     machineLoadAverage: loadAtFinal,

@@ -1,7 +1,7 @@
 // One Drizzle database on PostgreSQL: the server of DATABASE_URL, or the embedded PostgreSQL of the
 // data folder (./embedded.ts) when it is unset.
 import path from "node:path";
-import { getTableName, sql, type SQL } from "drizzle-orm";
+import { getTableName, sql, type Query, type SQL } from "drizzle-orm";
 import type { AnyPgColumn, PgDatabase, PgQueryResultHKT, PgTable } from "drizzle-orm/pg-core";
 import type { ClientConfig, Pool as PgPool, PoolClient } from "pg";
 import { z } from "zod";
@@ -142,16 +142,18 @@ export function preparedStatement<P>(name: string, build: (db: Db) => { prepare(
 
 /**
  * Raw SQL of the hot path, prepared once per database (or transaction) as `preparedStatement` does
- * for the query builder: its text is built once, with `sql.placeholder`s for the values, and runs
- * as a named statement the server parses and plans once per connection. Resolves with the driver's
- * result (`rowsOf` reads it).
+ * for the query builder: its text is built once for all of them (a transaction is a new object each
+ * time), with `sql.placeholder`s for the values, and runs as a named statement the server parses and
+ * plans once per connection. Resolves with the driver's result (`rowsOf` reads it).
  */
 export function preparedSql(name: string, build: () => SQL): (db: Pick<Db, "_" | "execute">) => PreparedSql {
   const cache = new WeakMap<object, PreparedSql>();
+  let query: Query | undefined;
   return (db) => {
     let statement = cache.get(db);
     if (!statement) {
-      statement = db._.session.prepareQuery(db.execute(build()).getQuery(), undefined, name, false);
+      query ??= db.execute(build()).getQuery();
+      statement = db._.session.prepareQuery(query, undefined, name, false);
       cache.set(db, statement);
     }
     return statement;
@@ -254,6 +256,9 @@ async function openPostgres(
    * every outage and `end()` waited forever. A checked-out client whose connection fails goes back
    * (to be discarded) at once; its holder's own release then does nothing.
    */
+  /** Each checked-out client's release by its current holder, and the clients whose queries are wrapped. */
+  const holder = new WeakMap<PoolClient, (error?: Error | boolean) => void>();
+  const wrapped = new WeakSet<PoolClient>();
   class Pool extends pg.Pool {
     override connect(): Promise<PoolClient>;
     override connect(callback: ConnectCallback): void;
@@ -271,16 +276,22 @@ async function openPostgres(
         };
         client.release = releaseOnce;
         client.on("error", releaseOnce);
+        holder.set(client, releaseOnce);
         // A query that timed out leaves its connection waiting for an answer that may never come:
         // discarded at once (a BEGIN that timed out is never released either). The holder's next
-        // statement, a ROLLBACK say, fails as "closed", which is an outage too.
-        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-        client.query = ((...args: unknown[]) => {
-          const result = query(...args);
-          if (result instanceof Promise)
-            result.catch((error: Error) => error?.message === QUERY_TIMED_OUT && releaseOnce(error));
-          return result;
-        }) as typeof client.query;
+        // statement, a ROLLBACK say, fails as "closed", which is an outage too. Wrapped once per
+        // client (a pooled client comes back many times: wrapping each checkout stacked a layer per
+        // checkout on every query), releasing whoever holds it now.
+        if (!wrapped.has(client)) {
+          wrapped.add(client);
+          const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+          client.query = ((...args: unknown[]) => {
+            const result = query(...args);
+            if (result instanceof Promise)
+              result.catch((error: Error) => error?.message === QUERY_TIMED_OUT && holder.get(client)?.(error));
+            return result;
+          }) as typeof client.query;
+        }
         return client;
       });
     }

@@ -27,10 +27,17 @@ export function insertFrom(table: PgTable, rows: string): string {
   return `insert into "${getTableName(table)}" (${names}) select ${names.map((n) => `r.${n}`)} from ${rows}`;
 }
 
-/** A row as a jsonb record: SQL column names, values as the driver would send them (jsonb kept as JSON). */
-export function jsonRecord(table: PgTable, row: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A row as a jsonb record: SQL column names, values as the driver would send them (jsonb kept as
+ * JSON); `columns` (some of the table's writable ones) when a statement reads only those.
+ */
+export function jsonRecord(
+  table: PgTable,
+  row: Record<string, unknown>,
+  columns: Columns = writable(table),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of writable(table)) {
+  for (const [key, column] of columns) {
     const value = row[key];
     out[column.name] =
       value === null || value === undefined || column.columnType === "PgJsonb"
@@ -41,5 +48,5 @@ export function jsonRecord(table: PgTable, row: Record<string, unknown>): Record
 }
 
 /** Rows as one JSON array of such records (for `jsonb_populate_recordset`). */
-export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[]) =>
-  JSON.stringify(rows.map((row) => jsonRecord(table, row)));
+export const jsonRecords = (table: PgTable, rows: Record<string, unknown>[], columns: Columns = writable(table)) =>
+  JSON.stringify(rows.map((row) => jsonRecord(table, row, columns)));

@@ -5,8 +5,8 @@
 // run. A batch that dies writes nothing (its jobs are retried); a job whose run number is not its
 // property's current one is stale and does nothing. Round trips per batch, not per property, are
 // what made the pipeline slow (bench/pipeline).
-import { inArray, sql } from "drizzle-orm";
-import { bare, jsonRecords, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
+import { sql } from "drizzle-orm";
+import { bare, jsonRecords, preparedSql, preparedStatement, rowsOf, schema, writable, type DbOrTx } from "@/lib/db";
 import { certificateAsOf, type SourceName } from "@/lib/domain";
 import { z } from "zod";
 import {
@@ -41,8 +41,9 @@ interface Finished {
 /** Runs one job (a batch of one). */
 export const runEnrichmentJob = (deps: PropertiesDeps, job: EnrichJob) => runEnrichmentJobs(deps, [job]);
 
-export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
-  const read = await deps.db
+/** The properties of a batch with their source rows, in one statement prepared once. */
+const batchRead = preparedStatement("enrich_read", (db) =>
+  db
     .select({
       property: properties,
       source: enrichmentSources,
@@ -52,12 +53,11 @@ export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly Enr
     })
     .from(properties)
     .innerJoin(enrichmentSources, sql`${enrichmentSources.propertyId} = ${properties.id}`)
-    .where(
-      inArray(
-        properties.id,
-        jobs.map((j) => j.propertyId),
-      ),
-    );
+    .where(sql`${properties.id} = any(${sql.placeholder("ids")}::uuid[])`),
+);
+
+export async function runEnrichmentJobs(deps: PropertiesDeps, jobs: readonly EnrichJob[]): Promise<void> {
+  const read = await batchRead(deps.db).execute({ ids: jobs.map((j) => j.propertyId) });
   const stored = new Map<string, Stored>();
   for (const { property, source: r, allowed } of read) {
     const entry: Stored = stored.get(property.id) ?? {
@@ -148,31 +148,20 @@ const FIXED: readonly { name: string }[] = [
 const RUN_COLUMNS = writable(properties)
   .map(([, column]) => column)
   .filter((c) => !FIXED.includes(c));
+/** What a run's record carries: its id and the columns it writes (the statement reads no other). */
+const RUN_RECORD = writable(properties).filter(([, c]) => c === properties.id || !FIXED.includes(c));
 
 const excluded = (column: { name: string }) => sql.raw(`excluded."${column.name}"`);
 
 /**
  * Every run's results in one statement: the guarded update of the properties (a stale run updates
- * nothing and so writes no child rows), their source rows and attempt log; then the events of the
- * finished ones and the next runs of the others.
+ * nothing and so writes no child rows), their source rows and attempt log. Its text does not depend
+ * on the batch (the rows travel as jsonb records), so it is built and prepared once.
  */
-async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Promise<void> {
+const writeStatement = preparedSql("enrich_write", () => {
   const p = properties;
   const s = enrichmentSources;
   const a = enrichmentAttempts;
-  const run = new Map(finished.map((f) => [f.row.id, f.job.run]));
-  const rows = jsonRecords(
-    p,
-    finished.map((f) => ({ ...f.row, enrichmentRun: run.get(f.row.id)! })),
-  );
-  const sources = jsonRecords(
-    s,
-    finished.flatMap((f) => f.sources),
-  );
-  const attempts = jsonRecords(
-    a,
-    finished.flatMap((f) => f.attempts),
-  );
   const set = sql.join(
     RUN_COLUMNS.map((c) =>
       c === p.enrichmentRun
@@ -183,9 +172,8 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
   );
   const sourceColumns = writable(s).map(([, c]) => bare(c));
   const attemptColumns = writable(a).map(([, c]) => bare(c));
-  const updated = rowsOf<{ id: string }>(
-    await tx.execute(sql`
-      with r as (select * from jsonb_populate_recordset(null::${p}, ${rows}::jsonb)),
+  return sql`
+      with r as (select * from jsonb_populate_recordset(null::${p}, ${sql.placeholder("rows")}::jsonb)),
       updated as (
         update ${p} set ${set} from r
         where ${p.id} = r.${bare(p.id)} and ${p.status} = 'enriching' and ${p.enrichmentRun} = r.${bare(p.enrichmentRun)}
@@ -196,7 +184,7 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
         select ${sql.join(
           sourceColumns.map((c) => sql`x.${c}`),
           sql`, `,
-        )} from jsonb_populate_recordset(null::${s}, ${sources}::jsonb) x
+        )} from jsonb_populate_recordset(null::${s}, ${sql.placeholder("sources")}::jsonb) x
         where x.${bare(s.propertyId)} in (select ${bare(p.id)} from updated)
         on conflict (${bare(s.propertyId)}, ${bare(s.source)}) do update set
           ${sql.join(
@@ -212,10 +200,33 @@ async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Pr
         select ${sql.join(
           attemptColumns.map((c) => sql`x.${c}`),
           sql`, `,
-        )} from jsonb_populate_recordset(null::${a}, ${attempts}::jsonb) x
+        )} from jsonb_populate_recordset(null::${a}, ${sql.placeholder("attempts")}::jsonb) x
         where x.${bare(a.propertyId)} in (select ${bare(p.id)} from updated)
       )
-      select ${bare(p.id)} as id from updated`),
+      select ${bare(p.id)} as id from updated`;
+});
+
+/**
+ * Every run's results (writeStatement); then the events of the finished ones and the next runs of
+ * the others.
+ */
+async function write(deps: PropertiesDeps, tx: DbOrTx, finished: Finished[]): Promise<void> {
+  const updated = rowsOf<{ id: string }>(
+    await writeStatement(tx).execute({
+      rows: jsonRecords(
+        properties,
+        finished.map((f) => ({ ...f.row, enrichmentRun: f.job.run })),
+        RUN_RECORD,
+      ),
+      sources: jsonRecords(
+        enrichmentSources,
+        finished.flatMap((f) => f.sources),
+      ),
+      attempts: jsonRecords(
+        enrichmentAttempts,
+        finished.flatMap((f) => f.attempts),
+      ),
+    }),
   );
   const written = new Set(updated.map((u) => u.id));
   const done = finished.filter((f) => written.has(f.row.id));

@@ -2,7 +2,7 @@
 // each, all in the caller's transaction (an event exists iff its deliveries are scheduled).
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
+import { bare, preparedSql, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { Batch, isEventType, Property, type DeliveryTrigger, type EventType, type Mode } from "@/lib/domain";
 import { enqueueMany, QUEUES, type JobData, type Queue } from "@/lib/queue";
 
@@ -29,6 +29,29 @@ export async function recordEvent(tx: DbOrTx, queue: Queue, input: EventInput): 
   return (await recordEvents(tx, queue, [input]))[0]!;
 }
 
+/** The events and their delivery rows (recordEvents), in one statement built and prepared once. */
+const recordStatement = preparedSql(
+  "record_events",
+  () => sql`
+      with input as (
+        select * from jsonb_to_recordset(${sql.placeholder("input")}::jsonb) as r(id uuid, partner_id uuid, mode text, type text, property_id uuid, payload jsonb)
+      ), event as (
+        insert into ${events} (${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.propertyId)}, ${bare(events.payload)})
+        select id, partner_id, mode, type, property_id, payload from input
+        returning ${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.createdAt)}
+      ), deliveries as (
+        insert into ${webhookDeliveries} (${bare(webhookDeliveries.eventId)}, ${bare(webhookDeliveries.endpointId)}, ${bare(webhookDeliveries.messageId)}, ${bare(webhookDeliveries.nextAttemptAt)})
+        select event.id, ${webhookEndpoints.id}, 'msg_' || replace(event.id::text, '-', ''), now() from event join ${webhookEndpoints}
+          on ${webhookEndpoints.partnerId} = event.partner_id and ${webhookEndpoints.mode} = event.mode
+          and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
+          and (${webhookEndpoints.eventTypes} is null or event.type = any(${webhookEndpoints.eventTypes}))
+        returning ${bare(webhookDeliveries.id)}, ${bare(webhookDeliveries.messageId)}
+      )
+      select (select jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at)) from event) as created,
+             (select coalesce(jsonb_agg(jsonb_build_object('id', ${bare(webhookDeliveries.id)}, 'messageId', ${bare(webhookDeliveries.messageId)})), '[]')
+              from deliveries) as deliveries`,
+);
+
 /**
  * Records many events at once (a worker finishing a batch of runs): the events and their delivery
  * rows in one statement, their first delivery jobs in one more, in the caller's transaction (round
@@ -48,24 +71,7 @@ export async function recordEvents(tx: DbOrTx, queue: Queue, inputs: readonly Ev
     })),
   );
   const [row] = rowsOf<{ created: { id: string; created_at: string }[]; deliveries: NewDelivery[] }>(
-    await tx.execute(sql`
-      with input as (
-        select * from jsonb_to_recordset(${input}::jsonb) as r(id uuid, partner_id uuid, mode text, type text, property_id uuid, payload jsonb)
-      ), event as (
-        insert into ${events} (${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.propertyId)}, ${bare(events.payload)})
-        select id, partner_id, mode, type, property_id, payload from input
-        returning ${bare(events.id)}, ${bare(events.partnerId)}, ${bare(events.mode)}, ${bare(events.type)}, ${bare(events.createdAt)}
-      ), deliveries as (
-        insert into ${webhookDeliveries} (${bare(webhookDeliveries.eventId)}, ${bare(webhookDeliveries.endpointId)}, ${bare(webhookDeliveries.messageId)}, ${bare(webhookDeliveries.nextAttemptAt)})
-        select event.id, ${webhookEndpoints.id}, 'msg_' || replace(event.id::text, '-', ''), now() from event join ${webhookEndpoints}
-          on ${webhookEndpoints.partnerId} = event.partner_id and ${webhookEndpoints.mode} = event.mode
-          and ${webhookEndpoints.enabled} and ${webhookEndpoints.deletedAt} is null
-          and (${webhookEndpoints.eventTypes} is null or event.type = any(${webhookEndpoints.eventTypes}))
-        returning ${bare(webhookDeliveries.id)}, ${bare(webhookDeliveries.messageId)}
-      )
-      select (select jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at)) from event) as created,
-             (select coalesce(jsonb_agg(jsonb_build_object('id', ${bare(webhookDeliveries.id)}, 'messageId', ${bare(webhookDeliveries.messageId)})), '[]')
-              from deliveries) as deliveries`),
+    await recordStatement(tx).execute({ input }),
   );
   await enqueueFirstAttempts(tx, queue, row!.deliveries, "scheduled");
   const createdAt = new Map(row!.created.map((c) => [c.id, new Date(c.created_at)]));
