@@ -140,7 +140,7 @@ export function redactSecrets(text: string): string {
 }
 
 /** What any redaction needs in a field: an escape to decode, a URL's userinfo `@`, or a secret's prefix. */
-const REDACTABLE = /[\\%@]|finca_(?:live|test)_|whsec_/i;
+const REDACTABLE = new RegExp(`[\\\\%@]|${SECRET_PREFIX.source}`, SECRET_PREFIX.flags);
 
 function redactedField(text: string): Redaction {
   // Most fields hold none of it: nothing decodes or matches, so the text is kept as it is, unparsed.
