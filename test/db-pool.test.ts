@@ -1,7 +1,9 @@
 // The pool keeps an idle connection for DATABASE_POOL_IDLE_SECONDS (300 by default), not pg's own
 // 10 s: a burst after a pause would otherwise pay new backends. A pool given a session priority
 // renices its sessions' server processes where it may (npm start's worker on the embedded server).
+// A pooled client's queries are wrapped once (for the query timeout), not at each checkout.
 import { readFileSync } from "node:fs";
+import type { Pool } from "pg";
 import { getPriority } from "node:os";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
@@ -72,5 +74,23 @@ it("gives its sessions' server processes the priority asked, where this process 
     } else if (status !== null) expect(getPriority(pid)).not.toBe(19);
   } finally {
     await low.close();
+  }
+});
+
+it("wraps a pooled client's queries once, however often it is checked out", async () => {
+  const one = await openDatabase({ url: testDb.url, postgres: { poolSize: 1 } });
+  try {
+    const pool = (one.db as unknown as { $client: Pool }).$client;
+    const seen = new Set<unknown>();
+    for (let i = 0; i < 5; i++) {
+      const client = await pool.connect();
+      seen.add(client.query);
+      expect((await client.query("select 1 as one")).rows).toEqual([{ one: 1 }]);
+      client.release();
+    }
+    // One function for the one connection: a layer per checkout would show five.
+    expect(seen.size).toBe(1);
+  } finally {
+    await one.close();
   }
 });

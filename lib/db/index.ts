@@ -256,9 +256,8 @@ async function openPostgres(
    * every outage and `end()` waited forever. A checked-out client whose connection fails goes back
    * (to be discarded) at once; its holder's own release then does nothing.
    */
-  /** Each checked-out client's release by its current holder, and the clients whose queries are wrapped. */
+  /** Each client's release by its current holder; a client with none yet has its query still unwrapped. */
   const holder = new WeakMap<PoolClient, (error?: Error | boolean) => void>();
-  const wrapped = new WeakSet<PoolClient>();
   class Pool extends pg.Pool {
     override connect(): Promise<PoolClient>;
     override connect(callback: ConnectCallback): void;
@@ -276,14 +275,14 @@ async function openPostgres(
         };
         client.release = releaseOnce;
         client.on("error", releaseOnce);
+        const first = !holder.has(client);
         holder.set(client, releaseOnce);
         // A query that timed out leaves its connection waiting for an answer that may never come:
         // discarded at once (a BEGIN that timed out is never released either). The holder's next
         // statement, a ROLLBACK say, fails as "closed", which is an outage too. Wrapped once per
         // client (a pooled client comes back many times: wrapping each checkout stacked a layer per
         // checkout on every query), releasing whoever holds it now.
-        if (!wrapped.has(client)) {
-          wrapped.add(client);
+        if (first) {
           const query = client.query.bind(client) as (...args: unknown[]) => unknown;
           client.query = ((...args: unknown[]) => {
             const result = query(...args);
