@@ -1,7 +1,8 @@
 // The SDK as partners install it: packed by the build (scripts/build.mjs), served by the portal at
 // /sdk/<file> with its SHA-256, the URL the docs and the API keys page give; its `engines` hold
 // for every package it installs; and nothing tells partners to install `@finca/sdk` by name
-// (not on the public registry: whoever published it there would be installed instead).
+// (not on the public registry: whoever published it there would be installed instead). A version's
+// bytes never change: a partner's lockfile holds their integrity, so a change ships as a new version.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -45,6 +46,17 @@ describe("the SDK's package", () => {
     expect(await sums.text()).toBe(`${pkg.sha256}  ${pkg.file}\n`);
     expect((await get("finca-sdk-0.0.1.tgz")).status).toBe(404);
     await writeFile(path.join(dir, pkg.file), bytes);
+  });
+
+  it("keeps the bytes its version was released with (packages/sdk/releases.json)", async () => {
+    const releases: Record<string, string> = JSON.parse(await readFile("packages/sdk/releases.json", "utf8"));
+    const released = releases[pkg.version];
+    expect(
+      released ?? pkg.integrity,
+      `the SDK's package is no longer the ${pkg.version} that partners' lockfiles hold: give it a new version ` +
+        "in packages/sdk/package.json and record its integrity in packages/sdk/releases.json",
+    ).toBe(pkg.integrity);
+    expect(released, `record ${pkg.version}'s integrity in packages/sdk/releases.json: ${pkg.integrity}`).toBeDefined();
   });
 
   it("holds the library with its types and the finca command, which runs from the package alone", async () => {
