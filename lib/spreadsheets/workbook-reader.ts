@@ -6,6 +6,22 @@
 // the worker sends {want} (more bytes), {rows}, {done, sheets}, {error} and {refused} (a limit).
 import { LOWER_PRIORITY } from "./reader-thread";
 
+/**
+ * unzipper's Parse (exceljs' copy, 0.10) emits 'end' itself once the archive's bytes are all taken in,
+ * while entries it has pushed may still wait in its buffer, unread: exceljs stops at that 'end', and a
+ * workbook whose last entries (xl/workbook.xml, in exceljs' own files) were still waiting failed with
+ * "Cannot read properties of undefined (reading 'sheets')" whenever the reader fell behind (a slow
+ * temporary file, a busy machine). Its readable side is ended the stream's way instead: 'end' comes
+ * once every entry has been read. Source run in the worker with unzipper's `Parse` in scope.
+ */
+export const ENDS_AFTER_ITS_ENTRIES = `
+const emitParse = Parse.prototype.emit;
+Parse.prototype.emit = function (event, ...args) {
+  if (event !== "end" || this._readableState.endEmitted) return emitParse.call(this, event, ...args);
+  this.push(null);
+  return false;
+};`;
+
 export const WORKBOOK_READER = `
 const { parentPort, workerData } = require("node:worker_threads");
 ${LOWER_PRIORITY}
@@ -45,6 +61,7 @@ function firstSheetPath() {
   return rel ? rel.Target.replace(/^\\/?(xl\\/)?/, "xl/") : null;
 }
 const Parse = require(require("node:module").createRequire(require.resolve(workerData.exceljs)).resolve("unzipper")).Parse;
+${ENDS_AFTER_ITS_ENTRIES}
 const pushEntry = Object.getPrototypeOf(Parse.prototype).push;
 Parse.prototype.push = function (entry, encoding) {
   if (entry && typeof entry.path === "string" && SHEET.test(entry.path)) {
