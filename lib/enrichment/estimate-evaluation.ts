@@ -264,7 +264,10 @@ separate effect on CTE-era buildings lets a community's new builds differ from i
   link (thinner tails) was tried (2026-11-29) and not kept: it fits the fitted tables better with Spain's end-2014
   shares (loss 106.4 against 108.2; without them 97.3 against 94.1, worse) and the held-out letters far better
   (67 of 83 within 5 points against 62, E+F+G ρ 1.00 against 0.70), with modelled A shares of 0.3-0.6 %, but
-  A ρ −0.04 against 0.14: the A ranking does not improve, for the reasons above.
+  A ρ −0.04 against 0.14: the A ranking does not improve, for the reasons above. A trend in the A threshold of
+  pre-CTE buildings by the middle date of each table's certificates, fitted to the fitted tables only, was also
+  tried (2026-11-29) and not kept: it came out negative (−0.30 a year: the B shares of the 2014 tables outweigh
+  Spain's A of 0.18 % at the end of 2014), A ρ −0.11.
 - Why letters are missed: the misses are of three kinds. Where a register's own figures and IDAE's 2019
   snapshot (A and E+F+G only) leave the model Spain's shape within E+F+G: Murcia's register of 2015 has 51 % F+G
   where the model has 25 % (itemur.com says Murcia's certificates are rated by emissions first), Canarias 61 % G
