@@ -212,7 +212,9 @@ separate effect on CTE-era buildings lets a community's new builds differ from i
   Valenciana, Galicia, Canarias, Extremadura and Castilla y León as the press reports them): only Castilla y
   León's (1 % of the certificates of July 2016) was found, and is held out as every register's summary is.
   Galicia's count of new buildings to December 2021 (5,590, 53 % A) repeats the 2,542 of 2008-2018 already
-  held out, so it gives only the register's share of new buildings, not a second table.
+  held out, so it gives only the register's share of new buildings, not a second table; nor is Madrid's first
+  summary (34,500 certificates by late 2013, A 0.2 %, G 19.2 %, notasdeprensa.es), part of the 162,000 of
+  madrid-registry-2014.
 - Aggregates from NBEM (Beltrán-Velamazán et al., 2024) by community: its repository holds code and
   cadastre links, no letter tables were extracted. Fitting the open certificate microdata (ICAEN's 1.34
   million Catalan certificates with year, zone and use) remains the stronger upgrade.
