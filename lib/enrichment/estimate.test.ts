@@ -78,6 +78,7 @@ describe("calibration against published distributions", () => {
       "catalonia-icaen-2017",
       "navarra-registry-2022",
       "asturias-registry-2013",
+      "castilla-y-leon-registry-2016-07",
       "spain-cscae-2022",
     ])
       for (const row of rows.filter((r) => r.id === id))

@@ -15,7 +15,8 @@
 // summary (Madrid, Aragón, Andalucía, Catalonia, Extremadura, Galicia, Navarra, Murcia, Asturias,
 // Castilla y León, Canarias), Navarra's published dataset by year built, IDAE's 2022 F+G shares and
 // Spain's stock of 2018 and 2022 are held out; docs/estimate.md (scripts/estimate-evaluation.ts)
-// compares. The certified stock's periods are Spain's dwelling stock's (census 2011).
+// compares. The certified stock's periods are Spain's dwelling stock's (census 2011), plus new buildings
+// at the register's own share where its publisher gives one.
 // The fitted parameters and the fit are in ./data/rating-model.json; every assumption the tables
 // need is listed there and in the basis.
 //
