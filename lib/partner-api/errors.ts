@@ -4,6 +4,7 @@
 import { DomainError, ERROR_TITLES, type ErrorCode } from "@/lib/domain";
 import { errorFields } from "@/lib/observability/logger";
 import type { ApiLogger } from "./operation";
+import { jsonResponse } from "./request";
 
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_cadastral_reference: 400,
@@ -39,7 +40,7 @@ export function problemBody(error: DomainError, requestId: string) {
 
 export function problemResponse(error: DomainError, requestId: string, headers: Record<string, string> = {}): Response {
   const body = problemBody(error, requestId);
-  return new Response(JSON.stringify(body), {
+  return jsonResponse(JSON.stringify(body), {
     status: body.status,
     headers: {
       "Content-Type": "application/problem+json",

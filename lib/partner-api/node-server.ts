@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { PartnerApi } from "./api";
 import { problemResponse, toDomainError } from "./errors";
-import { MAX_BODY_BYTES, requestIdOf } from "./request";
+import { jsonTextOf, keepWholeBody, MAX_BODY_BYTES, requestIdOf } from "./request";
 
 /** The request's URL on a fixed origin: routing needs only the path, and a Host header can be anything. */
 function urlOf(target: string): URL {
@@ -45,18 +45,24 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
 /**
  * A body declared by its Content-Length within the API's JSON cap (a create's, an endpoint's), read whole before the
  * Request is made: the bytes go in as they are, where streaming them through bodyOf's web stream
- * chunk by chunk cost a create more CPU than its JSON parse. A body that does not arrive whole
- * (the client went) is a stream that fails, as bodyOf's would; larger or chunked bodies (a
- * portfolio's file) still stream.
+ * chunk by chunk cost a create more CPU than its JSON parse (and they are read back from here,
+ * not out of the Request's stream: keepWholeBody). A body that does not arrive whole (the client
+ * went) is a stream that fails, as bodyOf's would; larger or chunked bodies (a portfolio's file)
+ * still stream.
  */
-async function smallBody(req: http.IncomingMessage): Promise<BodyInit> {
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-  } catch {}
-  // Node's Buffers are views of an ArrayBuffer (never a shared one), which BodyInit's type wants said.
-  if (req.complete) return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>;
-  return new ReadableStream({ start: (controller) => controller.error(new Error("request body aborted")) });
+function smallBody(req: http.IncomingMessage): Promise<Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const failed = () =>
+      resolve(new ReadableStream({ start: (controller) => controller.error(new Error("request body aborted")) }));
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // Node's Buffers are views of an ArrayBuffer (never a shared one), which BodyInit's type wants said.
+    req.once("end", () =>
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>),
+    );
+    req.on("error", failed);
+    req.once("close", () => !req.complete && failed());
+  });
 }
 
 const declaredSmall = (req: http.IncomingMessage) => {
@@ -83,6 +89,22 @@ function finishBody(req: http.IncomingMessage, response: Response): void {
   req.resume();
 }
 
+/**
+ * A Request whose signal is the one given, as it is. Given to undici's Request, a signal is followed
+ * by one of its own (a WeakRef, a finalizer and listener bookkeeping): that cost a create more CPU
+ * than the rest of its Request. The handlers that watch it (listen, a batch's file) see the same aborts.
+ */
+class NodeRequest extends Request {
+  readonly #signal: AbortSignal;
+  constructor(url: URL, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}
+
 /** Handlers for exact paths outside the API (GET and HEAD), such as the operators' `/api/health`, `/api/ready` and `/metrics`. */
 export type ExtraRoutes = Record<string, (req: Request) => Promise<Response>>;
 
@@ -102,19 +124,19 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
     const fetchMethod = method === "TRACE" ? "GET" : method;
     try {
-      const request = new Request(url, {
-        method: fetchMethod,
-        headers: req.headers as Record<string, string>,
-        body:
-          fetchMethod === "GET" || fetchMethod === "HEAD"
-            ? undefined
-            : declaredSmall(req)
-              ? await smallBody(req)
-              : bodyOf(req),
-        signal: gone.signal,
+      const body =
+        fetchMethod === "GET" || fetchMethod === "HEAD"
+          ? undefined
+          : declaredSmall(req)
+            ? await smallBody(req)
+            : bodyOf(req);
+      const request = new NodeRequest(
+        url,
         // @ts-expect-error Node's fetch needs duplex for streamed request bodies
-        duplex: "half",
-      });
+        { method: fetchMethod, headers: req.headers as Record<string, string>, body, duplex: "half" },
+        gone.signal,
+      );
+      if (body instanceof Uint8Array) keepWholeBody(request, body);
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
       response = extra ? await extra(request) : await api.dispatch(request, method);
     } catch (error) {
@@ -124,7 +146,10 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     }
     finishBody(req, response);
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (response.body && STREAMED.test(response.headers.get("content-type") ?? "")) await stream(response.body, res);
+    const text = jsonTextOf(response);
+    if (text !== undefined) res.end(text);
+    else if (response.body && STREAMED.test(response.headers.get("content-type") ?? ""))
+      await stream(response.body, res);
     else res.end(Buffer.from(await response.arrayBuffer()));
   };
 }

@@ -240,6 +240,22 @@ export function loggableBody(read: { head: Uint8Array; bytes: number } | null): 
   return read.bytes > read.head.byteLength ? `${text}…` : text;
 }
 
+/** The text of each answer jsonResponse made. */
+const jsonTexts = new WeakMap<Response, string>();
+
+/**
+ * A JSON answer whose text stays known: a server on node's own response (./node-server.ts) writes it
+ * as it is, where reading it back out of the Response's stream cost a create more than making it.
+ */
+export function jsonResponse(text: string, init: { status: number; headers: Record<string, string> }): Response {
+  const response = new Response(text, init);
+  jsonTexts.set(response, text);
+  return response;
+}
+
+/** The text of an answer jsonResponse made, else undefined (a stream, an empty body, another maker's). */
+export const jsonTextOf = (response: Response): string | undefined => jsonTexts.get(response);
+
 export const MAX_BODY_BYTES = 16 * 1024;
 
 const invalid = (detail: string, errors: FieldError[] = [{ pointer: "", detail }]) =>
@@ -253,13 +269,19 @@ export const unsupportedType = (req: Request, wanted: string) =>
     { pointer: "", detail: `unsupported Content-Type: ${req.headers.get("content-type") || "(none)"}` },
   ]);
 
+/** Bodies a server read whole before it made their Request (./node-server.ts), read from here rather than back out of its stream. */
+const wholeBodies = new WeakMap<Request, Uint8Array>();
+
+export const keepWholeBody = (req: Request, bytes: Uint8Array) => void wholeBodies.set(req, bytes);
+
 /** A body's bytes, at most `maxBytes` of them: a larger body is a 422, and is not read on. */
 export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? 0);
   if (declared > maxBytes) throw invalid(`The body must not exceed ${maxBytes} bytes.`);
   let bytes: Uint8Array | null;
   try {
-    bytes = await readCapped(req, maxBytes);
+    const whole = wholeBodies.get(req);
+    bytes = whole ? (whole.byteLength > maxBytes ? null : whole) : await readCapped(req, maxBytes);
   } catch {
     // The client went away mid-body (its socket's ECONNRESET is no database outage).
     throw invalid("The body could not be read to its end.");

@@ -14,6 +14,7 @@ import { MISSING_KEY, problemBody, problemResponse, toDomainError } from "./erro
 import { declaredSchema } from "./openapi";
 import {
   bodyRead,
+  jsonResponse,
   loggableBody,
   loggableHeaders,
   loggablePath,
@@ -103,7 +104,7 @@ function parsePath(schema: z.ZodType, params: Record<string, string>): unknown {
 /** A handler's reply as HTTP: a JSON body, a stream, or nothing. */
 function toResponse(reply: Reply): Response {
   if ("body" in reply)
-    return new Response(JSON.stringify(reply.body), {
+    return jsonResponse(JSON.stringify(reply.body), {
       status: reply.status,
       headers: { "Content-Type": "application/json", ...reply.headers },
     });

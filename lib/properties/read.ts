@@ -84,8 +84,17 @@ const attributionOf = (sources: SourceRow[]): string[] => [
   ),
 ];
 
-/** The contract's Property from a stored row and its source rows. */
-export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date()): Property {
+/**
+ * The contract's Property from a row and its source rows. Its data members are decoded from the row
+ * (dataOf), unless the caller holds them typed: a new property's, which the engine just made, need
+ * no second parse (the tests check every answer against the contract: ApiDeps.validateReplies).
+ */
+export function toProperty(
+  p: PropertyRow,
+  sources: SourceRow[],
+  now = new Date(),
+  data: StoredPropertyData = dataOf(p),
+): Property {
   const source = (name: SourceName) => {
     const row = sources.find((s) => s.source === name);
     return {
@@ -97,7 +106,6 @@ export function toProperty(p: PropertyRow, sources: SourceRow[], now = new Date(
       ...provenanceOf(row),
     };
   };
-  const data = dataOf(p);
   // Nested members read back from jsonb come in its order: the schema's is the one every answer uses.
   return inSchemaOrder(Property, {
     property_id: p.id,

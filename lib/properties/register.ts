@@ -151,7 +151,7 @@ async function createEnriched(
         options: { delaySeconds: firstRunDelaySeconds(deps.config, scope.mode) },
       };
   const created = await insertProperty(deps.db, property, sources, attempts, job);
-  return created ? toProperty(property, sources) : null;
+  return created ? toProperty(property, sources, new Date(), draft.data) : null;
 }
 
 /**
