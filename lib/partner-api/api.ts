@@ -3,8 +3,8 @@
 // No server here: Next.js (server/partner-api.ts), the lean node:http server (./node-server.ts)
 // and the tests all call these.
 import { DomainError } from "@/lib/domain";
-import { problemResponse } from "./errors";
-import { requestIdOf } from "./request";
+import { problemAnswer } from "./errors";
+import { requestIdOf, responseOf, type Answer } from "./request";
 import { report, route } from "./route";
 import { operations, type OperationId } from "./operations";
 import { BASE_PATH, type ApiDeps, type ApiLogger, type Handler, type Method } from "./operation";
@@ -15,6 +15,8 @@ export interface PartnerApi extends Record<OperationId, (req: Request) => Promis
    * request's when a Request cannot carry it (fetch refuses TRACE).
    */
   dispatch(req: Request, method?: string): Promise<Response>;
+  /** `dispatch`'s answer before it is a Response: for a server that writes it itself (./node-server.ts). */
+  answer(req: Request, method?: string): Promise<Answer>;
   /** Where the server adapters report a failure outside any operation. */
   logger: ApiLogger;
 }
@@ -43,11 +45,11 @@ function paramsOf(path: Pick<Path, "pattern" | "names">, pathname: string): Reco
 }
 
 /** A problem answer outside any operation (unknown path, or a method the path does not have). */
-function refuse(deps: ApiDeps, req: Request, error: DomainError, headers: Record<string, string> = {}): Response {
+function refuse(deps: ApiDeps, req: Request, error: DomainError, headers: Record<string, string> = {}): Answer {
   const ctx = { requestId: requestIdOf(req), startedAt: Date.now() };
-  const response = problemResponse(error, ctx.requestId, { ...headers, "X-Request-Id": ctx.requestId });
-  report(deps, req, ctx, { operationId: null, status: response.status, principal: null, error });
-  return response;
+  const answer = problemAnswer(error, ctx.requestId, { ...headers, "X-Request-Id": ctx.requestId });
+  report(deps, req, ctx, { operationId: null, status: answer.status, principal: null, error });
+  return answer;
 }
 
 export function createPartnerApi(deps: ApiDeps): PartnerApi {
@@ -59,23 +61,25 @@ export function createPartnerApi(deps: ApiDeps): PartnerApi {
     let path = paths.find((p) => p.pattern.source === compiled.pattern.source);
     if (!path) paths.push((path = { ...compiled, methods: new Map() }));
     path.methods.set(op.method, handler);
-    byId[op.id] = (req) => handler(req, paramsOf(compiled, new URL(req.url).pathname));
+    byId[op.id] = async (req) => responseOf(await handler(req, paramsOf(compiled, new URL(req.url).pathname)));
   }
+  const answer = async (req: Request, method = req.method): Promise<Answer> => {
+    const pathname = new URL(req.url).pathname;
+    const path = paths.find((p) => p.pattern.test(pathname));
+    if (!path) return refuse(deps, req, new DomainError("not_found", `No operation at ${pathname}.`));
+    // HEAD is answered as GET (servers drop the body).
+    const handler = path.methods.get(method === "HEAD" ? "GET" : method);
+    if (handler) return handler(req, paramsOf(path, pathname));
+    const methods = METHOD_ORDER.filter((m) => path.methods.has(m));
+    const allow = (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
+    return refuse(deps, req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), {
+      Allow: allow,
+    });
+  };
   return {
     ...byId,
     logger: deps.logger,
-    async dispatch(req, method = req.method) {
-      const pathname = new URL(req.url).pathname;
-      const path = paths.find((p) => p.pattern.test(pathname));
-      if (!path) return refuse(deps, req, new DomainError("not_found", `No operation at ${pathname}.`));
-      // HEAD is answered as GET (servers drop the body).
-      const handler = path.methods.get(method === "HEAD" ? "GET" : method);
-      if (handler) return handler(req, paramsOf(path, pathname));
-      const methods = METHOD_ORDER.filter((m) => path.methods.has(m));
-      const allow = (methods.includes("GET") ? [...methods, "HEAD"] : methods).join(", ");
-      return refuse(deps, req, new DomainError("method_not_allowed", `This path answers only ${allow}.`), {
-        Allow: allow,
-      });
-    },
+    answer,
+    dispatch: async (req, method) => responseOf(await answer(req, method)),
   };
 }

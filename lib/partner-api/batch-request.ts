@@ -3,8 +3,7 @@
 // can tell the same request from another one.
 import { createHash } from "node:crypto";
 import { fileLimitsOf, readFile, RESULTS_MEDIA_TYPES, type FileReaders, type Submission } from "@/lib/batches";
-import { chunksOf } from "@/lib/http/read-capped";
-import { isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
+import { bodyChunks, isJson, keepingBody, parseJsonBytes, readBody, unsupportedType } from "./request";
 import { CreateBatchBody, type CreateBatchQuery } from "./schemas";
 import type { z } from "zod";
 import { DomainError, parseBody } from "@/lib/domain";
@@ -72,7 +71,7 @@ export async function readBatchRequest(
     ]);
   const choice = { reference: query.reference_column ?? null, externalId: query.external_id_column ?? null };
   const context = { partnerId, readers: fileReaders, signal: req.signal };
-  const body = keepingBody(req, chunksOf(req.body));
+  const body = keepingBody(req, bodyChunks(req));
   const { items, digest } = await readFile(format, body, fileLimitsOf(config), context, choice);
   const name = query.name?.trim() || null;
   // The columns named are part of the request: the same file read by other columns is another one

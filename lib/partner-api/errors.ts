@@ -4,7 +4,7 @@
 import { DomainError, ERROR_TITLES, type ErrorCode } from "@/lib/domain";
 import { errorFields } from "@/lib/observability/logger";
 import type { ApiLogger } from "./operation";
-import { jsonResponse } from "./request";
+import { responseOf, type Answer } from "./request";
 
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_cadastral_reference: 400,
@@ -38,17 +38,22 @@ export function problemBody(error: DomainError, requestId: string) {
   };
 }
 
-export function problemResponse(error: DomainError, requestId: string, headers: Record<string, string> = {}): Response {
+/** An error's problem+json answer (./request.ts), with `headers` besides its own. */
+export function problemAnswer(error: DomainError, requestId: string, headers: Record<string, string> = {}): Answer {
   const body = problemBody(error, requestId);
-  return jsonResponse(JSON.stringify(body), {
+  return {
     status: body.status,
     headers: {
       "Content-Type": "application/problem+json",
       ...(error.code === "service_unavailable" ? { "Retry-After": UNAVAILABLE_RETRY_AFTER } : {}),
       ...headers,
     },
-  });
+    json: JSON.stringify(body),
+  };
 }
+
+export const problemResponse = (error: DomainError, requestId: string, headers: Record<string, string> = {}) =>
+  responseOf(problemAnswer(error, requestId, headers));
 
 // Connection-level failures of the database: the request may succeed later, so 503, not 500.
 const UNAVAILABLE_CODES = new Set([

@@ -2,8 +2,8 @@
 // request/response and the handlers' Request/Response; routing is the API's own dispatch.
 import http from "node:http";
 import type { PartnerApi } from "./api";
-import { problemResponse, toDomainError } from "./errors";
-import { jsonTextOf, keepWholeBody, MAX_BODY_BYTES, requestIdOf } from "./request";
+import { problemAnswer, toDomainError } from "./errors";
+import { answerHeader, keepWholeBody, MAX_BODY_BYTES, requestIdOf, type Answer } from "./request";
 
 /** The request's URL on a fixed origin: routing needs only the path, and a Host header can be anything. */
 function urlOf(target: string): URL {
@@ -45,21 +45,18 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
 /**
  * A body declared by its Content-Length within the API's JSON cap (a create's, an endpoint's), read whole before the
  * Request is made: the bytes go in as they are, where streaming them through bodyOf's web stream
- * chunk by chunk cost a create more CPU than its JSON parse (and they are read back from here,
- * not out of the Request's stream: keepWholeBody). A body that does not arrive whole (the client
+ * chunk by chunk cost a create more CPU than its JSON parse (and the Request gets no stream: the
+ * bytes are kept beside it, keepWholeBody). A body that does not arrive whole (the client
  * went) is a stream that fails, as bodyOf's would; larger or chunked bodies (a portfolio's file)
  * still stream.
  */
-function smallBody(req: http.IncomingMessage): Promise<Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>> {
+function smallBody(req: http.IncomingMessage): Promise<Uint8Array | ReadableStream<Uint8Array>> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const failed = () =>
       resolve(new ReadableStream({ start: (controller) => controller.error(new Error("request body aborted")) }));
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    // Node's Buffers are views of an ArrayBuffer (never a shared one), which BodyInit's type wants said.
-    req.once("end", () =>
-      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)) as Uint8Array<ArrayBuffer>),
-    );
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on("error", failed);
     req.once("close", () => !req.complete && failed());
   });
@@ -75,10 +72,10 @@ const declaredSmall = (req: http.IncomingMessage) => {
  * still sending makes its kernel drop our answer (a reset), so a body up to the cap is read to its
  * end and dropped, keeping the connection; one declared or found larger closes it.
  */
-function finishBody(req: http.IncomingMessage, response: Response): void {
+function finishBody(req: http.IncomingMessage, answer: Answer): void {
   if (req.complete) return;
   if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) {
-    response.headers.set("Connection", "close");
+    answer.headers.Connection = "close";
     return;
   }
   let dropped = 0;
@@ -112,12 +109,19 @@ export function createPartnerApiServer(api: PartnerApi, routes: ExtraRoutes = {}
   return http.createServer(partnerApiListener(api, routes));
 }
 
+/** An extra route's Response as an answer. */
+const answerOf = (response: Response): Answer => ({
+  status: response.status,
+  headers: Object.fromEntries(response.headers),
+  stream: response.body,
+});
+
 /** The adapter alone, for a server that also serves other things (server/http.ts). */
 export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): http.RequestListener {
   return async (req, res) => {
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
-    let response: Response;
+    let answer: Answer;
     // Aborted when the client goes before the answer is complete (a listen stream stops then).
     const gone = new AbortController();
     res.once("close", () => !res.writableFinished && gone.abort());
@@ -130,27 +134,33 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
           : declaredSmall(req)
             ? await smallBody(req)
             : bodyOf(req);
+      // A body read whole is kept beside the Request (readBody and bodyChunks read it), not made its stream.
+      const whole = body instanceof Uint8Array ? body : null;
       const request = new NodeRequest(
         url,
         // @ts-expect-error Node's fetch needs duplex for streamed request bodies
-        { method: fetchMethod, headers: req.headers as Record<string, string>, body, duplex: "half" },
+        {
+          method: fetchMethod,
+          headers: req.headers as Record<string, string>,
+          body: whole ? null : body,
+          duplex: "half",
+        },
         gone.signal,
       );
-      if (body instanceof Uint8Array) keepWholeBody(request, body);
+      if (whole) keepWholeBody(request, whole);
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
-      response = extra ? await extra(request) : await api.dispatch(request, method);
+      answer = extra ? answerOf(await extra(request)) : await api.answer(request, method);
     } catch (error) {
       // Whatever a client sends gets an answer; a rejection here would leave the socket hanging.
       const requestId = requestIdOf(new Request(url));
-      response = problemResponse(toDomainError(error, requestId, api.logger), requestId, { "X-Request-Id": requestId });
+      answer = problemAnswer(toDomainError(error, requestId, api.logger), requestId, { "X-Request-Id": requestId });
     }
-    finishBody(req, response);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    const text = jsonTextOf(response);
-    if (text !== undefined) res.end(text);
-    else if (response.body && STREAMED.test(response.headers.get("content-type") ?? ""))
-      await stream(response.body, res);
-    else res.end(Buffer.from(await response.arrayBuffer()));
+    finishBody(req, answer);
+    res.writeHead(answer.status, answer.headers);
+    if (answer.json !== undefined) res.end(answer.json);
+    else if (!answer.stream) res.end();
+    else if (STREAMED.test(answerHeader(answer, "content-type") ?? "")) await stream(answer.stream, res);
+    else res.end(Buffer.from(await new Response(answer.stream).arrayBuffer()));
   };
 }
 

@@ -11,6 +11,7 @@ import type { RateLimiter } from "@/lib/rate-limit";
 import type { ListenSlots } from "@/lib/webhooks/fair-share";
 import type { ListenHub } from "@/lib/webhooks/listen";
 import type { AuditLog } from "@/lib/audit";
+import type { Answer } from "./request";
 
 /** Where the partner API is served, on every host (the Next.js route, the lean server, the front door). */
 export const BASE_PATH = "/api/v1/partner-api";
@@ -87,7 +88,7 @@ export interface Context {
 }
 
 /** A handler bound to its operation: path parameters come from the router. */
-export type Handler = (req: Request, params: Record<string, string>) => Promise<Response>;
+export type Handler = (req: Request, params: Record<string, string>) => Promise<Answer>;
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 

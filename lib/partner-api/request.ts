@@ -1,6 +1,6 @@
-// Request plumbing shared by every partner-API handler: request ids, bodies, JSON answers.
+// Request plumbing shared by every partner-API handler: request ids, bodies, answers.
 import { randomUUID } from "node:crypto";
-import { readCapped } from "@/lib/http/read-capped";
+import { chunksOf, readCapped } from "@/lib/http/read-capped";
 import { DomainError, type FieldError } from "@/lib/domain";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
@@ -240,21 +240,28 @@ export function loggableBody(read: { head: Uint8Array; bytes: number } | null): 
   return read.bytes > read.head.byteLength ? `${text}…` : text;
 }
 
-/** The text of each answer jsonResponse made. */
-const jsonTexts = new WeakMap<Response, string>();
-
 /**
- * A JSON answer whose text stays known: a server on node's own response (./node-server.ts) writes it
- * as it is, where reading it back out of the Response's stream cost a create more than making it.
+ * An answer as the API makes it, before a server writes it: JSON text, a stream, or nothing. The
+ * lean server writes it to node's response as it is; `responseOf` makes the Response a fetch-style
+ * host (Next.js, the tests) is given. Making a Response (its Headers, its body's stream) and reading
+ * it back cost the lean server's create more CPU than the create's JSON.
  */
-export function jsonResponse(text: string, init: { status: number; headers: Record<string, string> }): Response {
-  const response = new Response(text, init);
-  jsonTexts.set(response, text);
-  return response;
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  json?: string;
+  stream?: ReadableStream<Uint8Array> | null;
 }
 
-/** The text of an answer jsonResponse made, else undefined (a stream, an empty body, another maker's). */
-export const jsonTextOf = (response: Response): string | undefined => jsonTexts.get(response);
+export const responseOf = (answer: Answer): Response =>
+  new Response(answer.json ?? answer.stream ?? null, { status: answer.status, headers: answer.headers });
+
+/** A header of an answer, whatever the case its maker wrote it in. */
+export function answerHeader(answer: Answer, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(answer.headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
 
 export const MAX_BODY_BYTES = 16 * 1024;
 
@@ -269,10 +276,21 @@ export const unsupportedType = (req: Request, wanted: string) =>
     { pointer: "", detail: `unsupported Content-Type: ${req.headers.get("content-type") || "(none)"}` },
   ]);
 
-/** Bodies a server read whole before it made their Request (./node-server.ts), read from here rather than back out of its stream. */
+/**
+ * Bodies a server read whole before it made their Request (./node-server.ts), which then has no
+ * stream of its own: read from here (readBody, bodyChunks), where making and reading back a stream
+ * cost a create more CPU than its JSON.
+ */
 const wholeBodies = new WeakMap<Request, Uint8Array>();
 
 export const keepWholeBody = (req: Request, bytes: Uint8Array) => void wholeBodies.set(req, bytes);
+
+/** A body's chunks as they arrive, a body read whole before its Request was made in one. */
+export async function* bodyChunks(req: Request): AsyncGenerator<Uint8Array> {
+  const whole = wholeBodies.get(req);
+  if (whole) yield whole;
+  else yield* chunksOf(req.body);
+}
 
 /** A body's bytes, at most `maxBytes` of them: a larger body is a 422, and is not read on. */
 export async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {

@@ -10,17 +10,18 @@ import { authenticationWith, type Principal } from "@/lib/api-keys";
 import type { z } from "zod";
 import { DomainError, parseBody, parseHeaders, parseQuery } from "@/lib/domain";
 import { countedAs, rateLimitBucket, rateLimitBucketSql, rateLimited, rateLimitHeaders } from "@/lib/rate-limit";
-import { MISSING_KEY, problemBody, problemResponse, toDomainError } from "./errors";
+import { MISSING_KEY, problemAnswer, problemBody, toDomainError } from "./errors";
 import { declaredSchema } from "./openapi";
 import {
+  answerHeader,
   bodyRead,
-  jsonResponse,
   loggableBody,
   loggableHeaders,
   loggablePath,
   loggableQuery,
   readJsonBody,
   requestIdOf,
+  type Answer,
 } from "./request";
 import type { ApiDeps, Context, Handler, Operation, Reply, RequestRecord } from "./operation";
 
@@ -31,7 +32,7 @@ export function route(deps: ApiDeps, op: Operation): Handler {
     const ctx = { deps, req, requestId: requestIdOf(req), startedAt: Date.now(), about: {} };
     const headers: Record<string, string> = { "X-Request-Id": ctx.requestId };
     let principal: Principal | null = null;
-    let response: Response;
+    let answer: Answer;
     let error: DomainError | null = null;
     try {
       if (op.authenticated) {
@@ -49,36 +50,36 @@ export function route(deps: ApiDeps, op: Operation): Handler {
         const input = early ? early.value.input : await parsedRequest(op, req, params);
         const looked = early ? { input: early.value.value, found: admitted.found } : undefined;
         const budget = admitted.decision ? countedAs(admitted.decision) : notAWrite(op.id);
-        response = toResponse(await op.handle({ ...ctx, ...input, principal, looked, budget }));
-      } else response = toResponse(await op.handle({ ...ctx, ...(await parsedRequest(op, req, params)) }));
+        answer = toAnswer(await op.handle({ ...ctx, ...input, principal, looked, budget }));
+      } else answer = toAnswer(await op.handle({ ...ctx, ...(await parsedRequest(op, req, params)) }));
     } catch (thrown) {
       error = toDomainError(thrown, ctx.requestId, deps.logger);
-      response = problemResponse(error, ctx.requestId);
+      answer = problemAnswer(error, ctx.requestId);
     }
     if (deps.validateReplies) {
-      const drift = await undeclared(deps, op, response);
+      const drift = undeclared(deps, op, answer);
       if (drift) {
         error = toDomainError(new Error(drift), ctx.requestId, deps.logger);
-        response = problemResponse(error, ctx.requestId);
+        answer = problemAnswer(error, ctx.requestId);
       }
     }
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-    report(deps, req, ctx, { operationId: op.id, status: response.status, principal, error });
-    return response;
+    Object.assign(answer.headers, headers);
+    report(deps, req, ctx, { operationId: op.id, status: answer.status, principal, error });
+    return answer;
   };
 }
 
 /** How a JSON answer differs from what the operation declares for its status, or null. */
-async function undeclared(deps: ApiDeps, op: Operation, response: Response): Promise<string | null> {
-  const mediaType = (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+function undeclared(deps: ApiDeps, op: Operation, answer: Answer): string | null {
+  const mediaType = (answerHeader(answer, "content-type") ?? "").split(";")[0]!.trim();
   // A database outage (503) or a bug (500) may answer any operation.
-  if (!/^application\/(problem\+)?json$/.test(mediaType) || response.status >= 500) return null;
-  const schema = declaredSchema(op, deps.config, response.status, mediaType);
-  if (!schema) return `${op.id} answered ${response.status} ${mediaType}, which it does not declare`;
-  const parsed = schema.safeParse(await response.clone().json());
+  if (!/^application\/(problem\+)?json$/.test(mediaType) || answer.status >= 500) return null;
+  const schema = declaredSchema(op, deps.config, answer.status, mediaType);
+  if (!schema) return `${op.id} answered ${answer.status} ${mediaType}, which it does not declare`;
+  const parsed = schema.safeParse(JSON.parse(answer.json ?? "null"));
   return parsed.success
     ? null
-    : `${op.id} answered ${response.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
+    : `${op.id} answered ${answer.status} off its schema: ${parsed.error.message.slice(0, 500)}`;
 }
 
 /**
@@ -101,14 +102,15 @@ function parsePath(schema: z.ZodType, params: Record<string, string>): unknown {
   throw new DomainError("not_found", parsed.error.issues[0]?.message ?? "Nothing is at this path.");
 }
 
-/** A handler's reply as HTTP: a JSON body, a stream, or nothing. */
-function toResponse(reply: Reply): Response {
+/** A handler's reply as an answer: a JSON body, a stream, or nothing. */
+function toAnswer(reply: Reply): Answer {
   if ("body" in reply)
-    return jsonResponse(JSON.stringify(reply.body), {
+    return {
       status: reply.status,
       headers: { "Content-Type": "application/json", ...reply.headers },
-    });
-  return new Response("stream" in reply ? reply.stream : null, { status: reply.status, headers: reply.headers });
+      json: JSON.stringify(reply.body),
+    };
+  return { status: reply.status, headers: { ...reply.headers }, stream: "stream" in reply ? reply.stream : null };
 }
 
 /** A read's budget: a command that writes is a bug in the table (a write must say `write: true`). */
