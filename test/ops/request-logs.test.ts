@@ -343,6 +343,29 @@ describe("the writer", () => {
     expect(rows).toHaveLength(2);
   });
 
+  it("writes a steady stream of rows in full batches, not a small insert after each one", async () => {
+    const written: number[] = [];
+    const writer = requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 100,
+      maxQueued: 1000,
+      maxQueuedBytes: 1_000_000,
+      onWritten: (n) => written.push(n),
+    });
+    const tag = `steady-${Date.now()}`;
+    // A row a millisecond, as requests arrive: the inserts run while rows keep coming.
+    for (let i = 0; i < 400; i++) {
+      writer.record(entry(`${tag}-${i}`));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await writer.close();
+    expect(written.reduce((a, n) => a + n, 0)).toBe(400);
+    // Four full batches (one may come as two, its rest queued while the one before was written) and
+    // close's: the code before wrote what came during each insert at once, some hundred inserts here.
+    expect(written.length).toBeLessThanOrEqual(9);
+    expect(await rowsTagged(tag)).toHaveLength(400);
+  });
+
   it("reports a failed insert and goes on", async () => {
     const errors: number[] = [];
     const written: number[] = [];
