@@ -136,17 +136,13 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
             : bodyOf(req);
       // A body read whole is kept beside the Request (readBody and bodyChunks read it), not made its stream.
       const whole = body instanceof Uint8Array ? body : null;
-      const request = new NodeRequest(
-        url,
-        // @ts-expect-error Node's fetch needs duplex for streamed request bodies
-        {
-          method: fetchMethod,
-          headers: req.headers as Record<string, string>,
-          body: whole ? null : body,
-          duplex: "half",
-        },
-        gone.signal,
-      );
+      const init = {
+        method: fetchMethod,
+        headers: req.headers as Record<string, string>,
+        body: body instanceof ReadableStream ? body : null,
+        duplex: "half", // Node's fetch needs it for a streamed request body (not in RequestInit's type)
+      };
+      const request = new NodeRequest(url, init, gone.signal);
       if (whole) keepWholeBody(request, whole);
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
       answer = extra ? answerOf(await extra(request)) : await api.answer(request, method);
