@@ -6,7 +6,8 @@
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 //   --port N: each server in turn listens on N (a range given on a shared machine), else on a free port.
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
-// request logging costs), upstash (the lean server with the write limit on Upstash: a local Redis
+// request logging costs), lean-hooks (the lean server with Node's promise hooks on, as Next.js turns them on
+// in `npm start`'s process: bench/async-hooks-on.mjs), upstash (the lean server with the write limit on Upstash: a local Redis
 // behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
 // statement before the insert: the floor of a create's two round trips, which the goals are set against:
 // lean ≥ 0.8 and next ≥ 0.75 of its throughput, server CPU per create ≤ 2× its), baseline.
@@ -37,7 +38,7 @@ import { wrk, type WrkRequest } from "./wrk";
 import { profileClock, summarizeProfile } from "./profile";
 
 const UPSTASH_TOKEN = "bench";
-const TARGETS = ["next", "lean", "lean-nologs", "upstash", "two-statements", "baseline"] as const;
+const TARGETS = ["next", "lean", "lean-nologs", "lean-hooks", "upstash", "two-statements", "baseline"] as const;
 type Target = (typeof TARGETS)[number];
 
 const values = benchOptions({
@@ -158,11 +159,14 @@ for (const target of targets) {
       Object.assign(env, { UPSTASH_REDIS_REST_URL: upstash.front.url, UPSTASH_REDIS_REST_TOKEN: UPSTASH_TOKEN });
     const ready = `http://127.0.0.1:${port}${READY_PATH}`;
     // Node itself (no npx wrapper), so --cpu-prof profiles the server process.
-    const nodeArgs = values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : [];
+    const nodeArgs = [
+      ...(values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(profileDir, target)}`] : []),
+      ...(target === "lean-hooks" ? ["--import", path.resolve("bench/async-hooks-on.mjs")] : []),
+    ];
     const server =
       target === "next"
         ? await startServer("server/main.ts", env, ready, { nodeArgs })
-        : target === "lean" || target === "lean-nologs" || target === "upstash"
+        : target === "lean" || target === "lean-nologs" || target === "lean-hooks" || target === "upstash"
           ? await startServer("scripts/serve-api.ts", env, ready, { nodeArgs })
           : await startServer("bench/baseline-server.ts", env, `http://127.0.0.1:${port}/`, { nodeArgs });
     try {
@@ -212,6 +216,10 @@ const summary = {
     lean_without_request_logs_vs_baseline: ratio("lean-nologs"),
     upstash_vs_baseline: ratio("upstash"),
     two_statements_vs_baseline: ratio("two-statements"),
+    promise_hooks_on_vs_off:
+      results.lean && results["lean-hooks"]
+        ? round((results["lean-hooks"] as LoadResult).perSecond / (results.lean as LoadResult).perSecond, 2)
+        : null,
     request_logs_on_vs_off:
       results.lean && results["lean-nologs"]
         ? round((results.lean as LoadResult).perSecond / (results["lean-nologs"] as LoadResult).perSecond, 2)
