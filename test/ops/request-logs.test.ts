@@ -11,6 +11,7 @@ import {
   requestLogWriter,
   searchRequestLogs,
   type RequestLogEntry,
+  type WriterOptions,
 } from "@/lib/request-logs";
 import { BASE, createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
@@ -309,15 +310,19 @@ describe("the writer", () => {
     at: new Date(),
   });
 
+  /** A writer on the test database that writes only when told (or a batch fills). */
+  const writerWith = (options: Partial<WriterOptions>) =>
+    requestLogWriter(t.app.db, {
+      intervalMs: 60_000,
+      batchSize: 100,
+      maxQueued: 100,
+      maxQueuedBytes: 1_000_000,
+      ...options,
+    });
+
   it("drops what does not fit its queue, counting it, and writes the rest", async () => {
     const dropped: number[] = [];
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
-      batchSize: 1000,
-      maxQueued: 3,
-      maxQueuedBytes: 1_000_000,
-      onDropped: (n) => dropped.push(n),
-    });
+    const writer = writerWith({ batchSize: 1000, maxQueued: 3, onDropped: (n) => dropped.push(n) });
     const tag = `bounded-${Date.now()}`;
     for (let i = 0; i < 5; i++) writer.record(entry(`${tag}-${i}`));
     await writer.close();
@@ -328,13 +333,7 @@ describe("the writer", () => {
 
   it("drops rows past its size bound too, counting them", async () => {
     const dropped: number[] = [];
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
-      batchSize: 1000,
-      maxQueued: 100,
-      maxQueuedBytes: 10_000,
-      onDropped: (n) => dropped.push(n),
-    });
+    const writer = writerWith({ batchSize: 1000, maxQueuedBytes: 10_000, onDropped: (n) => dropped.push(n) });
     const tag = `sized-${Date.now()}`;
     for (let i = 0; i < 4; i++) writer.record({ ...entry(`${tag}-${i}`), requestBody: "b".repeat(4000) });
     await writer.close();
@@ -345,13 +344,7 @@ describe("the writer", () => {
 
   it("writes a steady stream of rows in full batches, not a small insert after each one", async () => {
     const written: number[] = [];
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
-      batchSize: 100,
-      maxQueued: 1000,
-      maxQueuedBytes: 1_000_000,
-      onWritten: (n) => written.push(n),
-    });
+    const writer = writerWith({ maxQueued: 1000, onWritten: (n) => written.push(n) });
     const tag = `steady-${Date.now()}`;
     // A row a millisecond, as requests arrive: the inserts run while rows keep coming.
     for (let i = 0; i < 400; i++) {
@@ -369,11 +362,9 @@ describe("the writer", () => {
   it("reports a failed insert and goes on", async () => {
     const errors: number[] = [];
     const written: number[] = [];
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
+    const writer = writerWith({
       batchSize: 1,
       maxQueued: 10,
-      maxQueuedBytes: 1_000_000,
       onError: (_, n) => errors.push(n),
       onWritten: (n) => written.push(n),
     });
@@ -389,13 +380,7 @@ describe("the writer", () => {
 
   it("stores rows with NUL and lone surrogates escaped, in text and in jsonb", async () => {
     const errors: unknown[] = [];
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
-      batchSize: 100,
-      maxQueued: 100,
-      maxQueuedBytes: 1_000_000,
-      onError: (error) => errors.push(error),
-    });
+    const writer = writerWith({ onError: (error) => errors.push(error) });
     const tag = `escaped-${Date.now()}`;
     writer.record({
       ...entry(`${tag}-poison`),
@@ -424,8 +409,7 @@ describe("the writer", () => {
   it("loses only a row the database refuses, writing the other rows of its insert", async () => {
     const errors: [number, boolean][] = [];
     let written = 0;
-    const writer = requestLogWriter(t.app.db, {
-      intervalMs: 60_000,
+    const writer = writerWith({
       batchSize: 500,
       maxQueued: 1000,
       maxQueuedBytes: 10_000_000,
