@@ -6,9 +6,9 @@
 //   npx tsx bench/create.ts --profile [--targets lean]    (each server under --cpu-prof: where the CPU goes)
 //   --port N: each server in turn listens on N (a range given on a shared machine), else on a free port.
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
-// request logging costs), lean-hooks (the lean server with Node's promise hooks on, as Next.js turns them on
-// in `npm start`'s process: bench/async-hooks-on.mjs), upstash (the lean server with the write limit on Upstash: a local Redis
-// behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
+// request logging costs), lean-hooks (the lean server with Node's promise hooks on, as Next.js turns
+// them on in `npm start`'s process: bench/async-hooks-on.mjs), upstash (the lean server with the write
+// limit on Upstash: a local Redis behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
 // statement before the insert: the floor of a create's two round trips, which the goals are set against:
 // lean ≥ 0.8 and next ≥ 0.75 of its throughput, server CPU per create ≤ 2× its), baseline.
 import { spawnSync } from "node:child_process";
