@@ -18,7 +18,13 @@ function urlOf(target: string): URL {
  * The request body as a web stream. Node 20's Readable.toWeb throws an uncaught error when data
  * is still flowing after the reader cancelled (a body over the cap), so this one drops it instead.
  */
-function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
+/** What the adapter has seen of a request's body: its bytes read, and whether the rest is being dropped. */
+interface BodySeen {
+  bytes: number;
+  dropping: boolean;
+}
+
+function bodyOf(req: http.IncomingMessage, seen: BodySeen): ReadableStream<Uint8Array> {
   let open = true;
   const stop = (end: () => void) => {
     if (open) end();
@@ -27,7 +33,8 @@ function bodyOf(req: http.IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.on("data", (chunk: Buffer) => {
-        if (!open) return;
+        if (!open || seen.dropping) return;
+        seen.bytes += chunk.length;
         controller.enqueue(new Uint8Array(chunk)); // a copy: the chunk may be a view of a pooled buffer
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
@@ -68,37 +75,99 @@ const declaredSmall = (req: http.IncomingMessage) => {
 };
 
 /**
- * What is left of a body once the answer is ready. Closing the connection on a client that is
- * still sending makes its kernel drop our answer (a reset), so a body up to the cap is read to its
- * end and dropped, keeping the connection; one declared or found larger closes it.
+ * What is left of a body once the answer is ready (the stream read `seen.bytes` of it), read to its end and
+ * dropped before the answer is written: a socket closed while its client is still sending (node
+ * closes it after the answer when the request said `Connection: close`) is reset, and the client's
+ * kernel drops our answer with it. A body declared or found larger than the cap is not waited for:
+ * the answer closes the connection.
  */
-function finishBody(req: http.IncomingMessage, answer: Answer): void {
-  if (req.complete) return;
-  if (Number(req.headers["content-length"]) > MAX_BODY_BYTES) {
-    answer.headers.Connection = "close";
-    return;
-  }
-  let dropped = 0;
-  req.on("data", (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > MAX_BODY_BYTES) req.socket.destroy();
+function finishBody(req: http.IncomingMessage, answer: Answer, seen: BodySeen): Promise<void> | undefined {
+  if (req.complete || req.destroyed) return;
+  const tooLarge = () => void (answer.headers.Connection = "close");
+  if (seen.bytes > MAX_BODY_BYTES || Number(req.headers["content-length"]) > MAX_BODY_BYTES) return tooLarge();
+  // The body's stream, if any, no longer takes (or pauses for) what arrives.
+  seen.dropping = true;
+  return new Promise((resolve) => {
+    let dropped = seen.bytes;
+    req.on("data", (chunk: Buffer) => {
+      dropped += chunk.length;
+      if (dropped <= MAX_BODY_BYTES) return;
+      req.pause();
+      tooLarge();
+      resolve();
+    });
+    req.once("end", resolve).once("close", resolve).once("error", resolve);
+    req.resume();
   });
-  req.resume();
 }
 
 /**
- * A Request whose signal is the one given, as it is. Given to undici's Request, a signal is followed
- * by one of its own (a WeakRef, a finalizer and listener bookkeeping): that cost a create more CPU
- * than the rest of its Request. The handlers that watch it (listen, a batch's file) see the same aborts.
+ * A request's headers read from node's, which its parser has checked and lower-cased already: undici's
+ * Headers check and copy each one again, and keep them sorted, which cost a create a tenth of its
+ * adapter's CPU. Read-only, as the handlers use them; iterated in name order, as Headers are.
+ */
+class NodeHeaders extends Headers {
+  readonly #sent: http.IncomingHttpHeaders;
+  constructor(sent: http.IncomingHttpHeaders) {
+    super();
+    this.#sent = sent;
+  }
+  override get(name: string): string | null {
+    const key = name.toLowerCase();
+    // A repeated header node keeps as a list is one value, as undici makes of it.
+    return Object.hasOwn(this.#sent, key) ? String(this.#sent[key]) : null;
+  }
+  override has(name: string): boolean {
+    return Object.hasOwn(this.#sent, name.toLowerCase());
+  }
+  override *entries(): HeadersIterator<[string, string]> {
+    for (const name of Object.keys(this.#sent).sort()) yield [name, String(this.#sent[name])];
+  }
+  override [Symbol.iterator]() {
+    return this.entries();
+  }
+  override *keys(): HeadersIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+  override *values(): HeadersIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+  override forEach(each: (value: string, name: string, parent: Headers) => void, self?: unknown): void {
+    for (const [name, value] of this.entries()) each.call(self, value, name, this);
+  }
+  override getSetCookie(): string[] {
+    return [];
+  }
+  override append(): never {
+    throw new TypeError("a request's headers are read-only");
+  }
+  override set(): never {
+    return this.append();
+  }
+  override delete(): never {
+    return this.append();
+  }
+}
+
+/**
+ * A Request whose signal is the one given, as it is, and whose headers are node's (NodeHeaders).
+ * Given to undici's Request, a signal is followed by one of its own (a WeakRef, a finalizer and
+ * listener bookkeeping): that cost a create more CPU than the rest of its Request. The handlers that
+ * watch it (listen, a batch's file) see the same aborts.
  */
 class NodeRequest extends Request {
   readonly #signal: AbortSignal;
-  constructor(url: URL, init: RequestInit, signal: AbortSignal) {
+  readonly #headers: NodeHeaders;
+  constructor(url: URL, init: RequestInit, sent: http.IncomingHttpHeaders, signal: AbortSignal) {
     super(url, init);
     this.#signal = signal;
+    this.#headers = new NodeHeaders(sent);
   }
   override get signal(): AbortSignal {
     return this.#signal;
+  }
+  override get headers(): Headers {
+    return this.#headers;
   }
 }
 
@@ -122,6 +191,7 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
     let answer: Answer;
+    const seen: BodySeen = { bytes: 0, dropping: false };
     // Aborted when the client goes before the answer is complete (a listen stream stops then).
     const gone = new AbortController();
     res.once("close", () => !res.writableFinished && gone.abort());
@@ -133,16 +203,15 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
           ? undefined
           : declaredSmall(req)
             ? await smallBody(req)
-            : bodyOf(req);
+            : bodyOf(req, seen);
       // A body read whole is kept beside the Request (readBody and bodyChunks read it), not made its stream.
       const whole = body instanceof Uint8Array ? body : null;
       const init = {
         method: fetchMethod,
-        headers: req.headers as Record<string, string>,
         body: body instanceof ReadableStream ? body : null,
         duplex: "half", // Node's fetch needs it for a streamed request body (not in RequestInit's type)
       };
-      const request = new NodeRequest(url, init, gone.signal);
+      const request = new NodeRequest(url, init, req.headers, gone.signal);
       if (whole) keepWholeBody(request, whole);
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
       answer = extra ? answerOf(await extra(request)) : await api.answer(request, method);
@@ -151,7 +220,8 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
       const requestId = requestIdOf(new Request(url));
       answer = problemAnswer(toDomainError(error, requestId, api.logger), requestId, { "X-Request-Id": requestId });
     }
-    finishBody(req, answer);
+    const rest = finishBody(req, answer, seen);
+    if (rest) await rest;
     res.writeHead(answer.status, answer.headers);
     if (answer.json !== undefined) res.end(answer.json);
     else if (!answer.stream) res.end();

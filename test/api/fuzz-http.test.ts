@@ -102,6 +102,25 @@ describe("lean server: bodies", () => {
     expect(kept!.headers.get("connection")).not.toBe("close");
   });
 
+  it("answers once a body it did not need has ended: closing while the client sends would reset the answer", async () => {
+    const r: RawRequest = {
+      method: "GET",
+      target: `${BASE_PATH}/openapi.json`,
+      pathname: `${BASE_PATH}/openapi.json`,
+      headers: [
+        ["Host", "x"],
+        ["Connection", "close"],
+      ],
+      body: Buffer.alloc(40, 0x20),
+      chunks: [1],
+    };
+    const parts = serialize(r);
+    const { answer, written } = await exchange(port, parts, { pauseMs: 5 });
+    expectAnswer(answer, r, [200]);
+    // Sending stops once the answer is complete: the whole body went first.
+    expect(written).toBe(Buffer.concat(parts.map((part) => Buffer.from(part))).length);
+  });
+
   it("invalid UTF-8 is a 422", async () => {
     const r = create(Buffer.from([0x7b, 0x22, 0xc3, 0x28, 0xff, 0xfe, 0x22, 0x7d]));
     expectAnswer(await send(port, r), r, [422]);

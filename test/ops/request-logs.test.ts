@@ -1,5 +1,7 @@
 // Request logs: every partner API request a key authenticated ends as one row (batched, off
 // the request path), with what a partner needs to find it and nothing secret; old rows are pruned.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { schema } from "@/lib/db";
@@ -15,6 +17,8 @@ import {
 } from "@/lib/request-logs";
 import { BASE, createTestApp, get, newPartnerKey, post, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
+import { exchange } from "../support/raw-http";
+import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { eventually } from "../support/wait";
 
 const { requestLogs } = schema;
@@ -67,6 +71,37 @@ describe("through the real handlers", () => {
     expect(everything).not.toContain(key);
     expect(everything).not.toContain(secretish);
     expect(everything).not.toContain("token=abc");
+  });
+
+  it("logs the headers node's server was sent as the fetch handlers log them, a repeated one joined", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `node-headers-${Date.now()}`;
+    const server = http.createServer(partnerApiListener(t.api));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const lines = [`X-Request-Id: ${id}-node`, `x-API-key: ${key}`, "X-Trace: a", "X-Trace: b", "Accept: */*"];
+    try {
+      const { answer } = await exchange((server.address() as AddressInfo).port, [
+        `GET /api/v1/partner-api/properties HTTP/1.1\r\nHost: finca.test\r\nConnection: close\r\n${lines.join("\r\n")}\r\n\r\n`,
+      ]);
+      expect(answer?.status).toBe(200);
+      expect(answer?.headers.get("x-request-id")).toBe(`${id}-node`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const headers = { "X-Request-Id": `${id}-fetch`, "x-API-key": key, "X-Trace": "a, b", Accept: "*/*" };
+    await t.api.dispatch(get("/properties", { Host: "finca.test", Connection: "close", ...headers }));
+    const [node, fetched] = [await logged(`${id}-node`), await logged(`${id}-fetch`)];
+    expect(node.requestHeaders).toEqual({ ...fetched.requestHeaders, "x-request-id": `${id}-node` });
+    // jsonb keeps keys in an order of its own: the names, sorted here.
+    expect(Object.keys(node.requestHeaders!).sort()).toEqual([
+      "accept",
+      "connection",
+      "host",
+      "x-api-key",
+      "x-request-id",
+      "x-trace",
+    ]);
+    expect(node.requestHeaders).toMatchObject({ "x-api-key": `${key.slice(0, 17)}…`, "x-trace": "a, b" });
   });
 
   it("redacts a key pasted into a body, a header or a query before storage, however it is escaped", async () => {
