@@ -102,7 +102,7 @@ describe("lean server: bodies", () => {
     expect(kept!.headers.get("connection")).not.toBe("close");
   });
 
-  it("answers once a body it did not need has ended: closing while the client sends would reset the answer", async () => {
+  it("answers once a body it did not need has ended: closing while the client sends resets the answer", async () => {
     const r: RawRequest = {
       method: "GET",
       target: `${BASE_PATH}/openapi.json`,

@@ -78,10 +78,11 @@ describe("through the real handlers", () => {
     const id = `node-headers-${Date.now()}`;
     const server = http.createServer(partnerApiListener(t.api));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const lines = [`X-Request-Id: ${id}-node`, `x-API-key: ${key}`, "X-Trace: a", "X-Trace: b", "Accept: */*"];
+    const lines = ["Host: finca.test", "Connection: close", `X-Request-Id: ${id}-node`, `x-API-key: ${key}`];
+    lines.push("X-Trace: a", "X-Trace: b", "Accept: */*");
     try {
       const { answer } = await exchange((server.address() as AddressInfo).port, [
-        `GET /api/v1/partner-api/properties HTTP/1.1\r\nHost: finca.test\r\nConnection: close\r\n${lines.join("\r\n")}\r\n\r\n`,
+        `GET /api/v1/partner-api/properties HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`,
       ]);
       expect(answer?.status).toBe(200);
       expect(answer?.headers.get("x-request-id")).toBe(`${id}-node`);
