@@ -126,6 +126,8 @@ const columnValues = (rows: RequestLogEntry[]) =>
 
 export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLogWriter {
   let queue: { entry: RequestLogEntry; size: number }[] = [];
+  // Rows not yet written, those a flush has taken too: what the bounds count.
+  let queuedRows = 0;
   let queuedBytes = 0;
   let writing: Promise<void> = Promise.resolve();
 
@@ -155,11 +157,12 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
    * costing the database a statement and a commit.
    */
   const writeQueued = async () => {
-    let left = queue.length;
-    while (left > 0) {
-      const batch = queue.slice(0, Math.min(options.batchSize, left));
-      queue = queue.slice(batch.length);
-      left -= batch.length;
+    // Taken whole, not cut from the queue's front batch by batch (a copy of the rest each time).
+    const taken = queue;
+    queue = [];
+    for (let at = 0; at < taken.length; at += options.batchSize) {
+      const batch = taken.slice(at, at + options.batchSize);
+      queuedRows -= batch.length;
       for (const { size } of batch) queuedBytes -= size;
       await insert(batch.map(({ entry }) => entry));
     }
@@ -182,9 +185,10 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
   return {
     record(entry) {
       const size = sizeOf(entry);
-      if (queue.length >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
+      if (queuedRows >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
         return void options.onDropped?.(1);
       queue.push({ entry: storable(entry), size });
+      queuedRows += 1;
       queuedBytes += size;
       if (queue.length >= options.batchSize) void flush();
     },
