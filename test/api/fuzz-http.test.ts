@@ -9,7 +9,7 @@ import { useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
 import { BASE_PATH } from "../support/contract";
 import { exchange } from "../support/raw-http";
-import { describeHttpFuzz, expectAnswer, send, serialize, type RawRequest } from "../support/http-fuzz";
+import { describeHttpFuzz, expectAnswer, openApiRequest, send, serialize, type RawRequest } from "../support/http-fuzz";
 import { createLogger } from "@/lib/observability/logger";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
 import { MAX_BODY_BYTES } from "@/lib/partner-api/request";
@@ -103,17 +103,7 @@ describe("lean server: bodies", () => {
   });
 
   it("answers once a body it did not need has ended: closing while the client sends resets the answer", async () => {
-    const r: RawRequest = {
-      method: "GET",
-      target: `${BASE_PATH}/openapi.json`,
-      pathname: `${BASE_PATH}/openapi.json`,
-      headers: [
-        ["Host", "x"],
-        ["Connection", "close"],
-      ],
-      body: Buffer.alloc(40, 0x20),
-      chunks: [1],
-    };
+    const r = openApiRequest({ body: Buffer.alloc(40, 0x20), chunks: [1] });
     const parts = serialize(r);
     const { answer, written } = await exchange(port, parts, { pauseMs: 5 });
     expectAnswer(answer, r, [200]);

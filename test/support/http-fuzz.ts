@@ -69,6 +69,18 @@ export const send = async (
 
 const header = (headers: [string, string][], name: string) => headers.find(([n]) => n.toLowerCase() === name)?.[1];
 
+/** A plain GET of the OpenAPI document (on a connection it closes), with `extra` over it. */
+export const openApiRequest = (extra: Partial<RawRequest> = {}): RawRequest => ({
+  method: "GET",
+  target: `${BASE_PATH}/openapi.json`,
+  pathname: `${BASE_PATH}/openapi.json`,
+  headers: [
+    ["Host", "x"],
+    ["Connection", "close"],
+  ],
+  ...extra,
+});
+
 export function expectAnswer(answer: Answer | null, r: RawRequest, statuses?: number[]) {
   expect(answer, `no answer to ${r.method} ${r.target}`).not.toBeNull();
   const requestId = header(r.headers, "x-request-id");
@@ -285,15 +297,7 @@ export function describeHttpFuzz(
         }),
         { numRuns: runs.broken },
       );
-      const health = await send(port, {
-        method: "GET",
-        target: `${BASE_PATH}/openapi.json`,
-        pathname: `${BASE_PATH}/openapi.json`,
-        headers: [
-          ["Host", "x"],
-          ["Connection", "close"],
-        ],
-      });
+      const health = await send(port, openApiRequest());
       expect(health?.status).toBe(200);
     });
   });
