@@ -150,20 +150,34 @@ class NodeHeaders extends Headers {
 }
 
 /**
- * A Request whose signal is the one given, as it is, and whose headers are node's (NodeHeaders).
- * Given to undici's Request, a signal is followed by one of its own (a WeakRef, a finalizer and
- * listener bookkeeping): that cost a create more CPU than the rest of its Request. The handlers that
- * watch it (listen, a batch's file) see the same aborts.
+ * Aborted when the client goes before its answer is complete (a listen stream stops then). Made when a
+ * handler first asks (listen, a batch's file): an AbortController and a listener a request cost a
+ * create a percent of its CPU, and no other handler looks.
+ */
+function goneSignal(res: http.ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  const went = () => !res.writableFinished && gone.abort();
+  if (res.closed) went();
+  else res.once("close", went);
+  return gone.signal;
+}
+
+/**
+ * A Request whose signal is its response's `goneSignal`, as it is, and whose headers are node's
+ * (NodeHeaders). Given to undici's Request, a signal is followed by one of its own (a WeakRef, a
+ * finalizer and listener bookkeeping): that cost a create more CPU than the rest of its Request.
  */
 class NodeRequest extends Request {
-  readonly #signal: AbortSignal;
+  readonly #res: http.ServerResponse;
+  #signal: AbortSignal | undefined;
   readonly #headers: NodeHeaders;
-  constructor(url: URL, init: RequestInit, sent: http.IncomingHttpHeaders, signal: AbortSignal) {
+  constructor(url: URL, init: RequestInit, sent: http.IncomingHttpHeaders, res: http.ServerResponse) {
     super(url, init);
-    this.#signal = signal;
+    this.#res = res;
     this.#headers = new NodeHeaders(sent);
   }
   override get signal(): AbortSignal {
+    this.#signal ??= goneSignal(this.#res);
     return this.#signal;
   }
   override get headers(): Headers {
@@ -192,9 +206,6 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
     const method = req.method ?? "GET";
     let answer: Answer;
     const seen: BodySeen = { bytes: 0, dropping: false };
-    // Aborted when the client goes before the answer is complete (a listen stream stops then).
-    const gone = new AbortController();
-    res.once("close", () => !res.writableFinished && gone.abort());
     // fetch refuses TRACE: the Request says GET, and dispatch is told the real method.
     const fetchMethod = method === "TRACE" ? "GET" : method;
     try {
@@ -211,7 +222,7 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
         body: body instanceof ReadableStream ? body : null,
         duplex: "half", // Node's fetch needs it for a streamed request body (not in RequestInit's type)
       };
-      const request = new NodeRequest(url, init, req.headers, gone.signal);
+      const request = new NodeRequest(url, init, req.headers, res);
       if (whole) keepWholeBody(request, whole);
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
       answer = extra ? answerOf(await extra(request)) : await api.answer(request, method);
