@@ -14,16 +14,16 @@ function urlOf(target: string): URL {
   }
 }
 
-/**
- * The request body as a web stream. Node 20's Readable.toWeb throws an uncaught error when data
- * is still flowing after the reader cancelled (a body over the cap), so this one drops it instead.
- */
 /** What the adapter has seen of a request's body: its bytes read, and whether the rest is being dropped. */
 interface BodySeen {
   bytes: number;
   dropping: boolean;
 }
 
+/**
+ * The request body as a web stream. Node 20's Readable.toWeb throws an uncaught error when data
+ * is still flowing after the reader cancelled (a body over the cap), so this one drops it instead.
+ */
 function bodyOf(req: http.IncomingMessage, seen: BodySeen): ReadableStream<Uint8Array> {
   let open = true;
   const stop = (end: () => void) => {
