@@ -8,9 +8,10 @@
 // Targets: next (`npm start`'s server), lean, lean-nologs (the lean server with REQUEST_LOGS=0: what
 // request logging costs), lean-hooks (the lean server with Node's promise hooks on, as Next.js turns
 // them on in `npm start`'s process: bench/async-hooks-on.mjs), upstash (the lean server with the write
-// limit on Upstash: a local Redis behind an Upstash-compatible REST front), two-statements (the bare server making the API's key
-// statement before the insert: the floor of a create's two round trips, which the goals are set against:
-// lean ≥ 0.8 and next ≥ 0.75 of its throughput, server CPU per create ≤ 2× its), baseline.
+// limit on Upstash: a local Redis behind an Upstash-compatible REST front), two-statements (the bare
+// server making the API's key statement before the insert: the floor of a create's two round trips,
+// which the goals are set against: lean ≥ 0.8 and next ≥ 0.75 of its throughput, server CPU per create
+// ≤ 2× its), baseline.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import os from "node:os";
