@@ -227,8 +227,8 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
       const extra = method === "GET" || method === "HEAD" ? routes[url.pathname] : undefined;
       answer = extra ? answerOf(await extra(request)) : await api.answer(request, method);
     } catch (error) {
-      // Whatever a client sends gets an answer; a rejection here would leave the socket hanging.
-      const requestId = requestIdOf(new Request(url));
+      // Whatever a client sends gets an answer, with its request id: a rejection would leave the socket hanging.
+      const requestId = requestIdOf({ headers: new NodeHeaders(req.headers) });
       answer = problemAnswer(toDomainError(error, requestId, api.logger), requestId, { "X-Request-Id": requestId });
     }
     const rest = finishBody(req, answer, seen);

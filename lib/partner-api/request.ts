@@ -8,7 +8,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 const SECRET_PREFIX = /finca_(?:live|test)_|whsec_/i;
 
 /** The client's X-Request-Id when it is sane and not a key or secret (it is stored and shown), else a new one. */
-export function requestIdOf(req: Request): string {
+export function requestIdOf(req: Pick<Request, "headers">): string {
   const incoming = req.headers.get("x-request-id");
   return incoming && SANE_REQUEST_ID.test(incoming) && !SECRET_PREFIX.test(incoming)
     ? incoming

@@ -82,6 +82,27 @@ describe("the API's paths reach the API's own listener", () => {
   });
 });
 
+describe("the API listener's own failure", () => {
+  it("is a 500 problem that echoes the client's X-Request-Id", async () => {
+    const failing = partnerApiListener(t.api, {
+      "/boom": () => Promise.reject(new Error("an extra route failed")),
+    });
+    const door = http.createServer(failing);
+    await new Promise<void>((resolve) => door.listen(0, "127.0.0.1", resolve));
+    try {
+      const { answer } = await exchange((door.address() as AddressInfo).port, [
+        "GET /boom HTTP/1.1\r\nHost: finca.test\r\nConnection: close\r\nX-Request-Id: client-chosen-17\r\n\r\n",
+      ]);
+      expect(answer!.status).toBe(500);
+      expect(answer!.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(answer!.headers.get("x-request-id")).toBe("client-chosen-17");
+      expect(JSON.parse(answer!.body)).toMatchObject({ status: 500, request_id: "client-chosen-17" });
+    } finally {
+      await new Promise<void>((resolve) => door.close(() => resolve()));
+    }
+  });
+});
+
 describe("everything else reaches Next.js", () => {
   it.each([["/"], ["/docs"], ["/api/health"], ["/api/v1/partner-apix"], ["/api/v1"], ["/dashboard?x=1"]])(
     "GET %s",
