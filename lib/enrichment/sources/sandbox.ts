@@ -1,6 +1,6 @@
 // What the three sandbox registers (test mode) share: the contract's scenario references, a
 // deterministic random stream per reference, and latency that honours the abort signal.
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { checkLetters, unitNumber } from "@/lib/cadastral-reference";
 import type { SourceOutcome } from "./types";
 
@@ -29,8 +29,7 @@ export function scenarioOf(reference: string): ScenarioUnit | null {
  * any number of draws stay independent (a bare digest would repeat after eight).
  */
 export function draw(key: string): () => number {
-  // The one-shot hash: a Hash object per draw cost a sandbox create some 10 µs under load.
-  const digest = hash("sha256", key, "buffer");
+  const digest = createHash("sha256").update(key).digest();
   let [a, b, c, d] = [digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)];
   return () => {
     const t = (((a + b) | 0) + d) | 0;
