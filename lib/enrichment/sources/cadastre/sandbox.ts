@@ -64,19 +64,6 @@ function pointIn(town: Municipality, next: () => number): Location {
   return { latitude: Math.round(latitude * 1e6) / 1e6, longitude: Math.round(longitude * 1e6) / 1e6 };
 }
 
-/** A town's names as Catastro writes them (upper case), made once a town rather than at each create. */
-const NAMES = new Map<Municipality, { municipality: string; province: string; place: string }>();
-function namesOf(town: Municipality) {
-  let names = NAMES.get(town);
-  if (!names) {
-    const municipality = town.name.toUpperCase();
-    const province = provinceByCode(town.provinceCode)!.name.toUpperCase();
-    names = { municipality, province, place: `${municipality} (${province})` };
-    NAMES.set(town, names);
-  }
-  return names;
-}
-
 /** The facts the sandbox cadastre answers for a (valid, non-9404) reference. */
 export function sandboxFacts(reference: string): CadastreFacts {
   const parcel = reference.slice(0, 14);
@@ -85,15 +72,16 @@ export function sandboxFacts(reference: string): CadastreFacts {
   // A rustic reference starts with the Catastro delegation + municipality: honour a real one.
   const town =
     (rustic ? municipalityByCatastroCode(parcel.slice(0, 5)) : null) ?? pick(building, sandboxMunicipalities());
-  const { municipality, province, place } = namesOf(town);
+  const province = provinceByCode(town.provinceCode)!;
+  const place = `${town.name.toUpperCase()} (${province.name.toUpperCase()})`;
   // Members added later draw from a stream of their own, so the earlier ones stay as they were.
   const extra = draw(`cadastre:parcel-extra:${parcel}`);
   // Postal codes start with the province's two digits.
   const postalCode = `${town.provinceCode}${String(between(extra, 1, 999)).padStart(3, "0")}`;
   const common = {
     reference,
-    municipality,
-    province,
+    municipality: town.name.toUpperCase(),
+    province: province.name.toUpperCase(),
     provinceCode: town.provinceCode,
     municipalityCode: town.ine,
     location: pointIn(town, extra),
