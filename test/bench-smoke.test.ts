@@ -56,7 +56,11 @@ const SMOKE_RUNS: [string, string[], string][] = [
     ],
     "abuse",
   ],
-  ["create.ts", ["--seconds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"], "create"],
+  [
+    "create.ts",
+    ["--seconds", "1", "--rounds", "2", "--warmup", "1", "--concurrency", "4", "--partners", "4"],
+    "create",
+  ],
   [
     "deadline.ts",
     ["--rate", "20", "--seconds", "2", "--warmup", "1", "--deadline", "500", "--allowance", "60000"],
