@@ -3,6 +3,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
+import { upstashRequester } from "./upstash-requester";
 
 const { rateLimitWindows: w } = schema;
 
@@ -121,12 +122,8 @@ export async function upstashRateLimiter(options: UpstashOptions): Promise<RateL
   const { Redis } = await import("@upstash/redis");
   const { limit, windowSeconds } = options;
   const ratelimit = new Ratelimit({
-    redis: new Redis({
-      url: options.url,
-      token: options.token,
-      retry: { retries: 0 },
-      signal: () => AbortSignal.timeout(options.timeoutMs),
-    }),
+    // Node's HTTP client, not the library's fetch (./upstash-requester.ts); no retries, a timeout of its own.
+    redis: new Redis(upstashRequester(options.url, options.token, options.timeoutMs)),
     limiter: Ratelimit.slidingWindow(limit, `${windowSeconds} s`),
     prefix: "finca:writes",
     timeout: 0,
