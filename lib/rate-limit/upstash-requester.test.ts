@@ -1,8 +1,8 @@
 // The Upstash requester against a local HTTP server: what it sends, what it makes of each answer,
 // one kept-alive connection for many hits, and a failure (not a hang) when nothing answers.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import type http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { listen, type LocalServer } from "@/test/support/receiver";
 import { upstashRequester } from "./upstash-requester";
 
 interface Seen {
@@ -10,37 +10,26 @@ interface Seen {
   url?: string;
   headers: http.IncomingHttpHeaders;
   body: unknown;
+  /** The requester's port: requests on one kept-alive connection share it. */
+  remotePort?: number;
 }
 
-let server: http.Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
+let server: LocalServer | undefined;
+afterEach(async () => {
+  await server?.close();
   server = undefined;
 });
 
-/** A server answering each request with `answer(seen)`; what it was sent, and how many connections it took. */
+/** A local server answering each request with `answer(seen, res)`, and what it was sent. */
 async function serve(answer: (seen: Seen, res: http.ServerResponse) => void) {
   const seen: Seen[] = [];
-  let connections = 0;
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const one = {
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: JSON.parse(Buffer.concat(chunks).toString()),
-      };
-      seen.push(one);
-      answer(one, res);
-    });
+  server = await listen((req, body, res) => {
+    const { method, url, headers } = req;
+    const one = { method, url, headers, body: JSON.parse(body.toString()), remotePort: req.socket.remotePort };
+    seen.push(one);
+    answer(one, res);
   });
-  server.on("connection", () => connections++);
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, connections: () => connections };
+  return { url: `http://127.0.0.1:${server.port}`, seen };
 }
 
 const json = (res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) =>
@@ -58,7 +47,7 @@ describe("upstashRequester", () => {
     ]);
     expect(at.seen[0]!.headers.authorization).toBe("Bearer secret-token");
     expect(at.seen[0]!.headers["content-type"]).toBe("application/json");
-    expect(at.connections()).toBe(1);
+    expect(new Set(at.seen.map((s) => s.remotePort)).size).toBe(1);
   });
 
   it("sends back the sync token the last answer carried (each command sees the writes before it)", async () => {
@@ -84,15 +73,19 @@ describe("upstashRequester", () => {
     );
   });
 
+  it("fails when an answer stops half-way, within its timeout", async () => {
+    const at = await serve((_, res) => res.writeHead(200, { "Content-Type": "application/json" }).write('{"res'));
+    await expect(upstashRequester(at.url, "t", 100).request({ body: ["PING"] })).rejects.toThrow(
+      /did not answer within 100 ms/,
+    );
+  });
+
   it("fails when nothing answers within its timeout, and when nothing listens", async () => {
     const at = await serve(() => {});
     await expect(upstashRequester(at.url, "t", 100).request({ body: ["PING"] })).rejects.toThrow(
       /did not answer within 100 ms/,
     );
-    const url = at.url;
-    server!.closeAllConnections();
-    await new Promise((resolve) => server!.close(resolve));
-    server = undefined;
-    await expect(upstashRequester(url, "t", 5000).request({ body: ["PING"] })).rejects.toThrow(/ECONNREFUSED/);
+    await server!.down();
+    await expect(upstashRequester(at.url, "t", 5000).request({ body: ["PING"] })).rejects.toThrow(/ECONNREFUSED/);
   });
 });
