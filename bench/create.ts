@@ -55,8 +55,9 @@ const values = benchOptions({
   rounds: 1,
 });
 const { seconds, warmup, concurrency, rounds } = values;
-if (rounds < 1 || (values.profile && rounds > 1)) {
-  console.error("--rounds: 1 or more, and 1 with --profile (a profile measures one window a target)");
+// With more than one round every target is up at once: one window a target to profile, and no one port for all.
+if (rounds < 1 || (rounds > 1 && (values.profile || values.port))) {
+  console.error("--rounds: 1 or more, and 1 with --profile or --port (more rounds run every target at once)");
   process.exit(2);
 }
 const partnerCount = values.partners;
