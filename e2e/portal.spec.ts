@@ -702,26 +702,30 @@ test("live creates while Catastro refuses connections open its breaker, seen in 
 // Last: everything above went through the server (sign-ups, sign-ins, key creation, creates, a
 // delivery, an admin). Its logs name requests by id and the key by its visible start only.
 test("the server's logs hold a line per request, job run, delivery attempt and security change, and no key, secret or password", async () => {
-  const text = readFileSync(SERVER_LOG, "utf8");
-  const lines = text.split("\n").flatMap((line) => {
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
-  expect(
-    lines.some(
-      (l) =>
-        l.msg === "request" && l.route === "createProperty" && l.status === 201 && l.keyStart === apiKey.slice(0, 17),
-    ),
-  ).toBe(true);
-  expect(lines.some((l) => l.msg === "job run" && l.queue === "enrich" && l.outcome === "completed")).toBe(true);
-  expect(lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded")).toBe(true);
-  // The security history's lines, one per committed row.
-  const audit = lines.filter((l) => l.msg === "audit").map((l) => l.audit as Record<string, unknown>);
-  expect(audit.some((a) => a.action === "api_key.created" && a.actor === owner.email)).toBe(true);
-  expect(audit.some((a) => a.action === "sign_in.failed")).toBe(true);
+  // The server holds its log lines up to a quarter second before writing them (LOG_BUFFER_BYTES).
+  let text = "";
+  await expect(() => {
+    text = readFileSync(SERVER_LOG, "utf8");
+    const lines = text.split("\n").flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
+    expect(
+      lines.some(
+        (l) =>
+          l.msg === "request" && l.route === "createProperty" && l.status === 201 && l.keyStart === apiKey.slice(0, 17),
+      ),
+    ).toBe(true);
+    expect(lines.some((l) => l.msg === "job run" && l.queue === "enrich" && l.outcome === "completed")).toBe(true);
+    expect(lines.some((l) => l.msg === "webhook delivery attempt" && l.outcome === "succeeded")).toBe(true);
+    // The security history's lines, one per committed row.
+    const audit = lines.filter((l) => l.msg === "audit").map((l) => l.audit as Record<string, unknown>);
+    expect(audit.some((a) => a.action === "api_key.created" && a.actor === owner.email)).toBe(true);
+    expect(audit.some((a) => a.action === "sign_in.failed")).toBe(true);
+  }).toPass({ timeout: 60_000 });
   for (const secretValue of [
     apiKey,
     liveKey,

@@ -73,7 +73,9 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   refreshPlan(config.REGISTER_URLS);
   registerRates(config.REGISTER_RATE_LIMITS);
   const settings = registerSettings(env);
-  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const logger =
+    options.logger ??
+    createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, bufferBytes: config.LOG_BUFFER_BYTES });
   const onIdleError = (error: Error) => logger.error(errorFields(error), "an idle database connection failed");
   const database = options.database ?? (await openDatabase({ ...defaultDatabaseOptions(env), onIdleError }));
   const observability = createObservability(config, database, logger);

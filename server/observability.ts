@@ -6,7 +6,7 @@ import { pendingMigrations, type Database } from "@/lib/db";
 import type { Mode } from "@/lib/domain";
 import type { AttemptRecord } from "@/lib/enrichment/engine";
 import { createBreakers, type RegisterBreakers } from "@/lib/enrichment/sources/breaker";
-import { createLogger, errorFields, flatLogger, type Logger } from "@/lib/observability/logger";
+import { errorFields, flatLogger, type Logger } from "@/lib/observability/logger";
 import { createMetrics, type Metrics } from "@/lib/observability/metrics";
 import type { ReadinessCheck } from "@/lib/ops";
 import type { RequestRecord } from "@/lib/partner-api/operation";
@@ -42,11 +42,7 @@ function bounded<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]).finally(() => clearTimeout(timer));
 }
 
-export function createObservability(
-  config: Config,
-  database: Database,
-  logger: Logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }),
-): Observability {
+export function createObservability(config: Config, database: Database, logger: Logger): Observability {
   const metrics = createMetrics({ queueStats: () => bounded(queueStats(database.executor), config.READY_TIMEOUT_MS) });
   // The live registers (the region table's) are known before any is asked: their breakers report
   // `closed` from the start.

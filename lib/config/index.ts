@@ -149,6 +149,11 @@ const EnvSchema = z.object({
   /** `json` (one object a line) or `pretty` (colours, for people); default pretty only on a terminal. */
   LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
   /**
+   * JSON lines wait until this many bytes of them do, or a quarter second, then go out in one write
+   * (pino-pretty's always at once). 0: a write per line. Below sonic-boom's largest write (16 KiB).
+   */
+  LOG_BUFFER_BYTES: z.coerce.number().int().min(0).max(16_383).default(4096),
+  /**
    * How far V8 lets a server process's heap grow past what its last collection kept, in percent
    * (0: V8's own choice, which after a burst such as a 100,000-row upload let the heap reach four
    * times the live data and RSS pass 300 MiB; 50 keeps it near the live data for a few % more CPU).

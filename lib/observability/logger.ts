@@ -35,7 +35,12 @@ export interface LoggerOptions {
   format?: Config["LOG_FORMAT"];
   /** Where lines go; default stdout. */
   destination?: DestinationStream;
+  /** Stdout's JSON lines held until this many bytes wait (or FLUSH_MS passes); 0 or none: a write per line. */
+  bufferBytes?: number;
 }
+
+/** How late a held line may be at most. */
+const FLUSH_MS = 250;
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? (!options.destination && process.stdout.isTTY ? "pretty" : "json");
@@ -49,9 +54,14 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (format === "pretty") {
     return pino(settings, pretty({ colorize: true, sync: true, destination: options.destination ?? 1 }));
   }
-  // Stdout written asynchronously (lines logged meanwhile go out together, and pino flushes at exit):
-  // a write per line to a pipe, which is synchronous in Node, took a twentieth of a create's CPU.
-  return pino(settings, options.destination ?? pino.destination({ dest: 1, sync: false }));
+  // Stdout written asynchronously, and lines held until some kilobytes of them wait: each write is a
+  // hop through libuv's thread pool and a wake-up of the reader, which under load cost a create more
+  // server CPU than the rest of its logging (bench/create, docs/benchmarks.md). pino writes what is
+  // held when the process exits; a kill -9 loses it (at most `bufferBytes`, or a quarter second's).
+  const buffer = options.bufferBytes ?? 0;
+  const stdout = () =>
+    pino.destination({ dest: 1, sync: false, minLength: buffer, periodicFlush: buffer ? FLUSH_MS : 0 });
+  return pino(settings, options.destination ?? stdout());
 }
 
 /**
