@@ -15,7 +15,7 @@ const numbered = (stdout: string) =>
     .map((line) => (JSON.parse(line) as { line: number }).line);
 const writes = (stderr: string) => Number(/writes=(\d+)/.exec(stderr)?.[1]);
 
-it("writes 200 lines in a few writes of up to 4 KiB, all of them, in order, when the process exits at once", async () => {
+it("writes 200 lines in writes of up to 4 KiB, all of them, in order, when the process exits at once", async () => {
   const run = await runNode(CHILD, ["4096", "200", "exit"], { timeoutMs: 60_000 });
   expect(run.code).toBe(0);
   expect(numbered(run.stdout)).toEqual([...Array(200).keys()]);
