@@ -18,9 +18,10 @@ fs.writeSync = ((fd: number, ...rest: unknown[]) => {
   if (fd === 1) writes += 1;
   return (writeSync as (...a: unknown[]) => number)(fd, ...rest);
 }) as typeof fs.writeSync;
-process.on("exit", () => process.stderr.write(`writes=${writes}\n`));
 
 const logger = createLogger({ format: "json", bufferBytes: Number(bufferBytes) });
+// After the logger's own exit hook (pino's last write at exit), so that write is counted too.
+process.on("exit", () => process.stderr.write(`writes=${writes}\n`));
 for (let i = 0; i < Number(lines); i++) {
   logger.info({ line: i, route: "createProperty", status: 201, path: "/api/v1/properties" }, "request");
   await new Promise((resolve) => setImmediate(resolve));
