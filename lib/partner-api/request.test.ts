@@ -116,6 +116,7 @@ describe("what a request log keeps of a request", () => {
 
   it("keeps the query decoded, credentials by name and secrets by shape redacted", () => {
     expect(loggableQuery(at("/p"))).toBeNull();
+    expect(loggableQuery(at("/p?"))).toBeNull();
     expect(loggableQuery(at(`/p?limit=5&status=enriched&note=${key}&token=abc&x=%66inca_live_y`))).toBe(
       "limit=5&status=enriched&note=[redacted key]&token=[redacted]&x=[redacted key]",
     );

@@ -180,6 +180,8 @@ const loggableValue = (name: string, redactedValue: string, max: number) =>
 
 /** A request's query string for a request log (decoded, secrets redacted, cut), null without one. */
 export function loggableQuery(url: string): string | null {
+  // Most requests have none: no second parse of their URL (the path's is the first).
+  if (!url.includes("?")) return null;
   const { searchParams } = new URL(url);
   if (!searchParams.size) return null;
   const named = [...searchParams];
