@@ -3,7 +3,7 @@
 // workers, then close the database, then exit.
 import type { Server } from "node:http";
 import v8 from "node:v8";
-import { errorFields } from "@/lib/observability/logger";
+import { closeLogs, errorFields } from "@/lib/observability/logger";
 import type { App } from "./app";
 
 /**
@@ -24,6 +24,9 @@ export async function appOrExit(start: () => Promise<App>): Promise<App> {
   }
 }
 
+/** How long a stop waits for its last log lines to be written (stdout may be a pipe nobody reads). */
+const LOGS_CLOSE_MS = 2000;
+
 export function closeOnSignals(app: App, stopServing: () => Promise<void> | void = () => {}): void {
   const shutdown = async (signal: string) => {
     app.logger.info({ signal }, "stopping");
@@ -34,7 +37,7 @@ export function closeOnSignals(app: App, stopServing: () => Promise<void> | void
     } catch (error) {
       app.logger.error(errorFields(error), "shutdown failed");
     }
-    app.logger.flush();
+    await closeLogs(app.logger, LOGS_CLOSE_MS);
     process.exit(0);
   };
   // Once: a terminal's Ctrl-C reaches this process twice (from the terminal, and relayed by npm

@@ -56,12 +56,38 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   }
   // Stdout written asynchronously, and lines held until some kilobytes of them wait: each write is a
   // hop through libuv's thread pool and a wake-up of the reader, which under load cost a create more
-  // server CPU than the rest of its logging (bench/create, docs/benchmarks.md). pino writes what is
-  // held when the process exits; a kill -9 loses it (at most `bufferBytes`, or a quarter second's).
+  // server CPU than the rest of its logging (bench/create, docs/benchmarks.md). What is held and what is
+  // in flight is written out by closeLogs at a graceful stop; a kill -9 loses it (at most a quarter second's).
+  if (options.destination) return pino(settings, options.destination);
   const buffer = options.bufferBytes ?? 0;
-  const stdout = () =>
-    pino.destination({ dest: 1, sync: false, minLength: buffer, periodicFlush: buffer ? FLUSH_MS : 0 });
-  return pino(settings, options.destination ?? stdout());
+  const stdout = pino.destination({ dest: 1, sync: false, minLength: buffer, periodicFlush: buffer ? FLUSH_MS : 0 });
+  asyncStdouts.add(stdout);
+  return pino(settings, stdout);
+}
+
+type Destination = ReturnType<typeof pino.destination>;
+const asyncStdouts = new WeakSet<Destination>();
+
+/**
+ * For a process about to exit: writes out the lines the logger (or its parent) holds and waits for the
+ * write in flight, at most `timeoutMs`. pino's own exit hook writes what is held but not a write already
+ * handed to libuv's thread pool, which an exit loses (or lets land after the rest). The logger takes no
+ * lines after.
+ */
+export function closeLogs(logger: Logger, timeoutMs: number): Promise<void> {
+  const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Destination;
+  if (!asyncStdouts.has(stream)) {
+    logger.flush();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    stream.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    stream.end();
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 // Log lines on stdout are held until LOG_BUFFER_BYTES of them wait (a write per some kilobytes, not
-// per line), go out within a quarter second when fewer wait, and are all written when the process
-// exits at once.
+// per line), go out within a quarter second when fewer wait, and are all written, the write in flight
+// too, when the process stops as a signalled server does (closeLogs, server/lifecycle.ts).
 import { afterEach, expect, it } from "vitest";
 import { runNode, startNode, stopAll } from "../support/processes";
 import { eventually } from "../support/wait";
@@ -13,20 +13,24 @@ const numbered = (stdout: string) =>
     .trim()
     .split("\n")
     .map((line) => (JSON.parse(line) as { line: number }).line);
-const writes = (stderr: string) => Number(/writes=(\d+)/.exec(stderr)?.[1]);
+const counted = (stderr: string, name: string) => Number(new RegExp(`${name}=(\\d+)`).exec(stderr)?.[1]);
 
-it("writes 200 lines in writes of up to 4 KiB, all of them, in order, when the process exits at once", async () => {
-  const run = await runNode(CHILD, ["4096", "200", "exit"], { timeoutMs: 60_000 });
+it("writes 200 lines in writes of at least 4 KiB but the last, all of them, in order, at a stop", async () => {
+  const run = await runNode(CHILD, ["4096", "200", "burst"], { timeoutMs: 60_000 });
   expect(run.code).toBe(0);
   expect(numbered(run.stdout)).toEqual([...Array(200).keys()]);
-  // About 140 bytes a line: 28 KiB in 4 KiB writes, where a write a line would make 200.
-  expect(writes(run.stderr)).toBeLessThanOrEqual(Math.ceil(run.stdout.length / 4096) + 1);
+  // About 140 bytes a line: 28 KiB, where a write a line would make 200 writes.
+  expect(counted(run.stderr, "writes")).toBeLessThanOrEqual(Math.floor(run.stdout.length / 4096) + 1);
+  expect(counted(run.stderr, "immediate")).toBeLessThan(200);
 });
 
-it("writes each line at once with LOG_BUFFER_BYTES=0", async () => {
-  const run = await runNode(CHILD, ["0", "50", "exit"], { timeoutMs: 60_000 });
-  expect(numbered(run.stdout)).toEqual([...Array(50).keys()]);
-  expect(writes(run.stderr)).toBeGreaterThan(10);
+it("begins a line's write as it is logged with LOG_BUFFER_BYTES=0, and a line held otherwise", async () => {
+  const unheld = await runNode(CHILD, ["0", "50", "paced"], { timeoutMs: 60_000 });
+  expect(numbered(unheld.stdout)).toEqual([...Array(50).keys()]);
+  expect([counted(unheld.stderr, "writes"), counted(unheld.stderr, "immediate")]).toEqual([50, 50]);
+  const held = await runNode(CHILD, ["4096", "5", "paced"], { timeoutMs: 60_000 });
+  expect(numbered(held.stdout)).toEqual([0, 1, 2, 3, 4]);
+  expect(counted(held.stderr, "immediate")).toBe(0);
 });
 
 it("writes lines that do not fill the buffer while the process runs on", async () => {
