@@ -72,7 +72,7 @@ const asyncStdouts = new WeakSet<Destination>();
  * For a process about to exit: writes out the lines the logger (or its parent) holds and waits for the
  * write in flight, at most `timeoutMs`. pino's own exit hook writes what is held but not a write already
  * handed to libuv's thread pool, which an exit loses (or lets land after the rest). The logger takes no
- * lines after.
+ * lines after; past the bound, what could not be written is dropped.
  */
 export function closeLogs(logger: Logger, timeoutMs: number): Promise<void> {
   const stream = (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym] as Destination;
@@ -81,7 +81,12 @@ export function closeLogs(logger: Logger, timeoutMs: number): Promise<void> {
     return Promise.resolve();
   }
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, timeoutMs);
+    // Past the bound (stdout a pipe nobody reads) what is left is dropped: pino's exit hook would
+    // otherwise retry its write to the full pipe for ever.
+    const timer = setTimeout(() => {
+      stream.destroy();
+      resolve();
+    }, timeoutMs);
     stream.once("close", () => {
       clearTimeout(timer);
       resolve();

@@ -8,7 +8,11 @@ import { answerHeader, keepWholeBody, MAX_BODY_BYTES, requestIdOf, type Answer }
 /** The request's URL on a fixed origin: routing needs only the path, and a Host header can be anything. */
 function urlOf(target: string): URL {
   try {
-    return new URL(target.startsWith("/") ? `http://localhost${target}` : target); // origin-form, or absolute-form
+    const url = new URL(target.startsWith("/") ? `http://localhost${target}` : target); // origin-form, or absolute-form
+    // An absolute-form target's userinfo is no part of the request (and a Request refuses a URL with one).
+    url.username = "";
+    url.password = "";
+    return url;
   } catch {
     return new URL("http://localhost/"); // "*" and the like: an unknown path
   }
@@ -185,7 +189,10 @@ class NodeRequest extends Request {
   }
 }
 
-/** Handlers for exact paths outside the API (GET and HEAD), such as the operators' `/api/health`, `/api/ready` and `/metrics`. */
+/**
+ * Handlers for exact paths outside the API (GET and HEAD), such as the operators' `/api/health`, `/api/ready`
+ * and `/metrics`.
+ */
 export type ExtraRoutes = Record<string, (req: Request) => Promise<Response>>;
 
 export function createPartnerApiServer(api: PartnerApi, routes: ExtraRoutes = {}): http.Server {

@@ -6,6 +6,7 @@ import {
   LOGGED_QUERY_CHARS,
   loggableBody,
   loggableHeaders,
+  loggableJson,
   loggablePath,
   loggableQuery,
   MAX_LOGGED_PATH,
@@ -37,6 +38,15 @@ describe("loggablePath", () => {
     for (const [path, logged] of cases) expect(loggablePath(at(path)), path).toBe(logged);
   });
 
+  it("redacts a URL's userinfo in a path, and all that follows escapes nested too deep to read", () => {
+    expect(loggablePath(at("/api/v1/partner-api/properties/https:%2F%2Fadmin:hunter2@db.example.com"))).toBe(
+      "/api/v1/partner-api/properties/https://[redacted]@db.example.com",
+    );
+    expect(loggablePath(at("//admin:hunter2@finca.test/api/v1/x"))).toBe("//[redacted]@finca.test/api/v1/x");
+    expect(loggablePath(at(`/p/%${"25".repeat(20)}66inca_live_x`))).toBe("/p/[redacted: escapes nested too deep]");
+    expect(loggablePath(at(`/p/%${"25".repeat(6)}66inca_live_x`))).toBe("/p/finca_live_[redacted]");
+  });
+
   it("never throws on malformed percent-encoding, and decodes only what could spell a secret", () => {
     expect(loggablePath(at("/p/%E0%A4%A/%ZZ"))).toBe("/p/%E0%A4%A/%ZZ");
     expect(loggablePath(at("/p/%ZZ/%66inca_test_x"))).toBe("/p/%ZZ/finca_test_[redacted]");
@@ -61,15 +71,17 @@ describe("requestIdOf", () => {
 
 describe("what a request log keeps of a request", () => {
   const key = "finca_live_AbCdEf0123456789AbCdEf0123456789zzzzzz";
-  const secret = "whsec_c2Vj/cmV0+IHRo==";
+  const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+  const CUT_SHORT = "[redacted: it held a key or secret cut short]";
 
   it("redacts keys and secrets in text, and all of it when one hides behind escapes", () => {
     expect(redactSecrets(`{"note":"${key}","s":"${secret}"}`)).toBe(
       '{"note":"[redacted key]","s":"[redacted secret]"}',
     );
     expect(redactSecrets(`a ${key.toUpperCase()} b`)).toBe("a [redacted key] b");
-    for (const hidden of ["%66inca_test_x", "wh%73ec_abc", "%2566inca_live_x"])
+    for (const hidden of ["%66inca_test_x", "wh%73ec_abc", "%2566inca_live_x", `%${"25".repeat(6)}66inca_live_x`])
       expect(redactSecrets(hidden), hidden).toBe("[redacted: it held a key or secret]");
+    expect(redactSecrets(`%${"25".repeat(20)}66inca_live_x`)).toBe("[redacted: escapes nested too deep]");
     expect(redactSecrets('{"cadastral_reference":"9872023VH5797S0001WX"}')).toBe(
       '{"cadastral_reference":"9872023VH5797S0001WX"}',
     );
@@ -87,16 +99,33 @@ describe("what a request log keeps of a request", () => {
     for (const [text, kept] of cases) expect(redactSecrets(text), text).toBe(kept);
   });
 
-  it("takes a key or secret cut short as split across fields: what follows goes with it", () => {
+  it("takes a key or secret cut short as split across fields, its rest before or after it: keeps none of them", () => {
     const rest = key.slice(11);
-    const cut = "[redacted key][redacted: all that followed a key or secret cut short]";
-    expect(redactSecrets(`{"a":"finca_live_","b":"${rest}"}`)).toBe(`{"a":"${cut}`);
-    expect(redactSecrets(`["${key.slice(0, 20)}", "${key.slice(20)}"]`)).toBe(`["${cut}`);
-    expect(redactSecrets(`{"a":"finca_test_"}`)).toBe('{"a":"[redacted key]"}');
-    expect(loggableQuery(at(`/p?a=finca_live_&b=${rest}&c=1`))).toBe("a=[redacted key]&b=[redacted]&c=1");
-    expect(loggableQuery(at(`/p?finca_live_=${rest}`))).toBe("[redacted key]=[redacted]");
-    const headers = loggableHeaders(new Request(at("/p"), { headers: { "X-A": "finca_live_", "X-B": rest } }), null);
-    expect(headers).toEqual({ "x-a": "[redacted key]", "x-b": "[redacted]" });
+    for (const text of [
+      `{"a":"finca_live_","b":"${rest}"}`,
+      `{"b":"${rest}","a":"finca_live_"}`,
+      `["${key.slice(0, 20)}", "${key.slice(20)}"]`,
+      `{"a":"finca_test_"}`,
+      `{"s":"${secret.slice(0, 30)}"}`,
+    ])
+      expect(redactSecrets(text), text).toBe(CUT_SHORT);
+    for (const query of [
+      `a=finca_live_&b=${rest}&c=1`,
+      `finca_live_=${rest}`,
+      `a=finca_live_&${rest}=1`,
+      `b=${rest}&a=finca_live_`,
+    ])
+      expect(loggableQuery(at(`/p?${query}`)), query).toBe(CUT_SHORT);
+    // Headers come sorted by name, not in the order sent: the rest may be in any of them.
+    const splits: Record<string, string>[] = [
+      { "X-A": "finca_live_", "X-B": rest },
+      { "Z-Prefix": "finca_live_", "A-Rest": rest },
+    ];
+    for (const sent of splits)
+      expect(loggableHeaders(new Request(at("/p"), { headers: sent }), null)).toEqual({ "[redacted]": CUT_SHORT });
+    // A key cut short where the key belongs is replaced as a credential: the other headers stay.
+    const badKey = new Request(at("/p"), { headers: { "X-API-Key": "finca_live_abc", Accept: "*/*" } });
+    expect(loggableHeaders(badKey, null)).toEqual({ accept: "*/*", "x-api-key": "[redacted]" });
   });
 
   it("redacts a URL's userinfo, escaped or not", () => {
@@ -112,15 +141,30 @@ describe("what a request log keeps of a request", () => {
     expect(loggableQuery(at("/p?callback=https%3A%2F%2Fu%3Ap%40h.example%2F"))).toBe(
       "callback=https://[redacted]@h.example/",
     );
+    expect(loggableQuery(at("/p?callback=https%253A%252F%252Fu%253Ap%2540h.example"))).toBe(
+      "callback=[redacted: it held a URL's credentials]",
+    );
+    // A key in the userinfo, or the userinfo around it: all of it goes.
+    expect(redactSecrets(`https://${key}:hunter2@example.com/x`)).toBe("https://[redacted]@example.com/x");
+    expect(redactSecrets(`https://admin:hunter2${key}@example.com/x`)).toBe("https://[redacted]@example.com/x");
   });
 
   it("keeps the query decoded, credentials by name and secrets by shape redacted", () => {
     expect(loggableQuery(at("/p"))).toBeNull();
     expect(loggableQuery(at("/p?"))).toBeNull();
-    expect(loggableQuery(at(`/p?limit=5&status=enriched&note=${key}&token=abc&x=%66inca_live_y`))).toBe(
+    expect(loggableQuery(at(`/p?limit=5&status=enriched&note=${key}&token=abc&x=%66inca_live_${key.slice(11)}`))).toBe(
       "limit=5&status=enriched&note=[redacted key]&token=[redacted]&x=[redacted key]",
     );
+    const credentials =
+      "pwd=1&pass=2&db.pass=3&private_key=4&access-key=5&credential=6&X-Amz-Credential=7&pass%2577ord=8";
+    expect(loggableQuery(at(`/p?${credentials}&compass=9`))).toBe(
+      `${credentials.replace(/=\d/g, "=[redacted]").replace("%2577", "%77")}&compass=9`,
+    );
     expect(loggableQuery(at(`/p?q=${"a".repeat(5000)}`))).toHaveLength(LOGGED_QUERY_CHARS);
+    // Cut without splitting a character in two.
+    expect(loggableQuery(at(`/p?q=${"a".repeat(LOGGED_QUERY_CHARS - 4)}😀😀`))).toBe(
+      `q=${"a".repeat(LOGGED_QUERY_CHARS - 4)}…`,
+    );
   });
 
   it("keeps headers without credentials: the key by its visible start when it was valid", () => {
@@ -147,6 +191,37 @@ describe("what a request log keeps of a request", () => {
       "content-type": "application/json",
     });
     expect(loggableHeaders(req, null)["x-api-key"]).toBe("[redacted]");
+    const sent = [
+      ["x-pwd", "a"],
+      ["x-credential", "b"],
+      ["x-private-key", "c"],
+      ["__proto__", "d"],
+    ] as [string, string][];
+    const odd = new Request(at("/p"), { headers: sent });
+    expect(Object.entries(loggableHeaders(odd, null))).toEqual([
+      ["__proto__", "d"],
+      ["x-credential", "[redacted]"],
+      ["x-private-key", "[redacted]"],
+      ["x-pwd", "[redacted]"],
+    ]);
+  });
+
+  it("keeps a problem's strings redacted: a detail or pointer may repeat what was sent", () => {
+    const problem = { status: 422, detail: `no column named "${key}"`, errors: [{ pointer: `/${key}`, detail: "x" }] };
+    expect(loggableJson(problem)).toEqual({
+      status: 422,
+      detail: 'no column named "[redacted key]"',
+      errors: [{ pointer: "/[redacted key]", detail: "x" }],
+    });
+  });
+
+  it("says a body is binary when it is not UTF-8 text, finds a key in UTF-16 text, and keeps a BOM", () => {
+    const body = (bytes: Uint8Array, size = bytes.byteLength) => loggableBody({ head: bytes, bytes: size });
+    expect(body(Buffer.from(JSON.stringify({ k: key }), "utf16le"))).toBe("[redacted: it held a key or secret]");
+    expect(body(Uint8Array.from([0x61, 0x62, 0xe2, 0x82]))).toBe("(binary, 4 bytes)");
+    // Cut at the head's end of a longer body, a character's first bytes are no error.
+    expect(body(Uint8Array.from([0x61, 0x62, 0xe2, 0x82]), 9000)).toBe("ab…");
+    expect(body(Uint8Array.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d]))).toBe("\ufeff{}");
   });
 
   it(`keeps the first ${LOGGED_BODY_BYTES} bytes of a body a handler read, marking a longer one`, async () => {

@@ -15,38 +15,58 @@ export function requestIdOf(req: Pick<Request, "headers">): string {
     : `req_${randomUUID().replaceAll("-", "")}`;
 }
 
-/** `text`, or its first `max - 1` characters and `…`. */
-const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** `text`, or its first `max - 1` characters (fewer where that would split a surrogate pair) and `…`. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2] ?? "") ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
 
 /** Longest path a log keeps (a 15 KB path is no one's request, but would be stored 30 days). */
 export const MAX_LOGGED_PATH = 512;
 
+/** Rounds of decoding a text may take; one still decoding after them is taken to hide something. */
+const DECODE_ROUNDS = 16;
+
 /**
  * `text` with its ASCII percent-escapes (and JSON's \u00XX escapes) decoded, again and again (%2566 is
- * %66 is f); never throws.
+ * %66 is f), or null when it still decodes after DECODE_ROUNDS (no client nests escapes that deep
+ * but to hide what they spell); never throws.
  */
-function asciiDecoded(text: string): string {
-  for (let i = 0; i < 4 && /%|\\u/.test(text); i++) {
+function asciiDecoded(text: string): string | null {
+  for (let i = 0; i < DECODE_ROUNDS; i++) {
+    if (!/%|\\u/.test(text)) return text;
     const next = text
       .replace(/%([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
       .replace(/\\u00([0-7][0-9a-f])/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-    if (next === text) break;
+    if (next === text) return text;
     text = next;
   }
-  return text;
+  return /%[0-7][0-9a-f]|\\u00[0-7][0-9a-f]/i.test(text) ? null : text;
 }
+
+/** A URL's userinfo in a path, its scheme optional (`//user:password@host` is a path too). */
+const PATH_USERINFO = /\/\/([^/?#@\s]+)@/g;
 
 /**
  * A request's path for logs and request logs: no query string (a client may put anything there),
  * at most MAX_LOGGED_PATH characters, and a key or secret pasted into it (GET /properties/finca_live_…)
- * redacted. Secrets are looked for in the decoded path (%66inca_live_… is the same key) and all that
- * follows one goes, since a whsec_ secret's base64 may hold a `/`.
+ * or a URL's userinfo redacted. Both are looked for in the decoded path (%66inca_live_… is the same
+ * key); all that follows a key or secret goes, since a whsec_ secret's base64 may hold a `/`, and
+ * all that follows escapes nested too deep to read.
  */
 export function loggablePath(url: string): string {
   const path = new URL(url).pathname;
-  const plain = asciiDecoded(path);
-  const secret = SECRET_PREFIX.exec(plain);
-  const kept = secret ? `${plain.slice(0, secret.index + secret[0].length)}[redacted]` : path;
+  const decoded = asciiDecoded(path);
+  const deep = decoded === null ? "[redacted: escapes nested too deep]" : "";
+  const plain = decoded ?? path.slice(0, path.search(/%|\\u/));
+  const bare = plain.replace(PATH_USERINFO, "//[redacted]@");
+  const secret = SECRET_PREFIX.exec(bare);
+  const kept = secret
+    ? `${bare.slice(0, secret.index + secret[0].length)}[redacted]`
+    : bare !== plain || deep
+      ? bare + deep
+      : path;
   return cut(kept, MAX_LOGGED_PATH);
 }
 
@@ -89,46 +109,45 @@ const USERINFO = /\b[a-z][a-z0-9+.-]*:\/\/([^/?#@\s"'<>\\]+)@/gi;
 
 interface Redaction {
   text: string;
-  /** A key or secret was cut short at the end of `text`: its rest may be the next field's start. */
-  unfinished: boolean;
+  /** It held a key or secret cut short (fewer characters than a whole one): its rest may be anywhere. */
+  cutShort: boolean;
 }
+
+const CUT_SHORT = "[redacted: it held a key or secret cut short]";
 
 /**
  * `text` with keys, secrets and URL userinfo redacted where a reader sees them once JSON escapes are
- * decoded. A key or secret cut short (fewer characters than a whole one) with more text after it is
- * taken as split across fields (`"finca_test_"` then the rest): all that follows goes too.
+ * decoded. A key or secret cut short is taken as split across fields (`"finca_test_"` here, the rest
+ * before or after it): none of the text is kept.
  */
 function redacted(text: string): Redaction {
   const { plain, from } = jsonDecoded(text);
   const spans: [number, number, string][] = [];
-  let unfinished = false;
   for (const m of plain.matchAll(SECRET_RUN)) {
     const key = Boolean(m[1]);
     const body = m[0].length - (key ? m[1]!.length : "whsec_".length);
-    const label = key ? "[redacted key]" : "[redacted secret]";
-    const end = m.index + m[0].length;
-    const short = body < (key ? KEY_BODY : SECRET_BODY);
-    if (short && /[0-9A-Za-z]/.test(plain.slice(end))) {
-      spans.push([from(m.index), text.length, `${label}[redacted: all that followed a key or secret cut short]`]);
-      break;
-    }
-    unfinished ||= short && end === plain.length;
-    spans.push([from(m.index), from(end), label]);
+    if (body < (key ? KEY_BODY : SECRET_BODY)) return { text: CUT_SHORT, cutShort: true };
+    spans.push([from(m.index), from(m.index + m[0].length), key ? "[redacted key]" : "[redacted secret]"]);
   }
   for (const m of plain.matchAll(USERINFO)) {
     const start = m.index + m[0].length - m[1]!.length - 1;
     spans.push([from(start), from(start + m[1]!.length), "[redacted]"]);
   }
-  // Right to left, so earlier positions hold; a span inside one already cut is dropped.
-  spans.sort((a, b) => b[0] - a[0]);
-  let out = text;
-  let bound = text.length;
-  for (const [start, end, label] of spans) {
-    if (end > bound) continue;
-    out = out.slice(0, start) + label + out.slice(end);
-    bound = start;
+  // Overlapping spans (a key in a URL's userinfo) go as one, under the label of the one reaching further.
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: [number, number, string][] = [];
+  for (const span of spans) {
+    const last = merged.at(-1);
+    if (!last || span[0] >= last[1]) merged.push(span);
+    else if (span[1] > last[1]) merged[merged.length - 1] = [last[0], span[1], span[2]];
   }
-  return { text: out, unfinished };
+  let out = "";
+  let end = 0;
+  for (const [start, stop, label] of merged) {
+    out += text.slice(end, start) + label;
+    end = stop;
+  }
+  return { text: out + text.slice(end), cutShort: false };
 }
 
 /**
@@ -139,30 +158,23 @@ export function redactSecrets(text: string): string {
   return redactedField(text).text;
 }
 
-/** What any redaction needs in a field: an escape to decode, a URL's userinfo `@`, or a secret's prefix. */
-const REDACTABLE = new RegExp(`[\\\\%@]|${SECRET_PREFIX.source}`, SECRET_PREFIX.flags);
+/** What any redaction needs in a field: an escape to decode, a NUL, a URL's userinfo `@`, or a secret's prefix. */
+const REDACTABLE = new RegExp(`[\\\\%@\\u0000]|${SECRET_PREFIX.source}`, SECRET_PREFIX.flags);
+const HAS_USERINFO = new RegExp(USERINFO.source, "i");
 
 function redactedField(text: string): Redaction {
   // Most fields hold none of it: nothing decodes or matches, so the text is kept as it is, unparsed.
-  if (!REDACTABLE.test(text)) return { text, unfinished: false };
+  if (!REDACTABLE.test(text)) return { text, cutShort: false };
   const done = redacted(text);
-  return SECRET_PREFIX.test(asciiDecoded(done.text))
-    ? { text: "[redacted: it held a key or secret]", unfinished: false }
-    : done;
-}
-
-/**
- * Name-value pairs (a query's, headers), each redacted; a value after a name or value ending in a key
- * or secret cut short (`a=finca_test_&b=…`) is taken as that secret's rest and redacted whole.
- */
-function redactedPairs(pairs: Iterable<[string, string]>): [string, string][] {
-  let joined = false;
-  return Array.from(pairs, ([name, value]) => {
-    const named = redactedField(name);
-    const kept = joined || named.unfinished ? { text: "[redacted]", unfinished: false } : redactedField(value);
-    joined = kept.unfinished;
-    return [named.text, kept.text];
-  });
+  if (done.cutShort) return done;
+  // What a reader who decodes escapes would see, where the text as sent matched nothing; NULs dropped
+  // (UTF-16 text is valid UTF-8 with a NUL beside each character).
+  const plain = asciiDecoded(done.text.replaceAll("\u0000", ""));
+  if (plain === null) return { text: "[redacted: escapes nested too deep]", cutShort: false };
+  if (plain === done.text) return done;
+  if (SECRET_PREFIX.test(plain)) return { text: "[redacted: it held a key or secret]", cutShort: false };
+  if (HAS_USERINFO.test(plain)) return { text: "[redacted: it held a URL's credentials]", cutShort: false };
+  return done;
 }
 
 /** Longest query string, header value and body a request log keeps. */
@@ -172,11 +184,40 @@ const LOGGED_HEADERS = 40;
 export const LOGGED_BODY_BYTES = 4096;
 
 /** Query parameters and headers whose value is a credential by its name, whatever it looks like. */
-const CREDENTIAL_NAME = /token|secret|passw|signature|auth|session|cookie|api[-_]?key|^key$/i;
+const CREDENTIAL_NAME = new RegExp(
+  [
+    "token|secret|passw|(?:^|[-_.])pass(?:$|[-_.])|pwd|signature|auth|session|cookie|credential",
+    "(?:private|access|api)[-_.]?key|^key$",
+  ].join("|"),
+  "i",
+);
 
-/** A value for a request log (its secrets already redacted): a credential's by its name, else cut at `max`. */
-const loggableValue = (name: string, redactedValue: string, max: number) =>
-  CREDENTIAL_NAME.test(name) ? "[redacted]" : cut(redactedValue, max);
+/** A name whose value is a credential, as sent or once decoded (`pass%77ord`). */
+function credentialName(name: string): boolean {
+  const plain = asciiDecoded(name);
+  return plain === null || CREDENTIAL_NAME.test(plain);
+}
+
+/**
+ * Name-value pairs (a query's, headers) for a request log: each redacted, a credential's value
+ * replaced (by `shown`'s text, else `[redacted]`), values cut at `max`; null when one held a key or
+ * secret cut short, whose rest may be in any other name or value (headers are not even in the
+ * order sent), so none is kept.
+ */
+function loggablePairs(
+  pairs: [string, string][],
+  max: number,
+  shown: (name: string) => string | null = () => null,
+): [string, string][] | null {
+  const kept: [string, string][] = [];
+  for (const [name, value] of pairs) {
+    const named = redactedField(name);
+    const valued = credentialName(name) ? { text: shown(name) ?? "[redacted]", cutShort: false } : redactedField(value);
+    if (named.cutShort || valued.cutShort) return null;
+    kept.push([named.text, cut(valued.text, max)]);
+  }
+  return kept;
+}
 
 /** A request's query string for a request log (decoded, secrets redacted, cut), null without one. */
 export function loggableQuery(url: string): string | null {
@@ -184,11 +225,8 @@ export function loggableQuery(url: string): string | null {
   if (!url.includes("?")) return null;
   const { searchParams } = new URL(url);
   if (!searchParams.size) return null;
-  const named = [...searchParams];
-  const pairs = redactedPairs(named).map(
-    ([name, value], i) => `${name}=${loggableValue(named[i]![0], value, LOGGED_QUERY_CHARS)}`,
-  );
-  return cut(pairs.join("&"), LOGGED_QUERY_CHARS);
+  const pairs = loggablePairs([...searchParams], LOGGED_QUERY_CHARS);
+  return pairs ? cut(pairs.map(([name, value]) => `${name}=${value}`).join("&"), LOGGED_QUERY_CHARS) : CUT_SHORT;
 }
 
 /**
@@ -198,13 +236,19 @@ export function loggableQuery(url: string): string | null {
  */
 export function loggableHeaders(req: Request, keyStart: string | null): Record<string, string> {
   const sent = [...req.headers].slice(0, LOGGED_HEADERS);
-  const kept: Record<string, string> = {};
-  redactedPairs(sent).forEach(([name, value], i) => {
-    const sentName = sent[i]![0];
-    kept[name] =
-      sentName === "x-api-key" && keyStart ? `${keyStart}…` : loggableValue(sentName, value, LOGGED_HEADER_CHARS);
-  });
-  return kept;
+  const pairs = loggablePairs(sent, LOGGED_HEADER_CHARS, (name) =>
+    name === "x-api-key" && keyStart ? `${keyStart}…` : null,
+  );
+  // fromEntries, not assignment: a header named __proto__ is kept as one.
+  return pairs ? Object.fromEntries(pairs) : { "[redacted]": CUT_SHORT };
+}
+
+/** A JSON value for a request log (the problem a request was answered with): each string redacted. */
+export function loggableJson(value: unknown): unknown {
+  if (typeof value === "string") return redactSecrets(value);
+  if (Array.isArray(value)) return value.map(loggableJson);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, loggableJson(member)]));
 }
 
 /** The first LOGGED_BODY_BYTES of each request's body a handler read, and how many bytes it read. */
@@ -231,15 +275,16 @@ export async function* keepingBody(req: Request, chunks: AsyncIterable<Uint8Arra
  */
 export function loggableBody(read: { head: Uint8Array; bytes: number } | null): string | null {
   if (!read?.bytes) return null;
+  const whole = read.bytes === read.head.byteLength;
   let decoded: string;
   try {
-    // `stream`: a character cut at the head's end is not an error.
-    decoded = new TextDecoder("utf-8", { fatal: true }).decode(read.head, { stream: true });
+    // `stream` where the head is not the whole body: a character cut at its end is not an error. A BOM stays.
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.head, { stream: !whole });
   } catch {
     return `(binary, ${read.bytes} bytes)`;
   }
   const text = redactSecrets(decoded);
-  return read.bytes > read.head.byteLength ? `${text}…` : text;
+  return whole ? text : `${text}…`;
 }
 
 /**

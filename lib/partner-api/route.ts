@@ -17,6 +17,7 @@ import {
   bodyRead,
   loggableBody,
   loggableHeaders,
+  loggableJson,
   loggablePath,
   loggableQuery,
   readJsonBody,
@@ -147,7 +148,8 @@ export function report(
       query: loggableQuery(req.url),
       headers: loggableHeaders(req, principal?.visibleStart ?? null),
       body: loggableBody(bodyRead(req)),
-      problem: error && problemBody(error, ctx.requestId),
+      // Its detail and field errors may repeat what was sent (a member's name, a column's): redacted too.
+      problem: error && (loggableJson(problemBody(error, ctx.requestId)) as Record<string, unknown>),
       propertyId: ctx.about?.propertyId ?? null,
     }),
   });

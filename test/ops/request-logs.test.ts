@@ -34,7 +34,7 @@ const logged = (requestId: string) =>
 describe("through the real handlers", () => {
   it("logs each request with its fields, its detail, and no key or secret", async () => {
     const { key, partner, apiKey } = await newPartnerKey(t.app);
-    const secretish = "whsec_c2VjcmV0IHRoYXQgbXVzdCBub3QgbGVhaw==";
+    const secretish = `whsec_${Buffer.from("secret that must not leak, 32 b.").toString("base64")}`;
     const res = await t.api.dispatch(
       post(
         "/properties?token=abc",
@@ -140,6 +140,47 @@ describe("through the real handlers", () => {
     expect((await logged(`${id}-query`)).query).toBe("note=[redacted key]&other=[redacted key]");
     const everything = JSON.stringify(await t.app.db.select().from(requestLogs));
     expect(everything).not.toContain(key.slice(11));
+  });
+
+  it("redacts what a problem repeats of a request: a member's name, a parameter, a header", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `problem-${Date.now()}`;
+    const requests: [string, Request][] = [
+      ["member", post("/properties", { cadastral_reference: "2749704YJ0624N0001DI", [key]: 1 }, { "X-API-Key": key })],
+      ["parameter", get(`/properties?${key}=1`, { "X-API-Key": key })],
+      ["type", post("/properties", "{}", { "X-API-Key": key, "Content-Type": `text/plain; x=${key}` })],
+    ];
+    for (const [name, req] of requests) {
+      req.headers.set("X-Request-Id", `${id}-${name}`);
+      const res = await t.api.dispatch(req);
+      expect(res.status, name).toBe(422);
+      // The client is answered with what it sent; the row keeps none of it.
+      expect(await res.text(), name).toContain(key);
+      expect(JSON.stringify((await logged(`${id}-${name}`)).problem), name).toContain("[redacted key]");
+    }
+    expect(JSON.stringify(await t.app.db.select().from(requestLogs))).not.toContain(key.slice(11));
+  });
+
+  it("keeps no URL's credentials: not a path's, nor an absolute-form target's (answered as its path)", async () => {
+    const { key } = await newPartnerKey(t.app);
+    const id = `userinfo-${Date.now()}`;
+    await t.api.dispatch(
+      get("/properties/https:%2F%2Fadmin:hunter2@db.example.com", { "X-API-Key": key, "X-Request-Id": `${id}-path` }),
+    );
+    expect((await logged(`${id}-path`)).path).toBe("/api/v1/partner-api/properties/https://[redacted]@db.example.com");
+    const server = http.createServer(partnerApiListener(t.api));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const lines = ["Host: finca.test", "Connection: close", `X-Request-Id: ${id}-absolute`, `X-API-Key: ${key}`];
+    try {
+      const { answer } = await exchange((server.address() as AddressInfo).port, [
+        `GET http://admin:hunter2@finca.test/api/v1/partner-api/properties HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`,
+      ]);
+      expect(answer?.status).toBe(200);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect((await logged(`${id}-absolute`)).path).toBe("/api/v1/partner-api/properties");
+    expect(JSON.stringify(await t.app.db.select().from(requestLogs))).not.toContain("hunter2");
   });
 
   it("links the property a request created, read or looked up, and caps a body at 4 KiB", async () => {
