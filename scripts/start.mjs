@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import os from "node:os";
 import path from "node:path";
 import { buildWhenStale, compiledPath, compileServers, packSdk, SERVER_ENTRIES } from "./build.mjs";
 
@@ -41,5 +42,6 @@ await Promise.all([
 
 // The process (server/main.ts: Next.js behind a front door for what Next cannot route), under this very node.
 const server = spawn(process.execPath, [compiledPath(SERVER_ENTRIES[role])], { stdio: "inherit", env });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => server.kill(signal));
+// A server ended by a signal (the OOM killer's, a crash's) is no clean exit: 128 + the signal, as a shell says.
+server.on("exit", (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0)));

@@ -6,6 +6,7 @@
 // route: a TRACE, an `OPTIONS *`, an absolute-form target (`GET http://host/path`). A page's path
 // that is not valid percent-encoding gets a plain 400 (`next start` answers it with a 500).
 import type http from "node:http";
+import type { Listener } from "@/lib/http/counting-server";
 import { BASE_PATH } from "@/lib/partner-api";
 import { FRONT_DOOR } from "@/lib/auth/throttle";
 import { withRequestSignal } from "./request-signal";
@@ -54,7 +55,7 @@ const readable = (address: string | undefined) => address?.replace(/^::ffff:(\d+
  * The listener: `token` (the process's own) vouches for the socket's address it hands Next.js
  * (FRONT_DOOR), so a page can show where a sign-in came from without a proxy in front.
  */
-export function frontDoor(next: http.RequestListener, api: http.RequestListener, token: string): http.RequestListener {
+export function frontDoor(next: Listener, api: Listener, token: string): Listener {
   return (req, res) => {
     const target = req.url ?? "/";
     const at = pathOf(target);

@@ -1,8 +1,9 @@
 // Graceful shutdown, the same for every process (Next.js server, lean API server, worker): on
-// SIGTERM or SIGINT, fail readiness, stop taking requests (those in flight finish), then stop the
-// workers, then close the database, then exit.
+// SIGTERM, SIGINT or SIGHUP, fail readiness, stop taking requests (those in flight finish), then stop
+// the workers, then close the database, then write out the log, then exit; each step bounded.
 import type { Server } from "node:http";
 import v8 from "node:v8";
+import { handlersSettled } from "@/lib/http/counting-server";
 import { closeLogs, errorFields } from "@/lib/observability/logger";
 import type { App } from "./app";
 
@@ -26,24 +27,39 @@ export async function appOrExit(start: () => Promise<App>): Promise<App> {
 
 /** How long a stop waits for its last log lines to be written (stdout may be a pipe nobody reads). */
 const LOGS_CLOSE_MS = 2000;
+/** How long connections and handlers in flight are given, from the stop, before they are cut. */
+export const DRAIN_MS = 20_000;
+/**
+ * How long a whole stop may take before the process exits 1 all the same: the HTTP drain, the worker
+ * process's (30 s) and the queue's (10 s) bounds, with room. A second signal does not hurry it (a
+ * terminal's Ctrl-C arrives twice); this does.
+ */
+const STOP_MS = 75_000;
 
 export function closeOnSignals(app: App, stopServing: () => Promise<void> | void = () => {}): void {
   const shutdown = async (signal: string) => {
     app.logger.info({ signal }, "stopping");
+    setTimeout(() => {
+      app.logger.error({ signal, afterMs: STOP_MS }, "the stop took too long: exiting");
+      void closeLogs(app.logger, LOGS_CLOSE_MS).then(() => process.exit(1));
+    }, STOP_MS).unref();
     app.beginShutdown();
+    let failed = false;
     try {
       await stopServing();
       await app.close();
     } catch (error) {
+      failed = true;
       app.logger.error(errorFields(error), "shutdown failed");
     }
     await closeLogs(app.logger, LOGS_CLOSE_MS);
-    process.exit(0);
+    process.exit(failed ? 1 : 0);
   };
   // Once: a terminal's Ctrl-C reaches this process twice (from the terminal, and relayed by npm
   // start's launcher), and a second signal left to node's default would end it mid-shutdown.
+  // SIGHUP (the terminal closed) stops it the same way: node's default would end it at once.
   let stopping = false;
-  for (const signal of ["SIGTERM", "SIGINT"] as const)
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
@@ -54,16 +70,25 @@ export function closeOnSignals(app: App, stopServing: () => Promise<void> | void
 /**
  * Stops a node:http server taking requests: no new connections, idle keep-alive ones closed now,
  * busy ones once answered (node leaves those open, idle, until their keep-alive timeout: they are
- * closed as they go idle). Resolves once every connection is gone, so what runs next (closing the
- * database) never cuts a request short.
+ * closed as they go idle). Resolves once every connection is gone and, for a server countingServer
+ * made, every handler has settled (one whose client hung up runs on), so what runs next (closing the
+ * database) never cuts a request short. Past `boundMs` (a client reading a long stream slowly) the
+ * connections left are cut, and handlers still running are no longer waited for.
  */
-export function stopHttpServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    server.close(() => {
-      clearInterval(sweep);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
+export async function stopHttpServer(server: Server, boundMs = DRAIN_MS): Promise<void> {
+  let bound: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (bound = setTimeout(() => resolve("late"), boundMs)));
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  try {
+    if ((await Promise.race([closed, late])) === "late") {
+      server.closeAllConnections();
+      await closed;
+    }
+    await Promise.race([handlersSettled(server), late]);
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(bound);
+  }
 }

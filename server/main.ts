@@ -4,8 +4,8 @@
 // graceful shutdown: stop taking requests, let those in flight finish, stop the workers, close the
 // database.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import next from "next";
+import { countingServer } from "@/lib/http/counting-server";
 import { createPartnerApi } from "@/lib/partner-api";
 import { partnerApiListener } from "@/lib/partner-api/node-server";
 import { getApp } from "./app";
@@ -26,9 +26,10 @@ await nextApp.prepare();
 const handle = nextApp.getRequestHandler();
 // Next.js's own copy of server/auth.ts reads the token from the environment: the process is one.
 process.env.FINCA_FRONT_DOOR_TOKEN = randomBytes(16).toString("hex");
-const server = http.createServer(
+// Its handlers counted: a stop waits for those whose client hung up (lifecycle.ts).
+const server = countingServer(
   frontDoor(
-    (req, res) => void handle(req, res),
+    (req, res) => handle(req, res),
     partnerApiListener(createPartnerApi(app)),
     process.env.FINCA_FRONT_DOOR_TOKEN,
   ),

@@ -10,10 +10,10 @@ const holder = globalThis as { [KEY]?: AsyncLocalStorage<AbortSignal> };
 const storage = (holder[KEY] ??= new AsyncLocalStorage<AbortSignal>());
 
 /** Runs `serve` with a signal that aborts when the response closes before it was finished (the client gone). */
-export function withRequestSignal(res: http.ServerResponse, serve: () => void): void {
+export function withRequestSignal<T>(res: http.ServerResponse, serve: () => T): T {
   const gone = new AbortController();
   res.once("close", () => !res.writableFinished && gone.abort(new Error("the client went away")));
-  storage.run(gone.signal, serve);
+  return storage.run(gone.signal, serve);
 }
 
 /** The current request's signal; undefined outside the front door (`next dev`, tests). */

@@ -91,7 +91,13 @@ export function closeLogs(logger: Logger, timeoutMs: number): Promise<void> {
       clearTimeout(timer);
       resolve();
     });
-    stream.end();
+    try {
+      stream.end();
+    } catch {
+      // Closed already (a second stop): nothing is left to write.
+      clearTimeout(timer);
+      resolve();
+    }
   });
 }
 

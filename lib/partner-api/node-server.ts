@@ -1,6 +1,7 @@
 // The partner API on a plain node:http server (no Next.js): the adapter between node's
 // request/response and the handlers' Request/Response; routing is the API's own dispatch.
-import http from "node:http";
+import type http from "node:http";
+import { countingServer, type Listener } from "@/lib/http/counting-server";
 import type { PartnerApi } from "./api";
 import { problemAnswer, toDomainError } from "./errors";
 import { answerHeader, keepWholeBody, MAX_BODY_BYTES, requestIdOf, type Answer } from "./request";
@@ -196,7 +197,7 @@ class NodeRequest extends Request {
 export type ExtraRoutes = Record<string, (req: Request) => Promise<Response>>;
 
 export function createPartnerApiServer(api: PartnerApi, routes: ExtraRoutes = {}): http.Server {
-  return http.createServer(partnerApiListener(api, routes));
+  return countingServer(partnerApiListener(api, routes));
 }
 
 /** An extra route's Response as an answer. */
@@ -207,7 +208,7 @@ const answerOf = (response: Response): Answer => ({
 });
 
 /** The adapter alone, for a server that also serves other things (server/http.ts). */
-export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): http.RequestListener {
+export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): Listener {
   return async (req, res) => {
     const url = urlOf(req.url ?? "/");
     const method = req.method ?? "GET";
@@ -248,6 +249,16 @@ export function partnerApiListener(api: PartnerApi, routes: ExtraRoutes = {}): h
   };
 }
 
+/** Resolves when `res` drains or closes; the other listener goes (a long stream waits thousands of times). */
+const drained = (res: http.ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.once("drain", done).once("close", done);
+  });
+
 /** Bodies written as they are produced, never held whole: events (listen) and batch results. */
 const STREAMED = /^(text\/event-stream|text\/csv|application\/x-ndjson|application\/vnd\.openxmlformats)/;
 
@@ -259,7 +270,7 @@ async function stream(body: ReadableStream<Uint8Array>, res: http.ServerResponse
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value)) await drained(res);
     }
   } finally {
     res.end();

@@ -182,10 +182,12 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
   const timer = setInterval(() => void flush(), options.intervalMs);
   timer.unref();
 
+  // A row recorded after close (a request that outlived the stop's bound) has no flush to come: dropped, counted.
+  let closed = false;
   return {
     record(entry) {
       const size = sizeOf(entry);
-      if (queuedRows >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
+      if (closed || queuedRows >= options.maxQueued || queuedBytes + size > options.maxQueuedBytes)
         return void options.onDropped?.(1);
       queue.push({ entry: storable(entry), size });
       queuedRows += 1;
@@ -194,6 +196,7 @@ export function requestLogWriter(db: DbOrTx, options: WriterOptions): RequestLog
     },
     flush,
     async close() {
+      closed = true;
       clearInterval(timer);
       await flush();
     },

@@ -33,6 +33,14 @@ it("begins a line's write as it is logged with LOG_BUFFER_BYTES=0, and a line he
   expect(counted(held.stderr, "immediate")).toBe(0);
 });
 
+it("exits within its bound when stdout is a pipe nobody reads, what it could not write dropped", async () => {
+  const child = startNode(CHILD, ["4096", "20000", "burst", "500"], { stdio: ["ignore", "pipe", "pipe"] });
+  // Never read: the pipe fills and every write waits.
+  child.stdout!.pause();
+  const code = await new Promise((resolve) => child.once("exit", resolve));
+  expect(code).toBe(0);
+});
+
 it("writes lines that do not fill the buffer while the process runs on", async () => {
   const child = startNode(CHILD, ["4096", "3", "stay"], { stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";

@@ -408,6 +408,18 @@ describe("the writer", () => {
     expect(rows.map((r) => r.requestId).sort()).toEqual([0, 1, 2].map((i) => `${tag}-${i}`));
   });
 
+  it("counts a row recorded after it closed as dropped: no flush is to come", async () => {
+    const dropped: number[] = [];
+    const writer = writerWith({ onDropped: (n) => dropped.push(n) });
+    const tag = `after-close-${Date.now()}`;
+    writer.record(entry(`${tag}-0`));
+    await writer.close();
+    writer.record(entry(`${tag}-1`));
+    expect(dropped).toEqual([1]);
+    const rows = await t.app.db.select().from(requestLogs).where(sql`starts_with(${requestLogs.requestId}, ${tag})`);
+    expect(rows.map((r) => r.requestId)).toEqual([`${tag}-0`]);
+  });
+
   it("drops rows past its size bound too, counting them", async () => {
     const dropped: number[] = [];
     const writer = writerWith({ batchSize: 1000, maxQueuedBytes: 10_000, onDropped: (n) => dropped.push(n) });

@@ -7,6 +7,8 @@ import { count } from "drizzle-orm";
 import { schema } from "@/lib/db";
 import type { Sources } from "@/lib/enrichment/sources/types";
 import { createPartnerApiServer } from "@/lib/partner-api/node-server";
+import { countingServer } from "@/lib/http/counting-server";
+import { findRequest } from "@/lib/request-logs";
 import { stopHttpServer } from "@/server/lifecycle";
 import { opsHandlers } from "@/server/ops";
 import { createTestApp, newPartnerKey } from "../support/app";
@@ -90,4 +92,64 @@ it("fails readiness, refuses new connections, finishes the create in flight, the
     if (server.listening) server.close();
     await t.close();
   }
+});
+
+it("waits for a create whose client hung up: its property and request-log row are kept", async () => {
+  let release = () => {};
+  const answered = new Promise<void>((resolve) => (release = resolve));
+  let called = false;
+  const fake = fakeSources();
+  const sources: Sources = {
+    ...fake.test,
+    cadastre: { lookup: async (input) => ((called = true), await answered, fake.test.cadastre.lookup(input)) },
+  };
+  const t = await createTestApp({
+    sources: { test: sources, live: sources },
+    env: { ENRICHMENT_DEADLINE_MS: "60000", REQUEST_LOG_FLUSH_MS: "50" },
+  });
+  const { key } = await newPartnerKey(t.app);
+  const server = createPartnerApiServer(t.api, opsHandlers(t.app));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const connections = () => new Promise<number>((resolve) => server.getConnections((_, n) => resolve(n)));
+  try {
+    const headers = { "Content-Type": "application/json", "X-API-Key": key, "X-Request-Id": "hung-up" };
+    const path = "/api/v1/partner-api/properties";
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", path, headers, agent: false });
+    req.on("error", () => {});
+    req.end(JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }));
+    await eventually("the create reached the cadastre", () => called);
+    req.destroy();
+    await eventually("its connection closed", async () => (await connections()) === 0);
+    let stopped = false;
+    const stopping = stopHttpServer(server).then(() => (stopped = true));
+    // No connection is left; the handler is, waiting on the cadastre: the stop waits for it.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(await t.app.db.select({ n: count() }).from(schema.properties)).toEqual([{ n: 1 }]);
+    await eventually("its request-log row written", async () => (await findRequest(t.app.db, "hung-up")).length === 1);
+  } finally {
+    release();
+    if (server.listening) server.close();
+    await t.close();
+  }
+});
+
+it("is bounded: past it, connections are cut and a handler still running is no longer waited for", async () => {
+  const server = countingServer((_req, res) => {
+    res.writeHead(200).write("a stream that never ends");
+    return new Promise(() => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  const answered = new Promise<http.IncomingMessage>((resolve) =>
+    http.get({ host: "127.0.0.1", port, path: "/", agent: false }, resolve).on("error", () => {}),
+  );
+  const res = await answered;
+  const cut = new Promise((resolve) => res.on("close", resolve).resume());
+  await stopHttpServer(server, 300);
+  expect(server.listening).toBe(false);
+  await cut;
 });

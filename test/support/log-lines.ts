@@ -1,13 +1,14 @@
 // Child process for test/ops/log-buffer.test.ts: logs numbered lines to stdout through the server's
 // logger (createLogger with LOG_BUFFER_BYTES's option) and reports on stderr how many writes reached
 // stdout's file descriptor, and for how many lines a write began while the line was logged.
-//   <bufferBytes> <lines> burst: logs the lines in one go, then stops as a signalled server does (closeLogs).
+//   <bufferBytes> <lines> burst [closeMs]: logs the lines in one go, then stops as a signalled server does
+//   (closeLogs, bounded by closeMs, default 30 s).
 //   <bufferBytes> <lines> paced: logs a line, waits until the writes begun so far have completed, logs the next.
 //   <bufferBytes> <lines> stay: logs the lines, then stays up until its stdin closes.
 import fs from "node:fs";
 import { closeLogs, createLogger } from "@/lib/observability/logger";
 
-const [bufferBytes, lines, mode] = process.argv.slice(2);
+const [bufferBytes, lines, mode, closeMs = "30000"] = process.argv.slice(2);
 let begun = 0;
 let completed = 0;
 // sonic-boom writes through fs.write (asynchronously, its callback last) and fs.writeSync (pino's exit
@@ -44,6 +45,6 @@ for (let i = 0; i < Number(lines); i++) {
 }
 if (mode === "stay") process.stdin.resume().on("end", () => process.exit(0));
 else {
-  await closeLogs(logger, 30_000);
+  await closeLogs(logger, Number(closeMs));
   process.exit(0);
 }
