@@ -4,7 +4,7 @@
 import { DomainError, ERROR_TITLES, type ErrorCode } from "@/lib/domain";
 import { errorFields } from "@/lib/observability/logger";
 import type { ApiLogger } from "./operation";
-import { responseOf, type Answer } from "./request";
+import { redactSecrets, responseOf, type Answer } from "./request";
 
 export const STATUS_OF_CODE: Record<ErrorCode, number> = {
   invalid_cadastral_reference: 400,
@@ -92,10 +92,16 @@ function isUnavailable(error: unknown): boolean {
  * Any thrown value as a DomainError; unexpected ones are logged with the request id (class, message
  * and the stack's frames: a database error's values stay out), never leaked.
  */
+/** An error's log fields, a key, secret or URL credential its message quotes (a request's URL, say) redacted. */
+function loggedError(error: unknown) {
+  const fields = errorFields(error);
+  return { ...fields, error: redactSecrets(fields.error) };
+}
+
 export function toDomainError(error: unknown, requestId: string, logger: ApiLogger): DomainError {
   if (error instanceof DomainError) return error;
   if (isUnavailable(error)) {
-    logger.error({ requestId, ...errorFields(error) }, "database unavailable");
+    logger.error({ requestId, ...loggedError(error) }, "database unavailable");
     return new DomainError("service_unavailable", "The service is temporarily unavailable; retry shortly.");
   }
   const frames =
@@ -106,6 +112,6 @@ export function toDomainError(error: unknown, requestId: string, logger: ApiLogg
           .slice(0, 10)
           .join("\n")
       : undefined;
-  logger.error({ requestId, ...errorFields(error), frames }, "unhandled error");
+  logger.error({ requestId, ...loggedError(error), frames }, "unhandled error");
   return new DomainError("internal_error", "An unexpected error occurred; quote the request id to support.");
 }
