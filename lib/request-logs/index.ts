@@ -213,26 +213,33 @@ export interface RequestLogReader {
   role: Role;
 }
 
-/** A URL in text (its slashes perhaps JSON-escaped, `\/`): its scheme and host, then the rest. */
-const URL_IN_TEXT = /\bhttps?:(?:\\?\/){2}[^/\\\s"'<>?#]+((?:\\?\/|[?#])[^\s"'<>]*)?/gi;
+/**
+ * A URL in text, written any way a URL parser takes (slashes JSON-escaped, `\\u002f`, backslashes, or
+ * none): its scheme and host, then the rest, to the end of the text's token.
+ */
+const URL_IN_TEXT = /\bhttps?:(?:\\u002f|\\\\|\\?\/)*[^\s"'<>\\/?#]+([^\s"]*)/gi;
+/** A request that creates or changes a webhook endpoint: its body and query hold the endpoint's URL. */
+const ENDPOINT_PATH = /\/webhook-endpoints(?:\/|$)/;
+const HIDDEN_ENDPOINT = "[hidden: a webhook endpoint's request, shown to roles that may see the mode's endpoints]";
 
 /**
  * A row as `reader` may see it. A role that may not see the mode's webhook endpoints sees no URL in
- * it, only its host (as the security history names an endpoint): a request that created or changed a
- * live endpoint holds its URL, whose path or query may hold the receiver's token.
+ * it, only its host (as the security history names an endpoint), and nothing of the body or query of
+ * a request to the endpoints: a live endpoint's URL may hold the receiver's token, and a URL can be
+ * written in more ways (escapes inside its scheme) than a pattern over the text sent would find.
  */
 function seenBy(reader: RequestLogReader, row: RequestLogRow): RequestLogRow {
   if (can(reader.role, "endpoints", reader.mode)) return row;
+  const endpoint = ENDPOINT_PATH.test(row.path);
   const { path, query, requestHeaders, requestBody, problem } = mapStrings(
     {
       path: row.path,
-      query: row.query,
+      query: endpoint && row.query !== null ? HIDDEN_ENDPOINT : row.query,
       requestHeaders: row.requestHeaders,
-      requestBody: row.requestBody,
+      requestBody: endpoint && row.requestBody !== null ? HIDDEN_ENDPOINT : row.requestBody,
       problem: row.problem,
     },
-    (text) =>
-      text.replace(URL_IN_TEXT, (url, rest?: string) => (rest ? `${url.slice(0, -rest.length)}/[hidden]` : url)),
+    (text) => text.replace(URL_IN_TEXT, (url, rest: string) => (rest ? `${url.slice(0, -rest.length)}/[hidden]` : url)),
   );
   return { ...row, path, query, requestHeaders, requestBody, problem };
 }
