@@ -133,7 +133,8 @@ export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[
   const rows = await readDeliveries(deps.db, jobs);
   const seen = new Set<string>();
   // The same delivery twice in a batch (a job handed out twice): the first sends, the second is skipped.
-  const attempts = await Promise.all(
+  // Settled, not all: one job that throws must not end the batch while the others' sends are in flight.
+  const settled = await Promise.allSettled(
     jobs.map((job) => {
       const row = rows.get(job.deliveryId);
       if (!row || seen.has(job.deliveryId)) return "skipped" as const;
@@ -141,8 +142,13 @@ export async function deliverMany(deps: DeliveryDeps, jobs: readonly DeliverJob[
       return attemptOne(deps, job, row);
     }),
   );
+  const attempts = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const successes = attempts.filter((a): a is Success => typeof a === "object");
   const claimed = await writeSuccesses(deps.db, successes);
+  // Thrown only once every success is written: the batch's retry finds them logged and sends them no more.
+  const failures = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+  if (failures.length === 1) throw failures[0];
+  if (failures.length) throw new AggregateError(failures, `${failures.length} of a batch's deliveries failed to run`);
   return attempts.map((a) =>
     typeof a === "object" ? a.report(claimed.has(a.deliveryId) ? "succeeded" : "skipped") : a,
   );
@@ -199,7 +205,19 @@ async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<R
       .where(awaiting(delivery.id, job.attempt));
     return "skipped";
   }
-  const body = wirePayload(row.event);
+  let body: string;
+  try {
+    body = wirePayload(row.event);
+  } catch (error) {
+    // Our bug, not the receiver's doing: the delivery fails where operators see it (and may replay it
+    // once mended), not retried for ever; the job fails too, so the error is logged.
+    const why = `its payload could not be made: ${error instanceof Error ? error.message : String(error)}`;
+    await deps.db
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: why.slice(0, 500), nextAttemptAt: null, updatedAt: now(deps) })
+      .where(awaiting(delivery.id, job.attempt));
+    throw error;
+  }
   return { ...row, job, body, attempt: delivery.attempts + 1, step: job.step ?? job.attempt };
 }
 
