@@ -337,6 +337,9 @@ export const webhookEndpoints = pgTable(
     // Previous secret, still signed with until previousSecretExpiresAt (rotation).
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: ts("previous_secret_expires_at"),
+    // When its secret was last rotated (null: the one it was created with), so a create's replay never
+    // answers with another secret than the first answer's.
+    secretRotatedAt: ts("secret_rotated_at"),
     // The events it receives; null: every type (webhook.test reaches every endpoint regardless).
     eventTypes: text("event_types").array().$type<EventType[]>(),
     enabled: boolean("enabled").notNull().default(true),

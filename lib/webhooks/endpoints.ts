@@ -99,9 +99,16 @@ export interface IdempotentRequest {
   requestHash: string;
 }
 
+/** A create's replay whose first answer cannot be given again: its endpoint `since` changed. */
+const idempotencyGone = (since: string) =>
+  new DomainError("validation_error", `The endpoint this Idempotency-Key created ${since}: its first answer is gone.`, [
+    { header: "Idempotency-Key", detail: `its endpoint ${since} since: send a new key for a new endpoint` },
+  ]);
+
 /**
  * A new endpoint and its secret; with an Idempotency-Key used within 24 h for the same request, the
- * endpoint that request created (its secret too) and nothing new: the caller answers both alike.
+ * endpoint that request created (its secret too) and nothing new: the caller answers both alike. A
+ * replay after that endpoint was deleted or its secret rotated is refused (422) instead.
  */
 export async function createEndpoint(
   db: DbOrTx,
@@ -121,6 +128,10 @@ export async function createEndpoint(
     if (priorId) {
       const [prior] = await tx.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, priorId));
       if (prior!.requestHash !== idempotent!.requestHash) throw idempotencyConflict("endpoint");
+      // The first answer held the secret it was created with: never another (a rotated one, which the
+      // API otherwise never shows), nor an endpoint deleted since as if it were new.
+      const since = prior!.deletedAt ? "was deleted" : prior!.secretRotatedAt ? "had its secret rotated" : null;
+      if (since) throw idempotencyGone(since);
       return { endpoint: prior!, secret: prior!.secret, created: false };
     }
     const [{ n } = { n: 0 }] = await tx
@@ -253,10 +264,11 @@ export async function rotateSecret(
       overlapMs
         ? {
             secret,
+            secretRotatedAt: now,
             previousSecret: sql`${webhookEndpoints.secret}`,
             previousSecretExpiresAt: new Date(now.getTime() + overlapMs),
           }
-        : { secret, previousSecret: null, previousSecretExpiresAt: null },
+        : { secret, secretRotatedAt: now, previousSecret: null, previousSecretExpiresAt: null },
     )
     .where(and(eq(webhookEndpoints.id, id), active(scope), options.endOpenOverlap ? undefined : not(overlapOpen!)))
     .returning({ expiresAt: webhookEndpoints.previousSecretExpiresAt });

@@ -1,9 +1,10 @@
 // POST /webhook-endpoints with an Idempotency-Key: the same key and body within 24 h answer as the
 // first request did (201, the endpoint and its secret) and create nothing; another body is a 422
-// naming the header; without a key, two requests make two endpoints (the key is the client's say).
+// naming the header, as is a replay once the endpoint's secret was rotated or the endpoint deleted; without a key, two requests make two endpoints (the key is the client's say).
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { schema } from "@/lib/db";
+import { deleteEndpoint, rotateSecret } from "@/lib/webhooks/endpoints";
 import { newPartnerKey, post, problemOf, useTestApp, type TestApp } from "../support/app";
 import { countOf } from "../support/database";
 import { fakeSources } from "../support/fake-sources";
@@ -61,6 +62,28 @@ describe("POST /webhook-endpoints with an Idempotency-Key", () => {
       .where(eq(webhookEndpoints.partnerId, partner.id));
     expect((await create(body, { "X-API-Key": key, "Idempotency-Key": "shared" })).status).toBe(201);
     expect(await endpointsOf(partner.id)).toBe(4);
+  });
+
+  it("a replay after its endpoint's secret was rotated, or the endpoint deleted, is a 422: never another secret", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    const scope = { partnerId: partner.id, mode: "test" as const };
+    for (const [name, change] of [
+      ["had its secret rotated", (id: string) => rotateSecret(t.app.db, scope, id, { overlap: "now" })],
+      ["was deleted", (id: string) => deleteEndpoint(t.app.db, scope, id)],
+    ] as const) {
+      const headers = { "X-API-Key": key, "Idempotency-Key": `changed-${name.length}` };
+      const body = { url: "https://hooks.example.com/changed" };
+      const first = await create(body, headers);
+      expect(first.status).toBe(201);
+      const created = await first.json();
+      await change(created.id);
+      const again = await create(body, headers);
+      expect(again.status, name).toBe(422);
+      const problem = await problemOf(again);
+      expect(problem.errors).toEqual([{ header: "Idempotency-Key", detail: expect.stringContaining(name) }]);
+      expect(JSON.stringify(problem)).not.toContain("whsec_");
+    }
+    expect(await endpointsOf(partner.id)).toBe(2);
   });
 
   it("a malformed key is a 422 naming the header", async () => {
