@@ -159,7 +159,7 @@ async function attemptOne(deps: DeliveryDeps, job: DeliverJob, row: Row): Promis
   const ready = await prepare(deps, job, row);
   if (ready === "skipped") return ready;
   const sent = await send(deps, ready);
-  if (sent === "deferred") return sent;
+  if (sent === "deferred" || sent === "skipped") return sent;
   return record(deps, sent);
 }
 
@@ -187,6 +187,28 @@ const awaiting = (deliveryId: string, attempts: number) =>
     eq(webhookDeliveries.status, "pending"),
   );
 
+type EndpointState = Pick<Row["endpoint"], "deletedAt" | "enabled" | "disabledReason">;
+
+/** Why `job` may not call `endpoint`: deleted, or disabled for a scheduled attempt; null when it may. */
+function refusal(endpoint: EndpointState, job: DeliverJob): string | null {
+  if (endpoint.deletedAt) return "endpoint deleted";
+  if (!endpoint.enabled && job.trigger === "scheduled")
+    return `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
+  return null;
+}
+
+/** The delivery failed without a call, for `why`; the job's attempt is skipped. */
+async function failUncalled(deps: DeliveryDeps, deliveryId: string, job: DeliverJob, why: string) {
+  await deps.db
+    .update(webhookDeliveries)
+    .set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now(deps) })
+    .where(awaiting(deliveryId, job.attempt));
+  return "skipped" as const;
+}
+
+/** A wait for a slot longer than this may have seen the endpoint deleted or disabled: it is read again. */
+const RECHECK_AFTER_MS = 20;
+
 /**
  * Stage 1: whether the job's attempt is still due (not already made, nor superseded by a replay),
  * and to an endpoint that may be called; a deleted one, or a disabled one for a scheduled attempt,
@@ -195,16 +217,8 @@ const awaiting = (deliveryId: string, attempts: number) =>
 async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<Ready | "skipped"> {
   const { delivery, endpoint } = row;
   if (delivery.attempts !== job.attempt || delivery.status !== "pending") return "skipped";
-  if (endpoint.deletedAt || (!endpoint.enabled && job.trigger === "scheduled")) {
-    const why = endpoint.deletedAt
-      ? "endpoint deleted"
-      : `endpoint disabled (${endpoint.disabledReason ?? "no reason given"})`;
-    await deps.db
-      .update(webhookDeliveries)
-      .set({ status: "failed", lastError: why, nextAttemptAt: null, updatedAt: now(deps) })
-      .where(awaiting(delivery.id, job.attempt));
-    return "skipped";
-  }
+  const refused = refusal(endpoint, job);
+  if (refused) return failUncalled(deps, delivery.id, job, refused);
   let body: string;
   try {
     body = wirePayload(row.event);
@@ -226,12 +240,25 @@ async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<R
  * moves) and its partner's; one that found them in use all the wait gets the same job again in a
  * moment, no attempt counted.
  */
-async function send(deps: DeliveryDeps, ready: Ready): Promise<Sent | "deferred"> {
+async function send(deps: DeliveryDeps, ready: Ready): Promise<Sent | "deferred" | "skipped"> {
   const { endpoint, delivery, body } = ready;
+  const waitedFrom = performance.now();
   const slot = deps.slots ? await deps.slots.wait(endpoint.partnerId, endpoint.id) : () => {};
   if (!slot) {
     await enqueue(deps.queue, deps.db, QUEUES.deliverWebhook, ready.job, { delaySeconds: deferSeconds() });
     return "deferred";
+  }
+  // A wait of more than a moment (up to a second) may have seen the endpoint deleted or disabled.
+  if (performance.now() - waitedFrom > RECHECK_AFTER_MS) {
+    const [current] = await deps.db
+      .select({ deletedAt: e.deletedAt, enabled: e.enabled, disabledReason: e.disabledReason })
+      .from(e)
+      .where(eq(e.id, endpoint.id));
+    const refused = current && refusal(current, ready.job);
+    if (refused) {
+      slot(undefined);
+      return failUncalled(deps, delivery.id, ready.job, refused);
+    }
   }
   const startedAt = now(deps);
   const headers = webhookHeaders(signingSecrets(endpoint, startedAt), delivery.messageId, startedAt, body);

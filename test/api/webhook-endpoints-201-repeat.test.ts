@@ -1,6 +1,7 @@
 // POST /webhook-endpoints with an Idempotency-Key: the same key and body within 24 h answer as the
 // first request did (201, the endpoint and its secret) and create nothing; another body is a 422
-// naming the header, as is a replay once the endpoint's secret was rotated or the endpoint deleted; without a key, two requests make two endpoints (the key is the client's say).
+// naming the header, as is a replay once the endpoint's secret was rotated or the endpoint deleted;
+// without a key, two requests make two endpoints (the key is the client's say).
 import { describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { schema } from "@/lib/db";
@@ -64,7 +65,7 @@ describe("POST /webhook-endpoints with an Idempotency-Key", () => {
     expect(await endpointsOf(partner.id)).toBe(4);
   });
 
-  it("a replay after its endpoint's secret was rotated, or the endpoint deleted, is a 422: never another secret", async () => {
+  it("a replay once its endpoint's secret was rotated or it was deleted is a 422: no other secret", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const scope = { partnerId: partner.id, mode: "test" as const };
     for (const [name, change] of [
