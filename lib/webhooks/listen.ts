@@ -23,8 +23,18 @@ type EventRow = typeof events.$inferSelect;
 type Cursor = { us: bigint; id: string };
 const FIRST_ID = "00000000-0000-0000-0000-000000000000";
 const after = (a: Cursor, b: Cursor) => a.us > b.us || (a.us === b.us && a.id > b.id);
-const cursorSql = (c: Cursor) =>
-  sql`(${"epoch"}::timestamptz + ${c.us.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
+const timeSql = (us: bigint) => sql`(${"epoch"}::timestamptz + ${us.toString()}::bigint * interval '1 microsecond')`;
+const cursorSql = (c: Cursor) => sql`(${timeSql(c.us)}, ${c.id}::uuid)`;
+
+/**
+ * The start of the oldest transaction still open in the database, in microseconds: every event
+ * stamped before it is committed (or never will be). An event's stamp is its transaction's start
+ * (`now()`), so one committed late can be stamped before events already seen; the poller reads only
+ * up to here, in a statement of its own before the events' (whose snapshot then holds them all).
+ */
+const HORIZON = sql`select (extract(epoch from min(xact_start)) * 1000000)::bigint::text as us
+  from pg_stat_activity
+  where datname = current_database() and backend_type = 'client backend' and xact_start is not null`;
 
 interface Subscriber {
   scope: Scope;
@@ -36,10 +46,11 @@ interface Subscriber {
 }
 
 /**
- * The process's one poller of events for every listen session: one query per `pollMs` however many
- * sessions are open (a query per session every half second let 400 sessions starve the API), its
- * events fanned out in memory to the sessions of their partner. It polls only while a session is
- * open.
+ * The process's one poller of events for every listen session: one poll per `pollMs` however many
+ * sessions are open (a query per session every half second let 400 sessions starve the API; a poll
+ * is the horizon's statement and the events'), its events fanned out in memory to the sessions of
+ * their partner. It polls only while a session is open; an open transaction holds back what it
+ * streams, never loses it.
  */
 export interface ListenHub {
   /** Events of `scope` recorded from now on, each to `deliver` once, in order; resolves to the unsubscribe. */
@@ -70,6 +81,7 @@ export function listenHub(db: Db, pollMs: number): ListenHub {
         return sql`(${partnerId}::uuid, ${mode})`;
       });
       try {
+        const [horizon] = rowsOf<{ us: string }>(await db.execute(HORIZON));
         const fresh = await db
           .select({
             event: events,
@@ -80,6 +92,7 @@ export function listenHub(db: Db, pollMs: number): ListenHub {
             and(
               sql`(${events.partnerId}, ${events.mode}) in (${sql.join(scopes, sql`, `)})`,
               sql`(${events.createdAt}, ${events.id}) > ${cursorSql(cursor)}`,
+              sql`${events.createdAt} < ${timeSql(BigInt(horizon!.us))}`,
             ),
           )
           .orderBy(asc(events.createdAt), asc(events.id))

@@ -93,3 +93,36 @@ it("a session joining later gets nothing of its partner's events from before it 
   stopLate();
   hub.close();
 });
+
+it("streams an event whose transaction commits after a later-stamped one's, once, in its place", async () => {
+  const hub = listenHub(t.app.db, 20);
+  const { partner } = await newPartnerKey(t.app);
+  const got: number[] = [];
+  const stop = await hub.subscribe(
+    { partnerId: partner.id, mode: "test" },
+    (e) => got.push((e.payload as { n: number }).n),
+    (error) => {
+      throw error;
+    },
+  );
+  // Event 1 is stamped with its transaction's start and committed last; event 2, stamped later,
+  // commits first and is polled while 1 is not yet visible.
+  let commit = () => {};
+  const held = new Promise<void>((resolve) => (commit = resolve));
+  const slow = t.app.db.transaction(async (tx) => {
+    await recordEvent(tx, t.app.queue, event(partner.id, 1));
+    await held;
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await recordEvent(t.app.db, t.app.queue, event(partner.id, 2));
+  // Polls go by while 1's transaction is open: 2 waits behind it, as stamped.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(got).toEqual([]);
+  commit();
+  await slow;
+  await eventually("both events", async () => got.length >= 2);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(got).toEqual([1, 2]);
+  stop();
+  hub.close();
+});
