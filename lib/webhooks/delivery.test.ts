@@ -424,6 +424,50 @@ describe("delivery against a real receiver", () => {
   });
 });
 
+describe("a batch of jobs", () => {
+  const jobOf = async (deliveryId: string) => (await jobsOf(deliveryId)).at(-1)!.data;
+
+  it("sends and writes the rest when one job cannot run (its delivery fails); a rerun sends none twice", async () => {
+    const { scope } = await newEndpoint();
+    const good = (await emit(scope)).deliveries[0]!;
+    // A stored payload off the contract's schema: our bug, not the receiver's doing.
+    const bad = (await emit(scope, { property_id: "x" } as unknown as Property)).deliveries[0]!;
+    const jobs = [await jobOf(good.id), await jobOf(bad.id)];
+    await expect(deliverMany(deps, jobs)).rejects.toThrow(/stored payload is not the contract's/);
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveryOf(good.id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(await deliveryOf(bad.id)).toMatchObject({ status: "failed", attempts: 0 });
+    expect((await deliveryOf(bad.id)).lastError).toMatch(/^its payload could not be made: /);
+    // pg-boss retries the batch: both jobs are found done.
+    expect(await deliverMany(deps, jobs)).toEqual(["skipped", "skipped"]);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("does not call an endpoint deleted while its delivery waited for a slot: the delivery fails", async () => {
+    const { scope, endpoint } = await newEndpoint();
+    const delivery = (await emit(scope)).deliveries[0]!;
+    const slots = deliverySlots(10, { min: 1, max: 10, latencyTargetMs: 5000 });
+    // Another delivery to the endpoint holds its one slot.
+    const held = (await slots.wait(scope.partnerId, endpoint.id))!;
+    // Deleted once the delivery, its endpoint read as it was, asks for the slot.
+    let asking = () => {};
+    const asked = new Promise<void>((resolve) => (asking = resolve));
+    const watched = { ...slots, wait: (partnerId: string, id: string) => (asking(), slots.wait(partnerId, id)) };
+    const run = deliverMany({ ...deps, slots: watched }, [await jobOf(delivery.id)]);
+    await asked;
+    expect(await deleteEndpoint(database.db, scope, endpoint.id)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    held({ startedAt: 0, endedAt: 1, statusCode: 200 });
+    expect(await run).toEqual(["skipped"]);
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryOf(delivery.id)).toMatchObject({
+      status: "failed",
+      lastError: "endpoint deleted",
+      attempts: 0,
+    });
+  });
+});
+
 describe("replays and test events", () => {
   it("replay keeps the webhook-id, logs a manual attempt and starts the schedule over", async () => {
     const { scope, endpoint } = await newEndpoint();

@@ -36,20 +36,26 @@ function request(
   });
 }
 
-it("fails readiness, refuses new connections, finishes the create in flight, then closes", async () => {
-  // The cadastre answers when the test says so; the create waits for it (deadline 60 s).
+/** An App whose cadastre answers when the test says so (`release`); a create waits for it (deadline 60 s). */
+async function heldCadastreApp(env: Record<string, string> = {}) {
   let release = () => {};
   const answered = new Promise<void>((resolve) => (release = resolve));
-  let called = false;
+  const cadastre = { called: false, release: () => release() };
   const fake = fakeSources();
   const sources: Sources = {
     ...fake.test,
-    cadastre: { lookup: async (input) => ((called = true), await answered, fake.test.cadastre.lookup(input)) },
+    cadastre: { lookup: async (input) => ((cadastre.called = true), await answered, fake.test.cadastre.lookup(input)) },
   };
   const t = await createTestApp({
     sources: { test: sources, live: sources },
-    env: { ENRICHMENT_DEADLINE_MS: "60000" },
+    env: { ENRICHMENT_DEADLINE_MS: "60000", ...env },
   });
+  return { t, cadastre };
+}
+
+it("fails readiness, refuses new connections, finishes the create in flight, then closes", async () => {
+  const { t, cadastre } = await heldCadastreApp();
+  const { release } = cadastre;
   const { key } = await newPartnerKey(t.app);
   const server = createPartnerApiServer(t.api, opsHandlers(t.app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -63,7 +69,7 @@ it("fails readiness, refuses new connections, finishes the create in flight, the
       { "Content-Type": "application/json", "X-API-Key": key },
       JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }),
     );
-    await eventually("the create reached the cadastre", () => called);
+    await eventually("the create reached the cadastre", () => cadastre.called);
 
     // SIGTERM: readiness fails first (asked on a connection of its own, the server still answers).
     t.app.beginShutdown();
@@ -95,18 +101,8 @@ it("fails readiness, refuses new connections, finishes the create in flight, the
 });
 
 it("waits for a create whose client hung up: its property and request-log row are kept", async () => {
-  let release = () => {};
-  const answered = new Promise<void>((resolve) => (release = resolve));
-  let called = false;
-  const fake = fakeSources();
-  const sources: Sources = {
-    ...fake.test,
-    cadastre: { lookup: async (input) => ((called = true), await answered, fake.test.cadastre.lookup(input)) },
-  };
-  const t = await createTestApp({
-    sources: { test: sources, live: sources },
-    env: { ENRICHMENT_DEADLINE_MS: "60000", REQUEST_LOG_FLUSH_MS: "50" },
-  });
+  const { t, cadastre } = await heldCadastreApp({ REQUEST_LOG_FLUSH_MS: "50" });
+  const { release } = cadastre;
   const { key } = await newPartnerKey(t.app);
   const server = createPartnerApiServer(t.api, opsHandlers(t.app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -118,7 +114,7 @@ it("waits for a create whose client hung up: its property and request-log row ar
     const req = http.request({ host: "127.0.0.1", port, method: "POST", path, headers, agent: false });
     req.on("error", () => {});
     req.end(JSON.stringify({ cadastral_reference: "2749704YJ0624N0001DI" }));
-    await eventually("the create reached the cadastre", () => called);
+    await eventually("the create reached the cadastre", () => cadastre.called);
     req.destroy();
     await eventually("its connection closed", async () => (await connections()) === 0);
     let stopped = false;
