@@ -38,11 +38,12 @@ export async function signUp(
   checkEmail(input.email);
   checkPassword(input.password);
   if (isReservedName(organisation)) throw refuse("This organisation name is reserved. Choose another.");
-  if (await findUserByEmail(db, input.email))
-    throw refuse("An account with this email already exists. Sign in instead.");
-  // Only a sign-up that would be made counts against the cap: refused attempts spend nothing.
+  // Counted before the email is looked up: the answer says whether an account has it, so probing
+  // for accounts spends the cap as signing up does. Invalid input spends nothing.
   const refused = await admit();
   if (refused) throw refuse(refused);
+  if (await findUserByEmail(db, input.email))
+    throw refuse("An account with this email already exists. Sign in instead.");
   const passwordHash = await passwords.hash(input.password);
   return db.transaction(async (tx) => {
     const [partner] = await tx.insert(schema.partners).values({ name: organisation }).onConflictDoNothing().returning();

@@ -3,11 +3,11 @@
 // address and per client before anything is looked up; an account's link carries a random token,
 // stored hashed, that works once and for a short while; a reset ends every session of the user.
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { schema, type DbOrTx } from "@/lib/db";
 import { passwordResetEmail, portalLink, queueEmails } from "@/lib/email";
 import { hashToken } from "./accounts";
-import { bump, findUserByEmail, normalizeEmail, type User } from "./users";
+import { bump, findUserByEmail, normalizeEmail, revokeStanding, type User } from "./users";
 import type { Passwords } from "./password";
 import { checkEmail, checkPassword, refuse } from "./input";
 
@@ -97,9 +97,8 @@ export async function resetPasswordWithToken(
       .where(and(eq(users.id, used.userId), isNull(users.disabledAt)))
       .returning();
     if (!user) throw refuse(RESET_LINK_REFUSED);
-    await tx
-      .delete(passwordResets)
-      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt), ne(passwordResets.id, used.id)));
+    // Every other link, and the invitations whoever held the account may have sent.
+    await revokeStanding(tx, user.id);
     return user;
   });
 }

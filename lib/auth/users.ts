@@ -10,7 +10,7 @@ import { grantableRoles, isUuid, type Role, type TeamRole } from "@/lib/domain";
 import type { Passwords } from "./password";
 import { checkPassword, refuse } from "./input";
 
-const { users, invitations } = schema;
+const { users, invitations, passwordResets } = schema;
 export type User = typeof users.$inferSelect;
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -73,13 +73,22 @@ export async function withdrawInvitationsOutgrown(db: DbOrTx, memberId: string, 
 }
 
 /**
+ * What a stolen session or mailbox could still use once the user's sessions end or their password
+ * changes: a reset link not used yet (it would take the account back), and the invitations they sent
+ * (whoever held their session may have made them). Both go.
+ */
+export async function revokeStanding(db: DbOrTx, userId: string): Promise<void> {
+  await db.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+  await withdrawInvitationsOutgrown(db, userId, null);
+}
+
+/**
  * Ends every session of the user at once (an operator's "End sessions" for a lost laptop or a shared
- * password; every copy of every cookie), and withdraws the invitations they sent: whoever holds their
- * session may have made them.
+ * password; every copy of every cookie), with what those sessions could have left standing.
  */
 export async function endSessions(db: DbOrTx, userId: string): Promise<void> {
   await db.update(users).set(bump).where(eq(users.id, userId));
-  await withdrawInvitationsOutgrown(db, userId, null);
+  await revokeStanding(db, userId);
 }
 
 /** Self-service: the current password proves it is them; every session ends, this one included. */
@@ -99,6 +108,7 @@ export async function changePassword(
     .update(users)
     .set({ passwordHash: await passwords.hash(next), ...bump })
     .where(eq(users.id, userId));
+  await revokeStanding(db, userId);
 }
 
 /** An operator's reset: a new random password, shown once to be passed on; every session ends. */
@@ -111,6 +121,7 @@ export async function resetPassword(db: DbOrTx, passwords: Passwords, userId: st
     .where(eq(users.id, userId))
     .returning({ id: users.id });
   if (!row) throw refuse("No such user.");
+  await revokeStanding(db, userId);
   return password;
 }
 
@@ -122,7 +133,7 @@ export async function setDisabled(db: DbOrTx, actorId: string, userId: string, d
     .update(users)
     .set({ disabledAt: disabled ? new Date() : null, ...bump })
     .where(eq(users.id, userId));
-  if (disabled) await withdrawInvitationsOutgrown(db, userId, null);
+  if (disabled) await revokeStanding(db, userId);
 }
 
 /**

@@ -90,7 +90,7 @@ it("never promotes a partner's user to admin: start-up fails and the account sta
   expect(after).toMatchObject({ role: "owner", partnerId: owner.partnerId, passwordHash: owner.passwordHash });
 });
 
-it("a sign-up is admitted (counted against the cap on new accounts) only once it is valid; a refusal makes nothing", async () => {
+it("a sign-up is admitted (counted against the cap on new accounts) once it is valid; a refusal makes nothing", async () => {
   let asked = 0;
   const admit = async () => (++asked > 1 ? "Too many new accounts from here." : null);
   const email = () => `cap-${Math.random()}@example.test`;
@@ -110,4 +110,10 @@ it("a sign-up is admitted (counted against the cap on new accounts) only once it
   expect(await findUserByEmail(t.app.db, second)).toBeNull();
   const partners = await t.app.db.select().from(schema.partners).where(eq(schema.partners.name, "Cap Bank Two"));
   expect(partners).toHaveLength(0);
+  // A taken email is counted too (its answer says an account has it): probing for accounts spends the cap,
+  // and once it is spent says nothing of the email.
+  const taken = { organisation: "Cap Bank Three", email: first.email, password: "long-enough-pw" };
+  await expect(signUp(t.app, taken, admit)).rejects.toThrow("Too many new accounts from here.");
+  expect(asked).toBe(3);
+  await expect(signUp(t.app, taken, async () => null)).rejects.toThrow(/already exists/);
 });

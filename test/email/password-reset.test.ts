@@ -1,13 +1,16 @@
 // Self-service password reset by email, through the commands the portal's actions call
 // (server/password-reset.ts) and a real SMTP server on loopback: the emailed link resets the
 // password once, the second use fails; the answer is the same whether or not the account exists;
-// requests are throttled per address and per client alike for both.
+// requests are throttled per address and per client alike for both; a link, and the invitations the
+// account sent, do not outlive a change of password or the end of its sessions.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { schema } from "@/lib/db";
-import { checkCredentials, hashToken } from "@/lib/auth/accounts";
+import { randomUUID } from "node:crypto";
+import { acceptInvitation, checkCredentials, hashToken } from "@/lib/auth/accounts";
 import { RESET_LINK_REFUSED } from "@/lib/auth/reset";
-import { getUser } from "@/lib/auth/users";
+import { createInvitation } from "@/lib/auth/team";
+import { changePassword, endSessions, getUser, resetPassword, setDisabled } from "@/lib/auth/users";
 import { registerSendEmailWorker } from "@/jobs/send-email";
 import { askForPasswordReset, resetWithLink } from "@/server/password-reset";
 import { createTestApp, type TestApp } from "../support/app";
@@ -135,4 +138,43 @@ it("a disabled account gets no link", async () => {
   await t.app.db.update(schema.users).set({ disabledAt: new Date() }).where(eq(schema.users.id, owner.id));
   expect(await askForPasswordReset(t.app, owner.email, client())).toBe("sent");
   expect(await outboxTo(owner.email)).toEqual([]);
+});
+
+it("a link asked before the password changed, its sessions ended or the account disabled no longer works", async () => {
+  const actions = {
+    "its own change": (id: string) => changePassword(t.app.db, t.app.passwords, id, "pw-owner-1234", "changed pw 1234"),
+    "an operator's reset": (id: string) => resetPassword(t.app.db, t.app.passwords, id),
+    "sessions ended": (id: string) => endSessions(t.app.db, id),
+    "a disable and enable": async (id: string) => {
+      await setDisabled(t.app.db, randomUUID(), id, true);
+      await setDisabled(t.app.db, randomUUID(), id, false);
+    },
+  };
+  for (const [name, act] of Object.entries(actions)) {
+    const { owner } = await organisation(t.app, []);
+    expect(await askForPasswordReset(t.app, owner.email, client())).toBe("sent");
+    const token = tokenOf(linkIn(await inbox.receive(owner.email, /^Reset your Finca password$/))!);
+    await act(owner.id);
+    expect((await refusal(resetWithLink(t.app, token, "taken over pw 123", null)))?.detail, name).toBe(
+      RESET_LINK_REFUSED,
+    );
+  }
+});
+
+it("a reset by link, like a password change, withdraws the invitations the account sent", async () => {
+  for (const recover of ["link", "change"] as const) {
+    const { owner, partnerId } = await organisation(t.app, []);
+    // Made by whoever held the owner's session.
+    const invitation = await createInvitation(t.app.db, partnerId, owner, { role: "owner" });
+    if (recover === "link") {
+      expect(await askForPasswordReset(t.app, owner.email, client())).toBe("sent");
+      const token = tokenOf(linkIn(await inbox.receive(owner.email, /^Reset your Finca password$/))!);
+      await resetWithLink(t.app, token, "recovered pw 1234", null);
+    } else await changePassword(t.app.db, t.app.passwords, owner.id, "pw-owner-1234", "recovered pw 1234");
+    const joined = acceptInvitation(t.app, invitation, {
+      email: `intruder-${recover}@example.test`,
+      password: "x-12345678",
+    });
+    expect((await refusal(joined))?.detail, recover).toMatch(/invalid, expired or already used/);
+  }
 });
