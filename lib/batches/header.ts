@@ -8,6 +8,7 @@ import {
   invalidRequest,
   noExternalIdColumn,
   noReferenceColumn,
+  twiceNamed,
   type ColumnChoice,
   type Columns,
 } from "./items";
@@ -55,6 +56,8 @@ export class HeaderFinder {
     if (columns) {
       if (this.choice.externalId && columns.externalId === null)
         throw noExternalIdColumn(values, line, this.choice.externalId);
+      const twice = twiceNamed(values, line, this.choice);
+      if (twice) throw twice;
       return this.settle(values, line, columns, []);
     }
     this.seen.push({ values, line });

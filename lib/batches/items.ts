@@ -71,11 +71,15 @@ export interface ColumnChoice {
 
 export const ACCEPTED_NAMES: ColumnChoice = { reference: null, externalId: null };
 
+/** Whether a header cell names the reference column (the partner's name for it, else an accepted one). */
+const namesReference = (cell: string, choice: ColumnChoice) =>
+  choice.reference ? headerKey(cell) === headerKey(choice.reference) : isOneOf(REFERENCE_HEADERS, headerKey(cell));
+
 /** Where the reference and external id are in a row; null when it is not the header (no reference column). */
 export function columnsOf(row: readonly string[], choice: ColumnChoice = ACCEPTED_NAMES): Columns | null {
   const reference = choice.reference
     ? columnNamed(row, choice.reference)
-    : row.findIndex((cell) => isOneOf(REFERENCE_HEADERS, headerKey(cell)));
+    : row.findIndex((cell) => namesReference(cell, choice));
   if (reference < 0) return null;
   const externalId = columnNamed(row, choice.externalId ?? EXTERNAL_ID_HEADER);
   return { reference, externalId: externalId < 0 ? null : externalId };
@@ -113,6 +117,22 @@ export function noExternalIdColumn(header: readonly string[], line: number, name
 }
 
 /**
+ * A header naming the reference column, or the external id's, twice (`refcat,…,refcat`, or `refcat`
+ * beside `cadastral_reference`) is refused: which column is meant cannot be told, and reading the
+ * first would drop the other's values without a word.
+ */
+export function twiceNamed(header: readonly string[], line: number, choice: ColumnChoice): DomainError | null {
+  const externalId = headerKey(choice.externalId ?? EXTERNAL_ID_HEADER);
+  const references = header.filter((cell) => namesReference(cell, choice));
+  const ids = header.filter((cell) => headerKey(cell) === externalId);
+  const twice = references.length > 1 ? references : ids.length > 1 ? ids : null;
+  if (!twice) return null;
+  const what = references.length > 1 ? "reference" : "external_id";
+  const detail = `the header row (line ${line}) has two ${what} columns, ${quoted(twice)}: rename or remove one`;
+  return invalidRequest(`The file's ${detail}.`, [{ line, detail }]);
+}
+
+/**
  * The items of a table's data rows (after its header, in pages): each row's reference and external
  * id. A request over the limit or with an unusable external id is refused whole.
  */
@@ -130,12 +150,19 @@ export async function itemsOfRows(
           { line, detail: `more than ${maxItems} data rows` },
         ]);
       const externalId = columns.externalId === null ? "" : (row[columns.externalId] ?? "").trim();
+      const reference = row[columns.reference] ?? "";
+      // Neither ever holds a line break: one that does is rows read into one (in a CSV, a quote opened
+      // and not closed where the row ended), which would lose them without a word.
+      if (/[\r\n]/.test(reference) || /[\r\n]/.test(externalId)) {
+        const detail = "its reference or external_id runs over several lines (a quote opened and never closed?)";
+        throw invalidRequest(`Data row ${line}: ${detail}; the rows after it were read into it.`, [{ line, detail }]);
+      }
       const problem = textProblem(externalId);
       if (problem)
         throw invalidRequest(`external_id on data row ${line} ${problem}.`, [
           { line, detail: `external_id ${problem}` },
         ]);
-      items.push({ reference: row[columns.reference] ?? "", externalId: externalId || null });
+      items.push({ reference, externalId: externalId || null });
     }
   }
   if (!items.length)

@@ -77,6 +77,9 @@ async function read(job, { delimiter, limits }) {
     delimiter,
     relax_column_count: true,
     relax_quotes: true,
+    // Every line ending, each time: csv-parse otherwise takes the first line's for the file, and a
+    // CRLF file with LF lines appended would merge each such line into the row before it.
+    record_delimiter: ["\\r\\n", "\\n", "\\r"],
     skip_empty_lines: true,
     // csv-parse stops a record at this many characters as it goes; columns and fields are checked
     // on each record (a \`cast\` per field made parsing 25 times slower).

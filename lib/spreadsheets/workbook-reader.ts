@@ -128,8 +128,10 @@ async function read() {
     sheets++;
     for await (const row of sheet) {
       await yieldToOthers();
-      // row.values is 1-based: index 0 is always empty.
-      const values = row.values.slice(1).map((v) => cellText(v).trim());
+      // row.values is 1-based (index 0 is always empty) and sparse: an empty cell is a hole, which
+      // map would keep as one (undefined further on), so each index is read.
+      const values = [];
+      for (let i = 1; i < row.values.length; i++) values.push(cellText(row.values[i]).trim());
       const chars = values.reduce((sum, v) => sum + v.length, 0);
       if ((text += chars) > workerData.maxTextChars) {
         const message = "its rows hold more than " + workerData.maxTextChars + " characters of text";

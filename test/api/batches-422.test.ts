@@ -133,6 +133,13 @@ describe("POST /batches (CSV) → 422", () => {
       [{ line: expect.any(Number) as unknown as number }],
       /CSV/,
     ));
+  it("a quote opened at a field's start and closed rows later: the rows read into one are refused", () =>
+    expect422(postCsv('refcat,external_id\n"x,1\ny,2\n"z",3\n', h()), [{ line: 1 }], /several lines/));
+  it.each([
+    ["refcat,external_id,refcat\nx,1,y\n", /two reference columns/],
+    ["cadastral_reference;refcat\nx;y\n", /two reference columns/],
+    ["refcat,external_id,External_ID\nx,1,2\n", /two external_id columns/],
+  ])("a header naming a column twice: %j", (csv, detail) => expect422(postCsv(csv, h()), [{ line: 1 }], detail));
   it("a charset other than UTF-8", () =>
     expect422(
       postCsv("refcat\nx\n", { ...h(), "Content-Type": "text/csv; charset=latin1" }),

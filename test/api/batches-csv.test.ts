@@ -1,9 +1,10 @@
-// The CSV dialects partners' spreadsheets write, all read to the same items.
+// The CSV dialects partners' spreadsheets write, all read to the same items; a workbook's empty
+// cells read as empty.
 import { describe, expect, it } from "vitest";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { useTestApp, type TestApp } from "../support/app";
 import { fakeSources } from "../support/fake-sources";
-import { allItems, batchOf, postCsv } from "../support/batches";
+import { allItems, batchOf, postCsv, postXlsx, workbookOf } from "../support/batches";
 
 let t: TestApp;
 let key: string;
@@ -13,8 +14,10 @@ const unit = (parcel: string) => parcel + "0001" + checkLetters(parcel + "0001")
 const A = unit("2749704YJ0624N");
 const B = unit("9872023VH5797S");
 
-async function itemsOf(csv: string | Uint8Array) {
-  const res = await t.api.createBatch(postCsv(csv, { "X-API-Key": key }));
+const itemsOf = (csv: string | Uint8Array) => itemsOfRequest(postCsv(csv, { "X-API-Key": key }));
+
+async function itemsOfRequest(req: Request) {
+  const res = await t.api.createBatch(req);
   expect(res.status).toBe(202);
   const batch = await batchOf(res);
   return (await allItems(t, key, batch.batch_id)).map((i) => [i.line, i.cadastral_reference, i.external_id, i.status]);
@@ -68,9 +71,27 @@ describe("POST /batches (CSV dialects)", () => {
       [5, "short", null, "invalid"],
     ]);
   });
+  it("CRLF and LF lines in one file (rows appended by another tool), each its own row", async () =>
+    expect(await itemsOf(`refcat,external_id\r\n${A},loan-1\n${B},loan-2\r\n`)).toEqual(expected));
   it("empty lines are skipped; short rows read as empty cells", async () =>
     expect(await itemsOf(`external_id,refcat\n\nloan-1,${A}\n\nloan-2,${B}\nloan-3\n`)).toEqual([
       ...expected,
       [3, "", "loan-3", "invalid"],
     ]));
+});
+
+describe("POST /batches (a workbook's empty cells)", () => {
+  it("reads a cell left empty before a filled one as empty, in the header and in data rows", async () =>
+    expect(
+      await itemsOfRequest(
+        postXlsx(
+          await workbookOf([
+            [null, "refcat", null, "external_id"],
+            [null, A, null, "loan-1"],
+            ["x", B, null, "loan-2"],
+          ]),
+          { "X-API-Key": key },
+        ),
+      ),
+    ).toEqual(expected));
 });
