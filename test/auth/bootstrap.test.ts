@@ -90,7 +90,7 @@ it("never promotes a partner's user to admin: start-up fails and the account sta
   expect(after).toMatchObject({ role: "owner", partnerId: owner.partnerId, passwordHash: owner.passwordHash });
 });
 
-it("a sign-up is admitted (counted against the cap on new accounts) once it is valid; a refusal makes nothing", async () => {
+it("a sign-up is counted against the cap on new accounts once it is valid; a refusal makes nothing", async () => {
   let asked = 0;
   const admit = async () => (++asked > 1 ? "Too many new accounts from here." : null);
   const email = () => `cap-${Math.random()}@example.test`;
