@@ -172,7 +172,22 @@ export interface EstimateInput {
 }
 
 const winterOf = (zone: string | null) => (zone && isOneOf(WINTER_ZONES, zone[0]) ? zone[0] : null);
-const rounded = (p: Record<Rating, number>) => byRating((r) => Math.round(p[r] * 1000) / 1000);
+/**
+ * The probabilities in thousandths that still sum to 1, as the contract says they do: each rounded
+ * down, the thousandths left over given to the largest remainders (rounding each alone summed to
+ * 0.999 or 1.001 for many inputs).
+ */
+function rounded(p: Record<Rating, number>): Record<Rating, number> {
+  const total = RATINGS.reduce((sum, r) => sum + p[r], 0);
+  const exact = byRating((r) => (p[r] / total) * 1000);
+  const floors = byRating((r) => Math.floor(exact[r]));
+  let left = 1000 - RATINGS.reduce((sum, r) => sum + floors[r], 0);
+  for (const r of [...RATINGS].sort((a, b) => exact[b] - floors[b] - (exact[a] - floors[a]))) {
+    if (left-- <= 0) break;
+    floors[r] += 1;
+  }
+  return byRating((r) => floors[r] / 1000);
+}
 
 /** The model's probability of each letter, or null when no estimate can be made. */
 export function estimateProbabilities({

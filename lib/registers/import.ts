@@ -9,7 +9,7 @@
 import type { Readable } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { bare, schema, type Db } from "@/lib/db";
-import { sqlState } from "@/lib/domain";
+import { madridDay, sqlState } from "@/lib/domain";
 import type { Dataset, RecordDraft } from "./datasets";
 import { missingColumns, type ColumnOverrides } from "./columns";
 import { columnOf, openFile } from "./read";
@@ -216,8 +216,8 @@ export async function importDataset(
   if (!files.length) throw new Error(`no file given for ${dataset.id}`);
   const totals = emptyTotals();
   let written = 0;
-  // A date past the import day is a typo in the file, not the snapshot's date.
-  const today = new Date().toISOString().slice(0, 10);
+  // A date past the import day (in Spain) is a typo in the file, not the snapshot's date.
+  const today = madridDay(new Date());
   let latestRecordOn: string | null = null;
   const write = async (generation: number) => {
     for (const file of files) {

@@ -1,7 +1,7 @@
 // What the index holds per dataset: rows, as_of, last import and last error (CLI, admin, coverage),
 // with the community the region table gives it and the evidence its format rests on.
 import { schema, type Db } from "@/lib/db";
-import type { RegisterRecordKind } from "@/lib/domain";
+import { madridDay, type RegisterRecordKind } from "@/lib/domain";
 import type { CommunityName } from "@/lib/reference-data";
 import type { FormatEvidence } from "./datasets";
 import type { AsOfBasis } from "./import";
@@ -46,7 +46,7 @@ export interface DatasetStatus {
 /** Whether a copy as of `asOf` is older than `staleDays` on `now`'s date; null when its date is unknown. */
 export function isStale(asOf: string | null, staleDays: number, now = new Date()): boolean | null {
   if (!asOf) return null;
-  return Date.parse(`${asOf}T00:00:00Z`) < Date.parse(now.toISOString().slice(0, 10)) - staleDays * 86_400_000;
+  return Date.parse(`${asOf}T00:00:00Z`) < Date.parse(`${madridDay(now)}T00:00:00Z`) - staleDays * 86_400_000;
 }
 
 export async function listDatasets(db: Db, staleDays: number, now = new Date()): Promise<DatasetStatus[]> {

@@ -2,6 +2,7 @@
 // register that gave it, when Finca read it, and its date (a live register answers as of the day
 // it is asked). A cached answer keeps the time it was read. An answer without data (not_found,
 // then an estimate or the rules) gives no value to attribute.
+import { madridDay } from "@/lib/domain";
 import type { Provenance, SourceOutcome } from "./types";
 
 export function withProvenance<T>(
@@ -10,6 +11,6 @@ export function withProvenance<T>(
   now = new Date(),
 ): SourceOutcome<T> {
   if (outcome.kind !== "found") return outcome;
-  const read = { ...provenance, retrieved_at: now.toISOString(), as_of: now.toISOString().slice(0, 10) };
+  const read = { ...provenance, retrieved_at: now.toISOString(), as_of: madridDay(now) };
   return { ...outcome, summary: { ...outcome.summary, ...read } };
 }

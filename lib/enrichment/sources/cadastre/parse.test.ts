@@ -161,6 +161,34 @@ describe("parseDnprc on every recorded Consulta_DNPRC answer", () => {
     expect(facts).toMatchObject({ use: "Residencial", surfaceM2: 20 * 12 + 17 * 60, units: 37 });
   });
 
+  it("an area that is not whole square metres above zero is none, not a number made of it", () => {
+    const answer = (sfc: string, ss: string) =>
+      found(
+        parseDnprc(
+          {
+            consulta_dnprcResult: {
+              bico: {
+                bi: {
+                  idbi: { rc: { pc1: "9398516", pc2: "VK3799G", car: "0001", cc1: "A", cc2: "A" } },
+                  debi: { sfc },
+                },
+                finca: { dff: { ss } },
+              },
+            },
+          },
+          "9398516VK3799G0001AA",
+        ),
+      );
+    expect(answer("87", "1234")).toMatchObject({ surfaceM2: 87, plotAreaM2: 1234 });
+    const impossible: [string, string][] = [
+      ["-12", "1.234"],
+      ["0", "87,5"],
+      ["12a", ""],
+    ];
+    for (const [sfc, ss] of impossible)
+      expect(answer(sfc, ss), `${sfc} ${ss}`).toMatchObject({ surfaceM2: null, plotAreaM2: null });
+  });
+
   it("anything else is malformed", () => {
     const malformed = (body: unknown) => {
       try {

@@ -15,6 +15,11 @@ const int = (v: unknown) => {
   const n = Number.parseInt(String(v ?? ""), 10);
   return Number.isFinite(n) ? n : null;
 };
+/** An area in whole square metres, as Catastro writes them; anything else (negative, zero, "1.234") is none. */
+const area = (v: unknown) => {
+  const s = String(v ?? "").trim();
+  return /^\d+$/.test(s) && Number(s) > 0 ? Number(s) : null;
+};
 
 const fold = (s: string) =>
   s
@@ -125,10 +130,10 @@ function unitFacts(requested: string, bico: Json): CadastreFacts {
     province: str(dt?.np),
     ...codes(dt, str(bico.finca?.infgraf?.igraf)),
     use: str(bi.debi?.luso),
-    surfaceM2: int(bi.debi?.sfc),
+    surfaceM2: area(bi.debi?.sfc),
     yearBuilt: int(bi.debi?.ant),
     ...(requested.length === 14 ? { units: 1 } : {}),
-    plotAreaM2: int(bico.finca?.dff?.ss),
+    plotAreaM2: area(bico.finca?.dff?.ss),
     unit: unitOf(dt),
     postalCode: postalCode(lourbOf(dt)),
     street: streetOf(dt),
@@ -148,9 +153,9 @@ function parcelFacts(requested: string, units: Json[]): CadastreFacts {
   const uses = new Map<string, number>();
   for (const u of units) {
     const use = str(u.debi?.luso);
-    if (use) uses.set(use, (uses.get(use) ?? 0) + (int(u.debi?.sfc) ?? 0));
+    if (use) uses.set(use, (uses.get(use) ?? 0) + (area(u.debi?.sfc) ?? 0));
   }
-  const surfaces = units.map((u) => int(u.debi?.sfc)).filter((s): s is number => s !== null);
+  const surfaces = units.map((u) => area(u.debi?.sfc)).filter((s): s is number => s !== null);
   return {
     reference: requested,
     // The list carries no `cn`: the reference's shape tells rustic from urban.

@@ -27,6 +27,9 @@ describe("iteRequirement", () => {
       iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 1997, now: new Date("2027-01-01T00:00:00Z") }),
     ).toBe("required");
     expect(iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 2030, now })).toBe("not_required");
+    // 00:30 on 1 January 2026 in Madrid, still 2025 in UTC: built 1996, the building is 30 there.
+    const newYear = new Date("2025-12-31T23:30:00Z");
+    expect(iteRequirement({ ccaa: "Comunidad de Madrid", yearBuilt: 1996, now: newYear })).toBe("required");
   });
 
   it("never claims not_required where the threshold is unconfirmed", () => {

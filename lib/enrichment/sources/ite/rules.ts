@@ -11,6 +11,7 @@
 // this year is due. Scope limits (Cataluña and Asturias: multi-dwelling residential only) are not
 // applied: the cadastre facts do not tell single-family houses apart, and over-reporting "required"
 // only costs a registry lookup, whereas a wrong "not_required" would hide a due inspection.
+import { madridDay } from "@/lib/domain";
 import { isCommunityName, type CommunityName } from "@/lib/reference-data";
 
 export const FIRST_INSPECTION_AGE: Readonly<Partial<Record<CommunityName, number>>> = {
@@ -41,7 +42,8 @@ export function iteRequirement({
 }): IteRequirement {
   const threshold = firstInspectionAge(ccaa);
   if (threshold === null || yearBuilt === null || !Number.isInteger(yearBuilt) || yearBuilt <= 0) return "unknown";
-  return now.getUTCFullYear() - yearBuilt < threshold ? "not_required" : "required";
+  // The year in Spain: at 00:30 on 1 January there, UTC still says the year before.
+  return Number(madridDay(now).slice(0, 4)) - yearBuilt < threshold ? "not_required" : "required";
 }
 
 /** Inspections are renewed every 10 years in every region with a confirmed rule. */

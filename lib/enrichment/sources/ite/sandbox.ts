@@ -1,6 +1,7 @@
 // Sandbox ITE registry (test mode): the real first-inspection rules decide `not_required` and
 // `unsupported` (no confirmed rule); where an inspection is due, a deterministic record per building
 // (the 14-character parcel) is found or not. Scenario 9300 always fails.
+import { madridDay } from "@/lib/domain";
 import { ccaaForProvince } from "@/lib/reference-data";
 import { PROVIDERS, type IteSource } from "../types";
 import { between, delay, draw, pick, scenarioOf, SCENARIOS, TIMEOUT, type SandboxOptions } from "../sandbox";
@@ -59,7 +60,7 @@ export function createSandboxIte(options: SandboxIteOptions = {}): IteSource {
         };
 
       const next = draw(`ite:${reference.slice(0, 14)}`);
-      const year = now.getUTCFullYear();
+      const year = Number(madridDay(now).slice(0, 4));
       // Due since `yearBuilt + threshold`; the record on file is the latest one, within a period.
       const firstDue = facts.yearBuilt! + firstInspectionAge(ccaa)!;
       const earliest = Math.max(firstDue, year - RENEWAL_YEARS);

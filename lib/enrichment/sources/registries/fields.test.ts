@@ -13,6 +13,10 @@ describe("readDate", () => {
     ["1-2-2020", "2020-02-01"],
     ["10.05.2019 12:00:00", "2019-05-10"],
     ["29/02/2024", "2024-02-29"],
+    // An instant with its offset is the day it was in Spain: this G certificate is under RD 390/2021.
+    ["2021-06-01T22:00:00Z", "2021-06-02"],
+    ["2021-06-01T23:30:00+01:00", "2021-06-02"],
+    ["2021-06-01T10:00:00.000Z", "2021-06-01"],
   ])("%s → %s", (value, date) => expect(readDate(value)).toBe(date));
 
   it.each(["", "  ", "-", "N/D", "null", undefined, null])("%j is absent", (value) =>
@@ -39,6 +43,9 @@ describe("readFigure", () => {
     ["214.61", 214.61],
     ["172,35", 172.35],
     ["1.234,5", 1234.5],
+    ["1.234.567", 1234567],
+    ["1,234,567", 1234567],
+    ["1.234.567,5", 1234567.5],
     ["142,33 kWh/m2 año", 142.33],
     ["57 kgCO2/m2 año", 57],
     ["0", 0],
@@ -47,8 +54,9 @@ describe("readFigure", () => {
 
   it.each(["", "-", "N/D"])("%j is absent", (value) => expect(readFigure(value)).toBeNull());
 
-  it.each(["n.d. kWh", "-5", "abc", "12 34", -1, Number.NaN])("%j is unreadable", (value) =>
-    expect(readFigure(value)).toBe(UNREADABLE),
+  it.each(["n.d. kWh", "-5", "abc", "12 34", "1e3", "2.5E-1", "1.234.567,8,9", -1, Number.NaN])(
+    "%j is unreadable",
+    (value) => expect(readFigure(value)).toBe(UNREADABLE),
   );
 });
 

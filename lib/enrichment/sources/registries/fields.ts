@@ -2,7 +2,7 @@
 // of bulk files). Each reader tells an absent value (null: empty, "-", "N/D"…) from one that is
 // there but is no value of its kind (UNREADABLE: "02/28/2032", "n.d. kWh", "H"), which the register
 // index counts; live lookups read both as null.
-import { daysIn, oneOf, RATINGS, withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
+import { daysIn, madridDay, oneOf, RATINGS, withoutControl, type CertificateScope, type Rating } from "@/lib/domain";
 import type { RegistryCertificate } from "../types";
 
 export const UNREADABLE = Symbol("unreadable");
@@ -34,14 +34,22 @@ function calendarDate(year: number, month: number, day: number): string | null {
   return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
 }
 
+/** An instant written with its offset (`2021-06-01T22:00:00Z`, `…+02:00`): its day is Madrid's, not the text's. */
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
+
 /**
  * A date written year first (`2019-05-10`, `2019-05-10T00:00:00.000`, Aragón's `2019-05-10 0:00`,
  * `2019/05/10`) or day first (`10/05/2019`, `10-05-2019`, `10.05.2019`, a time may follow). A
- * month-first date (`02/28/2032`) or an impossible one (`31/02/2020`) is unreadable.
+ * month-first date (`02/28/2032`) or an impossible one (`31/02/2020`) is unreadable. An instant with
+ * an offset is the day it was in Spain (`2021-06-01T22:00:00Z` is 2 June there).
  */
 export function readDate(value: unknown): Reading<string> {
   const s = trimmed(value);
   if (ABSENT.test(s)) return null;
+  if (WITH_OFFSET.test(s)) {
+    const instant = new Date(s);
+    return Number.isNaN(instant.getTime()) ? UNREADABLE : madridDay(instant);
+  }
   const iso = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:$|[T\s])/.exec(s);
   if (iso) return calendarDate(Number(iso[1]), Number(iso[2]), Number(iso[3])) ?? UNREADABLE;
   const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})(?:$|[T\s])/.exec(s);
@@ -51,16 +59,22 @@ export function readDate(value: unknown): Reading<string> {
 
 /**
  * A non-negative figure as registries write it ("214.61", "172,35", "1.234,5"; the last of "." and
- * "," is the decimal mark), also with its unit after it (Aragón's "142,33 kWh/m2 año").
+ * "," is the decimal mark, unless it occurs more than once: "1.234.567" is thousands), also with its
+ * unit after it (Aragón's "142,33 kWh/m2 año"). An exponent ("1e3") is no unit: unreadable.
  */
 export function readFigure(value: unknown): Reading<number> {
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : UNREADABLE;
   const s = trimmed(value);
   if (ABSENT.test(s)) return null;
   const digits = /^(\d[\d.,]*)(?:\s*[^\d\s.,].*)?$/.exec(s)?.[1];
-  if (!digits) return UNREADABLE;
-  const mark = Math.max(digits.lastIndexOf("."), digits.lastIndexOf(","));
-  const n = Number(mark < 0 ? digits : digits.slice(0, mark).replace(/[.,]/g, "") + "." + digits.slice(mark + 1));
+  if (!digits || /^[\d.,]+e[+-]?\d/i.test(s)) return UNREADABLE;
+  const last = Math.max(digits.lastIndexOf("."), digits.lastIndexOf(","));
+  const repeated = last >= 0 && digits.split(digits[last]!).length > 2;
+  const mark = repeated ? -1 : last;
+  if (repeated && digits.includes(digits[last] === "." ? "," : ".")) return UNREADABLE;
+  const n = Number(
+    mark < 0 ? digits.replace(/[.,]/g, "") : digits.slice(0, mark).replace(/[.,]/g, "") + "." + digits.slice(mark + 1),
+  );
   return Number.isFinite(n) ? n : UNREADABLE;
 }
 
