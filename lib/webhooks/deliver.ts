@@ -15,7 +15,7 @@ import { deferSeconds, type DeliverySlots } from "./fair-share";
 import { tellEndpointDisabled, tellEndpointFailing } from "@/lib/email";
 
 const { webhookDeliveries, webhookEndpoints, webhookAttempts, events } = schema;
-const [d, a, e] = [webhookDeliveries, webhookAttempts, webhookEndpoints];
+const [d, a, e, p] = [webhookDeliveries, webhookAttempts, webhookEndpoints, schema.partners];
 
 export interface DeliveryDeps {
   db: Db;
@@ -89,6 +89,8 @@ type Row = {
   delivery: typeof webhookDeliveries.$inferSelect;
   endpoint: typeof webhookEndpoints.$inferSelect;
   event: typeof events.$inferSelect;
+  /** The partner's live access: a live endpoint is called only while it is approved. */
+  liveAccess: typeof schema.partners.$inferSelect.liveAccess;
 };
 
 /** The deliveries of these jobs with their endpoints and events, in one read. */
@@ -97,10 +99,11 @@ async function readDeliveries(db: Db, jobs: readonly DeliverJob[]): Promise<Map<
   const ids = [...new Set(jobs.map((j) => j.deliveryId).filter(isUuid))];
   if (!ids.length) return new Map();
   const rows = await db
-    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events, liveAccess: p.liveAccess })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .innerJoin(p, eq(p.id, webhookEndpoints.partnerId))
     .where(inArray(webhookDeliveries.id, ids));
   return new Map(rows.map((row) => [row.delivery.id, row]));
 }
@@ -217,7 +220,10 @@ const RECHECK_AFTER_MS = 20;
 async function prepare(deps: DeliveryDeps, job: DeliverJob, row: Row): Promise<Ready | "skipped"> {
   const { delivery, endpoint } = row;
   if (delivery.attempts !== job.attempt || delivery.status !== "pending") return "skipped";
-  const refused = refusal(endpoint, job);
+  // Live data stops with live access: an operator who revoked it expects no more of it sent (a person's
+  // replay is refused earlier, by the replay's own check).
+  const refused =
+    endpoint.mode === "live" && row.liveAccess !== "approved" ? "live access revoked" : refusal(endpoint, job);
   if (refused) return failUncalled(deps, delivery.id, job, refused);
   let body: string;
   try {

@@ -372,6 +372,7 @@ describe("delivery against a real receiver", () => {
 
     // A live endpoint with plain http (it cannot be created; say, edited in the database) is refused too.
     const live = await newScope("live");
+    await grantLiveAccess(live.partnerId);
     await database.db
       .insert(webhookEndpoints)
       .values({ ...live, url: receiver.url, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
@@ -441,6 +442,19 @@ describe("a batch of jobs", () => {
     // pg-boss retries the batch: both jobs are found done.
     expect(await deliverMany(deps, jobs)).toEqual(["skipped", "skipped"]);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it("sends nothing more to a live endpoint once the partner's live access is revoked", async () => {
+    const scope = await newScope("live");
+    await grantLiveAccess(scope.partnerId);
+    // Inserted as it is (a live endpoint must be https; the receiver here is http): it is never called.
+    const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    await database.db.insert(webhookEndpoints).values({ ...scope, url: receiver.url, secret });
+    const delivery = (await emit(scope)).deliveries[0]!;
+    await decideLiveAccess(database.db, scope.partnerId, false, { waiting: false });
+    expect(await deliverMany(deps, [await jobOf(delivery.id)])).toEqual(["skipped"]);
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliveryOf(delivery.id)).toMatchObject({ status: "failed", lastError: "live access revoked" });
   });
 
   it("does not call an endpoint deleted while its delivery waited for a slot: the delivery fails", async () => {
