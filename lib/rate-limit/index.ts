@@ -1,5 +1,6 @@
 // The shared write limit: N requests per sliding window per bucket (partner + mode), exact across
 // app instances because the check-and-count is one atomic statement in the shared store.
+import { randomUUID } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { bare, rowsOf, schema, type DbOrTx } from "@/lib/db";
 import { DomainError, type Scope, type WriteBudget } from "@/lib/domain";
@@ -110,41 +111,61 @@ export interface UpstashOptions {
 }
 
 /**
- * Upstash (serverless deployments): @upstash/ratelimit's sliding window on Upstash Redis. When
- * Upstash does not answer within `timeoutMs` (refused, failing, hanging), the write is refused
- * with 503 and a retry hint: failing open would let one partner's loop through to the public
- * registers unmetered, and a write retried a moment later loses nothing (creates are idempotent).
- * No retries here (the library's default waits seconds on each hit); the library's own timeout,
- * which would let the hit through, is off for the same reason.
+ * The contract's exact sliding window in one Lua script, as the database's limiter keeps it: a
+ * bucket's hits in a sorted set by time (Redis's own clock, the same for every instance), those
+ * older than the window dropped, a hit added while fewer than the limit remain. Answers whether it
+ * was allowed, the hits in the window and the oldest one's time (when a slot frees).
+ * (@upstash/ratelimit's slidingWindow weighs the previous fixed window's count in: it let 16 writes
+ * through in under one 4 s window of a limit of 10, which the contract's "100 allowed, not 101" rules out.)
+ */
+const SLIDING_LOG = `
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if count < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now, ARGV[3])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', KEYS[1], window)
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {allowed, count, tonumber(oldest or now), now}
+`;
+
+/**
+ * Upstash (serverless deployments): the exact sliding window above on Upstash Redis. When Upstash
+ * does not answer within `timeoutMs` (refused, failing, hanging), the write is refused with 503 and
+ * a retry hint: failing open would let one partner's loop through to the public registers unmetered,
+ * and a write retried a moment later loses nothing (creates are idempotent). No retries here.
  */
 export async function upstashRateLimiter(options: UpstashOptions): Promise<RateLimiter> {
-  const { Ratelimit } = await import("@upstash/ratelimit");
   const { Redis } = await import("@upstash/redis");
   const { limit, windowSeconds } = options;
-  const ratelimit = new Ratelimit({
-    // Node's HTTP client, not the library's fetch (./upstash-requester.ts); no retries, a timeout of its own.
-    redis: new Redis(upstashRequester(options.url, options.token, options.timeoutMs)),
-    limiter: Ratelimit.slidingWindow(limit, `${windowSeconds} s`),
-    prefix: "finca:writes",
-    timeout: 0,
-  });
+  const windowMs = windowSeconds * 1000;
+  // Node's HTTP client, not the library's fetch (./upstash-requester.ts); no retries, a timeout of its own.
+  const redis = new Redis(upstashRequester(options.url, options.token, options.timeoutMs));
   return {
     limit,
     windowSeconds,
     async hit(bucket) {
-      let r: Awaited<ReturnType<typeof ratelimit.limit>>;
+      let answer: [number, number, number, number];
       try {
-        r = await ratelimit.limit(bucket);
+        answer = await redis.eval(SLIDING_LOG, [`finca:writes:${bucket}`], [windowMs, limit, randomUUID()]);
       } catch (error) {
         options.onUnavailable?.(error);
         throw new DomainError("service_unavailable", "The rate limiter does not answer; retry shortly.");
       }
+      const [allowed, count, oldest, now] = answer.map(Number) as [number, number, number, number];
+      const resetMs = Math.max(0, oldest + windowMs - now);
       return {
-        allowed: r.success,
+        allowed: allowed === 1,
         limit,
         windowSeconds,
-        remaining: Math.max(0, r.remaining),
-        resetSeconds: Math.max(0, Math.ceil((r.reset - Date.now()) / 1000)),
+        remaining: allowed === 1 ? Math.max(0, limit - count) : 0,
+        resetSeconds: Math.max(1, Math.ceil(resetMs / 1000)),
       };
     },
   };

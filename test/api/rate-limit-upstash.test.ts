@@ -1,7 +1,7 @@
-// The Upstash write limit (@upstash/ratelimit on @upstash/redis), run against a real Redis behind an
-// Upstash-compatible REST front (test/support/upstash.ts), so the library's own Lua scripts decide:
-// exact across two app instances, the contract's headers, and a 503 (logged, counted) while Upstash
-// cannot be reached. Instance B has its own pool.
+// The Upstash write limit (an exact sliding window in one Lua script, on @upstash/redis), run against a
+// real Redis behind an Upstash-compatible REST front (test/support/upstash.ts): exact across two app
+// instances and wherever the window falls on the clock, the contract's headers, and a 503 (logged,
+// counted) while Upstash cannot be reached. Instance B has its own pool.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { createApp, type App } from "@/server/app";
@@ -9,6 +9,9 @@ import { loadConfig } from "@/lib/config";
 import { openDatabase } from "@/lib/db";
 import { createPartnerApi, type PartnerApi } from "@/lib/partner-api";
 import { createLogger } from "@/lib/observability/logger";
+import { upstashRateLimiter } from "@/lib/rate-limit";
+import { Redis } from "ioredis";
+import { eventually } from "../support/wait";
 import { checkLetters } from "@/lib/cadastral-reference";
 import { createTestApp, newPartnerKey, post, problemOf, type TestApp } from "../support/app";
 import { countOf } from "../support/database";
@@ -19,22 +22,13 @@ import { redisInstalled, startRedis, upstashFront, type RedisServer, type Upstas
 const LIMIT = 100;
 const TOKEN = "upstash-test-token";
 
-/**
- * A window (seconds) the present sits in the middle of: Upstash's sliding window weighs the
- * previous fixed window in, so a burst across a boundary of them is not what is tested here.
- */
-function midWindowSeconds(): number {
-  const now = Date.now() / 1000;
-  for (let w = 3600; ; w++) if (now % w > w / 4 && now % w < (3 * w) / 4) return w;
-}
-
 describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a real Redis", () => {
   let redis: RedisServer;
   let front: UpstashFront;
   let a: TestApp;
   let b: App;
   let apis: PartnerApi[];
-  const windowSeconds = midWindowSeconds();
+  const windowSeconds = 3600;
   const warnings: { msg: string }[] = [];
   beforeAll(async () => {
     redis = await startRedis();
@@ -98,6 +92,33 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
         expect((await problemOf(res)).code).toBe("rate_limited");
       }
     }
+  });
+
+  it("counts every hit of the last window, however the window falls on the clock, and frees a slot as one leaves it", async () => {
+    const limiter = await upstashRateLimiter({
+      url: front.url,
+      token: TOKEN,
+      limit: 3,
+      windowSeconds: 60,
+      timeoutMs: NEVER_MS,
+    });
+    const bucket = `exact-${Date.now()}`;
+    // Three hits 55 s ago by Redis's clock: a window of fixed minutes would have weighed them down by now.
+    const direct = new Redis({ port: redis.port, host: "127.0.0.1" });
+    try {
+      const [seconds, micros] = (await direct.time()).map(Number) as [number, number];
+      const at = seconds * 1000 + Math.floor(micros / 1000) - 55_000;
+      await direct.zadd(`finca:writes:${bucket}`, at, "a", at, "b", at, "c");
+    } finally {
+      direct.disconnect();
+    }
+    const refused = await limiter.hit(bucket);
+    expect(refused).toMatchObject({ allowed: false, remaining: 0 });
+    expect(refused.resetSeconds).toBeGreaterThanOrEqual(1);
+    expect(refused.resetSeconds).toBeLessThanOrEqual(5);
+    await eventually("a slot frees as the old hits leave the window", async () => (await limiter.hit(bucket)).allowed);
+    const burst = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(bucket)));
+    expect(burst.filter((d) => d.allowed)).toHaveLength(2);
   });
 
   it("refuses writes with 503 while Upstash is unreachable (logged, counted), counts again after", async () => {

@@ -1,5 +1,5 @@
 // A real Redis (Debian's redis-server, started on a free port) behind a small Upstash-compatible
-// REST front, so @upstash/redis and @upstash/ratelimit run their own commands and Lua scripts
+// REST front, so @upstash/redis runs its own commands and our Lua script
 // against a real server: POST / with one command as a JSON array, /pipeline and /multi-exec with
 // several; answers `{result}` or `{error}`, base64-encoding strings when the client asks
 // (`Upstash-Encoding: base64`, @upstash/redis's default). The front can be taken down and back.
