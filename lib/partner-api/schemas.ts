@@ -40,6 +40,8 @@ export const ListPropertiesQuery = z.strictObject({
   cadastral_reference: z
     .string()
     .max(100)
+    // PostgreSQL text cannot hold a NUL: asked for, it was a 500.
+    .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
     .optional()
     .meta({
       description: "Only the property of this reference (normalised as on create): `data` holds at most one.",

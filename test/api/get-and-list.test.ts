@@ -65,6 +65,7 @@ describe("GET /properties", () => {
     ["?starting_after=xyz", "starting_after"],
     ["?starting_after=00000000-0000-4000-8000-000000000000", "starting_after"],
     ["?foo=1", "foo"],
+    ["?cadastral_reference=%00", "cadastral_reference"],
   ])("422 for %s", async (query, parameter) => {
     const res = await list(query);
     expect(res.status).toBe(422);
