@@ -25,6 +25,7 @@ import { createLogger, errorFields, type Logger } from "@/lib/observability/logg
 import { requestLogWriter } from "@/lib/request-logs";
 import { smtpMailer, type Mailer } from "@/lib/email";
 import type { RequestRecord } from "@/lib/partner-api/operation";
+import { refreshExpirySeconds } from "@/jobs/refresh-registers";
 import { bootstrap } from "./bootstrap";
 import { createObservability, queueState, type Observability } from "./observability";
 import { registerWorkers } from "./workers";
@@ -71,6 +72,7 @@ export async function createApp(options: AppOptions = {}): Promise<App> {
   const config = options.config ?? loadConfig(env);
   // A dataset or register that does not exist stops the start before anything opens.
   refreshPlan(config.REGISTER_URLS);
+  refreshExpirySeconds(config);
   registerRates(config.REGISTER_RATE_LIMITS);
   const settings = registerSettings(env);
   const logger =

@@ -71,7 +71,7 @@ const EnvSchema = z.object({
   /** Standard Webhooks retry schedule (s) after a failed attempt, per the contract. */
   WEBHOOK_RETRY_SCHEDULE: seconds.default([5, 300, 1800, 7200, 18000, 36000, 36000]),
   WEBHOOK_RETRY_SCHEDULE_TEST: seconds.default([1, 2, 4, 8, 16, 32, 64]),
-  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** An endpoint failing this long (no success since its first failure) has its organisation emailed, once per run of failures. */
   WEBHOOK_FAILING_NOTICE_HOURS: z.coerce.number().min(1).default(24),
   /** ...and is disabled after this many days of it (as Stripe and Svix do); its owners are emailed. */
@@ -81,7 +81,7 @@ const EnvSchema = z.object({
   /** Deliveries of one partner in flight at once per worker process; the rest wait up to a second for a slot, then go back on the queue, so one partner's slow or failing receivers cannot take every slot. */
   WEBHOOK_PARTNER_CONCURRENCY: z.coerce.number().int().min(1).default(10),
   /** An answer slower than this halves the endpoint's deliveries in flight, as a timeout or a 429/5xx does. */
-  WEBHOOK_LATENCY_TARGET_MS: z.coerce.number().int().min(10).default(5000),
+  WEBHOOK_LATENCY_TARGET_MS: z.coerce.number().int().min(10).max(600_000).default(5000),
   FINCA_WEBHOOKS_ALLOW_PRIVATE: flag.default(false),
   /** Run the pg-boss workers in this process. */
   FINCA_WORKERS: flag.default(true),
@@ -92,9 +92,9 @@ const EnvSchema = z.object({
    */
   FINCA_WORKER_PROCESS: flag.default(true),
   /** Seconds after which a job whose worker died is handed to another worker. */
-  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).default(60),
-  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).default(15),
-  JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(1).max(86_399).default(60),
+  JOB_MAINTENANCE_SECONDS: z.coerce.number().int().min(1).max(86_399).default(15),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(3600).default(1),
   RATE_LIMIT_WRITES: z.coerce.number().int().min(1).default(100),
   /** Proxies in front of the portal that append to X-Forwarded-For; 0 = the header is ignored. */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -114,10 +114,10 @@ const EnvSchema = z.object({
    * `npm start`'s front door saw it (all clients together under `next start` alone).
    */
   SIGN_UPS_PER_HOUR: z.coerce.number().int().min(1).default(30),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   UPSTASH_REDIS_REST_URL: z.string().url().optional(),
   UPSTASH_REDIS_REST_TOKEN: z.string().min(1).optional(),
-  UPSTASH_TIMEOUT_MS: z.coerce.number().int().min(1).default(1000),
+  UPSTASH_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
   /**
    * Socrata app token (dev.socrata.com) for downloads from Socrata portals: without one, calls share a
    * throttled pool. (The registers' own keys, base URLs among them, are their modules': lib/registers.)
@@ -131,7 +131,7 @@ const EnvSchema = z.object({
     .regex(/^\S+( \S+){4}$/, "a 5-field cron expression")
     .default("30 3 * * 0"),
   /** Bound on one dataset file's download and import (bulk files are large). */
-  REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).default(3_600_000),
+  REGISTER_DOWNLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).max(86_000_000).default(3_600_000),
   /** Bytes of one downloaded dataset file at most; a larger one fails its import (the previous copy stays). */
   REGISTER_MAX_DOWNLOAD_BYTES: z.coerce
     .number()
@@ -164,14 +164,14 @@ const EnvSchema = z.object({
   /** A worker-only process (scripts/worker.ts) serves /api/health, /api/ready and /metrics on this port. */
   WORKER_OPS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** Each readiness check fails when it has not answered within this. */
-  READY_TIMEOUT_MS: z.coerce.number().int().min(1).default(2000),
+  READY_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(2000),
   /** A live register's breaker opens when at least this share (%) of its requests in the window fail... */
   REGISTER_BREAKER_ERROR_PERCENT: z.coerce.number().min(1).max(100).default(50),
   /** ...and at least this many requests were made in the window. */
   REGISTER_BREAKER_MIN_REQUESTS: z.coerce.number().int().min(1).default(5),
-  REGISTER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  REGISTER_BREAKER_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** How long an open breaker asks nothing before one trial request. */
-  REGISTER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).default(30),
+  REGISTER_BREAKER_COOLDOWN_SECONDS: z.coerce.number().min(0.1).max(86_400).default(30),
   /** Record every partner API request for the portal's Logs and admins' request-id look-up. */
   REQUEST_LOGS: flag.default(true),
   /** Request log rows older than this are pruned (daily job). */
@@ -232,7 +232,7 @@ const EnvSchema = z.object({
     .min(1)
     .default(Math.max(1, availableParallelism() - 1)),
   /** Busy time one workbook's reader may take; past it the worker is ended and the workbook refused. */
-  WORKBOOK_CPU_SECONDS: z.coerce.number().min(0.1).default(30),
+  WORKBOOK_CPU_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
   /** Batches one partner may have queued or running per mode; more is a 409. */
   BATCH_MAX_ACTIVE: z.coerce.number().int().min(1).default(5),
   /** Items of one batch registered and left enriching at once: batches of several partners take turns within this. */
@@ -247,9 +247,9 @@ const EnvSchema = z.object({
    * creates, which come first anyway: a portfolio never takes a grant while a create waits for one.
    */
   REGISTER_INTERACTIVE_SHARE: z.coerce.number().min(0).max(0.9).default(0.2),
-  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  SANDBOX_LATENCY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** How long a test-mode `9100` cadastre answer takes on its first attempt. */
-  SANDBOX_SLOW_MS: z.coerce.number().int().min(0).optional(),
+  SANDBOX_SLOW_MS: z.coerce.number().int().min(0).max(60_000).optional(),
 });
 
 export type Config = z.infer<typeof EnvSchema>;
