@@ -9,6 +9,7 @@ import { createApiKey, keyNamed, listApiKeys, revokeApiKey } from "@/lib/api-key
 import { ensurePartner, findPartnerByName, listPartners } from "@/lib/partners";
 import { decideLiveAccessAndTell } from "@/lib/email";
 import { createUser, endSessions, findUserByEmail, resetPassword, setDisabled } from "@/lib/auth/users";
+import { checkEmail, checkPassword } from "@/lib/auth/input";
 import { directPasswords } from "@/lib/auth/password";
 import { DomainError, MODES, ROLES, type Mode, type Role } from "@/lib/domain";
 import { loadConfig } from "@/lib/config";
@@ -59,13 +60,15 @@ const OPERATOR_HELP: readonly HelpEntry[] = [
   },
   {
     usage: "keys create --partner <name> --mode test|live [--name <label>]",
-    text: "Create an API key (creates the partner if missing); the key is printed once, alone, as the last line",
+    text:
+      "Create an API key (a test key creates the partner if missing; a live key needs it approved for live mode); " +
+      "the key is printed once, alone, as the last line",
   },
   { usage: "keys list [--partner <name>] [--mode test|live]", text: "List keys (visible start only)" },
   { usage: "keys revoke <key id>", text: "Revoke a key" },
   {
     usage: "users create --email <e> --password <p> --role owner|admin|developer|viewer|operator [--partner <name>]",
-    text: "Create a portal user (admins belong to no partner)",
+    text: "Create a portal user: --partner for every role but operator (operators belong to no partner)",
   },
   { usage: "users disable|enable --email <e>", text: "Disable a user (every session ends) or enable again" },
   {
@@ -197,8 +200,13 @@ async function run(database: Database, argv: string[]): Promise<void> {
       return;
     }
     case "keys create": {
-      const partner = await ensurePartner(db, option(values, "partner"));
+      // Checked before anything is made: a refused key must not leave a partner behind.
       const keyMode = mode(option(values, "mode"));
+      const name = option(values, "partner");
+      const partner =
+        keyMode === "live"
+          ? ((await findPartnerByName(db, name)) ?? usage(`no partner named "${name}": a live key needs one approved`))
+          : await ensurePartner(db, name);
       const { key, apiKey } = await audited({ db, ...history }, OPERATOR, async (tx) => {
         const made = await createApiKey(tx, {
           partnerId: partner.id,
@@ -249,10 +257,20 @@ async function run(database: Database, argv: string[]): Promise<void> {
     case "users create": {
       const role = option(values, "role");
       if (!(ROLES as readonly string[]).includes(role)) usage(`--role must be one of ${ROLES.join(", ")}`);
+      if (role === "operator" && values.partner !== undefined) usage("operators belong to no partner: drop --partner");
+      // The portal's rules for an email and a password, and one account an email, before anything is made.
+      const [email, password] = [option(values, "email"), option(values, "password")];
+      try {
+        checkEmail(email);
+        checkPassword(password);
+      } catch (error) {
+        usage(error instanceof Error ? error.message : String(error));
+      }
+      if (await findUserByEmail(db, email)) usage(`a user with the email ${email} exists already`);
       const partner = role === "operator" ? null : await ensurePartner(db, option(values, "partner"));
       const user = await createUser(db, {
-        email: option(values, "email"),
-        passwordHash: await directPasswords.hash(option(values, "password")),
+        email,
+        passwordHash: await directPasswords.hash(password),
         role: role as Role,
         partnerId: partner?.id ?? null,
       });

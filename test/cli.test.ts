@@ -60,9 +60,25 @@ describe.sequential("finca CLI", () => {
     expect((await finca("audit", "list", "--area", "nothing")).code).toBe(2);
   });
 
-  it("a usage error exits 2 and says what is wrong", async () => {
-    const bad = await finca("keys", "create", "--partner", "Acme", "--mode", "prod");
+  it("a usage error exits 2 and says what is wrong, and makes nothing", async () => {
+    const bad = await finca("keys", "create", "--partner", "Ghost", "--mode", "prod");
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--mode must be one of test, live");
+    const live = await finca("keys", "create", "--partner", "Ghost", "--mode", "live");
+    expect([live.code, live.stderr]).toEqual([2, expect.stringContaining('no partner named "Ghost"')]);
+    expect((await finca("partners", "list")).stdout).not.toContain("Ghost");
+  });
+
+  it("users create holds to the portal's rules for an email and a password, one account an email", async () => {
+    const create = (...extra: string[]) =>
+      finca("users", "create", "--role", "operator", "--password", "long enough pw", ...extra);
+    expect((await create("--email", "notanemail")).stderr).toContain("Enter a valid email address.");
+    const short = await finca("users", "create", "--role", "operator", "--email", "op@finca.test", "--password", "x");
+    expect([short.code, short.stderr]).toEqual([2, expect.stringContaining("at least")]);
+    expect((await create("--email", "op@finca.test", "--partner", "Acme")).stderr).toContain("no partner");
+    expect((await create("--email", "op@finca.test")).code).toBe(0);
+    const twice = await create("--email", "OP@finca.test");
+    expect([twice.code, twice.stderr]).toEqual([2, expect.stringContaining("exists already")]);
+    expect(twice.stderr).not.toContain("argon2");
   });
 });
