@@ -10,7 +10,6 @@ import { opsHandlers } from "@/server/ops";
 const app = await appOrExit(getApp);
 const server = createPartnerApiServer(createPartnerApi(app), opsHandlers(app));
 server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 4000), () =>
-  app.logger.info({ port: Number(process.env.PORT ?? 4000) }, "partner API listening"),
-);
+const port = app.config.PORT ?? 4000;
+server.listen(port, () => app.logger.info({ port }, "partner API listening"));
 closeOnSignals(app, () => stopHttpServer(server));

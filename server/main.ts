@@ -14,9 +14,9 @@ import { appOrExit, closeOnSignals, stopHttpServer } from "./lifecycle";
 import { startWorkerProcess } from "./worker-process";
 import { registerWorkers } from "./workers";
 
-const port = Number(process.env.PORT ?? 3000);
 // The App first: a start it refuses ends the process before Next.js is up. Its workers after it.
 const app = await appOrExit(() => getApp({ workers: false }));
+const port = app.config.PORT ?? 3000;
 const workersApart = app.config.FINCA_WORKERS && app.config.FINCA_WORKER_PROCESS;
 if (app.config.FINCA_WORKERS && !workersApart) await registerWorkers(app);
 const workers = workersApart ? startWorkerProcess(app) : null;

@@ -61,6 +61,8 @@ const EnvSchema = z.object({
   PASSWORD_RESETS_PER_EMAIL: z.coerce.number().int().min(1).default(3),
   /** Password reset requests per client address and hour (the address as SIGN_UPS_PER_HOUR reads it). */
   PASSWORD_RESETS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+  /** The HTTP port (unset: npm start's 3000, npm run api's 4000); not a port is a refused start, not port 0. */
+  PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   ENRICHMENT_DEADLINE_MS: z.coerce.number().int().min(0).max(60_000).default(1500),
   /** Delays (s) before each retry of an unfinished source, live mode; the last one is the give-up point. */
   ENRICHMENT_RETRY_SCHEDULE: seconds.default([10, 60, 300, 1800, 7200, 21600]),

@@ -36,3 +36,12 @@ it.each(["server/main.ts", "scripts/serve-api.ts"])(
     );
   },
 );
+
+it("scripts/serve-api.ts exits 1 naming PORT when it is no port (it listened on a random one)", async () => {
+  const run = await runNode("scripts/serve-api.ts", [], {
+    env: { PORT: "abc", FINCA_DATA_DIR: dataDir, AUTH_SECRET: "start-refused", DATABASE_URL: undefined },
+    timeoutMs: NEVER_MS,
+  });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toContain("Finca cannot start: Invalid configuration: PORT");
+});
