@@ -132,6 +132,29 @@ describe.sequential("embedded PostgreSQL", () => {
     expect(await processesOf(folder)).toEqual([]);
   });
 
+  it("a cluster a first start left without its database (killed after initdb) starts: the database is made", async () => {
+    const holder = await hold(folder);
+    const port = (await postmaster(folder))[3]!;
+    const password = (await readFile(path.join(folder, "postgres-password"), "utf8")).trim();
+    const admin = new pg.Client({
+      host: "127.0.0.1",
+      port: Number(port),
+      user: "postgres",
+      password,
+      database: "postgres",
+    });
+    await admin.connect();
+    try {
+      await admin.query("drop database finca with (force)");
+    } finally {
+      await admin.end();
+    }
+    await stopGroup(holder);
+    const listed = await finca(folder, "partners", "list");
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(await processesOf(folder)).toEqual([]);
+  });
+
   it("a postmaster.pid naming a live process that is not this cluster's server does not block the start", async () => {
     // PostgreSQL alone would refuse it ("lock file already exists"): the pid was reused.
     const file = path.join(folder, "postgres", "postmaster.pid");

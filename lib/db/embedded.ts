@@ -192,6 +192,8 @@ async function startServer(dataDir: string, options: EmbeddedOptions): Promise<E
   const password = await passwordOf(f.password);
   const fresh = !existsSync(path.join(f.cluster, "PG_VERSION"));
   if (fresh) await initialise(bin.initdb, f.cluster, password, runAs);
+  // initdb's password file, left by a start killed while initdb ran (its cleanup never ran).
+  else await rm(`${f.cluster}.pwfile`, { force: true });
   const settings = [
     "listen_addresses=127.0.0.1",
     "unix_socket_directories=",
@@ -231,7 +233,8 @@ async function startServer(dataDir: string, options: EmbeddedOptions): Promise<E
       throw new Error(`The embedded PostgreSQL of ${dataDir} did not start:\n${log.trim()}`);
     }
     const url = urlOf(port, password);
-    if (fresh) await createDatabase(urlOf(port, password, "postgres"));
+    // On every start, not only a fresh one: a first start killed after initdb left a cluster without it.
+    await ensureDatabase(urlOf(port, password, "postgres"));
     let released: Promise<void> | undefined;
     return {
       url,
@@ -338,12 +341,13 @@ async function runInitdb(initdb: string, cluster: string, pwfile: string, runAs:
   if (code !== 0) throw new Error(`initdb failed for ${cluster}:\n${output.trim()}`);
 }
 
-async function createDatabase(url: string): Promise<void> {
+async function ensureDatabase(url: string): Promise<void> {
   const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`create database ${DATABASE}`);
+    const found = await client.query("select 1 from pg_database where datname = $1", [DATABASE]);
+    if (!found.rowCount) await client.query(`create database ${DATABASE}`);
   } finally {
     await client.end();
   }
