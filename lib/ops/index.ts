@@ -1,7 +1,7 @@
 // The operators' endpoints, outside the partner API and without its key: liveness (`/api/health`),
 // readiness (`/api/ready`) and the Prometheus scrape (`/metrics`). Plain `(Request) => Response`
 // functions over narrow dependencies, hosted by Next.js routes and the lean server alike.
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Registry } from "prom-client";
 import { DomainError } from "@/lib/domain";
 import { problemResponse } from "@/lib/partner-api/errors";
@@ -59,7 +59,8 @@ async function holds(c: ReadinessCheck, timeoutMs: number): Promise<boolean> {
 
 /** The registry in Prometheus's text format; with a token set, only for `Authorization: Bearer <token>`. */
 export async function metricsResponse(req: Request, registry: Registry, token: string | undefined): Promise<Response> {
-  if (token && !sameSecret(req.headers.get("authorization")?.replace(/^Bearer\s+/i, "") ?? "", token)) {
+  const bearer = /^Bearer\s+(.*)$/i.exec(req.headers.get("authorization") ?? "")?.[1] ?? null;
+  if (token && (bearer === null || !sameSecret(bearer, token))) {
     return new Response("A metrics token is required: Authorization: Bearer <METRICS_TOKEN>.\n", {
       status: 401,
       headers: {
@@ -72,7 +73,8 @@ export async function metricsResponse(req: Request, registry: Registry, token: s
   return new Response(await registry.metrics(), { headers: { ...NO_STORE, "Content-Type": registry.contentType } });
 }
 
+/** Compared as digests of equal length: neither the token's contents nor its length shows in the time taken. */
 function sameSecret(given: string, expected: string): boolean {
-  const [a, b] = [Buffer.from(given), Buffer.from(expected)];
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }

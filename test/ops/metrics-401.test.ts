@@ -15,6 +15,8 @@ it("answers 401 without the token or with another, 200 with it", async () => {
       { Authorization: "Bearer scrape-token-012" },
       { Authorization: "Basic scrape-token-0123" },
       { Authorization: "Bearer scrape-token-01234" },
+      // The bare token, without its scheme.
+      { Authorization: "scrape-token-0123" },
     ]) {
       const res = await fetch(server.url("/metrics"), { headers });
       expect(res.status).toBe(401);
