@@ -17,7 +17,8 @@ export function refreshExpirySeconds(config: Pick<Config, "REGISTER_DOWNLOAD_TIM
   if (seconds < 86_400) return seconds;
   const most = Math.floor((86_399 - 300) / datasets) * 1000;
   throw new Error(
-    `REGISTER_DOWNLOAD_TIMEOUT_MS times the ${datasets} datasets to refresh must stay under 24 h: at most ${most} here.`,
+    `REGISTER_DOWNLOAD_TIMEOUT_MS times the ${datasets} datasets to refresh must stay under 24 h: ` +
+      `at most ${most} here.`,
   );
 }
 

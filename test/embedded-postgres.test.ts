@@ -132,7 +132,7 @@ describe.sequential("embedded PostgreSQL", () => {
     expect(await processesOf(folder)).toEqual([]);
   });
 
-  it("a cluster a first start left without its database (killed after initdb) starts: the database is made", async () => {
+  it("a cluster a first start left without its database (killed after initdb) starts, making it", async () => {
     const holder = await hold(folder);
     const port = (await postmaster(folder))[3]!;
     const password = (await readFile(path.join(folder, "postgres-password"), "utf8")).trim();

@@ -94,7 +94,7 @@ describe.skipIf(!redisInstalled && !process.env.CI)("the Upstash limiter on a re
     }
   });
 
-  it("counts every hit of the last window, however the window falls on the clock, and frees a slot as one leaves it", async () => {
+  it("counts every hit of the last window wherever it falls on the clock, and frees a slot as one leaves", async () => {
     const limiter = await upstashRateLimiter({
       url: front.url,
       token: TOKEN,
