@@ -24,7 +24,12 @@ export function countingServer(listener: Listener): http.Server {
       settle();
       throw error;
     }
-    if (result instanceof Promise) result.then(settle, settle);
+    // A rejection stays unhandled, as it was without the count (node reports it).
+    if (result instanceof Promise)
+      result.then(settle, (error: unknown) => {
+        settle();
+        throw error;
+      });
     else settle();
   });
   settledOf.set(server, () => (inFlight === 0 ? Promise.resolve() : new Promise((resolve) => waiting.push(resolve))));
