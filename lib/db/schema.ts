@@ -258,6 +258,34 @@ export const properties = pgTable(
   ],
 );
 
+/**
+ * An Idempotency-Key sent with a create of a reference the partner had registered already (answered
+ * 200 with that property): kept so that the key's life answers the same again, and refuses another
+ * reference, as a key that created a property does (that one lives on the property's row).
+ */
+export const propertyRepeatKeys = pgTable(
+  "property_repeat_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    partnerId: uuid("partner_id")
+      .notNull()
+      .references(() => partners.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: MODES }).notNull(),
+    // Null once past its life (madeWithKey frees it), as the other keyed tables' keys.
+    idempotencyKey: text("idempotency_key"),
+    propertyId: uuid("property_id")
+      .notNull()
+      .references(() => properties.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("property_repeat_keys_key")
+      .on(t.partnerId, t.mode, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
+    index("property_repeat_keys_created").on(t.partnerId, t.mode, t.createdAt),
+  ],
+);
+
 export const enrichmentSources = pgTable(
   "enrichment_sources",
   {

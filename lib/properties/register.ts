@@ -4,11 +4,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { madeWithKey, preparedStatement, schema, type Db } from "@/lib/db";
+import { bare, madeWithKey, preparedStatement, rowsOf, schema, type Db } from "@/lib/db";
 import type { Queue } from "@/lib/queue";
 import { checkReference, referenceProblem } from "@/lib/cadastral-reference";
 import {
   DomainError,
+  IDEMPOTENCY_HOURS,
   idempotencyConflict,
   SOURCES,
   type Mode,
@@ -33,7 +34,7 @@ import { requireLiveAccess } from "@/lib/partners/live";
 import { insertProperty } from "./insert";
 import { columnsOf, getProperty, toProperty, type PropertyRow, type SourceRow } from "./read";
 
-const { properties } = schema;
+const { properties, propertyRepeatKeys } = schema;
 
 /** What creating and enriching properties needs. */
 export interface PropertiesDeps {
@@ -171,13 +172,18 @@ async function registerProperty(
   if (idempotencyKey) {
     const replay = await createdWithKey(deps.db, scope, idempotencyKey, reference);
     if (replay) return { created: true, property: replay };
+    const repeat = await repeatedWithKey(deps.db, scope, idempotencyKey, reference);
+    if (repeat) return { created: false, property: repeat };
   }
   // A repeat asks no register at all.
   const known =
     registeredId === undefined
       ? await existing(deps.db, scope, reference)
       : registeredId && (await getProperty(deps.db, scope, registeredId));
-  if (known) return { created: false, property: known };
+  if (known) {
+    if (idempotencyKey) await keepRepeatKey(deps.db, scope, idempotencyKey, known);
+    return { created: false, property: known };
+  }
   const created = await createEnriched(deps, scope, reference, startedAt, idempotencyKey);
   if (created) return { created: true, property: created };
   // A concurrent create won while this one was enriching: one with this key (its answer, or a
@@ -199,6 +205,39 @@ async function createdWithKey(db: Db, scope: Scope, key: string, reference: stri
   if (!prior) return null;
   if (prior.cadastral_reference !== reference) throw idempotencyConflict("property");
   return prior;
+}
+
+/**
+ * The property a repeat sent with this Idempotency-Key answered (200) within the key's life (null:
+ * none); the key with another reference is refused, as a key that created a property.
+ */
+async function repeatedWithKey(db: Db, scope: Scope, key: string, reference: string): Promise<Property | null> {
+  const id = await madeWithKey(db, propertyRepeatKeys, scope, key);
+  if (!id) return null;
+  const [row] = await db
+    .select({ propertyId: propertyRepeatKeys.propertyId })
+    .from(propertyRepeatKeys)
+    .where(eq(propertyRepeatKeys.id, id));
+  const prior = row && (await getProperty(db, scope, row.propertyId));
+  if (!prior) return null;
+  if (prior.cadastral_reference !== reference) throw idempotencyConflict("property");
+  return prior;
+}
+
+/**
+ * Keeps the key a repeat was sent with (a key that answered 200 answers so again, and another
+ * reference with it is refused); the partner's keys past their life go in the same statement. A
+ * concurrent request that kept the key first decides: the same reference is the same answer.
+ */
+async function keepRepeatKey(db: Db, scope: Scope, key: string, property: Property): Promise<void> {
+  const k = propertyRepeatKeys;
+  const kept = await db.execute(sql`with gone as (
+      delete from ${k} where ${k.partnerId} = ${scope.partnerId} and ${k.mode} = ${scope.mode}
+        and ${k.createdAt} < now() - make_interval(hours => ${IDEMPOTENCY_HOURS}))
+    insert into ${k} (${bare(k.partnerId)}, ${bare(k.mode)}, ${bare(k.idempotencyKey)}, ${bare(k.propertyId)})
+    values (${scope.partnerId}, ${scope.mode}, ${key}, ${property.property_id})
+    on conflict do nothing returning ${k.id}`);
+  if (!rowsOf(kept).length) await repeatedWithKey(db, scope, key, property.cadastral_reference);
 }
 
 /** A reference as a partner typed it, normalised; `invalid_cadastral_reference` when it cannot be one. */

@@ -52,6 +52,20 @@ describe("POST /properties with an Idempotency-Key", () => {
     expect((await create("2749704YJ0624N0001DI", { "X-API-Key": key })).status).toBe(200);
   });
 
+  it("a key first sent with a repeat answers 200 again for its reference, and refuses another one", async () => {
+    const { key, partner } = await newPartnerKey(t.app);
+    expect((await create("2749704YJ0624N0001DI", { "X-API-Key": key })).status).toBe(201);
+    const headers = { "X-API-Key": key, "Idempotency-Key": "loan-83" };
+    expect((await create("2749704YJ0624N0001DI", headers)).status).toBe(200);
+    expect((await create("2749704YJ0624N0001DI", headers)).status).toBe(200);
+    const other = await create("9872023VH5797S0001WX", headers);
+    expect(other.status).toBe(422);
+    expect((await problemOf(other)).errors).toEqual([
+      { header: "Idempotency-Key", detail: expect.stringMatching(/another body/) },
+    ]);
+    expect(await propertiesOf(partner.id)).toBe(1);
+  });
+
   it("the same key with another reference is a 422 naming the header, and registers nothing", async () => {
     const { key, partner } = await newPartnerKey(t.app);
     const headers = { "X-API-Key": key, "Idempotency-Key": "loan-82" };
