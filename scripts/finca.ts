@@ -268,11 +268,11 @@ async function run(database: Database, argv: string[]): Promise<void> {
       }
       if (await findUserByEmail(db, email)) usage(`a user with the email ${email} exists already`);
       const partner = role === "operator" ? null : await ensurePartner(db, option(values, "partner"));
-      const user = await createUser(db, {
-        email,
-        passwordHash: await directPasswords.hash(password),
-        role: role as Role,
-        partnerId: partner?.id ?? null,
+      const passwordHash = await directPasswords.hash(password);
+      const user = await audited({ db, ...history }, OPERATOR, async (tx) => {
+        const made = await createUser(tx, { email, passwordHash, role: role as Role, partnerId: partner?.id ?? null });
+        const entry = { partnerId: made.partnerId, action: "user.created" as const, target: made.email };
+        return { result: made, entry: { ...entry, detail: { role: made.role } } };
       });
       console.log(user.id);
       return;

@@ -80,5 +80,8 @@ describe.sequential("finca CLI", () => {
     const twice = await create("--email", "OP@finca.test");
     expect([twice.code, twice.stderr]).toEqual([2, expect.stringContaining("exists already")]);
     expect(twice.stderr).not.toContain("argon2");
+    // In the security history, as the operator's other user commands are.
+    const history = (await finca("audit", "list", "--area", "user")).stdout;
+    expect(history).toMatch(/user\.created.*op@finca\.test/);
   });
 });

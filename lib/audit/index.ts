@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "invitation.withdrawn",
   "member.removed",
   "member.role_changed",
+  "user.created",
   "user.disabled",
   "user.enabled",
   "user.sessions_ended",
